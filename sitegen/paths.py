@@ -1,0 +1,80 @@
+"""The three kinds of path sitegen handles, as distinct types, and the only conversions between them.
+
+Mixing a node id with a repository path or an output path is the classic SSG bug, so every
+conversion lives here. This module never touches the file system.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import NewType
+
+#: A node of the document graph, named by its site-absolute path: ``/guides/a.md``,
+#: ``/code/sitegen/graph.py``, or an absolute URL for an external node.
+NodeId = NewType("NodeId", str)
+#: A file's path relative to the project root, ``/``-separated: ``content/guides/a.md``.
+RepoPath = NewType("RepoPath", str)
+#: A file's path relative to the output folder: ``guides/a.html``.
+OutPath = NewType("OutPath", str)
+
+CODE_PREFIX = "/code/"
+
+
+def page_node_id(content_relative: str) -> NodeId:
+    """``guides/a.md`` (relative to the content root) -> ``/guides/a.md``."""
+    return NodeId("/" + content_relative.lstrip("/"))
+
+
+def source_node_id(path: RepoPath) -> NodeId:
+    """``sitegen/graph.py`` (relative to the project root) -> ``/code/sitegen/graph.py``."""
+    return NodeId(CODE_PREFIX + path.lstrip("/"))
+
+
+def is_source_node(node: NodeId) -> bool:
+    return node.startswith(CODE_PREFIX)
+
+
+def source_repo_path(node: NodeId) -> RepoPath:
+    """``/code/sitegen/graph.py`` -> ``sitegen/graph.py``."""
+    assert is_source_node(node), node
+    return RepoPath(node[len(CODE_PREFIX):])
+
+
+def is_local_node(node: NodeId) -> bool:
+    return node.startswith("/")
+
+
+def html_out_path(node: NodeId) -> OutPath:
+    """The HTML file a page or source node is published as.
+
+    ``/guides/a.md`` -> ``guides/a.html``; ``/code/x/y.py`` -> ``code/x/y.py.html``.
+    """
+    rel = node.lstrip("/")
+    if is_source_node(node):
+        return OutPath(rel + ".html")
+    stem, ext = posixpath.splitext(rel)
+    if ext.lower() in (".md", ".markdown"):
+        return OutPath(stem + ".html")
+    return OutPath(rel)
+
+
+def raw_out_path(node: NodeId) -> OutPath:
+    """The file at the node's own path (raw markdown, an asset)."""
+    return OutPath(node.lstrip("/"))
+
+
+def relative_url(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
+    """A relative href from one output file to another, so the site works from a file share."""
+    start = posixpath.dirname(from_out) or "."
+    rel = posixpath.relpath(to_out, start)
+    return rel + ("#" + fragment if fragment else "")
+
+
+def normalize_repo_path(path: str) -> RepoPath | None:
+    """Normalize a ``/``-separated relative path; ``None`` when it climbs out of the root."""
+    norm = posixpath.normpath(path)
+    if norm == ".":
+        return RepoPath("")
+    if norm.startswith("../") or norm == ".." or norm.startswith("/"):
+        return None
+    return RepoPath(norm)
