@@ -1,0 +1,197 @@
+"""Crawl: find the project's pages, assets and source files and read their bytes.
+
+The only stage that reads input from the file system. It never reads outside the project
+root, sitegen's own output or cache, hidden folders, or paths the project's .gitignore ignores.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from sitegen.code.languages import language_for_path
+from sitegen.code.records import LangId
+from sitegen.config import Config
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.paths import RepoPath
+
+#: A file in every output folder sitegen writes, so a later crawl skips it whatever ``--out``.
+OUTPUT_MARKER = ".sitegen-output"
+PAGE_EXTENSIONS = (".md", ".markdown")
+_BINARY_SNIFF = 8192
+
+
+@dataclass
+class SourceFile:
+    path: RepoPath
+    data: bytes
+
+
+@dataclass
+class CodeFile:
+    path: RepoPath
+    language: LangId
+    data: bytes
+
+
+@dataclass
+class Crawl:
+    """Everything the build reads, sorted by path."""
+
+    pages: list[SourceFile] = field(default_factory=list)
+    assets: list[RepoPath] = field(default_factory=list)
+    code: list[CodeFile] = field(default_factory=list)
+    #: Every regular file seen under the root (for link resolution), read or not.
+    all_paths: set[str] = field(default_factory=set)
+    #: Folders seen under the root.
+    all_dirs: set[str] = field(default_factory=set)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def warn(self, path: str, message: str, code: str) -> None:
+        self.diagnostics.append(Diagnostic(path, 1, 1, Level.WARNING, message, code))
+
+
+class _Ignore:
+    """The project's .gitignore files (root and nested), plus the configured excludes."""
+
+    def __init__(self, excludes: tuple[str, ...]) -> None:
+        self._specs: list[tuple[str, pathspec.PathSpec]] = []
+        self._excludes = excludes
+
+    def load(self, root: Path, rel_dir: str) -> None:
+        gitignore = root / rel_dir / ".gitignore"
+        if gitignore.is_file():
+            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            self._specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        if any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel + "/", pat)
+               for pat in self._excludes):
+            return True
+        for base, spec in self._specs:
+            if base and not rel.startswith(base + "/"):
+                continue
+            sub = rel[len(base) + 1:] if base else rel
+            if spec.match_file(sub + "/" if is_dir else sub):
+                return True
+        return False
+
+
+def _is_under(rel: str, folder: str) -> bool:
+    return folder in ("", ".") or rel == folder or rel.startswith(folder.rstrip("/") + "/")
+
+
+class _Walker:
+    def __init__(self, config: Config, crawl: Crawl) -> None:
+        self.config = config
+        self.root = config.root.resolve()
+        self.crawl = crawl
+        self.ignore = _Ignore(config.exclude)
+        self.skip_dirs = {self._rel(config.out_dir.resolve()), self._rel(config.cache_dir.resolve())}
+        self.content = config.content.strip("/")
+        self.sources = tuple(s.strip("/") for s in config.source) or ("",)
+        self.languages = set(config.languages)
+        self.seen_dirs: set[str] = set()
+
+    def _rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return "\0outside"
+
+    def walk(self, rel_dir: str) -> None:
+        real = os.path.realpath(self.root / rel_dir)
+        if real in self.seen_dirs:
+            self.crawl.warn(rel_dir, "symbolic link loop; folder ignored", "symlink")
+            return
+        self.seen_dirs.add(real)
+        self.ignore.load(self.root, rel_dir)
+        try:
+            entries = sorted(os.scandir(self.root / rel_dir), key=lambda e: e.name)
+        except OSError as exc:
+            self.crawl.warn(rel_dir or ".", f"cannot read folder: {exc.strerror}", "io")
+            return
+        if rel_dir and any(e.name == OUTPUT_MARKER for e in entries):
+            return  # sitegen's own output, whatever --out it was built with
+        for entry in entries:
+            self._visit(entry, f"{rel_dir}/{entry.name}" if rel_dir else entry.name)
+
+    def _visit(self, entry: os.DirEntry[str], rel: str) -> None:
+        if entry.name.startswith(".") or rel in self.skip_dirs:
+            return
+        is_link = entry.is_symlink()
+        if is_link and not self._link_inside(entry, rel):
+            return
+        try:
+            st = os.stat(entry.path)
+        except OSError:
+            self.crawl.warn(rel, "broken symbolic link; ignored", "symlink")
+            return
+        is_dir = stat.S_ISDIR(st.st_mode)
+        if self.ignore.ignored(rel, is_dir):
+            return
+        if is_dir:
+            self.crawl.all_dirs.add(rel)
+            self.walk(rel)
+        elif stat.S_ISREG(st.st_mode):
+            self.crawl.all_paths.add(rel)
+            self._file(rel, st.st_size)
+
+    def _link_inside(self, entry: os.DirEntry[str], rel: str) -> bool:
+        target = Path(os.path.realpath(entry.path))
+        if target == self.root or self.root in target.parents:
+            return True
+        self.crawl.warn(rel, "symbolic link points outside the project root; ignored", "symlink")
+        return False
+
+    def _file(self, rel: str, size: int) -> None:
+        in_content = _is_under(rel, self.content)
+        is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
+        lang = None
+        if not in_content and any(_is_under(rel, s) for s in self.sources):
+            lang = language_for_path(rel)
+            if lang not in self.languages:
+                lang = None
+        if in_content and not is_page:
+            self.crawl.assets.append(RepoPath(rel))
+            return
+        if not is_page and lang is None:
+            return
+        data = self._read(rel, size)
+        if data is None:
+            return
+        if is_page:
+            self.crawl.pages.append(SourceFile(RepoPath(rel), data))
+        elif lang is not None:
+            self.crawl.code.append(CodeFile(RepoPath(rel), lang, data))
+
+    def _read(self, rel: str, size: int) -> bytes | None:
+        limit = self.config.max_file_size
+        if size > limit:
+            self.crawl.warn(rel, f"file is {size} bytes, over the limit of {limit} "
+                                 "(max_file_size); skipped", "huge")
+            return None
+        try:
+            data = (self.root / rel).read_bytes()
+        except OSError as exc:
+            self.crawl.warn(rel, f"cannot read file: {exc.strerror}", "io")
+            return None
+        if b"\0" in data[:_BINARY_SNIFF]:
+            self.crawl.warn(rel, "binary file (contains NUL bytes); skipped", "binary")
+            return None
+        return data
+
+
+def crawl(config: Config) -> Crawl:
+    """Read the project below ``config.root``; results sorted by path, whatever the FS order."""
+    result = Crawl()
+    _Walker(config, result).walk("")
+    result.pages.sort(key=lambda f: f.path)
+    result.assets.sort()
+    result.code.sort(key=lambda f: f.path)
+    return result

@@ -1,0 +1,179 @@
+"""Link resolution (SPEC §3): a destination as written, from a file, to a node and a fragment.
+
+Resolves GitHub-style, against the linking file, so docs read the same on GitHub and on the
+site. Works on the set of crawled paths only: never touches the file system.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import posixpath
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Callable
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from sitegen.paths import NodeId, RepoPath, normalize_repo_path, page_node_id, source_node_id
+
+_LINE_ANCHOR = re.compile(r"L(\d+)(?:-L(\d+))?")
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+class Outcome(StrEnum):
+    INTERNAL = "internal"  # a page, asset or source file of the site
+    EXTERNAL = "external"  # an absolute URL
+    MISSING = "missing"  # a local target that does not exist
+    OUTSIDE = "outside"  # a local target outside the project root (a missing node)
+    SELF = "self"  # the linking file itself: no edge, fragment checked
+    LOOPBACK = "loopback"  # dropped with a warning
+    IGNORED = "ignored"  # mailto:, tel:, empty …: not an edge
+
+
+@dataclass(frozen=True)
+class Resolved:
+    outcome: Outcome
+    node: NodeId | None = None
+    fragment: str = ""
+    #: For MISSING: the repository path that was looked up.
+    looked_up: str = ""
+
+
+@dataclass
+class SiteIndex:
+    """What exists, as the resolver needs it: built once per build from the crawl."""
+
+    content: str  # the content folder, repository-relative ("content")
+    pages: set[str]  # repository paths of pages
+    assets: set[str]  # repository paths of assets
+    sources: set[str]  # repository paths of analysed source files
+    dirs: set[str]  # repository paths of folders
+
+    def node_for(self, repo_path: str) -> NodeId | None:
+        """The node an existing repository path is published as, if it is published."""
+        rel = self._content_relative(repo_path)
+        if rel is not None and (repo_path in self.pages or repo_path in self.assets):
+            return page_node_id(rel)
+        if repo_path in self.sources:
+            return source_node_id(RepoPath(repo_path))
+        return None
+
+    def _content_relative(self, repo_path: str) -> str | None:
+        if not self.content:
+            return repo_path
+        if repo_path.startswith(self.content + "/"):
+            return repo_path[len(self.content) + 1:]
+        return None
+
+    def lookup(self, repo_path: str, trailing_slash: bool) -> str | None:
+        """The existing file a local link means: the file, a folder's index, x.html/x -> x.md."""
+        candidates = [] if trailing_slash else [repo_path]
+        if trailing_slash or repo_path in self.dirs or repo_path == self.content:
+            candidates += [posixpath.join(repo_path, "index.md"), posixpath.join(repo_path, "README.md")]
+        stem, ext = posixpath.splitext(repo_path)
+        if ext.lower() in (".html", ".htm"):
+            candidates += [stem + ".md", stem + ".markdown"]
+        elif not ext:
+            candidates += [repo_path + ".md", repo_path + ".markdown"]
+        for cand in candidates:
+            if self.node_for(cand) is not None:
+                return cand
+        return None
+
+    def missing_node(self, repo_path: str) -> NodeId:
+        rel = self._content_relative(repo_path)
+        return page_node_id(rel) if rel is not None else source_node_id(RepoPath(repo_path))
+
+
+def normalize_url(url: str) -> str | None:
+    """Scheme and host lower-cased, default port and trailing host dot removed, fragment dropped."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
+    if parts.username or parts.password:
+        auth = parts.username or ""
+        netloc = f"{auth}{':' + parts.password if parts.password else ''}@{netloc}"
+    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+def is_loopback(url: str) -> bool:
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return addr.is_loopback or addr.is_unspecified
+
+
+def resolve(href: str, from_path: str, index: SiteIndex) -> Resolved:
+    """Resolve one destination from the repository file ``from_path``."""
+    href = href.strip()
+    if not href:
+        return Resolved(Outcome.IGNORED)
+    if href.startswith("//"):
+        href = "https:" + href
+    if _URL_SCHEME.match(href):
+        return _resolve_absolute(href)
+    path_part, _, fragment = href.partition("#")
+    path_part = path_part.partition("?")[0]
+    path_part, fragment = unquote(path_part), unquote(fragment)
+    if not path_part:
+        return Resolved(Outcome.SELF, fragment=fragment)
+    if path_part.startswith("/"):
+        joined = posixpath.join(index.content, path_part.lstrip("/")) if index.content else path_part.lstrip("/")
+    else:
+        joined = posixpath.join(posixpath.dirname(from_path), path_part)
+    repo_path = normalize_repo_path(joined)
+    if repo_path is None:
+        return Resolved(Outcome.OUTSIDE, NodeId(href.partition("#")[0]), fragment)
+    found = index.lookup(repo_path, path_part.endswith("/"))
+    if found is None:
+        return Resolved(Outcome.MISSING, index.missing_node(repo_path), fragment, repo_path)
+    if found == from_path:
+        return Resolved(Outcome.SELF, fragment=fragment)
+    node = index.node_for(found)
+    assert node is not None
+    return Resolved(Outcome.INTERNAL, node, fragment)
+
+
+def _resolve_absolute(href: str) -> Resolved:
+    scheme = href.split(":", 1)[0].lower()
+    if scheme not in ("http", "https", "ftp", "ftps"):
+        return Resolved(Outcome.IGNORED)
+    if is_loopback(href):
+        return Resolved(Outcome.LOOPBACK, NodeId(href))
+    url = normalize_url(href)
+    if url is None:
+        return Resolved(Outcome.IGNORED)
+    return Resolved(Outcome.EXTERNAL, NodeId(url))
+
+
+def check_fragment(fragment: str, heading_ids: Callable[[], set[str]] | None,
+                   line_count: int | None) -> bool:
+    """Whether a fragment names a heading of a page or a line (range) of a source file."""
+    if not fragment:
+        return True
+    if line_count is not None:
+        m = _LINE_ANCHOR.fullmatch(fragment)
+        if not m:
+            return False
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        return 1 <= first <= last <= line_count
+    if heading_ids is not None:
+        return fragment in heading_ids()
+    return True

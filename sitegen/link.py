@@ -1,0 +1,182 @@
+"""Link: resolve every extracted link and relation against the whole set of files, into one graph.
+
+Runs only after every page and source file is extracted, since resolution needs them all.
+Never reads files and never renders; the merge rules themselves live in ``graph.model``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from sitegen.code.records import CodeRecord
+from sitegen.diagnostics import Diagnostic, Level, did_you_mean
+from sitegen.docs.links import Outcome, Resolved, SiteIndex, check_fragment, resolve
+from sitegen.docs.records import PageRecord
+from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
+from sitegen.paths import NodeId, RepoPath, is_source_node, page_node_id, source_node_id, source_repo_path
+
+_OUTCOME_KIND = {Outcome.EXTERNAL: NodeKind.EXTERNAL, Outcome.MISSING: NodeKind.MISSING,
+                 Outcome.OUTSIDE: NodeKind.MISSING}
+
+
+@dataclass
+class Linked:
+    """The document graph of one crawl, per source, plus how each page's links resolved."""
+
+    graph: Graph
+    #: Node id of every page/source the crawl read -> its outgoing edges (possibly none).
+    edges_by_source: dict[NodeId, list[Edge]]
+    #: Page node id -> the resolution of each of its links, by link index.
+    resolutions: dict[NodeId, list[Resolved]]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: (source path, line, col, check, target) of every broken link/anchor/rel, for reports.
+    broken: list[tuple[str, int, int, str, str, str]] = field(default_factory=list)
+
+
+class _Linker:
+    def __init__(self, index: SiteIndex, pages: list[PageRecord],
+                 line_counts: dict[str, int]) -> None:
+        self.index = index
+        self.by_path = {p.path: p for p in pages}
+        self.line_counts = line_counts
+        self.graph = Graph()
+        self.out = Linked(self.graph, {}, {})
+        self.page_hints = sorted(p[len(index.content) + 1:] if index.content else p
+                                 for p in index.pages)
+
+    def heading_ids(self, repo_path: str) -> set[str]:
+        record = self.by_path.get(repo_path)
+        return {h.id for h in record.headings} if record else set()
+
+    def fragment_ok(self, node: NodeId | None, fragment: str, from_path: str) -> bool:
+        if node is None:  # a link to the linking file itself
+            return check_fragment(fragment, lambda: self.heading_ids(from_path), None)
+        if is_source_node(node):
+            path = source_repo_path(node)
+            return check_fragment(fragment, None, self.line_counts.get(path))
+        repo = self.index.lookup(self._repo_of(node), False)
+        if repo in self.by_path:
+            return check_fragment(fragment, lambda: self.heading_ids(repo), None)
+        return True  # assets: nothing to check
+
+    def _repo_of(self, node: NodeId) -> str:
+        rel = node.lstrip("/")
+        return f"{self.index.content}/{rel}" if self.index.content else rel
+
+    def add_nodes(self, code: Iterable[CodeRecord]) -> None:
+        for rec in self.by_path.values():
+            self.graph.add_node(Node(self._node_of_page(rec.path), NodeKind.PAGE, rec.title))
+        for asset in sorted(self.index.assets):
+            node = self.index.node_for(asset)
+            assert node is not None
+            self.graph.add_node(Node(node, NodeKind.ASSET, asset.rsplit("/", 1)[-1]))
+        for c in code:
+            self.graph.add_node(Node(source_node_id(RepoPath(c.path)), NodeKind.SOURCE, c.path))
+
+    def _node_of_page(self, repo_path: str) -> NodeId:
+        node = self.index.node_for(repo_path)
+        assert node is not None, repo_path
+        return node
+
+    def diag(self, path: str, line: int, col: int, message: str, code: str,
+             level: Level = Level.WARNING) -> None:
+        self.out.diagnostics.append(Diagnostic(path, line, col, level, message, code))
+
+    def link_page(self, rec: PageRecord) -> None:
+        src = self._node_of_page(rec.path)
+        edges: list[Edge] = []
+        resolutions: list[Resolved] = []
+        for link in rec.links:
+            res = resolve(link.href, rec.path, self.index)
+            resolutions.append(res)
+            occ = Occurrence(link.offset, link.line, link.column, res.fragment)
+            edge = self._edge_for(rec.path, src, res, link.href, link.line, link.column, "")
+            if edge is not None:
+                edge.label, edge.anchor, edge.occurrences = link.label, link.anchor, [occ]
+                edges.append(edge)
+        for rel in rec.relations:
+            res = resolve(rel.ref, rec.path, self.index)
+            edge = self._edge_for(rec.path, src, res, rel.ref, rel.line, 1, rel.predicate)
+            if edge is not None:
+                edges.append(edge)
+        self.out.resolutions[src] = resolutions
+        self._commit(src, edges)
+
+    def link_code(self, rec: CodeRecord) -> None:
+        src = source_node_id(RepoPath(rec.path))
+        edges = []
+        for link in rec.links:
+            res = resolve(link.href, rec.path, self.index)
+            if res.outcome not in (Outcome.INTERNAL, Outcome.MISSING, Outcome.SELF):
+                continue  # code comments are full of URLs; only links into the site count
+            edge = self._edge_for(rec.path, src, res, link.href, link.line, link.column, "")
+            if edge is not None:
+                edge.label = link.label
+                edge.occurrences = [Occurrence(link.offset, link.line, link.column, res.fragment)]
+                edges.append(edge)
+        self._commit(src, edges)
+
+    def _commit(self, src: NodeId, edges: list[Edge]) -> None:
+        for e in edges:
+            self.graph.add_edge(e)
+        self.out.edges_by_source[src] = self.graph.edges_from(src)
+
+    def _edge_for(self, path: str, src: NodeId, res: Resolved, written: str, line: int,
+                  col: int, rel: str) -> Edge | None:
+        """The edge a resolved destination makes, reporting what is broken or dropped."""
+        what = f"relation 'rel-{rel}'" if rel else "link"
+        if res.outcome is Outcome.IGNORED:
+            return None
+        if res.outcome is Outcome.LOOPBACK:
+            self.diag(path, line, col, f"{what} to '{written}' points at a loopback host that no "
+                      "reader can follow; dropped", "loopback")
+            return None
+        if res.outcome is Outcome.SELF:
+            if not rel and not self.fragment_ok(None, res.fragment, path):
+                self._broken_anchor(path, line, col, written, res.fragment)
+            return None  # self links and self-references are not edges
+        assert res.node is not None
+        if res.outcome is Outcome.INTERNAL and not self.fragment_ok(res.node, res.fragment, path):
+            self._broken_anchor(path, line, col, written, res.fragment)
+        if res.outcome in _OUTCOME_KIND:
+            self.graph.add_node(Node(res.node, _OUTCOME_KIND[res.outcome]))
+        if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
+            self._broken(path, line, col, written, res, rel)
+        return Edge(src, res.node, rel)
+
+    def _broken(self, path: str, line: int, col: int, written: str, res: Resolved,
+                rel: str) -> None:
+        check = "missing-rel-target" if rel else "broken-link"
+        what = f"relation 'rel-{rel}' target" if rel else "link target"
+        if res.outcome is Outcome.OUTSIDE:
+            msg = f"{what} '{written}' is outside the project root; nothing there is read"
+        else:
+            hint = did_you_mean(res.looked_up[len(self.index.content) + 1:]
+                                if res.looked_up.startswith(self.index.content + "/")
+                                else res.looked_up, self.page_hints)
+            msg = f"{what} '{written}' does not exist (looked for '{res.looked_up}').{hint}"
+        self.diag(path, line, col, msg, check)
+        self.out.broken.append((path, line, col, check, written, msg))
+
+    def _broken_anchor(self, path: str, line: int, col: int, written: str, fragment: str) -> None:
+        msg = f"link '{written}': no heading or line '#{fragment}' in the target"
+        self.diag(path, line, col, msg, "broken-anchor")
+        self.out.broken.append((path, line, col, "broken-anchor", written, msg))
+
+
+def link_all(index: SiteIndex, pages: list[PageRecord], code: list[CodeRecord],
+             line_counts: dict[str, int]) -> Linked:
+    """The document graph of every page and source file (pages sorted by path)."""
+    linker = _Linker(index, pages, line_counts)
+    linker.add_nodes(code)
+    for rec in sorted(pages, key=lambda p: p.path):
+        linker.link_page(rec)
+    for c in sorted(code, key=lambda c: c.path):
+        linker.link_code(c)
+    return linker.out
+
+
+def page_node(index: SiteIndex, repo_path: str) -> NodeId:
+    node = index.node_for(repo_path)
+    return node if node is not None else page_node_id(repo_path)
