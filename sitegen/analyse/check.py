@@ -1,0 +1,308 @@
+"""``sitegen check``: findings of the five checks, severities, the baseline, and the output.
+
+Pure functions over findings the build already computed (SPEC §11, §13); the baseline file is
+the only thing read or written here, and only through ``load_baseline`` / ``write_baseline``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sitegen.analyse.cycles import CodeCycles, CyclicUnit
+from sitegen.config import DEFAULT_CHECKS, ConfigError
+from sitegen.diagnostics import Level
+
+BROKEN_LINKS = "broken-links"
+BROKEN_ANCHORS = "broken-anchors"
+MISSING_REL_TARGETS = "missing-rel-targets"
+CODE_CYCLES = "code-cycles"
+RELATION_CYCLES = "relation-cycles"
+#: Checks whose findings are cycles: a cycle in the baseline also covers any smaller cycle
+#: inside it, so breaking part of a known cycle never fails the check.
+CYCLE_CHECKS = (CODE_CYCLES, RELATION_CYCLES)
+BASELINE_FILE = ".sitegen-baseline.json"
+BASELINE_VERSION = 1
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One problem found by a check, at a source position.
+
+    ``key`` is its stable identity for the baseline: no line numbers, so editing a file
+    above a known problem does not make it new. ``members`` holds a cycle's sorted members.
+    """
+
+    check: str
+    path: str
+    line: int
+    col: int
+    message: str
+    key: str
+    members: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LinkProblem:
+    """A broken link, broken anchor or missing relation target, as the linker saw it."""
+
+    path: str  # the linking file, project-relative
+    line: int
+    col: int
+    target: str  # the destination as resolved (a node id or path)
+    fragment: str = ""
+    predicate: str = ""  # for missing relation targets
+    hint: str = ""  # e.g. did_you_mean(...), appended to the message
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """Known findings: ``(check, key)`` pairs, and the members of known cycles."""
+
+    keys: frozenset[tuple[str, str]] = frozenset()
+    #: ``(check, key, members)`` of each known cycle.
+    cycles: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+
+    def knows(self, finding: Finding) -> bool:
+        if (finding.check, finding.key) in self.keys:
+            return True
+        return any(_covers(entry, finding) for entry in self.cycles)
+
+    def stale(self, findings: Iterable[Finding]) -> int:
+        """Entries that no finding matches or (for cycles) lies inside: fixed debt."""
+        current = list(findings)
+        present = {(f.check, f.key) for f in current}
+        unmatched = self.keys - present
+        covering = {(check, key) for check, key, members in self.cycles
+                    if any(_covers((check, key, members), f) for f in current)}
+        return len(unmatched - covering)
+
+
+def _covers(entry: tuple[str, str, tuple[str, ...]], finding: Finding) -> bool:
+    check, _, members = entry
+    return (check == finding.check and check in CYCLE_CHECKS and bool(finding.members)
+            and set(finding.members) <= set(members))
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finding as evaluated: its level (``error``/``warning``) and whether it is known debt."""
+
+    finding: Finding
+    level: Level
+    baselined: bool
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    exit_code: int
+    lines: list[str]
+    results: list[Result] = field(default_factory=list)
+    ignored: int = 0
+    stale_baseline: int = 0
+    summary: str = ""
+
+
+# --- findings -------------------------------------------------------------------------------
+
+def broken_link_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
+    return sorted(_link_finding(BROKEN_LINKS, p,
+                                f"Link to '{p.target}' points to no page or file.")
+                  for p in problems)
+
+
+def broken_anchor_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
+    return sorted(_link_finding(BROKEN_ANCHORS, p,
+                                f"Anchor '#{p.fragment}' does not exist in '{p.target}'.")
+                  for p in problems)
+
+
+def missing_rel_target_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
+    return sorted(_link_finding(MISSING_REL_TARGETS, p,
+                                f"Relation 'rel-{p.predicate}' names '{p.target}', "
+                                "which does not exist.")
+                  for p in problems)
+
+
+def code_cycle_findings(code: CodeCycles) -> list[Finding]:
+    """One finding per file-level cyclic unit, placed at the first edge the guidance breaks."""
+    return sorted(_code_cycle_finding(unit) for unit in code.cyclic)
+
+
+Locator = Callable[[str], tuple[str, int, int]]
+
+
+def relation_cycle_findings(relations: Mapping[str, list[list[str]]],
+                            locate: Locator | None = None) -> list[Finding]:
+    """One finding per cyclic unit of a predicate, placed by ``locate(node_id)`` (the file,
+    line and column that declares the first member's relation); default: the node id, 1, 1."""
+    where = locate or (lambda node: (node, 1, 1))
+    out = []
+    for predicate in sorted(relations):
+        for members in relations[predicate]:
+            path, line, col = where(members[0])
+            listed = ", ".join(members)
+            out.append(Finding(RELATION_CYCLES, path, max(line, 1), max(col, 1),
+                               f"'{predicate}' relations form a cycle: {listed}.",
+                               f"{predicate}: {listed}", tuple(members)))
+    return sorted(out)
+
+
+def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:
+    key = f"{problem.path} -> {problem.target}"
+    if problem.fragment:
+        key += "#" + problem.fragment
+    if problem.predicate:
+        key += f" [{problem.predicate}]"
+    hint = f" {problem.hint.strip()}" if problem.hint.strip() else ""
+    return Finding(check, problem.path, max(problem.line, 1), max(problem.col, 1),
+                   message + hint, key)
+
+
+def _code_cycle_finding(unit: CyclicUnit) -> Finding:
+    src, dst = unit.breaks[0]
+    line = min((e.line for e in unit.edges if (e.src, e.dst) == (src, dst) and e.line > 0),
+               default=1)
+    if unit.self_loop:
+        message = f"{src} imports itself."
+    else:
+        example = " -> ".join(unit.example)
+        fixes = ", ".join(f"{s} -> {d}" for s, d in unit.breaks)
+        message = (f"Dependency cycle of {len(unit.members)} files: {', '.join(unit.members)} "
+                   f"(e.g. {example}); removing {fixes} makes them acyclic.")
+    return Finding(CODE_CYCLES, src, line, 1, message, ", ".join(unit.members), unit.members)
+
+
+# --- evaluation -----------------------------------------------------------------------------
+
+def evaluate(findings: Iterable[Finding], severities: Mapping[str, str],
+             baseline: Baseline | None = None, github_actions: bool | None = None) -> CheckOutcome:
+    """Apply severities and the baseline; exit 1 when a new error-level finding exists.
+
+    ``severities`` is ``Config.checks`` (a missing check defaults to ``error``). Known
+    (baselined) findings are counted, not printed. ``github_actions=None`` reads the
+    ``GITHUB_ACTIONS`` environment variable.
+    """
+    known = baseline or Baseline()
+    annotate = os.environ.get("GITHUB_ACTIONS") == "true" if github_actions is None else github_actions
+    unique = sorted(set(findings), key=lambda f: (f.path, f.line, f.col, f.check, f.key))
+    results, ignored = [], 0
+    for finding in unique:
+        severity = severities.get(finding.check, DEFAULT_CHECKS.get(finding.check, "error"))
+        if severity == "ignore":
+            ignored += 1
+            continue
+        level = Level.ERROR if severity == "error" else Level.WARNING
+        results.append(Result(finding, level, known.knows(finding)))
+    lines = [line for r in results if not r.baselined for line in _output_lines(r, annotate)]
+    failed = any(r.level == Level.ERROR and not r.baselined for r in results)
+    stale = known.stale(unique)
+    summary = _summary(results, ignored, stale, failed, severities)
+    return CheckOutcome(1 if failed else 0, [*lines, summary], results, ignored, stale, summary)
+
+
+def format_json(outcome: CheckOutcome) -> str:
+    """``sitegen check --format json``: every evaluated finding and the totals."""
+    findings = [{"check": r.finding.check, "path": r.finding.path, "line": r.finding.line,
+                 "col": r.finding.col, "level": str(r.level), "message": r.finding.message,
+                 "key": r.finding.key, "baselined": r.baselined} for r in outcome.results]
+    counts = {"error": _count(outcome.results, Level.ERROR),
+              "warning": _count(outcome.results, Level.WARNING),
+              "baselined": sum(r.baselined for r in outcome.results),
+              "ignored": outcome.ignored, "stale_baseline": outcome.stale_baseline}
+    data = {"exit_code": outcome.exit_code, "summary": outcome.summary, "counts": counts,
+            "findings": findings}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def github_annotation(level: Level, finding: Finding) -> str:
+    """``::error file=…,line=…,col=…,title=…::message``, escaped per GitHub's workflow commands."""
+    command = "error" if level == Level.ERROR else "warning"
+    props = ",".join(f"{name}={_escape_property(str(value))}" for name, value in (
+        ("file", finding.path), ("line", finding.line), ("col", finding.col),
+        ("title", finding.check)))
+    return f"::{command} {props}::{_escape_data(finding.message)}"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _output_lines(result: Result, annotate: bool) -> list[str]:
+    f = result.finding
+    # One line per finding even if a message carries a newline: the format is line-based.
+    message = " ".join(f.message.splitlines())
+    lines = [f"{f.path}:{f.line}:{f.col}: {result.level}: {message} [{f.check}]"]
+    if annotate:
+        lines.append(github_annotation(result.level, f))
+    return lines
+
+
+def _count(results: list[Result], level: Level) -> int:
+    return sum(1 for r in results if r.level == level and not r.baselined)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _summary(results: list[Result], ignored: int, stale: int, failed: bool,
+             severities: Mapping[str, str]) -> str:
+    errors, warnings = _count(results, Level.ERROR), _count(results, Level.WARNING)
+    known = sum(r.baselined for r in results)
+    ran = [c for c in DEFAULT_CHECKS if severities.get(c, "error") != "ignore"]
+    text = (f"sitegen check {'failed' if failed else 'passed'}: {_plural(errors, 'error')}, "
+            f"{_plural(warnings, 'warning')}, {known} known in the baseline, "
+            f"{ignored} ignored; checked {', '.join(ran) or 'nothing'}.")
+    if stale:
+        text += f" {_plural(stale, 'baseline entry')} no longer occur; rewrite the baseline."
+    return text
+
+
+# --- baseline -------------------------------------------------------------------------------
+
+def write_baseline(findings: Iterable[Finding], path: Path) -> None:
+    """Record ``findings`` as known debt, atomically (temp file + rename), sorted."""
+    entries = sorted({(f.check, f.key): f for f in findings}.items())
+    data = {"version": BASELINE_VERSION, "findings": [
+        {"check": check, "key": key, "path": f.path, "message": f.message,
+         **({"members": list(f.members)} if f.members else {})}
+        for (check, key), f in entries]}
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load_baseline(path: Path) -> Baseline:
+    """The baseline at ``path``; empty when the file does not exist.
+
+    Raises ``ConfigError`` (exit code 2) when it exists but is not a baseline.
+    """
+    if not path.is_file():
+        return Baseline()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("version") != BASELINE_VERSION:
+            raise ValueError(f"expected version {BASELINE_VERSION}")
+        entries = [(str(e["check"]), str(e["key"]), tuple(str(m) for m in e.get("members", ())))
+                   for e in data["findings"]]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not a sitegen baseline ({exc}); "
+                          "rewrite it or delete it") from exc
+    return Baseline(frozenset((check, key) for check, key, _ in entries),
+                    tuple(sorted(e for e in entries if e[2] and e[0] in CYCLE_CHECKS)))

@@ -1,0 +1,277 @@
+"""Cycles and deployability (SPEC §7 invariant 3, §11): SCCs of the code's import + reference
+graph at file and symbol level, deployment order, refactor guidance, and typed-relation cycles.
+
+Pure analysis over plain edge lists: never reads files, never mutates its inputs, and never
+looks at ownership (or flow) edges — they are dropped on entry, whatever the caller passes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx  # type: ignore[import-untyped]
+
+#: The only edge kinds that make dependencies (SPEC §7 invariant 3).
+IMPORT = "import"
+REFERENCE = "reference"
+DEPENDENCY_KINDS = (IMPORT, REFERENCE)
+
+
+@dataclass(frozen=True)
+class DepEdge:
+    """One dependency: ``src`` uses ``dst``.
+
+    File level: ``src``/``dst`` are project-relative paths. Symbol level: they are symbol ids,
+    and ``src_file``/``dst_file`` name the symbols' files (needed to project the reference
+    onto files and to link to its source line). ``line`` is 1-based in ``src``'s file
+    (0 when unknown); ``count`` is how many occurrences the edge aggregates.
+    """
+
+    src: str
+    dst: str
+    kind: str
+    confidence: float
+    line: int
+    count: int = 1
+    src_file: str = ""
+    dst_file: str = ""
+
+
+@dataclass(frozen=True)
+class CyclicUnit:
+    """A strongly connected component of size > 1, or one node with a self-loop."""
+
+    #: Sorted member ids (paths at file level, symbol ids at symbol level).
+    members: tuple[str, ...]
+    #: True when the unit is a single member depending on itself (a self-import; recursion).
+    self_loop: bool
+    #: Every edge with both ends inside the unit, sorted by ``(src, dst, kind)``.
+    edges: tuple[DepEdge, ...]
+    #: Refactor guidance: ``(src, dst)`` pairs whose removal (all kinds) leaves no cycle.
+    breaks: tuple[tuple[str, str], ...]
+    #: One shortest cycle through the first member, closed (first == last): a readable example.
+    example: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CodeCycles:
+    """The code's cycle and deployability analysis."""
+
+    #: File-level cyclic units, sorted by members.
+    cyclic: tuple[CyclicUnit, ...]
+    #: Every acyclic file unit, dependencies first (ties broken by path).
+    deploy_order: tuple[str, ...]
+    #: Acyclic files with no dependency edge in or out (a subset of ``deploy_order``).
+    independent: tuple[str, ...]
+    #: Symbol-level cyclic units: recursion (self-loops) and mutual recursion.
+    symbol_cyclic: tuple[CyclicUnit, ...] = ()
+    #: Sizes of the analysed file-level graph, for summaries.
+    file_count: int = 0
+    edge_count: int = 0
+
+
+@dataclass(frozen=True)
+class CycleReport:
+    """Everything the cycle reports show: code cycles and typed-relation cycles."""
+
+    code: CodeCycles
+    #: Per predicate (sorted), the cyclic units of its relation graph, each a sorted list of
+    #: node ids; a predicate without cycles maps to an empty list.
+    relations: dict[str, list[list[str]]] = field(default_factory=dict)
+
+
+def analyse_code_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
+                        symbol_edges: Iterable[DepEdge] = ()) -> CodeCycles:
+    """Classify the files (the deployment units) and the symbols by their SCCs.
+
+    ``file_edges``: import edges between files, and any reference edge already known at file
+    level (a metacall's file → symbol edge, projected onto the symbol's file). ``symbol_edges``:
+    symbol → symbol references; those naming both files are projected onto files here (pass
+    a reference either way, not both, or its count doubles). Edges to anything not in
+    ``files`` (external modules) are not part of the file graph.
+    """
+    file_set = set(files)
+    symbol_deps = [e for e in symbol_edges if e.kind == REFERENCE]
+    projected = [_project(e) for e in symbol_deps if e.src_file and e.dst_file]
+    usable = [e for e in [*_dependencies(file_edges), *projected]
+              if e.src in file_set and e.dst in file_set
+              and not (e.kind == REFERENCE and e.src == e.dst)]
+    merged = merge_edges(usable)
+    graph = _graph(sorted(file_set), merged)
+    cyclic, acyclic = _split_units(graph, merged)
+    symbol_merged = merge_edges(symbol_deps)
+    symbol_graph = _graph(sorted({n for e in symbol_merged for n in (e.src, e.dst)}), symbol_merged)
+    return CodeCycles(
+        cyclic=cyclic,
+        deploy_order=_deploy_order(graph, set(acyclic)),
+        independent=tuple(n for n in sorted(acyclic) if graph.degree(n) == 0),
+        symbol_cyclic=_split_units(symbol_graph, symbol_merged)[0],
+        file_count=len(file_set),
+        edge_count=len(merged),
+    )
+
+
+def analyse_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
+                   symbol_edges: Iterable[DepEdge] = (),
+                   relation_edges: Iterable[tuple[str, str, str]] = ()) -> CycleReport:
+    """Both analyses at once, as the reports and ``sitegen check`` take them."""
+    return CycleReport(analyse_code_cycles(files, file_edges, symbol_edges),
+                       analyse_relation_cycles(relation_edges))
+
+
+def analyse_relation_cycles(edges: Iterable[tuple[str, str, str]]) -> dict[str, list[list[str]]]:
+    """Cyclic units of the typed relations, per predicate (a ``supersedes`` loop is a design
+    error). Body links (empty predicate) are not relations and are skipped."""
+    by_predicate: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for src, dst, predicate in edges:
+        if predicate:
+            by_predicate[predicate].add((src, dst))
+    out: dict[str, list[list[str]]] = {}
+    for predicate in sorted(by_predicate):
+        graph = nx.DiGraph(sorted(by_predicate[predicate]))
+        out[predicate] = sorted(sorted(c) for c in _cyclic_components(graph))
+    return out
+
+
+def merge_edges(edges: Iterable[DepEdge]) -> list[DepEdge]:
+    """One edge per ``(src, dst, kind)``: the highest finite confidence wins (a non-finite one
+    never displaces a finite one), counts add up, the first line is kept. Sorted."""
+    groups: dict[tuple[str, str, str], list[DepEdge]] = defaultdict(list)
+    for e in edges:
+        groups[(e.src, e.dst, e.kind)].append(e)
+    return [_merge_group(groups[key]) for key in sorted(groups)]
+
+
+def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
+    """A small set of ``(src, dst)`` pairs whose removal makes the graph of ``edges`` acyclic.
+
+    Heuristic (greedy feedback arc set, weakest first): while a cycle remains, remove the
+    weakest pair that lies on one — lowest confidence, then fewest occurrences, then by
+    path — where an edge lies on a cycle iff it is a self-loop or both ends share an SCC.
+    Then a minimality pass re-adds removed pairs, strongest first, whenever re-adding one
+    creates no cycle. The result is verified: the remaining graph is acyclic.
+    """
+    weights = _pair_weights(edges)
+    graph = nx.DiGraph(sorted(weights))
+    removed: list[tuple[str, str]] = []
+    while on_cycle := _edges_on_cycles(graph):
+        weakest = min(on_cycle, key=lambda pair: (weights[pair], pair))
+        graph.remove_edge(*weakest)
+        removed.append(weakest)
+    for pair in sorted(removed, key=lambda p: (weights[p], p), reverse=True):
+        src, dst = pair
+        if src != dst and not nx.has_path(graph, dst, src):
+            graph.add_edge(src, dst)
+            removed.remove(pair)
+    if not nx.is_directed_acyclic_graph(graph):
+        raise AssertionError("refactor guidance does not break every cycle")
+    return tuple(sorted(removed))
+
+
+def _dependencies(edges: Iterable[DepEdge]) -> list[DepEdge]:
+    # The guard of invariant 3: ownership (and flow) edges never reach the analysis.
+    return [e for e in edges if e.kind in DEPENDENCY_KINDS]
+
+
+def _project(edge: DepEdge) -> DepEdge:
+    return DepEdge(edge.src_file, edge.dst_file, REFERENCE, edge.confidence, edge.line,
+                   edge.count)
+
+
+def _finite_or(value: float, default: float) -> float:
+    return value if math.isfinite(value) else default
+
+
+def _merge_group(group: list[DepEdge]) -> DepEdge:
+    finite = [e.confidence for e in group if math.isfinite(e.confidence)]
+    confidence = max(finite) if finite else group[0].confidence
+    lines = [e.line for e in group if e.line > 0]
+    first = group[0]
+    return DepEdge(first.src, first.dst, first.kind, confidence, min(lines) if lines else 0,
+                   sum(e.count for e in group), first.src_file, first.dst_file)
+
+
+def _graph(nodes: list[str], edges: list[DepEdge]) -> nx.DiGraph:
+    # Sorted insertion makes every networkx traversal below deterministic.
+    graph = nx.DiGraph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(sorted({(e.src, e.dst) for e in edges}))
+    return graph
+
+
+def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
+    return [c for c in nx.strongly_connected_components(graph)
+            if len(c) > 1 or graph.has_edge(next(iter(c)), next(iter(c)))]
+
+
+def _split_units(graph: nx.DiGraph,
+                 edges: list[DepEdge]) -> tuple[tuple[CyclicUnit, ...], list[str]]:
+    """Cyclic units (sorted by members) and the nodes that are acyclic units."""
+    cyclic_sets = _cyclic_components(graph)
+    in_cycle = set().union(*cyclic_sets) if cyclic_sets else set()
+    units = sorted((_cyclic_unit(graph, sorted(c), edges) for c in cyclic_sets),
+                   key=lambda u: u.members)
+    return tuple(units), sorted(n for n in graph.nodes if n not in in_cycle)
+
+
+def _cyclic_unit(graph: nx.DiGraph, members: list[str], edges: list[DepEdge]) -> CyclicUnit:
+    inside = set(members)
+    internal = tuple(e for e in edges if e.src in inside and e.dst in inside)
+    return CyclicUnit(
+        members=tuple(members),
+        self_loop=len(members) == 1,
+        edges=internal,
+        breaks=break_edges(internal),
+        example=_example_cycle(graph.subgraph(members), members[0]),
+    )
+
+
+def _example_cycle(unit: nx.DiGraph, start: str) -> tuple[str, ...]:
+    """A shortest cycle through ``start``, as ``(start, …, start)``."""
+    if unit.has_edge(start, start):
+        return (start, start)
+    lengths = nx.single_source_shortest_path_length(unit.reverse(copy=False), start)
+    # The successor closest to ``start`` (backwards) closes the shortest cycle; ties by id.
+    nxt = min((s for s in unit.successors(start) if s in lengths), key=lambda s: (lengths[s], s))
+    return (start, *nx.shortest_path(unit, nxt, start))
+
+
+def _pair_weights(edges: Iterable[DepEdge]) -> dict[tuple[str, str], tuple[float, int]]:
+    """Strength of each ``(src, dst)`` pair over its kinds: (best confidence, occurrences).
+
+    Removing a pair removes all its kinds, so the strongest kind decides; a non-finite
+    confidence counts as the weakest (below every real one).
+    """
+    weights: dict[tuple[str, str], tuple[float, int]] = {}
+    for e in edges:
+        old_conf, old_count = weights.get((e.src, e.dst), (-math.inf, 0))
+        weights[(e.src, e.dst)] = (max(old_conf, _finite_or(e.confidence, -1.0)),
+                                   old_count + e.count)
+    return weights
+
+
+def _edges_on_cycles(graph: nx.DiGraph) -> list[tuple[str, str]]:
+    component = {}
+    for index, members in enumerate(nx.strongly_connected_components(graph)):
+        for node in members:
+            component[node] = index
+    # A self-loop shares its component with itself, so it is included.
+    return [(s, d) for s, d in graph.edges if component[s] == component[d]]
+
+
+def _deploy_order(graph: nx.DiGraph, acyclic: set[str]) -> tuple[str, ...]:
+    """Acyclic units in a topological order of the condensation, dependencies first.
+
+    An edge ``a → b`` means a depends on b, so the order of the reversed condensation puts
+    b first; among units ready at the same time the smallest path (a cyclic unit: its
+    smallest member) comes first.
+    """
+    dag = nx.condensation(graph)
+    first_member = {n: min(dag.nodes[n]["members"]) for n in dag.nodes}
+    order = nx.lexicographical_topological_sort(dag.reverse(copy=False),
+                                                key=lambda n: first_member[n])
+    return tuple(first_member[n] for n in order
+                 if len(dag.nodes[n]["members"]) == 1 and first_member[n] in acyclic)

@@ -1,0 +1,295 @@
+"""The cycle reports: ``/cycles.md``, the data of ``/cycles.html``, ``sitegen cycles`` text and
+``--json``, and each file's cycle membership (SPEC §11).
+
+Pure formatting of a ``CycleReport``: never analyses, never reads or writes files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from sitegen.analyse.cycles import CycleReport, CyclicUnit, DepEdge
+from sitegen.paths import NodeId, OutPath, RepoPath, html_out_path, relative_url, source_node_id
+
+#: ``href(path, line)``: link from the cycles page to a source file's line (0: the file).
+PathLineHref = Callable[[str, int], str]
+#: ``href(node_id)``: link from the cycles page to a page of the site.
+NodeHref = Callable[[str], str]
+
+CYCLES_PAGE = OutPath("cycles.html")
+
+
+def cycle_anchor(index: int) -> str:
+    """The id of cyclic unit ``index`` (0-based, as in ``membership``) on ``/cycles.html``."""
+    return f"cycle-{index + 1}"
+
+
+def source_href(path: str, line: int) -> str:
+    """Default link from ``/cycles.html`` to ``code/<path>.html#L<line>``."""
+    target = html_out_path(source_node_id(RepoPath(path)))
+    return relative_url(CYCLES_PAGE, target, f"L{line}" if line > 0 else "")
+
+
+def page_href(node: str) -> str:
+    """Default link from ``/cycles.html`` to a page node's HTML."""
+    return relative_url(CYCLES_PAGE, html_out_path(NodeId(node)))
+
+
+def membership(result: CycleReport) -> dict[str, list[int]]:
+    """For each file in a cycle, the indices (into ``result.code.cyclic``) of its cycles."""
+    out: dict[str, list[int]] = {}
+    for index, unit in enumerate(result.code.cyclic):
+        for path in unit.members:
+            out.setdefault(path, []).append(index)
+    return dict(sorted(out.items()))
+
+
+# --- JSON (``sitegen cycles --json``) -------------------------------------------------------
+
+def cycles_json(result: CycleReport) -> dict[str, Any]:
+    """The JSON contract: code cycles with edges and guidance, deploy order, independent
+    files, and relation cycles per predicate. Confidence is ``null`` when not finite."""
+    code = result.code
+    return {
+        "code": {
+            "cyclic": [_unit_json(u) for u in code.cyclic],
+            "deploy_order": list(code.deploy_order),
+            "independent": list(code.independent),
+            "symbol_cyclic": [_unit_json(u) for u in code.symbol_cyclic],
+            "files": code.file_count,
+            "edges": code.edge_count,
+        },
+        "relations": {p: [list(m) for m in units] for p, units in sorted(result.relations.items())},
+    }
+
+
+def render_cycles_json(result: CycleReport) -> str:
+    return json.dumps(cycles_json(result), indent=2, ensure_ascii=False) + "\n"
+
+
+def _unit_json(unit: CyclicUnit) -> dict[str, Any]:
+    return {
+        "members": list(unit.members),
+        "self_loop": unit.self_loop,
+        "edges": [_edge_json(e) for e in unit.edges],
+        "break": [{"src": s, "dst": d} for s, d in unit.breaks],
+        "cycle": list(unit.example),
+    }
+
+
+def _edge_json(edge: DepEdge) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "src": edge.src, "dst": edge.dst, "kind": str(edge.kind),
+        "confidence": edge.confidence if math.isfinite(edge.confidence) else None,
+        "line": edge.line, "count": edge.count}
+    if edge.src_file:
+        out.update(src_file=edge.src_file, dst_file=edge.dst_file)
+    return out
+
+
+# --- shared wording -------------------------------------------------------------------------
+
+def _confidence(value: float) -> str:
+    return f"{value:g}" if math.isfinite(value) else "unknown"
+
+
+def _unit_title(unit: CyclicUnit, what: str) -> str:
+    if unit.self_loop:
+        return f"{unit.members[0]} depends on itself"
+    return f"{len(unit.members)} {what}"
+
+
+def _edge_words(edge: DepEdge) -> str:
+    """``import, line 3, confidence 0.9, x2``."""
+    parts = [str(edge.kind)]
+    if edge.line > 0:
+        parts.append(f"line {edge.line}")
+    parts.append(f"confidence {_confidence(edge.confidence)}")
+    if edge.count > 1:
+        parts.append(f"x{edge.count}")
+    return ", ".join(parts)
+
+
+def _pair_edges(unit: CyclicUnit, src: str, dst: str) -> list[DepEdge]:
+    return [e for e in unit.edges if (e.src, e.dst) == (src, dst)]
+
+
+# --- plain text (``sitegen cycles``) --------------------------------------------------------
+
+def render_cycles_text(result: CycleReport) -> str:
+    code = result.code
+    lines = [_summary_sentence(result)]
+    for index, unit in enumerate(code.cyclic, 1):
+        members = "" if unit.self_loop else ": " + ", ".join(unit.members)
+        lines.append(f"cycle {index}: {_unit_title(unit, 'files')}{members}")
+        lines.extend(_unit_text(unit))
+    if code.deploy_order:
+        lines.append("deployment order (dependencies first):")
+        lines.extend(f"  {i}. {path}" for i, path in enumerate(code.deploy_order, 1))
+    if code.independent:
+        lines.append("independent files (no dependencies either way): "
+                     + ", ".join(code.independent))
+    for unit in code.symbol_cyclic:
+        kind = "recursion" if unit.self_loop else "mutual recursion"
+        lines.append(f"{kind}: {', '.join(unit.members)}")
+    for predicate, units in sorted(result.relations.items()):
+        for members in units:
+            lines.append(f"relation cycle [{predicate}]: {', '.join(members)}")
+    return "\n".join(lines) + "\n"
+
+
+def _unit_text(unit: CyclicUnit) -> list[str]:
+    lines = [f"  e.g. {' -> '.join(unit.example)}"]
+    lines.extend(f"  {e.src} -> {e.dst} ({_edge_words(e)})" for e in unit.edges)
+    lines.extend(f"  break: remove {s} -> {d}" for s, d in unit.breaks)
+    return lines
+
+
+def _summary_sentence(result: CycleReport) -> str:
+    code = result.code
+    in_cycles = sum(len(u.members) for u in code.cyclic)
+    relation_cycles = sum(len(units) for units in result.relations.values())
+    return (f"{_plural(code.file_count, 'file')}, "
+            f"{_plural(code.edge_count, 'dependency edge')}: "
+            f"{_plural(len(code.cyclic), 'cyclic unit')} ({_plural(in_cycles, 'file')}), "
+            f"{_plural(len(code.deploy_order), 'acyclic unit')} "
+            f"({len(code.independent)} independent); "
+            f"{_plural(len(code.symbol_cyclic), 'recursive symbol group')}; "
+            f"{_plural(relation_cycles, 'relation cycle')}.")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+# --- markdown (``/cycles.md``) --------------------------------------------------------------
+
+def _code_span(text: str) -> str:
+    fence = "``" if "`" in text else "`"
+    pad = " " if "`" in text else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def render_cycles_md(result: CycleReport) -> str:
+    code = result.code
+    out = ["# Cycles", "", _summary_sentence(result), ""]
+    out += ["## Code cycles", ""]
+    if not code.cyclic:
+        out += ["No file depends on itself, directly or through other files.", ""]
+    for index, unit in enumerate(code.cyclic):
+        out += _unit_md(index, unit)
+    out += ["## Deployment order", "",
+            ("Acyclic files, each after the files it depends on: "
+             "the preferred candidates for deploying on their own."), ""]
+    out += [f"{i}. {_code_span(p)}" for i, p in enumerate(code.deploy_order, 1)] or ["None."]
+    out += ["", "## Independent files", "",
+            ", ".join(_code_span(p) for p in code.independent) or "None.", ""]
+    out += _recursion_md(code.symbol_cyclic)
+    out += _relations_md(result.relations)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _unit_md(index: int, unit: CyclicUnit) -> list[str]:
+    out = [f"### Cycle {index + 1}: {_unit_title(unit, 'files')}", "",
+           "Members: " + ", ".join(_code_span(m) for m in unit.members) + ".", "",
+           "Example: " + " → ".join(_code_span(m) for m in unit.example) + ".", "",
+           "| From | To | Kind | Line | Confidence | Count | Break |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    breaks = set(unit.breaks)
+    for e in unit.edges:
+        cells = [_code_span(e.src), _code_span(e.dst), str(e.kind), str(e.line or ""),
+                 _confidence(e.confidence), str(e.count), "yes" if (e.src, e.dst) in breaks else ""]
+        out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    out += ["", "Refactor guidance: removing these dependencies makes the files acyclic:", ""]
+    for src, dst in unit.breaks:
+        words = "; ".join(_edge_words(e) for e in _pair_edges(unit, src, dst))
+        out.append(f"- {_code_span(src)} → {_code_span(dst)} ({words})")
+    return out + [""]
+
+
+def _recursion_md(units: tuple[CyclicUnit, ...]) -> list[str]:
+    out = ["## Recursion", ""]
+    if not units:
+        return out + ["No symbol refers to itself, directly or through others.", ""]
+    for unit in units:
+        kind = "Recursion" if unit.self_loop else "Mutual recursion"
+        out.append(f"- {kind}: " + ", ".join(_code_span(m) for m in unit.members))
+    return out + [""]
+
+
+def _relations_md(relations: dict[str, list[list[str]]]) -> list[str]:
+    out = ["## Relation cycles", ""]
+    if not relations:
+        return out + ["No typed relations."]
+    for predicate, units in sorted(relations.items()):
+        if not units:
+            out.append(f"- `{predicate}`: no cycles.")
+        for members in units:
+            out.append(f"- `{predicate}`: " + ", ".join(_code_span(m) for m in members))
+    return out
+
+
+# --- HTML view (``/cycles.html``) -----------------------------------------------------------
+
+def cycles_view(result: CycleReport, href_for_path_line: PathLineHref = source_href,
+                href_for_node: NodeHref = page_href) -> dict[str, Any]:
+    """Everything ``templates/cycles.html`` shows, as plain values with precomputed hrefs.
+
+    ``href_for_path_line(path, line)`` links a source file's line (line 0: the file itself);
+    ``href_for_node(node_id)`` links a page. Both must be relative to ``/cycles.html``.
+    """
+    code = result.code
+    independent = set(code.independent)
+    return {
+        "summary": _summary_sentence(result),
+        "code_cycles": [_unit_view(i, u, href_for_path_line) for i, u in enumerate(code.cyclic)],
+        "deploy_order": [{**_file_link(p, href_for_path_line), "independent": p in independent}
+                         for p in code.deploy_order],
+        "independent": [_file_link(p, href_for_path_line) for p in code.independent],
+        "recursion": [_recursion_view(u, href_for_path_line) for u in code.symbol_cyclic],
+        "relations": [{"predicate": p,
+                       "cycles": [[{"id": n, "href": href_for_node(n)} for n in members]
+                                  for members in units]}
+                      for p, units in sorted(result.relations.items())],
+    }
+
+
+def _file_link(path: str, href: PathLineHref) -> dict[str, str]:
+    return {"path": path, "href": href(path, 0)}
+
+
+def _edge_view(edge: DepEdge, breaks: set[tuple[str, str]], href: PathLineHref) -> dict[str, Any]:
+    return {"src": edge.src, "dst": edge.dst, "kind": str(edge.kind), "line": edge.line,
+            "confidence": _confidence(edge.confidence), "count": edge.count,
+            "href": href(edge.src_file or edge.src, edge.line),
+            "breaks": (edge.src, edge.dst) in breaks}
+
+
+def _unit_view(index: int, unit: CyclicUnit, href: PathLineHref) -> dict[str, Any]:
+    breaks = set(unit.breaks)
+    return {
+        "number": index + 1,
+        "anchor": cycle_anchor(index),
+        "title": _unit_title(unit, "files"),
+        "self_loop": unit.self_loop,
+        "members": [_file_link(m, href) for m in unit.members],
+        "example": list(unit.example),
+        "edges": [_edge_view(e, breaks, href) for e in unit.edges],
+        "breaks": [{"src": s, "dst": d,
+                    "edges": [_edge_view(e, breaks, href) for e in _pair_edges(unit, s, d)]}
+                   for s, d in unit.breaks],
+    }
+
+
+def _recursion_view(unit: CyclicUnit, href: PathLineHref) -> dict[str, Any]:
+    breaks = set(unit.breaks)
+    return {"kind": "recursion" if unit.self_loop else "mutual recursion",
+            "members": list(unit.members),
+            "edges": [_edge_view(e, breaks, href) for e in unit.edges]}
