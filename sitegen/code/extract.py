@@ -1,0 +1,328 @@
+"""Per-file source extraction: one file's bytes to a CodeRecord (SPEC §7), by one query.
+
+Pure: bytes in, record out. Never reads files and never resolves a name against another file.
+
+The per-language knowledge lives in ``queries/<lang>.scm``; this driver reads capture names:
+
+- ``@definition.<kind>`` (or ``@declaration.<kind>``, a prototype that yields to a
+  definition of the same qualified name) with ``@name`` and, for out-of-line members
+  (C++ ``Foo::bar``, Rust ``impl Foo``, Go receivers), ``@owner``. A function whose parent
+  symbol is class-like becomes a method. When several patterns capture the same node, the
+  pattern written later in the query wins, so specific patterns follow generic ones.
+- ``@import.<form>`` on the statement, with ``@import.source`` and ``@import.alias``, or a
+  per-language builder from ``sitegen.code.dialects`` for structured forms.
+- ``@reference.<call|type|base>`` on the name as written (``@reference.receiver`` is
+  prefixed with a dot); ``@owner`` in a reference match makes that type the enclosing symbol.
+- ``@comment`` (comments, docstrings), ``@metacall.function``, ``@metacall.tag`` +
+  ``@metacall.paths``. Captures starting with ``_`` only serve predicates.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node, QueryCursor
+
+from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect
+from sitegen.code.languages import get_parser, load_query
+from sitegen.code.records import (CodeRecord, CommentLink, Import, LangId, MetacallCall,
+                                  MetacallLoad, Reference, Symbol, SymbolKind)
+from sitegen.code.source import SourceText, line_of, node_range
+
+#: Kinds that own methods: a function defined directly inside one is a method.
+CLASS_LIKE = frozenset({SymbolKind.CLASS, SymbolKind.OBJECT, SymbolKind.INTERFACE,
+                        SymbolKind.TRAIT, SymbolKind.STRUCT, SymbolKind.ENUM})
+
+#: A reference is kept only when it is a (dotted) name, not an arbitrary expression.
+_NAME = re.compile(r"[A-Za-z_$][\w$]*[?!]?(?:(?:\.|::|->)[A-Za-z_$~][\w$]*[?!]?)*")
+_WHITESPACE = re.compile(r"\s+")
+#: Markdown links and bare URLs in comments; a trailing sentence mark is not part of a URL.
+_MD_LINK = re.compile(rb"\[([^\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
+_BARE_URL = re.compile(rb"https?://[^\s<>\"'`\]\[(){}]+")
+_URL_TAIL = b".,;:!?"
+
+
+@dataclass
+class _Def:
+    node: Node
+    name: Node
+    kind: SymbolKind
+    weak: bool
+    owner: str | None
+    pattern: int
+
+
+@dataclass
+class _Matches:
+    """Query matches sorted into what each becomes."""
+
+    defs: dict[tuple[int, int], _Def] = field(default_factory=dict)
+    imports: list[tuple[str, Node, Captures, int]] = field(default_factory=list)
+    references: list[tuple[str, Node, Node | None, Node | None]] = field(default_factory=list)
+    comments: list[Node] = field(default_factory=list)
+    metacalls: list[Node] = field(default_factory=list)
+    loads: list[tuple[Node, Node]] = field(default_factory=list)
+
+
+def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
+    """Everything one source file declares, imports and references, with positions."""
+    tree = get_parser(lang).parse(data)
+    src = SourceText(path, data)
+    found = _sort_matches(QueryCursor(load_query(lang)).matches(tree.root_node), src)
+    symbols = _build_symbols(list(found.defs.values()), src, DIALECTS[lang])
+    scopes = _Scopes(symbols)
+    loads = _metacall_loads(found.loads, src)
+    return CodeRecord(
+        path=path, language=lang, content_hash=hashlib.sha256(data).hexdigest(),
+        symbols=symbols,
+        imports=sorted(_imports(found.imports, src, DIALECTS[lang]) + _load_imports(loads),
+                       key=lambda imp: imp.line),
+        references=_references(found.references, symbols, scopes, src),
+        metacalls=[MetacallCall(src.string_value(n), line_of(n), scopes.innermost(n.start_byte))
+                   for n in found.metacalls],
+        metacall_loads=loads,
+        links=[link for node in found.comments for link in _comment_links(node, data)],
+        has_error=tree.root_node.has_error,
+        diagnostics=src.diagnostics,
+    )
+
+
+def _sort_matches(matches: list[tuple[int, Captures]], src: SourceText) -> _Matches:
+    found = _Matches()
+    for pattern, caps in matches:
+        for capture, nodes in caps.items():
+            head, _, tail = capture.partition(".")
+            if head in ("definition", "declaration") and "name" in caps:
+                _add_def(found, pattern, nodes[0], caps, SymbolKind(tail), head == "declaration",
+                         src)
+            elif head == "import" and tail not in ("source", "alias"):
+                found.imports.append((tail, nodes[0], caps, pattern))
+            elif head == "reference" and tail != "receiver":
+                receiver = caps.get("reference.receiver", [None])[0]
+                owner = caps.get("owner", [None])[0]
+                found.references.extend((tail, n, receiver, owner) for n in nodes)
+            elif capture == "comment":
+                found.comments.extend(nodes)
+            elif capture == "metacall.function":
+                found.metacalls.extend(nodes)
+            elif capture == "metacall.paths" and "metacall.tag" in caps:
+                found.loads.append((caps["metacall.tag"][0], nodes[0]))
+    return found
+
+
+def _add_def(found: _Matches, pattern: int, node: Node, caps: Captures, kind: SymbolKind,
+             weak: bool, src: SourceText) -> None:
+    key = (node.start_byte, node.end_byte)
+    previous = found.defs.get(key)
+    if previous is not None and previous.pattern > pattern:
+        return
+    owner = caps.get("owner")
+    found.defs[key] = _Def(node, caps["name"][0], kind, weak,
+                           _owner_name(src.text(owner[0])) if owner else None, pattern)
+
+
+def _owner_name(text: str) -> str:
+    """``ns::Foo<T>`` / ``*Foo`` / ``Foo[T]`` -> ``Foo``: the type a member belongs to."""
+    depth, kept = 0, []
+    for char in text:
+        depth += char in "<[("
+        if depth == 0 and char not in "*& \t\n":
+            kept.append(char)
+        depth -= char in ">])"
+    return "".join(kept).rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+
+
+# ---------------------------------------------------------------- symbols
+
+def _build_symbols(defs: list[_Def], src: SourceText, dialect: Dialect) -> list[Symbol]:
+    """Nest definitions by containment (or by ``@owner``), then let prototypes yield."""
+    defs.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte))
+    memo: dict[object, object] = {}
+    built: list[tuple[Symbol, _Def]] = []
+    stack: list[tuple[int, Symbol]] = []  # (end byte, symbol) of the open containers
+    for d in defs:
+        while stack and stack[-1][0] <= d.node.start_byte:
+            stack.pop()
+        container = stack[-1][1] if stack else None
+        symbol = _make_symbol(d, container, src, dialect, memo)
+        built.append((symbol, d))
+        stack.append((d.node.end_byte, symbol))
+    return _merge_declarations(_attach_owners(built))
+
+
+def _make_symbol(d: _Def, container: Symbol | None, src: SourceText, dialect: Dialect,
+                 memo: dict[object, object]) -> Symbol:
+    name = src.text(d.name)
+    prefix = d.owner if d.owner is not None else (container.qualified_name if container else None)
+    parent = container if d.owner is None else None
+    kind = d.kind
+    if kind == SymbolKind.FUNCTION and parent is not None and parent.kind in CLASS_LIKE:
+        kind = SymbolKind.METHOD
+    site = DefSite(d.node, name, kind, parent, src, memo)
+    return Symbol(
+        name=name,
+        qualified_name=f"{prefix}.{name}" if prefix else name,
+        kind=kind,
+        visibility=dialect.visibility(site),
+        source_range=node_range(d.node),
+        name_range=node_range(d.name),
+        parent=prefix,
+    )
+
+
+def _attach_owners(built: list[tuple[Symbol, _Def]]) -> list[tuple[Symbol, _Def]]:
+    """An out-of-line member's parent is its type only when the type is in this file."""
+    types = {s.qualified_name for s, _ in built if s.kind in CLASS_LIKE}
+    return [(replace(s, parent=None) if d.owner is not None and d.owner not in types else s, d)
+            for s, d in built]
+
+
+def _merge_declarations(built: list[tuple[Symbol, _Def]]) -> list[Symbol]:
+    """Drop a prototype when the file also defines the name; the definition keeps the
+    prototype's visibility (a C++ member's access, a C ``static`` prototype)."""
+    declared = {}
+    for s, d in built:
+        if d.weak:
+            declared.setdefault(s.qualified_name, s)
+    defined = {s.qualified_name for s, d in built if not d.weak}
+    symbols = []
+    for s, d in built:
+        if d.weak and s.qualified_name in defined:
+            continue
+        prototype = declared.get(s.qualified_name)
+        if not d.weak and prototype is not None and prototype.visibility is not None:
+            s = replace(s, visibility=prototype.visibility)
+        symbols.append(s)
+    return symbols
+
+
+class _Scopes:
+    """Innermost symbol around a byte offset, by containment of source ranges."""
+
+    def __init__(self, symbols: list[Symbol]) -> None:
+        ordered = sorted(symbols, key=lambda s: (s.source_range.start_byte,
+                                                 -s.source_range.end_byte))
+        self._starts = [s.source_range.start_byte for s in ordered]
+        self._ends = [s.source_range.end_byte for s in ordered]
+        self._names = [s.qualified_name for s in ordered]
+        self._container: list[int] = []
+        stack: list[int] = []
+        for i, end in enumerate(self._ends):
+            while stack and self._ends[stack[-1]] <= self._starts[i]:
+                stack.pop()
+            self._container.append(stack[-1] if stack else -1)
+            stack.append(i)
+        self.names = set(self._names)
+
+    def innermost(self, offset: int) -> str | None:
+        i = bisect.bisect_right(self._starts, offset) - 1
+        while i >= 0 and self._ends[i] <= offset:
+            i = self._container[i]
+        return self._names[i] if i >= 0 else None
+
+
+# ---------------------------------------------------------------- imports
+
+def _imports(found: list[tuple[str, Node, Captures, int]], src: SourceText,
+             dialect: Dialect) -> list[Import]:
+    """One record per statement (the later pattern wins on the same source), in file order."""
+    chosen: dict[tuple[int, int], tuple[int, list[Import]]] = {}
+    for form, node, caps, pattern in found:
+        source = caps.get("import.source", [node])[0]
+        key = (source.start_byte, source.end_byte)
+        if key in chosen and chosen[key][0] > pattern:
+            continue
+        rule = dialect.imports.get(form)
+        chosen[key] = (pattern, rule(node, caps, src) if rule else _plain_import(form, node,
+                                                                                  caps, src))
+    return [imp for key in sorted(chosen) for imp in chosen[key][1]]
+
+
+def _plain_import(form: str, node: Node, caps: Captures, src: SourceText) -> list[Import]:
+    source = caps.get("import.source")
+    if not source:
+        return []
+    specifier = src.specifier(source[0])
+    if specifier is None:
+        return []
+    alias = caps.get("import.alias")
+    return [Import(specifier, form, line_of(node), alias=src.text(alias[0]) if alias else None)]
+
+
+def _metacall_loads(found: list[tuple[Node, Node]], src: SourceText) -> list[MetacallLoad]:
+    loads = []
+    for tag, paths in found:
+        specifiers = (src.specifier(n) for n in paths.named_children if "string" in n.type)
+        loads.append(MetacallLoad(src.string_value(tag), tuple(s for s in specifiers if s),
+                                  line_of(tag)))
+    return loads
+
+
+def _load_imports(loads: list[MetacallLoad]) -> list[Import]:
+    return [Import(p, "metacall-load", load.line) for load in loads for p in load.paths]
+
+
+# ---------------------------------------------------------------- references
+
+def _references(found: list[tuple[str, Node, Node | None, Node | None]], symbols: list[Symbol],
+                scopes: _Scopes, src: SourceText) -> list[Reference]:
+    """Names as written, innermost symbol as enclosing; a definition's own name, a repeat,
+    or a name inside a longer reference of the same kind (``a::B`` holds ``B``) is dropped."""
+    own_names = {(s.name_range.start_byte, s.name_range.end_byte)
+                 for s in symbols if s.name_range is not None}
+    found = sorted(found, key=lambda r: (r[1].start_byte, -r[1].end_byte, r[0]))
+    last: dict[str, tuple[int, int]] = {}
+    references = []
+    for kind, node, receiver, owner in found:
+        span = (node.start_byte, node.end_byte)
+        outer = last.get(kind)
+        if span in own_names or (outer and outer[0] <= span[0] and span[1] <= outer[1]):
+            continue
+        last[kind] = span
+        name = _reference_name(node, receiver, src)
+        if name is None:
+            continue
+        enclosing = scopes.innermost(node.start_byte)
+        if owner is not None and _owner_name(src.text(owner)) in scopes.names:
+            enclosing = _owner_name(src.text(owner))
+        references.append(Reference(name, kind, line_of(node), enclosing))
+    return references
+
+
+def _reference_name(node: Node, receiver: Node | None, src: SourceText) -> str | None:
+    name = _WHITESPACE.sub("", src.text(node))
+    if receiver is not None:
+        name = _WHITESPACE.sub("", src.text(receiver)) + "." + name
+    return name if _NAME.fullmatch(name) else None
+
+
+# ---------------------------------------------------------------- comment links
+
+def _comment_links(node: Node, data: bytes) -> list[CommentLink]:
+    """Markdown links and bare http(s) URLs, positioned at their first byte."""
+    text = data[node.start_byte:node.end_byte]
+    links: list[tuple[int, bytes, bytes]] = []
+    covered: list[tuple[int, int]] = []
+    for m in _MD_LINK.finditer(text):
+        links.append((m.start(), m.group(2), m.group(1)))
+        covered.append(m.span())
+    for m in _BARE_URL.finditer(text):
+        if not any(a <= m.start() < b for a, b in covered):
+            url = m.group().rstrip(_URL_TAIL)
+            links.append((m.start(), url, url))
+    return [_position_link(node, text, start, href, label) for start, href, label in sorted(links)]
+
+
+def _position_link(node: Node, text: bytes, start: int, href: bytes,
+                   label: bytes) -> CommentLink:
+    newlines = text.count(b"\n", 0, start)
+    if newlines:
+        column = start - text.rindex(b"\n", 0, start)
+    else:
+        column = node.start_point.column + start + 1
+    return CommentLink(href.decode("utf-8", errors="replace"),
+                       _WHITESPACE.sub(" ", label.decode("utf-8", errors="replace")).strip(),
+                       node.start_byte + start, node.start_point.row + 1 + newlines, column)

@@ -1,0 +1,80 @@
+"""Which language a source path is in, and the one place that loads grammars and queries.
+
+Grammars come from the per-language tree-sitter packages (SPEC §7); never from the network.
+This module never reads project files: only the packaged ``queries/<lang>.scm`` resources.
+"""
+
+from __future__ import annotations
+
+import importlib
+import posixpath
+from functools import cache
+from importlib import resources
+
+from tree_sitter import Language, Parser, Query
+
+from sitegen.code.records import LangId
+
+#: File extensions, exactly as SPEC §7 lists them (matched case-sensitively: ``.H`` is not C).
+EXTENSIONS: dict[str, LangId] = {
+    ".py": LangId.PYTHON, ".pyi": LangId.PYTHON,
+    ".js": LangId.JAVASCRIPT, ".mjs": LangId.JAVASCRIPT, ".cjs": LangId.JAVASCRIPT,
+    ".jsx": LangId.JAVASCRIPT,
+    ".ts": LangId.TYPESCRIPT, ".mts": LangId.TYPESCRIPT, ".cts": LangId.TYPESCRIPT,
+    ".tsx": LangId.TSX,
+    ".c": LangId.C, ".h": LangId.C,
+    ".cc": LangId.CPP, ".cpp": LangId.CPP, ".cxx": LangId.CPP, ".hpp": LangId.CPP,
+    ".hh": LangId.CPP, ".hxx": LangId.CPP,
+    ".rs": LangId.RUST,
+    ".go": LangId.GO,
+    ".rb": LangId.RUBY,
+}
+
+#: Grammar provider: (module, function returning the language pointer). Swap a row (or the
+#: whole table) to load grammars from another provider; nothing else calls these modules.
+_GRAMMARS: dict[LangId, tuple[str, str]] = {
+    LangId.PYTHON: ("tree_sitter_python", "language"),
+    LangId.JAVASCRIPT: ("tree_sitter_javascript", "language"),
+    LangId.TYPESCRIPT: ("tree_sitter_typescript", "language_typescript"),
+    LangId.TSX: ("tree_sitter_typescript", "language_tsx"),
+    LangId.C: ("tree_sitter_c", "language"),
+    LangId.CPP: ("tree_sitter_cpp", "language"),
+    LangId.RUST: ("tree_sitter_rust", "language"),
+    LangId.GO: ("tree_sitter_go", "language"),
+    LangId.RUBY: ("tree_sitter_ruby", "language"),
+}
+
+#: TSX is TypeScript with JSX: both grammars share one query file.
+_QUERY_FILES: dict[LangId, str] = {lang: f"{lang}.scm" for lang in LangId}
+_QUERY_FILES[LangId.TSX] = "typescript.scm"
+
+
+def language_for_path(path: str) -> LangId | None:
+    """``pkg/mod.py`` -> ``LangId.PYTHON``; None for a file sitegen does not parse."""
+    return EXTENSIONS.get(posixpath.splitext(path)[1])
+
+
+@cache
+def get_language(lang: LangId) -> Language:
+    """The tree-sitter grammar for ``lang``, loaded once per process."""
+    module_name, function = _GRAMMARS[lang]
+    module = importlib.import_module(module_name)
+    return Language(getattr(module, function)())
+
+
+@cache
+def get_parser(lang: LangId) -> Parser:
+    """A parser for ``lang``, reused (parsing is single-threaded; processes do not share it)."""
+    return Parser(get_language(lang))
+
+
+def query_source(lang: LangId) -> str:
+    """The text of the query file for ``lang`` (packaged with sitegen)."""
+    resource = resources.files("sitegen.code") / "queries" / _QUERY_FILES[lang]
+    return resource.read_text(encoding="utf-8")
+
+
+@cache
+def load_query(lang: LangId) -> Query:
+    """The compiled extraction query for ``lang``: every pattern in one query, run once a file."""
+    return Query(get_language(lang), query_source(lang))
