@@ -1,0 +1,124 @@
+"""The persistent graph store's interface and its merge rule (SPEC §4, §9): last crawl wins per source.
+
+``merge_graphs`` is the one pure rule both backends apply; it never touches the disk and
+never mutates its inputs. Backends only load and persist.
+
+Node rule (SPEC is silent; decided here): a node the crawl reports replaces the stored one
+(the crawl is newer, so a page that became ``missing`` says so). Stored ``external`` and
+``missing`` nodes that no edge references any more are dropped: they exist only as link
+targets. A source found DELETED loses its stored node, unless the crawl reports one for it
+or an edge still points at it, in which case it becomes a ``missing`` node. Every other
+stored node (pages, sources, assets, symbols the crawl did not read) is kept, as the
+crawl did not look at those files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Protocol
+
+from sitegen.graph.model import Edge, Graph, Node, NodeKind
+from sitegen.paths import NodeId
+
+
+class SourceStatus(StrEnum):
+    """What the crawl did with one source file."""
+
+    READ = "read"  # fetched and extracted: its outgoing edges are exactly the crawl's
+    DELETED = "deleted"  # gone: counts as read, with no edges
+    EXTERNAL = "external"  # outside what the crawl reads: stored edges kept
+    ERROR = "error"  # could not be read this time: stored edges kept
+
+
+#: The statuses whose stored outgoing edges the crawl replaces.
+REPLACING = frozenset({SourceStatus.READ, SourceStatus.DELETED})
+#: Node kinds that exist only because an edge points at them.
+_TARGET_ONLY = frozenset({NodeKind.EXTERNAL, NodeKind.MISSING})
+
+
+@dataclass
+class CrawlResult:
+    """One crawl: per source, its status and outgoing edges; and the nodes the crawl knows."""
+
+    sources: dict[str, tuple[SourceStatus, list[Edge]]] = field(default_factory=dict)
+    nodes: list[Node] = field(default_factory=list)
+
+
+class StoreError(Exception):
+    """The store on disk cannot be read (corrupt, or written by an incompatible version)."""
+
+
+class GraphStore(Protocol):
+    def load(self) -> Graph:
+        """The stored graph (empty when nothing was stored yet)."""
+        ...
+
+    def merge(self, crawl: CrawlResult) -> Graph:
+        """Apply ``merge_graphs`` to the stored graph, persist the result atomically, return it."""
+        ...
+
+
+def merge_graphs(stored: Graph, crawl: CrawlResult) -> Graph:
+    """The stored graph with every read or deleted source's outgoing edges replaced by the crawl's.
+
+    Idempotent (merging the same crawl again changes nothing, counts never inflate) and,
+    for crawls of disjoint sources, independent of the order they are merged in.
+    """
+    replaced = {src for src, (status, _) in crawl.sources.items() if status in REPLACING}
+    merged = Graph()
+    for edge in stored.edges():
+        if edge.src not in replaced:
+            merged.add_edge(edge)
+    for src in sorted(replaced):
+        status, edges = crawl.sources[src]
+        for edge in edges if status == SourceStatus.READ else ():
+            if edge.src != src:
+                raise ValueError(f"crawl lists edge {edge.src} -> {edge.dst} under source {src}")
+            merged.add_edge(edge)
+    for edge in merged.edges():
+        edge.occurrences.sort()  # canonical (document) order, so both backends load the same graph
+    deleted = {src for src, (status, _) in crawl.sources.items() if status == SourceStatus.DELETED}
+    merged.nodes = _merge_nodes(stored, crawl.nodes, deleted, _endpoints(merged))
+    return merged
+
+
+def _merge_nodes(stored: Graph, crawl_nodes: list[Node], deleted: set[str],
+                 referenced: set[str]) -> dict[NodeId, Node]:
+    reported = Graph()  # the crawl's own duplicates combine by the model's kind rule
+    for node in crawl_nodes:
+        reported.add_node(node)
+    nodes = {nid: n for nid, n in stored.nodes.items() if _keeps(n, deleted, referenced)}
+    for nid in sorted(deleted & referenced):
+        if nid in stored.nodes and nid not in reported.nodes:
+            nodes[NodeId(nid)] = replace(stored.nodes[NodeId(nid)], kind=NodeKind.MISSING, title="")
+    nodes.update(reported.nodes)
+    return {nid: nodes[nid] for nid in sorted(nodes)}
+
+
+def _keeps(node: Node, deleted: set[str], referenced: set[str]) -> bool:
+    if node.id in deleted:
+        return False
+    return node.kind not in _TARGET_ONLY or node.id in referenced
+
+
+def _endpoints(graph: Graph) -> set[str]:
+    return {end for edge in graph.edges() for end in (edge.src, edge.dst)}
+
+
+def graphs_equal(a: Graph, b: Graph) -> bool:
+    """Same nodes and same edges, every field (occurrences included)."""
+    return a.nodes == b.nodes and a.edges() == b.edges()
+
+
+def open_store(kind: str, cache_dir: Path) -> GraphStore:
+    """The store backend ``kind`` (``json`` or ``sqlite``) keeping its file in ``cache_dir`` (``.sitegen/``)."""
+    # Imported here because both backends import this module.
+    from sitegen.graph.store.json import JsonStore
+    from sitegen.graph.store.sqlite import SqliteStore
+
+    backends: dict[str, type[JsonStore] | type[SqliteStore]] = {"json": JsonStore, "sqlite": SqliteStore}
+    if kind not in backends:
+        raise ValueError(f"unknown store backend {kind!r}; expected 'json' or 'sqlite'")
+    return backends[kind](Path(cache_dir))

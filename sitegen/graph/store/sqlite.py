@@ -1,0 +1,159 @@
+"""The SQLite store backend: ``.sitegen/graph.sqlite`` with tables nodes, edges and occurrences.
+
+Touches only its database file; a merge is one transaction in WAL mode, so a concurrent
+reader sees the old or the new graph, never half. It never decides merge rules:
+``merge_graphs`` does. When no database exists yet, the JSON store's ``graph.json`` (of
+the default backend, or a legacy from/to-only file) is the stored graph it starts from.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Iterator
+
+from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
+from sitegen.graph.store.base import CrawlResult, StoreError, merge_graphs
+from sitegen.graph.store.json import FILE_NAME as JSON_FILE_NAME
+from sitegen.graph.store.json import read_json_store
+from sitegen.paths import NodeId
+
+FILE_NAME = "graph.sqlite"
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE nodes (id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT NOT NULL);
+CREATE TABLE edges (
+  id INTEGER PRIMARY KEY, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL,
+  label TEXT NOT NULL, anchor TEXT NOT NULL, count INTEGER NOT NULL, UNIQUE (src, dst, rel));
+CREATE TABLE occurrences (
+  edge_id INTEGER NOT NULL, seq INTEGER NOT NULL, byte_offset INTEGER NOT NULL,
+  line INTEGER NOT NULL, col INTEGER NOT NULL, fragment TEXT NOT NULL, PRIMARY KEY (edge_id, seq));
+"""
+
+
+class SqliteStore:
+    """A connection per call, so the store can be used from any thread or process."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.cache_dir = cache_dir
+        self.path = cache_dir / FILE_NAME
+
+    def load(self) -> Graph:
+        if not self.path.exists():
+            return read_json_store(self.cache_dir / JSON_FILE_NAME)
+        with closing(self._connect()) as conn:
+            conn.execute("BEGIN")  # one read transaction: one snapshot of all three tables
+            try:
+                return self._read_or_legacy(conn)
+            finally:
+                conn.execute("COMMIT")
+
+    def merge(self, crawl: CrawlResult) -> Graph:
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        with closing(self._connect()) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")  # persistent; cannot change inside a transaction
+            conn.execute("BEGIN IMMEDIATE")  # take the write lock before reading: no lost update
+            try:
+                if not _has_schema(conn):
+                    _create_schema(conn)
+                on_disk = _read_graph(conn) if _has_rows(conn) else Graph()
+                stored = on_disk if _has_rows(conn) else read_json_store(self.cache_dir / JSON_FILE_NAME)
+                merged = merge_graphs(stored, crawl)
+                _write_difference(conn, on_disk, merged)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return merged
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves, reads included.
+            return sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: cannot open the graph store: {err}") from None
+
+    def _read_or_legacy(self, conn: sqlite3.Connection) -> Graph:
+        """The database's graph; before the first merge committed, the JSON store's."""
+        if _has_schema(conn) and _has_rows(conn):
+            return _read_graph(conn)
+        return read_json_store(self.cache_dir / JSON_FILE_NAME)
+
+
+def _has_schema(conn: sqlite3.Connection) -> bool:
+    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+    return row is not None
+
+
+def _has_rows(conn: sqlite3.Connection) -> bool:
+    """Whether a merge has ever committed here (it records the schema version)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is not None and row[0] != SCHEMA_VERSION:
+        raise StoreError(f"graph store schema version {row[0]} cannot be read by this sitegen "
+                         f"(version {SCHEMA_VERSION}); delete .sitegen/{FILE_NAME} to rebuild it")
+    return row is not None
+
+
+def _create_schema(conn: sqlite3.Connection) -> None:
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _read_graph(conn: sqlite3.Connection) -> Graph:
+    try:
+        graph = Graph()
+        for node_id, kind, title in conn.execute("SELECT id, kind, title FROM nodes ORDER BY id"):
+            graph.add_node(Node(NodeId(node_id), NodeKind(kind), title))
+        occurrences = _occurrences_by_edge(conn)
+        rows = conn.execute("SELECT id, src, dst, rel, label, anchor, count FROM edges ORDER BY src, dst, rel")
+        for edge_id, src, dst, rel, label, anchor, count in rows:
+            graph.add_edge(Edge(NodeId(src), NodeId(dst), rel, label, anchor, count,
+                                occurrences.get(edge_id, [])))
+        return graph
+    except (sqlite3.Error, ValueError) as err:
+        raise StoreError(f"the graph store database is unreadable: {err}") from None
+
+
+def _occurrences_by_edge(conn: sqlite3.Connection) -> dict[int, list[Occurrence]]:
+    out: dict[int, list[Occurrence]] = {}
+    rows = conn.execute("SELECT edge_id, byte_offset, line, col, fragment FROM occurrences "
+                        "ORDER BY edge_id, seq")
+    for edge_id, offset, line, col, fragment in rows:
+        out.setdefault(edge_id, []).append(Occurrence(offset, line, col, fragment))
+    return out
+
+
+def _write_difference(conn: sqlite3.Connection, old: Graph, new: Graph) -> None:
+    """Make the database hold ``new``, touching only rows that differ from ``old``."""
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+    conn.executemany("DELETE FROM nodes WHERE id = ?", [(n,) for n in sorted(old.nodes.keys() - new.nodes.keys())])
+    conn.executemany("INSERT OR REPLACE INTO nodes (id, kind, title) VALUES (?, ?, ?)",
+                     [(n.id, str(n.kind), n.title) for n in _changed_nodes(old, new)])
+    old_edges = {e.key: e for e in old.edges()}
+    new_edges = {e.key: e for e in new.edges()}
+    stale = sorted(k for k, e in old_edges.items() if new_edges.get(k) != e)
+    conn.executemany("DELETE FROM occurrences WHERE edge_id IN "
+                     "(SELECT id FROM edges WHERE src = ? AND dst = ? AND rel = ?)", stale)
+    conn.executemany("DELETE FROM edges WHERE src = ? AND dst = ? AND rel = ?", stale)
+    for key in sorted(k for k, e in new_edges.items() if old_edges.get(k) != e):
+        _insert_edge(conn, new_edges[key])
+
+
+def _changed_nodes(old: Graph, new: Graph) -> Iterator[Node]:
+    for node_id in sorted(new.nodes):
+        if old.nodes.get(node_id) != new.nodes[node_id]:
+            yield new.nodes[node_id]
+
+
+def _insert_edge(conn: sqlite3.Connection, edge: Edge) -> None:
+    cur = conn.execute("INSERT INTO edges (src, dst, rel, label, anchor, count) VALUES (?, ?, ?, ?, ?, ?)",
+                       (edge.src, edge.dst, edge.rel, edge.label, edge.anchor, edge.count))
+    conn.executemany("INSERT INTO occurrences (edge_id, seq, byte_offset, line, col, fragment) "
+                     "VALUES (?, ?, ?, ?, ?, ?)",
+                     [(cur.lastrowid, i, o.offset, o.line, o.column, o.fragment)
+                      for i, o in enumerate(edge.occurrences)])
+
