@@ -123,8 +123,8 @@ def render_cycles_text(result: CycleReport) -> str:
     code = result.code
     lines = [_summary_sentence(result)]
     for index, unit in enumerate(code.cyclic, 1):
-        members = "" if unit.self_loop else ": " + ", ".join(unit.members)
-        lines.append(f"cycle {index}: {_unit_title(unit, 'files')}{members}")
+        listed = "" if unit.self_loop else ": " + ", ".join(unit.members)
+        lines.append(f"cycle {index}: {_unit_title(unit, 'files')}{listed}")
         lines.extend(_unit_text(unit))
     if code.deploy_order:
         lines.append("deployment order (dependencies first):")
