@@ -10,6 +10,7 @@ import json
 import math
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from sitegen.analyse.cycles import CycleReport, CyclicUnit, DepEdge
 from sitegen.paths import NodeId, OutPath, RepoPath, html_out_path, relative_url, source_node_id
@@ -28,14 +29,15 @@ def cycle_anchor(index: int) -> str:
 
 
 def source_href(path: str, line: int) -> str:
-    """Default link from ``/cycles.html`` to ``code/<path>.html#L<line>``."""
+    """Default link from ``/cycles.html`` to ``code/<path>.html#L<line>``, percent-encoded
+    (a ``#`` or a space in a file name must not end the path)."""
     target = html_out_path(source_node_id(RepoPath(path)))
-    return relative_url(CYCLES_PAGE, target, f"L{line}" if line > 0 else "")
+    return quote(relative_url(CYCLES_PAGE, target)) + (f"#L{line}" if line > 0 else "")
 
 
 def page_href(node: str) -> str:
-    """Default link from ``/cycles.html`` to a page node's HTML."""
-    return relative_url(CYCLES_PAGE, html_out_path(NodeId(node)))
+    """Default link from ``/cycles.html`` to a page node's HTML, percent-encoded."""
+    return quote(relative_url(CYCLES_PAGE, html_out_path(NodeId(node))))
 
 
 def membership(result: CycleReport) -> dict[str, list[int]]:

@@ -110,6 +110,7 @@ def test_plain_text() -> None:
 def test_default_source_href() -> None:
     assert source_href("pkg/a.py", 7) == "code/pkg/a.py.html#L7"
     assert source_href("pkg/a.py", 0) == "code/pkg/a.py.html"
+    assert source_href("odd #1 café.py", 2) == "code/odd%20%231%20caf%C3%A9.py.html#L2"
 
 
 def test_view_uses_the_given_href_functions() -> None:
