@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from tree_sitter import Node
 
-from sitegen.code.records import Import, LangId, Symbol, SymbolKind, Visibility
+from sitegen.code.records import Binding, Import, LangId, Symbol, SymbolKind, Visibility
 from sitegen.code.source import SourceText, line_of
 
 PUBLIC, PRIVATE = Visibility.PUBLIC, Visibility.PRIVATE
@@ -77,6 +77,268 @@ def python_from_import(node: Node, caps: Captures, src: SourceText) -> list[Impo
     return [Import(module, "from", line_of(node), tuple(bindings), star=star, level=level)]
 
 
+# ---------------------------------------------------------------- JavaScript, TypeScript
+
+def ecmascript_visibility(site: DefSite) -> Visibility:
+    """Exported top-level names are public. A member follows its class unless it is
+    ``#private`` or TypeScript ``private``/``protected``; anything nested is private."""
+    parent = site.parent
+    if parent is None:
+        return PUBLIC if _is_exported(site) else PRIVATE
+    if parent.kind not in (SymbolKind.CLASS, SymbolKind.INTERFACE):
+        return PRIVATE
+    access = [site.src.text(c) for c in site.node.children if c.type == "accessibility_modifier"]
+    if site.name.startswith("#") or access in (["private"], ["protected"]):
+        return PRIVATE
+    return parent.visibility or PRIVATE
+
+
+def _is_exported(site: DefSite) -> bool:
+    holder = site.node.parent
+    if holder is not None and holder.type == "lexical_declaration":
+        holder = holder.parent
+    if holder is not None and holder.type == "export_statement":
+        return True
+    if "ecmascript-exports" not in site.memo:
+        site.memo["ecmascript-exports"] = _local_exports(site.node, site.src)
+    return site.name in site.memo["ecmascript-exports"]
+
+
+def _local_exports(node: Node, src: SourceText) -> frozenset[str]:
+    """Names exported by ``export { a, b as c }`` and ``export default a`` (no ``from``)."""
+    while node.parent is not None:
+        node = node.parent
+    names = set()
+    for statement in node.children:
+        if statement.type != "export_statement" or statement.child_by_field_name("source"):
+            continue
+        for child in statement.named_children:
+            if child.type == "export_clause":
+                names.update(src.text(spec.child_by_field_name("name"))
+                             for spec in child.named_children if spec.type == "export_specifier")
+            elif child.type == "identifier":
+                names.add(src.text(child))
+    return frozenset(names)
+
+
+def ecmascript_import(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+    """``import x, {a as b} from``, ``import * as ns from``, TS ``import fs = require()``."""
+    specifier = src.specifier(caps["import.source"][0])
+    if specifier is None:
+        return []
+    bindings, alias, form = [], None, "import"
+    for child in node.named_children:
+        if child.type == "import_require_clause":
+            form, alias = "require", src.text(child.named_children[0])
+        elif child.type == "import_clause":
+            for part in child.named_children:
+                if part.type == "identifier":  # the default export, bound to a local name
+                    bindings.append(Binding("default", src.text(part)))
+                elif part.type == "namespace_import":
+                    alias = src.text(part.named_children[0])
+                elif part.type == "named_imports":
+                    bindings.extend(_specifiers(part, "import_specifier", src))
+    return [Import(specifier, form, line_of(node), tuple(bindings), alias=alias)]
+
+
+def ecmascript_export_from(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+    """``export {a as b} from``, ``export * from``, ``export * as ns from``."""
+    specifier = src.specifier(caps["import.source"][0])
+    if specifier is None:
+        return []
+    clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+    namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
+    bindings = tuple(_specifiers(clause, "export_specifier", src)) if clause else ()
+    alias = src.text(namespace.named_children[0]) if namespace else None
+    star = clause is None and namespace is None
+    return [Import(specifier, "export-from", line_of(node), bindings, star=star, alias=alias)]
+
+
+def ecmascript_require(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+    """``require("x")``; ``const m = require()`` names it, ``const {a, b: c} =`` binds."""
+    specifier = src.specifier(caps["import.source"][0])
+    if specifier is None:
+        return []
+    target = node.parent.child_by_field_name("name") if (
+        node.parent is not None and node.parent.type == "variable_declarator") else None
+    alias, bindings = None, []
+    if target is not None and target.type == "identifier":
+        alias = src.text(target)
+    elif target is not None and target.type == "object_pattern":
+        for part in target.named_children:
+            if part.type == "shorthand_property_identifier_pattern":
+                bindings.append(Binding(src.text(part)))
+            elif part.type == "pair_pattern":
+                key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+                if key is not None and value is not None and value.type == "identifier":
+                    bindings.append(Binding(src.text(key), src.text(value)))
+    return [Import(specifier, "require", line_of(node), tuple(bindings), alias=alias)]
+
+
+def _specifiers(clause: Node, kind: str, src: SourceText) -> list[Binding]:
+    found = (src.binding(spec.child_by_field_name("name"), spec.child_by_field_name("alias"))
+             for spec in clause.named_children if spec.type == kind)
+    return [b for b in found if b is not None]
+
+
+# ---------------------------------------------------------------- C, C++
+
+def c_visibility(site: DefSite) -> Visibility:
+    """``static`` (internal linkage) is private; everything else links, so public."""
+    static = any(c.type == "storage_class_specifier" and site.src.text(c) == "static"
+                 for c in site.node.children)
+    return PRIVATE if static else PUBLIC
+
+
+def cpp_visibility(site: DefSite) -> Visibility:
+    """A member's access specifier (``protected`` counts as private; a class starts
+    private, a struct public); outside a class, the C rule."""
+    member = site.node
+    if member.parent is not None and member.parent.type == "template_declaration":
+        member = member.parent
+    body = member.parent
+    if body is None or body.type != "field_declaration_list" or site.parent is None:
+        return c_visibility(site)
+    key = ("cpp-access", body.start_byte)
+    if key not in site.memo:
+        site.memo[key] = _member_access(body, site.src)
+    return site.memo[key].get(member.start_byte, PUBLIC)
+
+
+def _member_access(body: Node, src: SourceText) -> dict[int, Visibility]:
+    owner = body.parent.type if body.parent is not None else ""
+    current = PUBLIC if owner in ("struct_specifier", "union_specifier") else PRIVATE
+    access = {}
+    for child in body.named_children:
+        if child.type == "access_specifier":
+            current = PUBLIC if src.text(child) == "public" else PRIVATE
+        else:
+            access[child.start_byte] = current
+    return access
+
+
+# ---------------------------------------------------------------- Rust
+
+def rust_visibility(site: DefSite) -> Visibility:
+    """Any ``pub`` / ``pub(…)`` is public. Items of a trait, and methods of ``impl Trait for
+    T``, are as visible as the trait itself, so they follow the trait or count as public."""
+    if any(c.type == "visibility_modifier" for c in site.node.children):
+        return PUBLIC
+    holder = site.node.parent.parent if site.node.parent is not None else None
+    if holder is not None and holder.type == "impl_item" and holder.child_by_field_name("trait"):
+        return PUBLIC
+    if site.parent is not None and site.parent.kind == SymbolKind.TRAIT:
+        return site.parent.visibility or PRIVATE
+    return PRIVATE
+
+
+def rust_use(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+    """``use crate::a::{b, c as d, e::*}`` -> one import per path prefix: "crate::a" binding
+    b and c (as d), "crate::a::e" star. ``use std::io`` is "std" binding io; ``use serde``
+    is "serde" with no binding; ``self`` in a list stays a binding named "self"."""
+    argument = node.child_by_field_name("argument")
+    if argument is None:
+        return []
+    grouped: dict[str, list[Binding | None]] = {}
+    for prefix, binding in _use_tree(argument, "", src):
+        grouped.setdefault(prefix, []).append(binding)
+    return [Import(prefix, "use", line_of(node), tuple(b for b in items if b is not _STAR
+                                                          and b is not None),
+                   star=_STAR in items) for prefix, items in grouped.items()]
+
+
+#: Marks a ``*`` leaf of a use tree (None marks a bare module: ``use serde;``).
+_STAR = Binding("*")
+
+
+def _use_tree(node: Node, prefix: str, src: SourceText) -> list[tuple[str, Binding | None]]:
+    """(path prefix, binding) for each leaf of a use tree."""
+    path = node.child_by_field_name("path")
+    if node.type == "scoped_use_list":
+        base = _join(prefix, src.text(path)) if path is not None else prefix
+        items = node.child_by_field_name("list")
+        return [leaf for child in items.named_children for leaf in _use_tree(child, base, src)]
+    if node.type == "use_list":
+        return [leaf for child in node.named_children for leaf in _use_tree(child, prefix, src)]
+    if node.type == "use_wildcard":
+        inner = node.named_children
+        return [(_join(prefix, src.text(inner[0])) if inner else prefix, _STAR)]
+    alias = None
+    if node.type == "use_as_clause" and path is not None:
+        alias, node = node.child_by_field_name("alias"), path
+    head, _, last = _join(prefix, src.text(node)).rpartition("::")
+    if not head:
+        return [(last, None)]
+    return [(head, Binding(last, src.text(alias) if alias is not None else None))]
+
+
+def _join(prefix: str, path: str) -> str:
+    return f"{prefix}::{path}" if prefix else path
+
+
+# ---------------------------------------------------------------- Go
+
+def go_visibility(site: DefSite) -> Visibility:
+    """Go exports exactly the names that start with an upper-case letter."""
+    return PUBLIC if site.name[:1].isupper() else PRIVATE
+
+
+# ---------------------------------------------------------------- Ruby
+
+_RUBY_ACCESS = {"public": PUBLIC, "private": PRIVATE, "protected": PRIVATE}
+
+
+def ruby_visibility(site: DefSite) -> Visibility:
+    """A method after a bare ``private`` / ``protected`` in its class body, wrapped in
+    ``private def x``, or named by ``private :x`` is private; everything else is public."""
+    if site.parent is None or site.kind != SymbolKind.METHOD or site.node.type != "method":
+        return PUBLIC
+    body = site.node.parent
+    while body is not None and body.type in ("argument_list", "call"):
+        body = body.parent
+    if body is None:
+        return PUBLIC
+    key = ("ruby-access", body.start_byte)
+    if key not in site.memo:
+        site.memo[key] = _ruby_sections(body, site.src)
+    by_start, by_name = site.memo[key]
+    return by_name.get(site.name, by_start.get(site.node.start_byte, PUBLIC))
+
+
+def _ruby_sections(body: Node, src: SourceText) -> tuple[dict[int, Visibility],
+                                                         dict[str, Visibility]]:
+    """Visibility of each ``def`` in a class body by position, and of each named method."""
+    current, by_start, by_name = PUBLIC, {}, {}
+    for child in body.named_children:
+        if child.type == "identifier" and src.text(child) in _RUBY_ACCESS:
+            current = _RUBY_ACCESS[src.text(child)]
+        elif child.type == "method":
+            by_start[child.start_byte] = current
+        elif child.type == "call" and child.child_by_field_name("receiver") is None:
+            method, args = child.child_by_field_name("method"), child.child_by_field_name(
+                "arguments")
+            access = _RUBY_ACCESS.get(src.text(method)) if method is not None else None
+            for arg in args.named_children if access is not None and args is not None else ():
+                if arg.type == "method":
+                    by_start[arg.start_byte] = access
+                elif arg.type in ("simple_symbol", "string"):
+                    by_name[src.text(arg).lstrip(":").strip("'\"")] = access
+    return by_start, by_name
+
+
+_ECMASCRIPT = Dialect(ecmascript_visibility, {
+    "import": ecmascript_import, "export-from": ecmascript_export_from,
+    "require": ecmascript_require,
+})
+
 DIALECTS: dict[LangId, Dialect] = {
     LangId.PYTHON: Dialect(python_visibility, {"from": python_from_import}),
+    LangId.JAVASCRIPT: _ECMASCRIPT,
+    LangId.TYPESCRIPT: _ECMASCRIPT,
+    LangId.TSX: _ECMASCRIPT,
+    LangId.C: Dialect(c_visibility),
+    LangId.CPP: Dialect(cpp_visibility),
+    LangId.RUST: Dialect(rust_visibility, {"use": rust_use}),
+    LangId.GO: Dialect(go_visibility),
+    LangId.RUBY: Dialect(ruby_visibility),
 }

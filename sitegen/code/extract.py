@@ -43,6 +43,8 @@ _WHITESPACE = re.compile(r"\s+")
 _MD_LINK = re.compile(rb"\[([^\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
 _BARE_URL = re.compile(rb"https?://[^\s<>\"'`\]\[(){}]+")
 _URL_TAIL = b".,;:!?"
+#: When one node is captured as several kinds of reference, the highest rank is kept.
+_KIND_RANK = {"type": 0, "call": 1, "base": 2}
 
 
 @dataclass
@@ -147,6 +149,8 @@ def _build_symbols(defs: list[_Def], src: SourceText, dialect: Dialect) -> list[
         while stack and stack[-1][0] <= d.node.start_byte:
             stack.pop()
         container = stack[-1][1] if stack else None
+        if d.weak and container is not None and container.kind not in CLASS_LIKE:
+            continue  # a prototype inside a function body declares nothing new
         symbol = _make_symbol(d, container, src, dialect, memo)
         built.append((symbol, d))
         stack.append((d.node.end_byte, symbol))
@@ -270,21 +274,26 @@ def _load_imports(loads: list[MetacallLoad]) -> list[Import]:
 def _references(found: list[tuple[str, Node, Node | None, Node | None]], symbols: list[Symbol],
                 scopes: _Scopes, src: SourceText) -> list[Reference]:
     """Names as written, innermost symbol as enclosing; a definition's own name, a repeat,
-    or a name inside a longer reference of the same kind (``a::B`` holds ``B``) is dropped."""
+    or a name inside a longer reference (``a::B`` holds ``B``) is dropped."""
     own_names = {(s.name_range.start_byte, s.name_range.end_byte)
                  for s in symbols if s.name_range is not None}
-    found = sorted(found, key=lambda r: (r[1].start_byte, -r[1].end_byte, r[0]))
-    last: dict[str, tuple[int, int]] = {}
+    strongest: dict[tuple[int, int], str] = {}  # a base class is also a type use: keep "base"
+    for kind, node, _, _ in found:
+        span = (node.start_byte, node.end_byte)
+        if _KIND_RANK[kind] > _KIND_RANK[strongest.get(span, "type")] or span not in strongest:
+            strongest[span] = kind
+    found = sorted((r for r in found if strongest[(r[1].start_byte, r[1].end_byte)] == r[0]),
+                   key=lambda r: (r[1].start_byte, -r[1].end_byte, r[0]))
+    outer = (-1, -1)  # the last reference kept: nodes nest or are disjoint
     references = []
     for kind, node, receiver, owner in found:
         span = (node.start_byte, node.end_byte)
-        outer = last.get(kind)
-        if span in own_names or (outer and outer[0] <= span[0] and span[1] <= outer[1]):
+        if span in own_names or (outer[0] <= span[0] and span[1] <= outer[1]):
             continue
-        last[kind] = span
         name = _reference_name(node, receiver, src)
         if name is None:
             continue
+        outer = span
         enclosing = scopes.innermost(node.start_byte)
         if owner is not None and _owner_name(src.text(owner)) in scopes.names:
             enclosing = _owner_name(src.text(owner))

@@ -44,9 +44,20 @@ _GRAMMARS: dict[LangId, tuple[str, str]] = {
     LangId.RUBY: ("tree_sitter_ruby", "language"),
 }
 
-#: TSX is TypeScript with JSX: both grammars share one query file.
-_QUERY_FILES: dict[LangId, str] = {lang: f"{lang}.scm" for lang in LangId}
-_QUERY_FILES[LangId.TSX] = "typescript.scm"
+#: The query files of each language, concatenated into one query: the JavaScript family
+#: shares ``ecmascript.scm`` and C++ extends ``c.scm``, as their grammars extend each other.
+#: TSX is TypeScript with JSX, so it uses TypeScript's patterns.
+_QUERY_FILES: dict[LangId, tuple[str, ...]] = {
+    LangId.PYTHON: ("python.scm",),
+    LangId.JAVASCRIPT: ("ecmascript.scm", "javascript.scm"),
+    LangId.TYPESCRIPT: ("ecmascript.scm", "typescript.scm"),
+    LangId.TSX: ("ecmascript.scm", "typescript.scm"),
+    LangId.C: ("c.scm",),
+    LangId.CPP: ("c.scm", "cpp.scm"),
+    LangId.RUST: ("rust.scm",),
+    LangId.GO: ("go.scm",),
+    LangId.RUBY: ("ruby.scm",),
+}
 
 
 def language_for_path(path: str) -> LangId | None:
@@ -69,9 +80,9 @@ def get_parser(lang: LangId) -> Parser:
 
 
 def query_source(lang: LangId) -> str:
-    """The text of the query file for ``lang`` (packaged with sitegen)."""
-    resource = resources.files("sitegen.code") / "queries" / _QUERY_FILES[lang]
-    return resource.read_text(encoding="utf-8")
+    """The text of the query files for ``lang`` (packaged with sitegen), in order."""
+    folder = resources.files("sitegen.code") / "queries"
+    return "\n".join((folder / name).read_text(encoding="utf-8") for name in _QUERY_FILES[lang])
 
 
 @cache

@@ -1,0 +1,3 @@
+; JavaScript-only patterns, after ecmascript.scm.
+
+(class_heritage [(identifier) (member_expression)] @reference.base)
