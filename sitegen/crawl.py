@@ -24,6 +24,8 @@ from sitegen.paths import RepoPath
 OUTPUT_MARKER = ".sitegen-output"
 PAGE_EXTENSIONS = (".md", ".markdown")
 _BINARY_SNIFF = 8192
+#: Files code resolution needs (Go's module path), read wherever they sit in a source root.
+MANIFEST_NAMES = ("go.mod",)
 
 
 @dataclass
@@ -50,6 +52,8 @@ class Crawl:
     all_paths: set[str] = field(default_factory=set)
     #: Folders seen under the root.
     all_dirs: set[str] = field(default_factory=set)
+    #: Project files that code resolution reads by name (go.mod), path -> text.
+    manifests: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def warn(self, path: str, message: str, code: str) -> None:
@@ -157,6 +161,11 @@ class _Walker:
             lang = language_for_path(rel)
             if lang not in self.languages:
                 lang = None
+        if rel.rsplit("/", 1)[-1] in MANIFEST_NAMES and not in_content:
+            data = self._read(rel, size)
+            if data is not None:
+                self.crawl.manifests[rel] = data.decode("utf-8", errors="replace")
+            return
         if in_content and not is_page:
             self.crawl.assets.append(RepoPath(rel))
             return

@@ -7,6 +7,7 @@ conversion lives here. This module never touches the file system.
 from __future__ import annotations
 
 import posixpath
+from urllib.parse import quote
 from typing import NewType
 
 #: A node of the document graph, named by its site-absolute path: ``/guides/a.md``,
@@ -68,6 +69,12 @@ def relative_url(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
     start = posixpath.dirname(from_out) or "."
     rel = posixpath.relpath(to_out, start)
     return rel + ("#" + fragment if fragment else "")
+
+
+def href_between(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
+    """``relative_url`` percent-encoded for an href: a space or ``#`` in a file name must not
+    end the path. The fragment is kept as is (heading ids are matched after decoding)."""
+    return quote(relative_url(from_out, to_out)) + ("#" + fragment if fragment else "")
 
 
 def normalize_repo_path(path: str) -> RepoPath | None:

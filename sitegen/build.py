@@ -1,0 +1,179 @@
+"""The build: crawl -> extract -> link -> merge into the store -> analyse -> emit.
+
+Each step is named below in the order it runs; ``build`` reads top to bottom. Steps hand
+plain records to the next; only crawl reads input and only emit (and the store) write.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
+
+from sitegen.code.records import CodeRecord
+from sitegen.config import Config
+from sitegen.crawl import Crawl, CodeFile, SourceFile, crawl
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.links import SiteIndex
+from sitegen.docs.markdown import extract_page
+from sitegen.docs.records import PageRecord
+from sitegen.graph.model import Graph
+from sitegen.graph.store.base import CrawlResult, SourceStatus, open_store
+from sitegen.link import Linked, link_all
+from sitegen.paths import RepoPath, source_node_id
+from sitegen.progress import Progress
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    #: Write the site to ``config.out_dir`` (``sitegen check`` builds nothing).
+    write_site: bool = True
+    #: Worker processes for extraction: 0 = one per core, 1 = in this process.
+    jobs: int = 0
+    #: Ignore the caches (extraction shards, incremental state).
+    clean: bool = False
+    quiet: bool = False
+
+
+@dataclass
+class BuildResult:
+    config: Config
+    crawl: Crawl
+    pages: list[PageRecord]
+    code_records: list[CodeRecord]
+    linked: Linked
+    #: The merged document graph (store + this crawl): what backlinks show.
+    graph: Graph
+    code: Any = None  # sitegen.code.graph.CodeGraph, when source files were analysed
+    cycles: Any = None  # sitegen.analyse.cycles result
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0
+    written: int = 0
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.level in (Level.WARNING, Level.ERROR))
+
+    def summary(self) -> str:
+        links = sum(len(p.links) for p in self.pages)
+        broken = sum(1 for b in self.linked.broken if b[3] != "broken-anchor")
+        return (f"{len(self.pages)} pages, {len(self.code_records)} source files, {links} links, "
+                f"{broken} broken links, {self.warnings} warnings in {self.seconds:.2f} s")
+
+
+def _extract_page_job(item: tuple[str, bytes]) -> dict[str, Any]:
+    # Records cross the process boundary as plain dicts (the shard form), never parse trees.
+    return extract_page(item[0], item[1]).to_dict()
+
+
+def _map(fn: Callable[[T], R], items: list[T], jobs: int, progress: Progress,
+         label: str) -> Iterable[R]:
+    """``fn`` over ``items`` in order, in a process pool unless jobs == 1 or the work is small."""
+    task = progress.task(label, len(items))
+    if jobs == 1 or len(items) < 64:
+        for item in items:
+            yield fn(item)
+            task.advance()
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for out in pool.map(fn, items, chunksize=max(1, min(64, len(items) // (jobs * 8) or 1))):
+            yield out
+            task.advance()
+
+
+def extract_pages(files: list[SourceFile], jobs: int, progress: Progress) -> list[PageRecord]:
+    items = [(f.path, f.data) for f in files]
+    if jobs == 1 or len(items) < 64:
+        return [extract_page(p, d) for p, d in items]
+    return [PageRecord.from_dict(d) for d in _map(_extract_page_job, items, jobs, progress,
+                                                 "Extracting pages")]
+
+
+def site_index(config: Config, found: Crawl) -> SiteIndex:
+    return SiteIndex(
+        content=config.content.strip("/"),
+        pages={f.path for f in found.pages},
+        assets=set(found.assets),
+        sources={f.path for f in found.code},
+        dirs=found.all_dirs,
+    )
+
+
+def _line_counts(code: list[CodeFile]) -> dict[str, int]:
+    return {f.path: f.data.count(b"\n") + (0 if f.data.endswith(b"\n") or not f.data else 1)
+            for f in code}
+
+
+def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Config) -> CrawlResult:
+    """What this crawl read, per source, for the store's last-crawl-wins merge (SPEC §4)."""
+    result = CrawlResult(nodes=[n for _, n in sorted(linked.graph.nodes.items())])
+    for src, edges in sorted(linked.edges_by_source.items()):
+        result.sources[src] = (SourceStatus.READ, edges)
+    skipped = {source_node_id(RepoPath(d.path)) for d in found.diagnostics}
+    content = config.content.strip("/")
+    skipped |= {"/" + d.path[len(content) + 1:] for d in found.diagnostics
+                if d.path.startswith(content + "/")}
+    for src in sorted({e.src for e in store_graph.edges()}):
+        if src in result.sources:
+            continue
+        # A source the crawl saw but could not read keeps its edges; one that is gone has none.
+        status = SourceStatus.ERROR if src in skipped else SourceStatus.DELETED
+        result.sources[src] = (status, [])
+    return result
+
+
+def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult:
+    """One whole build. Diagnostics are collected, never raised: a bad file never stops it."""
+    started = time.perf_counter()
+    jobs = options.jobs or config.jobs or _cores()
+    progress = Progress(enabled=not options.quiet)
+    with progress:
+        # 1. crawl: the only step that reads the project
+        found = crawl(config)
+        # 2. extract, per file and pure
+        pages = extract_pages(found.pages, jobs, progress)
+        code_records, code, code_diags = analyse_code(config, found, jobs, options, progress)
+        # 3. link: resolve every link and relation against the whole set of files
+        linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code))
+        # 4. merge into the store, last crawl wins per source
+        store = open_store(config.store, config.cache_dir)
+        graph = store.merge(crawl_result(found, linked, store.load(), config))
+        result = BuildResult(config, found, pages, code_records, linked, graph, code)
+        # 5. analyse: figures over the finished graphs, which are never mutated
+        result.cycles = analyse_cycles(result)
+        result.diagnostics = sorted(set(found.diagnostics + [d for p in pages for d in p.diagnostics]
+                                        + code_diags + linked.diagnostics))
+        # 6. emit: the site, written into a temporary folder and swapped in whole
+        if options.write_site:
+            from sitegen.site.emit import emit_site
+            result.written = emit_site(result, progress)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def analyse_code(config: Config, found: Crawl, jobs: int, options: BuildOptions,
+                 progress: Progress) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
+    """Extract and resolve the source files (SPEC §7); shards skip unchanged files."""
+    if not found.code:
+        return [], None, []
+    from sitegen.code.pipeline import analyse_sources
+    return analyse_sources(config, found, jobs, options.clean, progress)
+
+
+def analyse_cycles(result: BuildResult) -> Any:
+    from sitegen.analyse.pipeline import cycles_of_build
+    return cycles_of_build(result)
+
+
+def _cores() -> int:
+    import os
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def out_dir(config: Config) -> Path:
+    return config.out_dir

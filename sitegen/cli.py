@@ -1,0 +1,229 @@
+"""The command line (SPEC §13): build, check, serve, cycles, explore, backlinks, graph parse, export.
+
+Parses options, runs the pipeline, prints diagnostics and one summary line. Exit codes:
+0 success, 1 check failures (or --strict warnings), 2 usage or configuration errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from sitegen import __version__
+from sitegen.config import Config, ConfigError, load_config, parse_languages
+
+
+class _Group(click.Group):
+    """Usage errors and configuration errors both exit 2 with one clear line."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            sys.exit(1)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(2)
+        except ConfigError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+
+
+def _project_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for opt in reversed([
+        click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                     show_default=True, help="Project root (everything read lies below it)."),
+        click.option("--out", type=str, default=None, help="Output folder (default: site)."),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, help="Configuration file (default: sitegen.toml or pyproject.toml)."),
+        click.option("--language", "languages", multiple=True, metavar="NAME",
+                     help="Analyse only this language (repeatable): python, javascript, typescript, "
+                          "tsx, c, cpp, rust, go, ruby."),
+        click.option("--jobs", type=click.IntRange(min=0), default=None,
+                     help="Worker processes (0 = one per core, 1 = in-process)."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bars, no summary."),
+    ]):
+        fn = opt(fn)
+    return fn
+
+
+def _config(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+            jobs: int | None) -> Config:
+    if not root.is_dir():
+        raise ConfigError(f"{root}: project root is not a folder")
+    langs = parse_languages(list(languages)) if languages else None
+    return load_config(root, config_file, out=out, languages=langs, jobs=jobs)
+
+
+def _print_diagnostics(diags: list[Any]) -> None:
+    for d in diags:
+        click.echo(d.format(), err=True)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sitegen")
+def main() -> None:
+    """sitegen: one provenance-bearing graph of a repository's docs and code, published as a site."""
+
+
+@main.command()
+@_project_options
+@click.option("--strict", is_flag=True, help="Exit 1 when any warning was raised.")
+@click.option("--clean", is_flag=True, help="Ignore the caches and rebuild everything.")
+def build(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+          jobs: int | None, quiet: bool, strict: bool, clean: bool) -> None:
+    """Build the site into the output folder."""
+    from sitegen.build import BuildOptions, build as run_build
+    config = _config(root, out, config_file, languages, jobs)
+    result = run_build(config, BuildOptions(jobs=jobs or 0, clean=clean, quiet=quiet))
+    _print_diagnostics(result.diagnostics)
+    if not quiet:
+        click.echo(f"sitegen: {result.summary()} -> {config.out_dir}", err=True)
+    if strict and result.warnings:
+        sys.exit(1)
+
+
+@main.command()
+@_project_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--write-baseline", is_flag=True, help="Record the current findings as known debt.")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Baseline file (default: .sitegen-baseline.json at the root).")
+def check(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+          jobs: int | None, quiet: bool, fmt: str, write_baseline: bool,
+          baseline: Path | None) -> None:
+    """Run every check without writing the site; exit 1 on any new error-level finding."""
+    from sitegen.analyse.pipeline import run_check
+    config = _config(root, out, config_file, languages, jobs)
+    code = run_check(config, fmt=fmt, write_baseline=write_baseline, baseline=baseline,
+                     quiet=quiet, jobs=jobs or 0)
+    sys.exit(code)
+
+
+@main.command()
+@_project_options
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
+def cycles(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+           jobs: int | None, quiet: bool, as_json: bool) -> None:
+    """Print the code's dependency cycles, deployment order and relation cycles."""
+    from sitegen.analyse.pipeline import print_cycles
+    config = _config(root, out, config_file, languages, jobs)
+    print_cycles(config, as_json=as_json, jobs=jobs or 0)
+
+
+@main.command()
+@_project_options
+@click.argument("page")
+def backlinks(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+              jobs: int | None, quiet: bool, page: str) -> None:
+    """Print what links to PAGE (a node id like /guides/a.md or a path), as a reader sees it."""
+    from sitegen.build import BuildOptions, build as run_build
+    from sitegen.site.backlinks import backlink_groups, format_backlinks_text
+    config = _config(root, out, config_file, languages, jobs)
+    result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
+    node = _page_node_arg(page, config, set(result.graph.nodes))
+    if node is None:
+        raise click.BadParameter(f"no page or source file '{page}' in the graph", param_hint="PAGE")
+    titles = {n: x.title or n for n, x in result.graph.nodes.items()}
+    groups = backlink_groups(result.graph.backlinks_of(node), titles, lambda e: e.src + ("#" + e.anchor if e.anchor else ""))
+    click.echo(format_backlinks_text(groups, node), nl=False)
+
+
+def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
+    content = config.content.strip("/")
+    candidates = [page, "/" + page.lstrip("/")]
+    if page.startswith(content + "/"):
+        candidates.append("/" + page[len(content) + 1:])
+    candidates.append("/code/" + page.lstrip("/"))
+    return next((c for c in candidates if c in nodes), None)
+
+
+@main.group()
+def graph() -> None:
+    """Read graph exports."""
+
+
+@graph.command("parse")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help='Print {"edges": [...]} with all six fields.')
+def graph_parse(file: Path, as_json: bool) -> None:
+    """Parse a /graph.md export (wide or legacy tables) and print its edges."""
+    from sitegen.graph.export import parse_graph_md
+    from sitegen.graph.model import annotate
+    parsed = parse_graph_md(file.read_text(encoding="utf-8", errors="replace"))
+    for line, message in parsed.errors:
+        click.echo(f"{file}:{line}:1: warning: {message}", err=True)
+    if as_json:
+        click.echo(parsed.to_json())
+        return
+    for e in parsed.edges:
+        click.echo(f"{e.src} -> {e.dst}{annotate(e)}")
+
+
+@main.command()
+@_project_options
+@click.option("--format", "fmt", type=click.Choice(["dgraph", "code-graph", "graph-json", "graph-md"]),
+              required=True, help="What to write.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="File to write (default: standard output).")
+def export(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+           jobs: int | None, quiet: bool, fmt: str, output: Path | None) -> None:
+    """Export the graph: dgraph (RDF N-Quads), code-graph (JSON v2), graph-json, graph-md."""
+    from sitegen.build import BuildOptions, build as run_build
+    config = _config(root, out, config_file, languages, jobs)
+    result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
+    text = _export_text(result, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        from sitegen.fsutil import write_atomically
+        write_atomically(output, text)
+
+
+def _export_text(result: Any, fmt: str) -> str:
+    if fmt == "graph-md":
+        from sitegen.graph.export import export_graph_md
+        return export_graph_md(result.graph)
+    if fmt == "graph-json":
+        from sitegen.graph.graphjson import dump_graph_json
+        return dump_graph_json(result.graph)
+    if result.code is None:
+        raise ConfigError("no source files were analysed; nothing to export")
+    if fmt == "dgraph":
+        from sitegen.code.dgraph import to_nquads
+        return to_nquads(result.code)
+    from sitegen.code.serialize import dump_code_graph_json
+    return dump_code_graph_json(result.code)
+
+
+@main.command()
+@_project_options
+@click.option("--port", type=int, default=8000, show_default=True)
+def serve(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+          jobs: int | None, quiet: bool, port: int) -> None:
+    """Build, serve the site on localhost and rebuild when files change."""
+    from sitegen.serve import serve as run_serve
+    config = _config(root, out, config_file, languages, jobs)
+    run_serve(config, port=port, quiet=quiet)
+
+
+@main.command()
+@_project_options
+@click.argument("query")
+def explore(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
+            jobs: int | None, quiet: bool, query: str) -> None:
+    """Find the pages most related to QUERY (words or page ids)."""
+    from sitegen.explore import explore as run_explore
+    config = _config(root, out, config_file, languages, jobs)
+    click.echo(run_explore(config, query), nl=False)
+
+
+if __name__ == "__main__":
+    main()
