@@ -1,0 +1,235 @@
+"""Link step for code: every file's CodeRecord into one CodeGraph (SPEC §7), and its projections.
+
+Runs only after every file is extracted, since a name may resolve into any file. Never reads
+the file system (go.mod comes through ``read_text``) and never parses source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Iterable, NamedTuple
+
+from sitegen.code.graph import (CROSS_LANGUAGE, DIRECT_IMPORT, SAME_FILE, CodeEdge, CodeGraph,
+                                EdgeKind, ExternalNode, FileNode, SymbolNode, external_endpoint,
+                                file_endpoint, normalize_edges, symbol_endpoint)
+from sitegen.code.names import NameTable
+from sitegen.code.records import CodeRecord, LangId, Symbol
+from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
+from sitegen.config import Config
+from sitegen.diagnostics import Diagnostic, Level
+
+
+class FileDependency(NamedTuple):
+    """One file-level dependency for cycle analysis: ``src`` uses ``dst`` (repository paths)."""
+
+    src: str
+    dst: str
+    kind: str  # "import" | "reference"
+    confidence: float
+    line: int
+
+
+class SymbolDependency(NamedTuple):
+    """One symbol → symbol reference, with both symbols' files."""
+
+    src: str
+    dst: str
+    kind: str
+    confidence: float
+    line: int
+    src_file: str
+    dst_file: str
+
+
+def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[str],
+                     read_text: ReadText | None = None) -> tuple[CodeGraph, list[Diagnostic]]:
+    """The code graph of ``records`` and the diagnostics of linking them (sorted).
+
+    ``all_paths`` is every repository file (imports may name files that are not source);
+    ``read_text(path)`` returns a repository file's text or None (used for ``go.mod``). The
+    records' own extraction diagnostics are not repeated here.
+    """
+    diagnostics: list[Diagnostic] = []
+    records = _unique(records, diagnostics)
+    graph = CodeGraph(snapshot_id=snapshot_id(records, config))
+    for record in records:
+        _add_file(graph, record)
+    index = ProjectIndex.build(records, config, all_paths, read_text)
+    languages = {r.path: r.language for r in records}
+    imports: dict[str, list[ResolvedImport]] = {}
+    for record in records:
+        resolved, found = resolve_imports(record, index)
+        imports[record.path] = resolved
+        diagnostics += found
+        _add_import_edges(graph, record, resolved, languages)
+    names = NameTable(graph, imports, {r.path: r.references for r in records}, index)
+    for record in records:
+        _add_reference_edges(graph, names, record)
+        diagnostics += _add_metacall_edges(graph, names, record)
+    return graph, sorted(set(diagnostics))
+
+
+def snapshot_id(records: Iterable[CodeRecord], config: Config) -> str:
+    """A hash of the inputs (paths, languages, content hashes, resolution options)."""
+    doc = {"files": sorted([r.path, str(r.language), r.content_hash] for r in records),
+           "source": list(config.source), "include_dirs": list(config.include_dirs)}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _unique(records: list[CodeRecord], diagnostics: list[Diagnostic]) -> list[CodeRecord]:
+    out: dict[str, CodeRecord] = {}
+    for record in sorted(records, key=lambda r: (r.path, str(r.language), r.content_hash)):
+        if record.path in out:
+            diagnostics.append(Diagnostic(record.path, 1, 1, Level.WARNING,
+                                          "file extracted twice; the second record is ignored",
+                                          "duplicate-record"))
+            continue
+        out[record.path] = record
+    return list(out.values())
+
+
+# ---------------------------------------------------------------- files, symbols, ownership
+
+def symbol_ids(file_id: str, symbols: list[Symbol]) -> list[str]:
+    """Endpoint names of ``symbols`` (in list order); a repeated qualified name gets ``#2``…
+    by source position, so the ids do not depend on the extractor's list order."""
+    order = sorted(range(len(symbols)), key=lambda i: (symbols[i].source_range.start_byte,
+                                                       symbols[i].source_range.end_byte, i))
+    seen: dict[str, int] = {}
+    ids = [""] * len(symbols)
+    for i in order:
+        qn = symbols[i].qualified_name
+        seen[qn] = seen.get(qn, 0) + 1
+        ids[i] = symbol_endpoint(file_id, qn, seen[qn])
+    return ids
+
+
+def _add_file(graph: CodeGraph, record: CodeRecord) -> None:
+    file_id = file_endpoint(record.language, record.path)
+    graph.add_file(FileNode(file_id, record.path, record.language, graph.snapshot_id))
+    ids = symbol_ids(file_id, record.symbols)
+    for sym, sym_id in zip(record.symbols, ids):
+        graph.add_symbol(SymbolNode(sym_id, sym.name, sym.qualified_name, sym.kind, file_id,
+                                    sym.visibility, sym.source_range, sym.name_range))
+    owners = _owners(record.symbols, ids)
+    for i, (sym, sym_id) in enumerate(zip(record.symbols, ids)):
+        owner = ids[owners[i]] if owners[i] is not None else file_id
+        graph.add_edge(CodeEdge(owner, sym_id, EdgeKind.OWNERSHIP, SAME_FILE,
+                                sym.source_range.start_line))
+
+
+def _owners(symbols: list[Symbol], ids: list[str]) -> list[int | None]:
+    """Index of each symbol's owner (None: the file). Among symbols named by ``parent``, the
+    one whose range holds the child; a choice that would close a cycle falls back to the file."""
+    by_qn: dict[str, list[int]] = {}
+    for i, sym in enumerate(symbols):
+        by_qn.setdefault(sym.qualified_name, []).append(i)
+    owners: list[int | None] = []
+    for i, sym in enumerate(symbols):
+        options = [j for j in by_qn.get(sym.parent or "", []) if j != i] if sym.parent else []
+        holding = [j for j in options if _holds(symbols[j], sym)]
+        owners.append((holding or options or [None])[0])
+    for i in range(len(symbols)):
+        seen, node = {i}, owners[i]
+        while node is not None and node not in seen:
+            seen.add(node)
+            node = owners[node]
+        if node is not None:  # a cycle through i
+            owners[i] = None
+    return owners
+
+
+def _holds(outer: Symbol, inner: Symbol) -> bool:
+    o, n = outer.source_range, inner.source_range
+    return o.start_byte <= n.start_byte and n.end_byte <= o.end_byte
+
+
+# ---------------------------------------------------------------- imports, references, metacall
+
+def _add_import_edges(graph: CodeGraph, record: CodeRecord, resolved: list[ResolvedImport],
+                      languages: dict[str, LangId]) -> None:
+    """Same-language imports carry DIRECT_IMPORT, imports between languages CROSS_LANGUAGE."""
+    src = file_endpoint(record.language, record.path)
+    for ri in resolved:
+        for target in ri.targets:
+            if target.path is not None:
+                lang = languages[target.path]
+                dst = file_endpoint(lang, target.path)
+                confidence = DIRECT_IMPORT if lang == record.language else CROSS_LANGUAGE
+            else:
+                name = target.external or ""
+                dst = external_endpoint(record.language, name)
+                graph.add_external(ExternalNode(dst, name, record.language))
+                confidence = DIRECT_IMPORT
+            graph.add_edge(CodeEdge(src, dst, EdgeKind.IMPORT, confidence, ri.line))
+
+
+def _add_reference_edges(graph: CodeGraph, names: NameTable, record: CodeRecord) -> None:
+    """References inside symbols; one at module level makes no edge (SPEC §7)."""
+    for ref in record.references:
+        if ref.enclosing is None:
+            continue
+        src = names.enclosing_symbol(record.path, ref.enclosing, ref.line)
+        if src is None:
+            continue
+        for cand in names.resolve(record.path, ref.name, ref.kind, ref.enclosing):
+            graph.add_edge(CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE,
+                                    cand.confidence, ref.line))
+
+
+def _add_metacall_edges(graph: CodeGraph, names: NameTable,
+                        record: CodeRecord) -> list[Diagnostic]:
+    """File → symbol always, symbol → symbol inside a symbol: one resolution, one confidence."""
+    file_id = file_endpoint(record.language, record.path)
+    diagnostics = []
+    for call in record.metacalls:
+        found = names.resolve_metacall(record.path, call.function)
+        if not found:
+            diagnostics.append(Diagnostic(record.path, max(call.line, 1), 1, Level.INFO,
+                                          f"cannot resolve metacall '{call.function}'",
+                                          "unresolved-metacall"))
+        src = names.enclosing_symbol(record.path, call.enclosing, call.line) \
+            if call.enclosing else None
+        for cand in found:
+            graph.add_edge(CodeEdge(file_id, cand.symbol.id, EdgeKind.REFERENCE,
+                                    cand.confidence, call.line))
+            if src is not None:
+                graph.add_edge(CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE,
+                                        cand.confidence, call.line))
+    return diagnostics
+
+
+# ---------------------------------------------------------------- projections for analysis
+
+def file_dependency_edges(graph: CodeGraph) -> list[FileDependency]:
+    """Import edges between project files plus reference edges projected onto their files.
+
+    A reference between two symbols of one file projects to nothing; a file importing itself
+    stays a self-loop. Imports of externals are left out (an external is never in a cycle).
+    Duplicates merge by ``(src, dst, kind)`` with the graph's merge rule; sorted.
+    """
+    projected = []
+    for edge in graph.edges():
+        if edge.kind not in (EdgeKind.IMPORT, EdgeKind.REFERENCE):
+            continue
+        src, dst = graph.file_of(edge.src), graph.file_of(edge.dst)
+        if src is None or dst is None:
+            continue
+        if edge.kind == EdgeKind.REFERENCE and src.id == dst.id:
+            continue
+        projected.append(CodeEdge(src.path, dst.path, edge.kind, edge.confidence, edge.line))
+    return [FileDependency(e.src, e.dst, str(e.kind), e.confidence, e.line)
+            for e in normalize_edges(projected)]
+
+
+def symbol_dependency_edges(graph: CodeGraph) -> list[SymbolDependency]:
+    """Symbol → symbol reference edges (recursion is a self-loop), sorted, with their files."""
+    out = []
+    for edge in graph.edges(EdgeKind.REFERENCE):
+        if edge.src in graph.symbols:
+            src, dst = graph.file_of(edge.src), graph.file_of(edge.dst)
+            assert src is not None and dst is not None
+            out.append(SymbolDependency(edge.src, edge.dst, str(edge.kind), edge.confidence,
+                                        edge.line, src.path, dst.path))
+    return out

@@ -1,0 +1,333 @@
+"""The code graph of SPEC §7: file, symbol, external and data nodes, typed edges with confidence.
+
+Node ids are stable endpoint names (``python:pkg/mod.py::Engine.run``); numeric ids exist only
+in serialized output. The duplicate-edge merge rule lives here and nowhere else. This module
+never reads files and never resolves names.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import Iterable, Iterator
+
+from sitegen.code.records import LangId, Range, SymbolKind, Visibility
+
+# ---------------------------------------------------------------- confidence ladder
+
+SAME_FILE = 1.0
+DIRECT_IMPORT = 0.9
+TRANSITIVE_IMPORT = 0.7
+CROSS_LANGUAGE = 0.5
+
+
+class ConfidenceTier(Enum):
+    SAME_FILE = "same_file"
+    DIRECT_IMPORT = "direct_import"
+    TRANSITIVE_IMPORT = "transitive_import"
+    CROSS_LANGUAGE = "cross_language"
+    UNKNOWN = "unknown"
+
+
+_TIERS = (
+    (SAME_FILE, ConfidenceTier.SAME_FILE),
+    (DIRECT_IMPORT, ConfidenceTier.DIRECT_IMPORT),
+    (TRANSITIVE_IMPORT, ConfidenceTier.TRANSITIVE_IMPORT),
+    (CROSS_LANGUAGE, ConfidenceTier.CROSS_LANGUAGE),
+)
+
+
+def confidence_tier(value: float) -> ConfidenceTier:
+    """The tier whose constant equals ``value`` exactly; ``UNKNOWN`` otherwise (no rounding)."""
+    for constant, tier in _TIERS:
+        if value == constant:
+            return tier
+    return ConfidenceTier.UNKNOWN
+
+
+# ---------------------------------------------------------------- endpoint names
+
+def file_endpoint(language: LangId | str, path: str) -> str:
+    """``python:pkg/mod.py``."""
+    return f"{language}:{path}"
+
+
+def symbol_endpoint(file_id: str, qualified_name: str, ordinal: int = 1) -> str:
+    """``python:pkg/mod.py::Engine.run``; a second definition of the same name gets ``#2``."""
+    suffix = f"#{ordinal}" if ordinal > 1 else ""
+    return f"{file_id}::{qualified_name}{suffix}"
+
+
+def external_endpoint(language: LangId | str, name: str) -> str:
+    """``external:python:requests``."""
+    return f"external:{language}:{name}"
+
+
+def data_endpoint(owner_id: str, name: str, line: int, column: int) -> str:
+    """``python:pkg/mod.py::run$x@3:5``: one value (a binding of ``x``) at one position."""
+    return f"{owner_id}${name}@{line}:{column}"
+
+
+# ---------------------------------------------------------------- nodes
+
+class DataScope(StrEnum):
+    LOCAL = "local"
+    PARAMETER = "parameter"
+    CLOSURE = "closure"
+    MEMBER = "member"
+    TEMPORARY = "temporary"
+
+
+@dataclass(frozen=True)
+class FileNode:
+    id: str
+    path: str
+    language: LangId
+    snapshot_id: str
+
+
+@dataclass(frozen=True)
+class SymbolNode:
+    id: str
+    name: str
+    qualified_name: str
+    kind: SymbolKind
+    file_id: str
+    visibility: Visibility | None
+    source_range: Range
+    name_range: Range | None = None
+
+
+@dataclass(frozen=True)
+class ExternalNode:
+    id: str
+    name: str
+    language: LangId
+
+
+@dataclass(frozen=True)
+class DataNode:
+    """A value-bearing node for def-use flow (not a declaration boundary)."""
+
+    id: str
+    symbol_id: str | None
+    scope: DataScope
+    type_hint: str | None = None
+    #: Where the value lives, for sorting and display (not part of SPEC's contract).
+    file_id: str = ""
+    name: str = ""
+    line: int = 0
+
+
+Node = FileNode | SymbolNode | ExternalNode | DataNode
+
+
+# ---------------------------------------------------------------- edges
+
+class EdgeKind(StrEnum):
+    IMPORT = "import"
+    REFERENCE = "reference"
+    OWNERSHIP = "ownership"
+    FLOW = "flow"
+
+
+EdgeKey = tuple[str, str, EdgeKind]
+
+
+@dataclass(frozen=True)
+class CodeEdge:
+    src: str
+    dst: str
+    kind: EdgeKind
+    confidence: float
+    line: int  # 1-based line of the evidence in the source endpoint's file
+    flow_kind: str | None = None
+
+    @property
+    def key(self) -> EdgeKey:
+        return (self.src, self.dst, self.kind)
+
+
+def _evidence(edge: CodeEdge) -> tuple[bool, float, int]:
+    """Sort key of an edge's evidence: finite beats non-finite, higher wins, earlier line wins."""
+    finite = math.isfinite(edge.confidence)
+    return (finite, edge.confidence + 0.0 if finite else 0.0, -edge.line)
+
+
+def merge_edges(a: CodeEdge, b: CodeEdge) -> CodeEdge:
+    """Two edges with one ``(src, dst, kind)`` key as one (SPEC §7 invariant 4).
+
+    Commutative and associative, so the result never depends on arrival order: the strongest
+    finite confidence wins with its line (ties: the earlier line); a non-finite confidence
+    never displaces a finite one and, alone, becomes NaN ("no signal"). The first flow kind
+    wins, "first" meaning first in the source (lowest line, then name) — the only reading of
+    "first" that arrival order cannot change.
+    """
+    assert a.key == b.key, (a.key, b.key)
+    best = max(a, b, key=_evidence)
+    confidence = best.confidence + 0.0 if math.isfinite(best.confidence) else math.nan
+    kinds = [(e.line, e.flow_kind) for e in (a, b) if e.flow_kind is not None]
+    flow_kind = min(kinds)[1] if kinds else None
+    return CodeEdge(a.src, a.dst, a.kind, confidence, best.line, flow_kind)
+
+
+def normalize_edges(edges: Iterable[CodeEdge]) -> list[CodeEdge]:
+    """Merge duplicates by key; the result is sorted by key."""
+    merged: dict[EdgeKey, CodeEdge] = {}
+    for edge in edges:
+        old = merged.get(edge.key)
+        merged[edge.key] = edge if old is None else merge_edges(old, edge)
+    return [merged[k] for k in sorted(merged)]
+
+
+# ---------------------------------------------------------------- the graph
+
+class GraphInvariantError(ValueError):
+    """A code graph that breaks one of SPEC §7's invariants."""
+
+
+@dataclass
+class CodeGraph:
+    """Nodes by endpoint name, edges by ``(src, dst, kind)`` merged on insertion."""
+
+    snapshot_id: str = ""
+    files: dict[str, FileNode] = field(default_factory=dict)
+    symbols: dict[str, SymbolNode] = field(default_factory=dict)
+    externals: dict[str, ExternalNode] = field(default_factory=dict)
+    data: dict[str, DataNode] = field(default_factory=dict)
+    edge_map: dict[EdgeKey, CodeEdge] = field(default_factory=dict)
+
+    # -- nodes
+
+    def add_file(self, node: FileNode) -> None:
+        self._check_new(node.id)
+        self.files[node.id] = node
+
+    def add_symbol(self, node: SymbolNode) -> None:
+        self._check_new(node.id)
+        self.symbols[node.id] = node
+
+    def add_external(self, node: ExternalNode) -> None:
+        """Idempotent: many files import the same external module."""
+        if node.id in self.externals:
+            return
+        self._check_new(node.id)
+        self.externals[node.id] = node
+
+    def add_data(self, node: DataNode) -> None:
+        self._check_new(node.id)
+        self.data[node.id] = node
+
+    def _check_new(self, node_id: str) -> None:
+        if self.node_kind(node_id) is not None:
+            raise ValueError(f"duplicate node id {node_id!r}")
+
+    def node_kind(self, node_id: str) -> str | None:
+        """``file``, ``symbol``, ``external``, ``data`` or None for an unknown id."""
+        for kind, table in (("file", self.files), ("symbol", self.symbols),
+                            ("external", self.externals), ("data", self.data)):
+            if node_id in table:
+                return kind
+        return None
+
+    def node(self, node_id: str) -> Node:
+        for table in (self.files, self.symbols, self.externals, self.data):
+            if node_id in table:
+                return table[node_id]  # type: ignore[return-value]
+        raise KeyError(node_id)
+
+    def file_of(self, node_id: str) -> FileNode | None:
+        """The file a file, symbol or data node belongs to; None for an external."""
+        if node_id in self.files:
+            return self.files[node_id]
+        if node_id in self.symbols:
+            return self.files.get(self.symbols[node_id].file_id)
+        if node_id in self.data:
+            return self.files.get(self.data[node_id].file_id)
+        return None
+
+    # -- edges
+
+    def add_edge(self, edge: CodeEdge) -> None:
+        """Insert or merge by key; both endpoints must already exist."""
+        for end in (edge.src, edge.dst):
+            if self.node_kind(end) is None:
+                raise ValueError(f"edge {edge.kind} {edge.src} -> {edge.dst}: unknown node {end!r}")
+        old = self.edge_map.get(edge.key)
+        self.edge_map[edge.key] = edge if old is None else merge_edges(old, edge)
+
+    def edges(self, kind: EdgeKind | None = None) -> list[CodeEdge]:
+        """Edges sorted by key, optionally of one kind."""
+        return [self.edge_map[k] for k in sorted(self.edge_map) if kind is None or k[2] == kind]
+
+    def iter_nodes(self) -> Iterator[Node]:
+        for table in (self.files, self.symbols, self.externals, self.data):
+            yield from table.values()
+
+
+# ---------------------------------------------------------------- invariants
+
+#: Allowed (source node kind, destination node kind) per edge kind.
+_ENDPOINT_KINDS: dict[EdgeKind, set[tuple[str, str]]] = {
+    EdgeKind.IMPORT: {("file", "file"), ("file", "external")},
+    # A metacall makes file -> symbol; every other reference is symbol -> symbol.
+    EdgeKind.REFERENCE: {("symbol", "symbol"), ("file", "symbol")},
+    EdgeKind.OWNERSHIP: {("file", "symbol"), ("symbol", "symbol")},
+    EdgeKind.FLOW: {("data", "data")},
+}
+
+
+def invariant_violations(graph: CodeGraph) -> list[str]:
+    """Every broken SPEC §7 invariant, as sentences (empty when the graph is sound)."""
+    problems = _id_collisions(graph) + _endpoint_problems(graph)
+    return problems + _ownership_problems(graph)
+
+
+def check_invariants(graph: CodeGraph) -> None:
+    problems = invariant_violations(graph)
+    if problems:
+        raise GraphInvariantError("; ".join(problems))
+
+
+def _id_collisions(graph: CodeGraph) -> list[str]:
+    """One id in two node tables would let the two metacall projections share a key."""
+    seen: dict[str, int] = {}
+    for table in (graph.files, graph.symbols, graph.externals, graph.data):
+        for node_id in table:
+            seen[node_id] = seen.get(node_id, 0) + 1
+    return [f"node id {i!r} names nodes of two kinds" for i in sorted(seen) if seen[i] > 1]
+
+
+def _endpoint_problems(graph: CodeGraph) -> list[str]:
+    out = []
+    for edge in graph.edges():
+        pair = (graph.node_kind(edge.src), graph.node_kind(edge.dst))
+        if pair not in _ENDPOINT_KINDS[edge.kind]:
+            out.append(f"{edge.kind} edge {edge.src} -> {edge.dst} joins {pair[0]} to {pair[1]}")
+    for sym in graph.symbols.values():
+        if sym.file_id not in graph.files:
+            out.append(f"symbol {sym.id} names no file ({sym.file_id!r})")
+    return out
+
+
+def _ownership_problems(graph: CodeGraph) -> list[str]:
+    """Each symbol has exactly one owner, and its owner chain ends at the symbol's own file."""
+    owners: dict[str, list[str]] = {}
+    for edge in graph.edges(EdgeKind.OWNERSHIP):
+        owners.setdefault(edge.dst, []).append(edge.src)
+    out = []
+    for sym_id in sorted(graph.symbols):
+        if len(owners.get(sym_id, [])) != 1:
+            out.append(f"symbol {sym_id} has {len(owners.get(sym_id, []))} owners, not 1")
+            continue
+        chain = {sym_id}
+        node = owners[sym_id][0]
+        while node in graph.symbols and node not in chain and len(owners.get(node, [])) == 1:
+            chain.add(node)
+            node = owners[node][0]
+        if node in chain:
+            out.append(f"ownership cycle through {sym_id}")
+        elif node in graph.files and node != graph.symbols[sym_id].file_id:
+            out.append(f"symbol {sym_id} is owned from file {node}, not its own file")
+    return out
