@@ -1,0 +1,253 @@
+"""Turns view objects into HTML through Jinja2 templates (autoescaped, strict), fast.
+
+Templates come from a project's own ``templates/`` first, then the shipped ones. This module
+never reads content or the graph, never writes files, and never emits unescaped content text.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import posixpath
+import re
+from dataclasses import dataclass, field, replace
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Callable
+
+from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
+                    Template, TemplateNotFound)
+from markupsafe import Markup, escape
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import TextLexer, get_lexer_for_filename
+from pygments.util import ClassNotFound
+
+from sitegen.site.views import (IndexView, NavItem, PageView, ReportCell, ReportView,
+                                SiteContext, SourceView)
+
+#: Above this many nav items, folders off the current page's path render as a link to their
+#: index instead of their whole subtree, so a large site's pages don't each carry the full
+#: tree (Material for MkDocs calls this "navigation.prune").
+NAV_FULL_LIMIT = 250
+STATIC_SUFFIXES = (".css", ".js")
+LIGHT_STYLE, DARK_STYLE = "default", "github-dark"
+
+
+# ---------------------------------------------------------------------------- templates
+
+
+def shipped_templates() -> Traversable:
+    """The templates shipped with sitegen: the package ``sitegen.templates`` when installed
+    (pyproject maps the top-level ``templates/`` folder to it), else ``<repo>/templates``."""
+    try:
+        return importlib.resources.files("sitegen.templates")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "templates"
+
+
+class TraversableLoader(BaseLoader):
+    """Loads templates from an importlib Traversable, so a zipped install works too."""
+
+    def __init__(self, root: Traversable) -> None:
+        self.root = root
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        node = self.root
+        for part in template.split("/"):
+            if part in ("", ".", ".."):
+                raise TemplateNotFound(template)
+            node = node / part
+        if not node.is_file():
+            raise TemplateNotFound(template)
+        return node.read_text(encoding="utf-8"), str(node), lambda: True
+
+    def list_templates(self) -> list[str]:
+        return sorted(p.name for p in self.root.iterdir() if p.is_file())
+
+
+_SAFE_SCHEMES = ("http", "https", "mailto")
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+
+
+def safe_href(href: str) -> str:
+    """Neutralizes ``javascript:`` and other script-capable URL schemes in an href."""
+    m = _SCHEME.match(href.strip())
+    if m and m.group(1).lower() not in _SAFE_SCHEMES:
+        return "#"
+    return href
+
+
+# ---------------------------------------------------------------------------- highlighting
+
+
+@functools.lru_cache(maxsize=256)
+def _lexer_class(filename: str) -> type[Lexer]:
+    try:
+        return type(get_lexer_for_filename(filename))
+    except ClassNotFound:
+        return TextLexer
+
+
+_FORMATTER = HtmlFormatter(linenos="table", linespans="L", anchorlinenos=True, wrapcode=True)
+# Pygments names line anchors "L-10"; sitegen's links use GitHub's "#L10". Content text can't
+# match these patterns: pygments escapes "<" in code.
+_LINE_ID = re.compile(r'<span id="L-(\d+)">')
+_LINE_HREF = re.compile(r'<a href="#L-(\d+)">')
+
+
+def highlight_source(code: str, filename: str) -> tuple[str, str]:
+    """Highlighted HTML with a line-number column of links (``#L10``) and ``id="L10"`` lines,
+    plus the highlight CSS (the same for every file; ``Renderer.static_files`` ships it)."""
+    name = posixpath.basename(filename.replace("\\", "/"))
+    # stripnl=False keeps leading blank lines, so line numbers match the file.
+    lexer = _lexer_class(name)(stripnl=False, ensurenl=True)
+    html = highlight(code, lexer, _FORMATTER)
+    html = _LINE_ID.sub(r'<span id="L\1">', html)
+    html = _LINE_HREF.sub(r'<a href="#L\1">', html)
+    return html, highlight_css()
+
+
+_CSS_COMMENT = re.compile(r"/\*.*?\*/ ?", re.S)
+
+
+def _token_css(style: str) -> str:
+    # Only the background and token colours: style.css owns pre, line numbers and layout.
+    fmt = HtmlFormatter(style=style)
+    rules = fmt.get_background_style_defs(".highlight") + fmt.get_token_style_defs(".highlight")
+    return "\n".join(_CSS_COMMENT.sub("", r).strip() for r in rules)
+
+
+@functools.lru_cache(maxsize=1)
+def highlight_css() -> str:
+    """Pygments CSS for the light theme, and the dark one under prefers-color-scheme."""
+    light, dark = _token_css(LIGHT_STYLE), _token_css(DARK_STYLE)
+    return (f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}) */\n{light}\n"
+            f"@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n")
+
+
+# ---------------------------------------------------------------------------- nav tree
+
+
+@dataclass
+class _NavState:
+    """Everything derived from one nav tuple: where each href sits, and rendered trees."""
+
+    nav: tuple[NavItem, ...]
+    paths: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    folders: set[str] = field(default_factory=set)
+    flagged: str = ""  # href of an item built with current=True, if any
+    size: int = 0
+    rendered: dict[tuple[str, tuple[int, ...]], str] = field(default_factory=dict)
+
+    def index(self, items: tuple[NavItem, ...], path: tuple[int, ...] = ()) -> None:
+        for i, item in enumerate(items):
+            self.size += 1
+            here = path + (i,)
+            if item.href and item.href not in self.paths:
+                self.paths[item.href] = here
+                if item.is_folder:
+                    self.folders.add(item.href)
+            if item.current and not self.flagged:
+                self.flagged = item.href
+            self.index(item.children, here)
+
+
+# ---------------------------------------------------------------------------- renderer
+
+
+class Renderer:
+    """Compiles the templates once and renders views. One instance per build."""
+
+    def __init__(self, project_root: Path | str | None = None) -> None:
+        loaders: list[BaseLoader] = []
+        self.project_templates: Path | None = None
+        if project_root is not None and (Path(project_root) / "templates").is_dir():
+            self.project_templates = Path(project_root) / "templates"
+            loaders.append(FileSystemLoader(str(self.project_templates)))
+        self.shipped = shipped_templates()
+        loaders.append(TraversableLoader(self.shipped))
+        self.env = Environment(
+            loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, auto_reload=False,
+        )
+        self.env.filters["href"] = safe_href
+        self.env.globals["nav"] = self.nav
+        self._templates: dict[str, Template] = {}
+        self._nav_state: _NavState | None = None
+
+    def template(self, name: str) -> Template:
+        tpl = self._templates.get(name)
+        if tpl is None:
+            tpl = self._templates[name] = self.env.get_template(name)
+        return tpl
+
+    def render(self, name: str, **ctx: Any) -> str:
+        """Any template; those extending base.html need ``site`` and ``title``."""
+        return self.template(name).render(**ctx)
+
+    def render_page(self, site: SiteContext, page: PageView) -> str:
+        return self.render("page.html", site=site, page=page, title=page.title)
+
+    def render_source(self, site: SiteContext, source: SourceView) -> str:
+        return self.render("source.html", site=site, source=source, title=source.title)
+
+    def render_index(self, site: SiteContext, index: IndexView) -> str:
+        return self.render("index.html", site=site, index=index, title=index.title)
+
+    def render_report(self, site: SiteContext, report: ReportView) -> str:
+        report = replace(
+            report, rows=_cells(report.rows),
+            tables=tuple(replace(t, rows=_cells(t.rows)) for t in report.tables))
+        return self.render("report.html", site=site, report=report, title=report.title)
+
+    # -- the page tree
+
+    def nav(self, site: SiteContext) -> Markup:
+        """The page tree for ``site``'s current page, rendered once per folder and marked
+        current by one string replacement, so rendering N pages costs N small copies."""
+        state = self._nav_for(site.nav)
+        current = site.current_href or state.flagged
+        path = state.paths.get(current, ())
+        open_path = path if current in state.folders else path[:-1]
+        key = (site.root_prefix, open_path)
+        html = state.rendered.get(key)
+        if html is None:
+            html = state.rendered[key] = self.render(
+                "nav.html", items=site.nav, prefix=site.root_prefix, open_path=open_path,
+                pruned=state.size > NAV_FULL_LIMIT)
+        if path:
+            needle = f'<a href="{escape(safe_href(site.root_prefix + current))}">'
+            html = html.replace(needle, needle[:-1] + ' aria-current="page">', 1)
+        return Markup(html)
+
+    def _nav_for(self, nav: tuple[NavItem, ...]) -> _NavState:
+        if self._nav_state is None or self._nav_state.nav is not nav:
+            self._nav_state = _NavState(nav)
+            self._nav_state.index(nav)
+        return self._nav_state
+
+    # -- static files
+
+    def static_files(self) -> dict[str, bytes]:
+        """CSS and JS to copy to the site root: shipped files overridden (or extended) by the
+        project's own; ``style.css`` gets the code-highlighting CSS appended."""
+        files = {p.name: p.read_bytes() for p in self.shipped.iterdir()
+                 if p.is_file() and p.name.endswith(STATIC_SUFFIXES)}
+        if self.project_templates is not None:
+            files.update({p.name: p.read_bytes() for p in self.project_templates.iterdir()
+                          if p.is_file() and p.name.endswith(STATIC_SUFFIXES)})
+        if "style.css" in files:
+            files["style.css"] = files["style.css"].rstrip(b"\n") + b"\n\n" + \
+                highlight_css().encode("utf-8")
+        return dict(sorted(files.items()))
+
+
+def _cells(rows: tuple[tuple[ReportCell | str, ...], ...]) -> tuple[tuple[ReportCell, ...], ...]:
+    return tuple(tuple(c if isinstance(c, ReportCell) else ReportCell(str(c)) for c in row)
+                 for row in rows)
+
+
+__all__ = ["Renderer", "highlight_source", "highlight_css", "safe_href", "shipped_templates",
+           "NAV_FULL_LIMIT"]

@@ -1,0 +1,242 @@
+"""View objects: the frozen contract between the build (which fills them) and the templates.
+
+Every string here is plain text that the templates escape, except the fields typed ``Markup``
+(already-safe HTML made by sitegen itself). This module never reads files and never renders.
+
+Href rule: ``NavItem.href`` is relative to the SITE ROOT (``guides/a.html``), because one nav
+tree is shared by every page and the template prefixes ``SiteContext.root_prefix``. Every
+other href (``css_href``, crumbs, backlinks, code refs, symbols, index and report cells) is
+already relative to the page being rendered.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
+
+
+def _as_markup(obj: object, name: str) -> None:
+    """Frozen dataclasses can't assign in ``__post_init__`` the usual way; this marks HTML safe."""
+    value = getattr(obj, name)
+    if not isinstance(value, Markup):
+        object.__setattr__(obj, name, Markup(value))
+
+
+@dataclass(frozen=True)
+class NavItem:
+    """One entry of the page tree. A folder has ``is_folder`` and children; its ``href`` is
+    its index page (or ``""`` when it has none). ``current`` may be left False everywhere
+    when ``SiteContext.current_href`` names the current page (the fast path)."""
+
+    title: str
+    href: str = ""
+    current: bool = False
+    children: tuple["NavItem", ...] = ()
+    is_folder: bool = False
+
+
+@dataclass(frozen=True)
+class Crumb:
+    title: str
+    href: str = ""  # "" for the last crumb (the page itself)
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    level: int
+    text: str
+    id: str
+
+
+@dataclass(frozen=True)
+class BacklinkEntry:
+    """One edge pointing at the page: the source's title, a link to the exact section
+    (``page.html#anchor``) and its EdgeAnnotation (SPEC §4)."""
+
+    title: str
+    href: str
+    annotation: str
+    rel: str = ""
+    detail: str = ""  # optional extra note shown after the annotation
+    source: str = ""  # the source node id, for the CLI text
+
+
+@dataclass(frozen=True)
+class BacklinkGroup:
+    heading: str  # "Superseded by", "Linked from", ...
+    rel: str  # the predicate; "" for plain body links
+    entries: tuple[BacklinkEntry, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.entries)
+
+
+@dataclass(frozen=True)
+class CodeRef:
+    """A source file (comment or docstring) that links to the page."""
+
+    path: str  # repository path of the source file
+    line: int
+    href: str  # to the source page's line anchor: ``code/x.py.html#L12``
+    annotation: str = ""
+
+
+@dataclass(frozen=True)
+class LinkItem:
+    """A titled link used by lists that need no annotation (related pages, imports).
+    An empty href renders as plain text (an external module, a missing file)."""
+
+    title: str
+    href: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PageView:
+    title: str
+    body_html: Markup  # a str is accepted and marked safe: it is sitegen's rendered markdown
+    toc: tuple[TocEntry, ...] = ()
+    crumbs: tuple[Crumb, ...] = ()
+    backlinks: tuple[BacklinkGroup, ...] = ()
+    code_refs: tuple[CodeRef, ...] = ()
+    related: tuple[LinkItem, ...] = ()
+    raw_href: str = ""
+    node_id: str = ""
+
+    def __post_init__(self) -> None:
+        _as_markup(self, "body_html")
+
+    @property
+    def has_h1(self) -> bool:
+        """Whether the body brings its own h1, so the template must not add a second one."""
+        return "<h1" in self.body_html
+
+    @property
+    def backlink_count(self) -> int:
+        return sum(g.count for g in self.backlinks)
+
+
+@dataclass(frozen=True)
+class SymbolEntry:
+    kind: str  # function, class, method, ...
+    name: str
+    visibility: str  # "public", "private" or ""
+    line: int
+    href: str  # "#L12"
+    depth: int = 0  # nesting depth (a method of a class is 1)
+
+
+@dataclass(frozen=True)
+class SourceView:
+    title: str
+    path: str  # repository path
+    language: str
+    code_html: Markup  # from render.highlight_source; a str is marked safe
+    symbols: tuple[SymbolEntry, ...] = ()
+    imports: tuple[LinkItem, ...] = ()
+    imported_by: tuple[LinkItem, ...] = ()
+    references_out: tuple[LinkItem, ...] = ()
+    references_in: tuple[LinkItem, ...] = ()
+    documented_by: tuple[BacklinkEntry, ...] = ()
+    cycles: tuple[LinkItem, ...] = ()  # cycle memberships, linking into cycles.html
+    crumbs: tuple[Crumb, ...] = ()
+    backlinks: tuple[BacklinkGroup, ...] = ()  # other document edges to this file
+    node_id: str = ""
+    raw_href: str = ""
+    line_count: int = 0
+
+    def __post_init__(self) -> None:
+        _as_markup(self, "code_html")
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    title: str
+    href: str
+    inbound: int = 0  # how many pages link here; the build sorts most-linked first
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class IndexSection:
+    title: str
+    pages: tuple[IndexEntry, ...]
+
+
+@dataclass(frozen=True)
+class IndexView:
+    title: str
+    sections: tuple[IndexSection, ...]
+    intro: str = ""
+    crumbs: tuple[Crumb, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReportCell:
+    text: str
+    href: str = ""
+    code: bool = False  # monospace: paths, locations, ids
+
+
+#: A report cell may be given as a plain string; the renderer turns it into a ReportCell.
+Cell = ReportCell | str
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    heading: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    intro: str = ""
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """A findings page: one main table (``columns``/``rows``) and optional further tables."""
+
+    title: str
+    intro: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    tables: tuple[ReportTable, ...] = ()
+    crumbs: tuple[Crumb, ...] = ()
+    empty_text: str = "Nothing to report."
+
+
+@dataclass(frozen=True)
+class SiteContext:
+    """What base.html needs about the site and where the current page sits in it.
+
+    Build ONE ``nav`` tuple and reuse the same object for every page (``dataclasses.replace``
+    the per-page fields): the renderer caches the rendered tree per folder by its identity.
+    """
+
+    site_title: str
+    root_prefix: str = ""  # "../" per folder level between the page and the site root
+    nav: tuple[NavItem, ...] = ()
+    css_href: str = "style.css"
+    graph_href: str = "graph.html"
+    index_href: str = "index.html"
+    current_href: str = ""  # the current page, relative to the site root ("guides/a.html")
+    lang: str = "en"
+    scripts: tuple[str, ...] = field(default=())  # extra site-local scripts, page-relative
+
+
+def root_prefix_for(out_path: str) -> str:
+    """``guides/a.html`` -> ``../``; ``index.html`` -> ``""``."""
+    folder = posixpath.dirname(out_path.strip("/"))
+    return "../" * (folder.count("/") + 1) if folder else ""
+
+
+def site_context_for(site_title: str, nav: tuple[NavItem, ...], out_path: str,
+                     **extra: object) -> SiteContext:
+    """The SiteContext of the page published at ``out_path`` (relative to the site root)."""
+    prefix = root_prefix_for(out_path)
+    return SiteContext(
+        site_title=site_title, root_prefix=prefix, nav=nav, css_href=prefix + "style.css",
+        graph_href=prefix + "graph.html", index_href=prefix + "index.html",
+        current_href=out_path.strip("/"), **extra,  # type: ignore[arg-type]
+    )
