@@ -57,6 +57,8 @@ class LinkProblem:
     fragment: str = ""
     predicate: str = ""  # for missing relation targets
     hint: str = ""  # e.g. did_you_mean(...), appended to the message
+    #: The linker's own sentence, used instead of the default one when given.
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,16 +118,23 @@ def broken_link_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
 
 
 def broken_anchor_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(BROKEN_ANCHORS, p,
-                                f"Anchor '#{p.fragment}' does not exist in '{p.target}'.")
-                  for p in problems)
+    return sorted(_link_finding(BROKEN_ANCHORS, p, _anchor_message(p)) for p in problems)
 
 
 def missing_rel_target_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(MISSING_REL_TARGETS, p,
-                                f"Relation 'rel-{p.predicate}' names '{p.target}', "
-                                "which does not exist.")
+    return sorted(_link_finding(MISSING_REL_TARGETS, p, _rel_target_message(p))
                   for p in problems)
+
+
+def _anchor_message(p: LinkProblem) -> str:
+    if p.fragment:
+        return f"Anchor '#{p.fragment}' does not exist in '{p.target}'."
+    return f"Link '{p.target}' names an anchor that does not exist."
+
+
+def _rel_target_message(p: LinkProblem) -> str:
+    relation = f"Relation 'rel-{p.predicate}'" if p.predicate else "A relation"
+    return f"{relation} names '{p.target}', which does not exist."
 
 
 def code_cycle_findings(code: CodeCycles) -> list[Finding]:
@@ -160,7 +169,7 @@ def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:
         key += f" [{problem.predicate}]"
     hint = f" {problem.hint.strip()}" if problem.hint.strip() else ""
     return Finding(check, problem.path, max(problem.line, 1), max(problem.col, 1),
-                   message + hint, key)
+                   (problem.message or message) + hint, key)
 
 
 def _code_cycle_finding(unit: CyclicUnit) -> Finding:

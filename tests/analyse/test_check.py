@@ -57,6 +57,16 @@ def test_link_finding_messages() -> None:
     assert found.key == "content/a.md -> /old.md [supersedes]"
 
 
+def test_link_finding_defaults_without_fragment_or_predicate_and_message_override() -> None:
+    bare = LinkProblem("content/a.md", 2, 1, "b.md#x")
+    assert broken_anchor_findings([bare])[0].message == (
+        "Link 'b.md#x' names an anchor that does not exist.")
+    assert missing_rel_target_findings([bare])[0].message == (
+        "A relation names 'b.md#x', which does not exist.")
+    told = LinkProblem("content/a.md", 2, 1, "b.md", message="link target 'b.md' is gone.")
+    assert broken_link_findings([told])[0].message == "link target 'b.md' is gone."
+
+
 def test_code_cycle_finding_sits_on_the_edge_to_break() -> None:
     code = analyse_code_cycles(["a.py", "b.py", "c.py"], [
         DepEdge("a.py", "b.py", "import", 0.9, 3), DepEdge("b.py", "a.py", "import", 0.5, 8),
