@@ -193,8 +193,9 @@ def c_visibility(site: DefSite) -> Visibility:
 def cpp_visibility(site: DefSite) -> Visibility:
     """A member's access specifier (``protected`` counts as private; a class starts
     private, a struct public); outside a class, the C rule."""
-    member = site.node
-    if member.parent is not None and member.parent.type == "template_declaration":
+    member = site.node  # a nested `struct S {…};` is the type of a field declaration
+    while member.parent is not None and member.parent.type in ("template_declaration",
+                                                               "field_declaration"):
         member = member.parent
     body = member.parent
     if body is None or body.type != "field_declaration_list" or site.parent is None:

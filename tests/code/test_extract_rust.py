@@ -1,0 +1,83 @@
+"""Rust extraction against a hand-written fixture (SPEC §7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sitegen.code.extract import extract_source
+from sitegen.code.records import Binding, CodeRecord, Import, LangId, Reference
+
+FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.rs"
+
+
+def _extract() -> CodeRecord:
+    return extract_source("src/sample.rs", LangId.RUST, FIXTURE.read_bytes())
+
+
+def test_symbols_impl_methods_are_owned_by_the_type() -> None:
+    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
+            s.source_range.start_line, s.source_range.end_line) for s in _extract().symbols]
+    assert got == [
+        ("Store", "struct", "public", "Store", None, 9, 11),
+        ("Mode", "enum", "private", "Mode", None, 13, 13),
+        ("Runner", "trait", "public", "Runner", None, 15, 20),
+        ("name", "method", "public", "Runner.name", "Runner", 17, 19),  # follows the trait
+        ("new", "method", "public", "Store.new", "Store", 23, 25),
+        ("fill", "method", "private", "Store.fill", "Store", 26, 29),
+        ("run", "method", "public", "Store.run", "Store", 33, 36),  # impl Runner for Store
+        ("fmt", "method", "public", "Wrapper.fmt", None, 40, 40),  # Wrapper is elsewhere
+        ("helper", "function", "public", "helper", None, 43, 46),  # pub(crate)
+        ("inner", "function", "private", "helper.inner", "helper", 44, 44),
+    ]
+
+
+def test_mod_and_use_trees() -> None:
+    assert _extract().imports == [
+        Import("crate::engine", "use", 2, (Binding("Engine"), Binding("Config", "Cfg")),
+               star=True),
+        Import("crate::engine::parts", "use", 2, (Binding("self"), Binding("Part"))),
+        Import("super", "use", 3, (Binding("sibling"),)),
+        Import("std::collections", "use", 4, (Binding("HashMap"),)),
+        Import("serde", "use", 5),
+        Import("api", "mod", 6),
+        Import("internal", "mod", 7),
+    ]
+
+
+def test_references() -> None:
+    assert _extract().references == [
+        Reference("HashMap", "type", 10, "Store"),
+        Reference("String", "type", 10, "Store"),
+        Reference("Part", "type", 10, "Store"),
+        Reference("Base", "base", 15, "Runner"),
+        Reference("fmt::Debug", "base", 15, "Runner"),
+        Reference("Mode", "type", 16, "Runner"),
+        Reference("String", "type", 17, "Runner.name"),
+        Reference("helper", "call", 18, "Runner.name"),
+        Reference("Store", "type", 22, None),
+        Reference("Store", "type", 23, "Store.new"),
+        Reference("Store", "type", 24, "Store.new"),
+        Reference("HashMap::new", "call", 24, "Store.new"),
+        Reference("Cfg", "type", 26, "Store.fill"),
+        Reference("self.items.clear", "call", 27, "Store.fill"),
+        Reference("parts::load", "call", 28, "Store.fill"),
+        Reference("Runner", "base", 32, "Store"),  # `impl Runner for Store`: Store uses Runner
+        Reference("Store", "type", 32, None),
+        Reference("Mode", "type", 33, "Store.run"),
+        Reference("T", "type", 39, None),
+        Reference("fmt::Display", "base", 39, None),  # Wrapper is not in this file
+        Reference("Wrapper", "type", 39, None),
+        Reference("T", "type", 39, None),
+        Reference("fmt::Formatter", "type", 40, "Wrapper.fmt"),
+        Reference("fmt::Result", "type", 40, "Wrapper.fmt"),
+        Reference("Ok", "call", 40, "Wrapper.fmt"),
+        Reference("String", "type", 43, "helper"),
+        Reference("String::new", "call", 45, "helper"),
+    ]
+
+
+def test_doc_comment_links() -> None:
+    assert [(link.href, link.line, link.column) for link in _extract().links] == [
+        ("../docs/guide.md", 1, 39),
+        ("https://example.com/rust", 34, 16),
+    ]
