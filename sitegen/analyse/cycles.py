@@ -150,17 +150,21 @@ def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
 
     Heuristic (greedy feedback arc set, weakest first): while a cycle remains, remove the
     weakest pair that lies on one — lowest confidence, then fewest occurrences, then by
-    path — where an edge lies on a cycle iff it is a self-loop or both ends share an SCC.
+    path.
     Then a minimality pass re-adds removed pairs, strongest first, whenever re-adding one
     creates no cycle. The result is verified: the remaining graph is acyclic.
     """
     weights = _pair_weights(edges)
     graph = nx.DiGraph(sorted(weights))
     removed: list[tuple[str, str]] = []
-    while on_cycle := _edges_on_cycles(graph):
-        weakest = min(on_cycle, key=lambda pair: (weights[pair], pair))
-        graph.remove_edge(*weakest)
-        removed.append(weakest)
+    # One pass, weakest first, does the same as "repeatedly remove the weakest pair on a
+    # cycle": removals only destroy cycles, so a pair off every cycle at its turn stays off.
+    # ``src -> dst`` lies on a cycle iff it is a self-loop or ``dst`` reaches ``src``.
+    for pair in sorted(weights, key=lambda p: (weights[p], p)):
+        src, dst = pair
+        if src == dst or nx.has_path(graph, dst, src):
+            graph.remove_edge(src, dst)
+            removed.append(pair)
     for pair in sorted(removed, key=lambda p: (weights[p], p), reverse=True):
         src, dst = pair
         if src != dst and not nx.has_path(graph, dst, src):
@@ -251,15 +255,6 @@ def _pair_weights(edges: Iterable[DepEdge]) -> dict[tuple[str, str], tuple[float
         weights[(e.src, e.dst)] = (max(old_conf, _finite_or(e.confidence, -1.0)),
                                    old_count + e.count)
     return weights
-
-
-def _edges_on_cycles(graph: nx.DiGraph) -> list[tuple[str, str]]:
-    component = {}
-    for index, members in enumerate(nx.strongly_connected_components(graph)):
-        for node in members:
-            component[node] = index
-    # A self-loop shares its component with itself, so it is included.
-    return [(s, d) for s, d in graph.edges if component[s] == component[d]]
 
 
 def _deploy_order(graph: nx.DiGraph, acyclic: set[str]) -> tuple[str, ...]:
