@@ -138,7 +138,7 @@ def analyse_relation_cycles(edges: Iterable[tuple[str, str, str]]) -> dict[str, 
 
 def merge_edges(edges: Iterable[DepEdge]) -> list[DepEdge]:
     """One edge per ``(src, dst, kind)``: the highest finite confidence wins (a non-finite one
-    never displaces a finite one), counts add up, the first line is kept. Sorted."""
+    never displaces a finite one), counts add up, the earliest known line is kept. Sorted."""
     groups: dict[tuple[str, str, str], list[DepEdge]] = defaultdict(list)
     for e in edges:
         groups[(e.src, e.dst, e.kind)].append(e)
@@ -150,8 +150,7 @@ def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
 
     Heuristic (greedy feedback arc set, weakest first): while a cycle remains, remove the
     weakest pair that lies on one — lowest confidence, then fewest occurrences, then by
-    path.
-    Then a minimality pass re-adds removed pairs, strongest first, whenever re-adding one
+    path. Then a minimality pass re-adds removed pairs, strongest first, whenever re-adding one
     creates no cycle. The result is verified: the remaining graph is acyclic.
     """
     weights = _pair_weights(edges)
