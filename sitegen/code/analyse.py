@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from sitegen.code.graph import (CROSS_LANGUAGE, DIRECT_IMPORT, SAME_FILE, CodeEdge, CodeGraph,
                                 EdgeKind, ExternalNode, FileNode, SymbolNode, external_endpoint,
@@ -233,3 +233,26 @@ def symbol_dependency_edges(graph: CodeGraph) -> list[SymbolDependency]:
             out.append(SymbolDependency(edge.src, edge.dst, str(edge.kind), edge.confidence,
                                         edge.line, src.path, dst.path))
     return out
+
+
+def dependency_edges(graph: CodeGraph) -> tuple[list[Any], list[Any]]:
+    """``(file_edges, symbol_edges)`` as ``sitegen.analyse.cycles.DepEdge`` lists.
+
+    File edges: imports between project files and metacall file → symbol references projected
+    onto the symbol's file (same-file ones dropped). Symbol edges: symbol → symbol references
+    with both files named, which the cycle analysis projects onto files itself — so no
+    reference is passed twice.
+    """
+    from sitegen.analyse.cycles import DepEdge
+    file_edges = []
+    for edge in graph.edges():
+        src, dst = graph.file_of(edge.src), graph.file_of(edge.dst)
+        if src is None or dst is None or edge.src in graph.symbols:
+            continue
+        if edge.kind == EdgeKind.IMPORT or (edge.kind == EdgeKind.REFERENCE and src.id != dst.id):
+            file_edges.append(CodeEdge(src.path, dst.path, edge.kind, edge.confidence, edge.line))
+    files = [DepEdge(e.src, e.dst, str(e.kind), e.confidence, e.line)
+             for e in normalize_edges(file_edges)]
+    symbols = [DepEdge(d.src, d.dst, d.kind, d.confidence, d.line, src_file=d.src_file,
+                       dst_file=d.dst_file) for d in symbol_dependency_edges(graph)]
+    return files, symbols

@@ -1,0 +1,292 @@
+"""The per-source-file extraction cache (SPEC §8): ``.metast`` JSON Lines in ``<cache>/shards/``.
+
+Shard schema version 5: declared in ``header.json`` and in every record; stable endpoint
+names, never numeric ids. Writes are atomic. This module reads and writes only its own folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Iterable
+
+from sitegen.code.graph import file_endpoint, symbol_endpoint
+from sitegen.code.records import (Binding, CodeRecord, CommentLink, Import, LangId, MetacallCall,
+                                  MetacallLoad, Range, Reference, Symbol, SymbolKind, Visibility)
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.fsutil import write_atomically
+
+SHARD_SCHEMA_VERSION = 5
+VERSION_KEY = "shard_schema_version"
+SHARD_SUFFIX = ".metast"
+
+
+class ShardVersionError(ValueError):
+    """A shard (or header) written by another schema version: it must be regenerated."""
+
+    def __init__(self, found: object, where: str = "") -> None:
+        self.found = found
+        self.expected = SHARD_SCHEMA_VERSION
+        place = f"{where}: " if where else ""
+        super().__init__(f"{place}shard schema version {found} found, this sitegen reads "
+                         f"version {SHARD_SCHEMA_VERSION} only; the cache must be regenerated")
+
+
+class ShardFormatError(ValueError):
+    """A shard that is not valid JSON Lines of the expected records."""
+
+
+def content_hash(data: bytes) -> str:
+    """The hash a record carries (the same as ``extract_source`` computes)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------- record <-> lines
+
+def _range(r: Range | None) -> dict[str, int] | None:
+    return None if r is None else {"start_byte": r.start_byte, "end_byte": r.end_byte,
+                                   "start_line": r.start_line, "end_line": r.end_line}
+
+
+def _read_range(obj: Any) -> Range | None:
+    if obj is None:
+        return None
+    return Range(int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]),
+                 int(obj["end_line"]))
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
+    """The shard text of ``record``, and warnings for dropped non-UTF-8 import specifiers."""
+    file_id = file_endpoint(record.language, record.path)
+    dropped = [imp for imp in record.imports if not _utf8(imp.specifier)]
+    warnings = [Diagnostic(record.path, imp.line, 1, Level.WARNING,
+                           "import specifier is not valid UTF-8; it is not cached", "utf8")
+                for imp in dropped]
+    rows: list[dict[str, Any]] = [{
+        "record": "file", "endpoint": file_id, "path": record.path,
+        "language": str(record.language), "content_hash": record.content_hash,
+        "has_error": record.has_error}]
+    rows += [_symbol_row(file_id, s) for s in record.symbols]
+    rows += [_import_row(i) for i in record.imports if i not in dropped]
+    rows += [{"record": "reference", "name": r.name, "kind": r.kind, "line": r.line,
+              "enclosing": _scope(file_id, r.enclosing)} for r in record.references]
+    rows += [{"record": "metacall", "function": m.function, "line": m.line,
+              "enclosing": _scope(file_id, m.enclosing)} for m in record.metacalls]
+    rows += [{"record": "metacall_load", "tag": m.tag, "paths": list(m.paths), "line": m.line}
+             for m in record.metacall_loads]
+    rows += [{"record": "link", "href": k.href, "label": k.label, "offset": k.offset,
+              "line": k.line, "column": k.column} for k in record.links]
+    rows += [{"record": "diagnostic", "path": d.path, "line": d.line, "col": d.col,
+              "level": str(d.level), "message": d.message, "code": d.code}
+             for d in record.diagnostics]
+    lines = [json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION, **row}, sort_keys=True)
+             for row in rows]
+    return "\n".join(lines) + "\n", warnings
+
+
+def _scope(file_id: str, qualified_name: str | None) -> str | None:
+    return symbol_endpoint(file_id, qualified_name) if qualified_name else None
+
+
+def _symbol_row(file_id: str, s: Symbol) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "record": "symbol", "endpoint": symbol_endpoint(file_id, s.qualified_name),
+        "name": s.name, "qualified_name": s.qualified_name, "kind": str(s.kind).lower(),
+        "visibility": str(s.visibility).lower() if s.visibility else None,
+        "source_range": _range(s.source_range), "parent": _scope(file_id, s.parent)}
+    if s.name_range is not None:
+        row["name_range"] = _range(s.name_range)
+    return row
+
+
+def _import_row(i: Import) -> dict[str, Any]:
+    return {"record": "import", "specifier": i.specifier, "form": i.form, "line": i.line,
+            "bindings": [{"name": b.name, "alias": b.alias} for b in i.bindings],
+            "star": i.star, "level": i.level, "alias": i.alias}
+
+
+def load_shard(text: str, where: str = "") -> CodeRecord:
+    """Parse a shard; ``ShardVersionError`` for another version, ``ShardFormatError`` if broken."""
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ShardFormatError(f"{where}:{number}: {err}") from None
+        if not isinstance(row, dict) or row.get(VERSION_KEY) != SHARD_SCHEMA_VERSION:
+            raise ShardVersionError(row.get(VERSION_KEY) if isinstance(row, dict) else None,
+                                    f"{where}:{number}")
+        rows.append(row)
+    if not rows or rows[0].get("record") != "file":
+        raise ShardFormatError(f"{where}: a shard starts with its file record")
+    try:
+        return _record(rows)
+    except (KeyError, TypeError, ValueError) as err:
+        raise ShardFormatError(f"{where}: malformed record: {err!r}") from None
+
+
+def _record(rows: list[dict[str, Any]]) -> CodeRecord:
+    head = rows[0]
+    file_id = head["endpoint"]
+    if file_id != file_endpoint(LangId(head["language"]), head["path"]):
+        raise ValueError(f"endpoint {file_id!r} does not name {head['path']!r}")
+    rec = CodeRecord(head["path"], LangId(head["language"]), head["content_hash"],
+                     has_error=bool(head.get("has_error", False)))
+    for row in rows[1:]:
+        _READERS.get(row["record"], lambda _r, _f, _row: None)(rec, file_id, row)
+    return rec
+
+
+def _qualified(file_id: str, endpoint: str | None) -> str | None:
+    """The qualified name an endpoint of this file names (ids are regenerated on load)."""
+    if endpoint is None:
+        return None
+    prefix = file_id + "::"
+    if not endpoint.startswith(prefix):
+        raise ValueError(f"endpoint {endpoint!r} is not in {file_id!r}")
+    return endpoint[len(prefix):]
+
+
+def _read_symbol(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    qn = _qualified(file_id, row["endpoint"])
+    if qn != row.get("qualified_name", qn):
+        raise ValueError(f"symbol endpoint {row['endpoint']!r} and name disagree")
+    rec.symbols.append(Symbol(
+        row["name"], qn or "", SymbolKind(row["kind"]),
+        Visibility(row["visibility"]) if row.get("visibility") is not None else None,
+        _read_range(row["source_range"]), _read_range(row.get("name_range")),  # type: ignore[arg-type]
+        _qualified(file_id, row.get("parent"))))
+
+
+def _read_import(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    rec.imports.append(Import(
+        row["specifier"], row["form"], int(row["line"]),
+        tuple(Binding(b["name"], b.get("alias")) for b in row.get("bindings", [])),
+        bool(row.get("star", False)), int(row.get("level", 0)), row.get("alias")))
+
+
+def _read_reference(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    rec.references.append(Reference(row["name"], row["kind"], int(row["line"]),
+                                    _qualified(file_id, row.get("enclosing"))))
+
+
+def _read_metacall(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    rec.metacalls.append(MetacallCall(row["function"], int(row["line"]),
+                                      _qualified(file_id, row.get("enclosing"))))
+
+
+def _read_load(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    rec.metacall_loads.append(MetacallLoad(row["tag"], tuple(row["paths"]), int(row["line"])))
+
+
+def _read_link(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    rec.links.append(CommentLink(row["href"], row["label"], int(row["offset"]), int(row["line"]),
+                                 int(row["column"])))
+
+
+def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    rec.diagnostics.append(Diagnostic(row["path"], int(row["line"]), int(row["col"]),
+                                      Level(row["level"]), row["message"], row.get("code", "")))
+
+
+_READERS = {"symbol": _read_symbol, "import": _read_import, "reference": _read_reference,
+            "metacall": _read_metacall, "metacall_load": _read_load, "link": _read_link,
+            "diagnostic": _read_diagnostic}
+
+
+# ---------------------------------------------------------------- the cache folder
+
+def read_header(folder: Path) -> int | None:
+    """The folder's declared version (None without a header); refuses any other version."""
+    path = folder / "header.json"
+    if not path.is_file():
+        return None
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")).get(VERSION_KEY)
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+        found = "unreadable"
+    if found != SHARD_SCHEMA_VERSION:
+        raise ShardVersionError(found, str(path))
+    return found
+
+
+class ShardCache:
+    """``get`` / ``put`` / ``prune`` over ``<cache_dir>/shards/``; call ``open`` first (``get``
+    opens on first use). A shard that does not parse is a miss: the file is extracted again."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.folder = Path(cache_dir) / "shards"
+        self._opened = False
+        #: Warnings of an implicit ``open`` (regenerated cache).
+        self.diagnostics: list[Diagnostic] = []
+
+    def open(self, clean: bool = False) -> list[Diagnostic]:
+        """Make the folder usable: a cache in another schema version (or ``clean``) is wiped,
+        with a warning in the first case, and a version 5 header written."""
+        self._opened = True
+        warnings: list[Diagnostic] = []
+        try:
+            found = read_header(self.folder)
+        except ShardVersionError as err:
+            warnings.append(Diagnostic(str(self.folder / "header.json"), 1, 1, Level.WARNING,
+                                       f"{err}; regenerating it", "shard-version"))
+            found, clean = None, True
+        if clean or (found is None and self.folder.exists()):
+            shutil.rmtree(self.folder, ignore_errors=True)
+        if clean or found is None:
+            write_atomically(self.folder / "header.json",
+                             json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION}) + "\n")
+        return warnings
+
+    def _ensure_open(self) -> None:
+        if not self._opened:
+            self.diagnostics += self.open()
+
+    def shard_path(self, path: str) -> Path:
+        digest = hashlib.sha256(path.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
+        return self.folder / f"{digest}{SHARD_SUFFIX}"
+
+    def get(self, path: str, content_hash: str) -> CodeRecord | None:
+        """The cached record of ``path`` when it was extracted from the same content."""
+        self._ensure_open()
+        shard = self.shard_path(path)
+        try:
+            record = load_shard(shard.read_text(encoding="utf-8"), str(shard))
+        except (OSError, UnicodeDecodeError, ShardFormatError, ShardVersionError):
+            return None
+        if record.path != path or record.content_hash != content_hash:
+            return None
+        return record
+
+    def put(self, record: CodeRecord) -> list[Diagnostic]:
+        """Store ``record`` atomically; returns warnings for specifiers it could not keep."""
+        self._ensure_open()
+        text, warnings = dump_shard(record)
+        write_atomically(self.shard_path(record.path), text)
+        return warnings
+
+    def prune(self, keep_paths: Iterable[str]) -> int:
+        """Delete shards of files not in ``keep_paths``; returns how many were deleted."""
+        self._ensure_open()
+        keep = {self.shard_path(p).name for p in keep_paths}
+        removed = 0
+        for shard in sorted(self.folder.glob(f"*{SHARD_SUFFIX}")):
+            if shard.name not in keep:
+                shard.unlink(missing_ok=True)
+                removed += 1
+        return removed
+
+    def flush(self) -> None:
+        """Nothing is buffered (every ``put`` is written at once); kept for callers' symmetry."""
