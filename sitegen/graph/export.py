@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind
@@ -33,7 +34,11 @@ _KINDS = frozenset(k.value for k in NodeKind)
 #: Everything ``str.splitlines`` breaks on; a cell never contains one.
 _LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 #: The whitespace GFM parsers trim from a cell (markdown-it's set, a superset of cmark's).
-_TRIM = "\t\n\v\f\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_TRIM = (
+    "\t\n\v\f\r \xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
 #: CommonMark line endings: the only ones that split a markdown document into lines.
 _MD_LINES = re.compile(r"\r\n|\r|\n")
 _DELIMITER_CELL = re.compile(r":?-+:?")
@@ -46,12 +51,23 @@ _COUNT = re.compile(r"[0-9]+")
 
 
 def export_graph_md(graph: Graph, title: str = "Graph") -> str:
-    """The graph as a markdown document: a Nodes table by id and an Edges table by (from, to, rel)."""
+    """The graph as markdown: a Nodes table sorted by id, an Edges table by (from, to, rel)."""
     heading = _one_line(title) or "Graph"
-    node_rows = [(n.id, n.title, str(n.kind)) for n in (graph.nodes[k] for k in sorted(graph.nodes))]
+    node_rows = [
+        (n.id, n.title, str(n.kind)) for n in (graph.nodes[k] for k in sorted(graph.nodes))
+    ]
     edge_rows = [_edge_row(e) for e in graph.edges()]
-    lines = [f"# {heading}", "", "## Nodes", "", *_table(NODE_COLUMNS, node_rows),
-             "", "## Edges", "", *_table(EDGE_COLUMNS, edge_rows)]
+    lines = [
+        f"# {heading}",
+        "",
+        "## Nodes",
+        "",
+        *_table(NODE_COLUMNS, node_rows),
+        "",
+        "## Edges",
+        "",
+        *_table(EDGE_COLUMNS, edge_rows),
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -60,7 +76,7 @@ def _edge_row(edge: Edge) -> tuple[str, ...]:
     return (edge.src, edge.dst, edge.rel, edge.label, anchor, str(edge.count))
 
 
-def _table(columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+def _table(columns: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
     lines = [_row(columns), _row(tuple("---" for _ in columns))]
     lines.extend(_row(tuple(escape_cell(c) for c in row)) for row in rows)
     return lines
@@ -95,9 +111,18 @@ class ParseResult:
         return Graph.from_edges(self.edges, self.nodes)
 
     def to_json(self) -> str:
-        """``{"edges": [...]}`` with all six fields on every edge, in table order (the CLI's --json)."""
-        edges = [{"from": e.src, "to": e.dst, "rel": e.rel, "label": e.label,
-                  "anchor": e.anchor, "count": e.count} for e in self.edges]
+        """``{"edges": [...]}``, all six fields on every edge, in table order (for ``--json``)."""
+        edges = [
+            {
+                "from": e.src,
+                "to": e.dst,
+                "rel": e.rel,
+                "label": e.label,
+                "anchor": e.anchor,
+                "count": e.count,
+            }
+            for e in self.edges
+        ]
         return json.dumps({"edges": edges}, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -128,7 +153,7 @@ def _pick(tables: list[_Table], heading: str, needed: tuple[str, ...]) -> _Table
     """The table under the named heading having the needed columns, else the first having them."""
     fitting = [t for t in tables if all(c in t.columns for c in needed)]
     named = [t for t in fitting if t.heading == heading]
-    return (named or fitting or [None])[0]
+    return (named or fitting)[0] if fitting else None
 
 
 def _tables(lines: list[str]) -> list[_Table]:
@@ -156,8 +181,12 @@ def _fence_state(line: str, fence: str) -> str:
     m = _FENCE.match(line)
     if not fence:
         return m.group(1) if m else ""
-    closes = m is not None and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) \
-        and not line.strip()[len(m.group(1)):].strip()
+    closes = (
+        m is not None
+        and m.group(1)[0] == fence[0]
+        and len(m.group(1)) >= len(fence)
+        and not line.strip()[len(m.group(1)) :].strip()
+    )
     return "" if closes else fence
 
 
@@ -198,7 +227,7 @@ def split_row(line: str) -> list[str]:
     ends_on_pipe, i = False, 0
     while i < len(line):
         ch, ends_on_pipe = line[i], False
-        if ch == "\\" and line[i + 1:i + 2] in ("\\", "|"):
+        if ch == "\\" and line[i + 1 : i + 2] in ("\\", "|"):
             current.append(line[i + 1])
             i += 1
         elif ch == "|":
@@ -238,9 +267,14 @@ def _edge_from_cells(cells: list[str], cols: dict[str, int], width: int) -> Edge
     if count and (not _COUNT.fullmatch(count) or int(count) < 1):
         return f"count {count!r} is not a positive integer; row skipped"
     anchor = values.get("anchor", "")
-    return Edge(NodeId(values["from"]), NodeId(values["to"]), rel=values.get("rel", ""),
-                label=values.get("label", ""), anchor=anchor[1:] if anchor.startswith("#") else anchor,
-                count=int(count) if count else 1)
+    return Edge(
+        NodeId(values["from"]),
+        NodeId(values["to"]),
+        rel=values.get("rel", ""),
+        label=values.get("label", ""),
+        anchor=anchor.removeprefix("#"),
+        count=int(count) if count else 1,
+    )
 
 
 def _read_nodes(table: _Table, result: ParseResult) -> None:
@@ -251,11 +285,13 @@ def _read_nodes(table: _Table, result: ParseResult) -> None:
     title_col = table.columns.index("title") if "title" in table.columns else None
     for line, cells in table.rows:
         if len(cells) != len(table.columns):
-            result.errors.append((line, f"row has {len(cells)} cells but the table has "
-                                        f"{len(table.columns)} columns; row skipped"))
+            message = f"row has {len(cells)} cells but the table has {len(table.columns)} columns"
+            result.errors.append((line, message + "; row skipped"))
         elif not cells[node_col] or cells[kind_col] not in _KINDS:
-            result.errors.append((line, f"node {cells[node_col]!r} has kind {cells[kind_col]!r}; "
-                                        f"expected one of {', '.join(NodeKind)}; row skipped"))
+            message = f"node {cells[node_col]!r} has kind {cells[kind_col]!r}"
+            result.errors.append(
+                (line, f"{message}; expected one of {', '.join(NodeKind)}; row skipped")
+            )
         else:
             title = cells[title_col] if title_col is not None else ""
             result.nodes.append(Node(NodeId(cells[node_col]), NodeKind(cells[kind_col]), title))

@@ -6,7 +6,8 @@ Pure text in, text out: this module never touches the file system and never muta
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.paths import NodeId
@@ -35,7 +36,9 @@ def dump_graph_json(graph: Graph, figures: Figures | None = None) -> str:
         "edges": [_edge_obj(e) for e in graph.edges()],
     }
     try:
-        return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False, allow_nan=False) + "\n"
+        return (
+            json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False, allow_nan=False) + "\n"
+        )
     except ValueError as err:
         raise GraphJsonError(f"graph.json cannot hold a non-finite figure: {err}") from None
 
@@ -44,7 +47,9 @@ def _node_obj(node: Node, extra: Mapping[str, Any]) -> dict[str, Any]:
     obj: dict[str, Any] = {"id": node.id, "kind": str(node.kind), "title": node.title}
     for key in sorted(extra):
         if key in _NODE_KEYS:
-            raise GraphJsonError(f"figure {key!r} of node {node.id} would overwrite the node's own field")
+            raise GraphJsonError(
+                f"figure {key!r} of node {node.id} would overwrite the node's own field"
+            )
         obj[key] = extra[key]
     return obj
 
@@ -105,7 +110,10 @@ def _parse_doc(text: str) -> dict[str, Any]:
         raise GraphJsonError("graph.json must hold a JSON object")
     version = doc.get("version", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
-        raise GraphJsonError(f"graph.json has schema version {version!r}; this sitegen reads version {SCHEMA_VERSION}")
+        raise GraphJsonError(
+            f"graph.json has schema version {version!r}; "
+            f"this sitegen reads version {SCHEMA_VERSION}"
+        )
     return doc
 
 
@@ -131,8 +139,8 @@ def _node_from(raw: dict[str, Any], index: int) -> Node:
 
 def _edge_from(raw: dict[str, Any], index: int) -> Edge:
     where = f"edge {index}"
-    count = raw.get("count", 1)
-    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+    count = _int(raw, "count", where, default=1)
+    if count < 1:
         raise GraphJsonError(f"{where} has count {count!r}; a count is a positive integer")
     occurrences = raw.get("occurrences", [])
     if not isinstance(occurrences, list):
@@ -151,10 +159,17 @@ def _edge_from(raw: dict[str, Any], index: int) -> Edge:
 def _occurrence_from(raw: Any, where: str) -> Occurrence:
     if not isinstance(raw, dict):
         raise GraphJsonError(f"{where} has an occurrence that is not an object")
-    numbers = [raw.get(k) for k in ("offset", "line", "column")]
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
-        raise GraphJsonError(f"{where} has an occurrence without integer offset, line and column")
-    return Occurrence(numbers[0], numbers[1], numbers[2], _str(raw, "fragment", where))
+    offset, line, column = (
+        _int(raw, key, f"an occurrence of {where}") for key in ("offset", "line", "column")
+    )
+    return Occurrence(offset, line, column, _str(raw, "fragment", where))
+
+
+def _int(raw: dict[str, Any], key: str, where: str, default: int | None = None) -> int:
+    value = raw.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise GraphJsonError(f"{where} needs an integer {key!r}, not {value!r}")
+    return value
 
 
 def _str(raw: dict[str, Any], key: str, where: str, required: bool = False) -> str:
@@ -162,4 +177,3 @@ def _str(raw: dict[str, Any], key: str, where: str, required: bool = False) -> s
     if not isinstance(value, str) or (required and not value):
         raise GraphJsonError(f"{where} needs a {'non-empty ' if required else ''}string {key!r}")
     return value
-

@@ -1,4 +1,4 @@
-"""The persistent graph store's interface and its merge rule (SPEC §4, §9): last crawl wins per source.
+"""The persistent graph store's interface and its merge rule (SPEC §4, §9): last crawl wins.
 
 ``merge_graphs`` is the one pure rule both backends apply; it never touches the disk and
 never mutates its inputs. Backends only load and persist.
@@ -84,8 +84,9 @@ def merge_graphs(stored: Graph, crawl: CrawlResult) -> Graph:
     return merged
 
 
-def _merge_nodes(stored: Graph, crawl_nodes: list[Node], deleted: set[str],
-                 referenced: set[str]) -> dict[NodeId, Node]:
+def _merge_nodes(
+    stored: Graph, crawl_nodes: list[Node], deleted: set[str], referenced: set[str]
+) -> dict[NodeId, Node]:
     reported = Graph()  # the crawl's own duplicates combine by the model's kind rule
     for node in crawl_nodes:
         reported.add_node(node)
@@ -113,12 +114,12 @@ def graphs_equal(a: Graph, b: Graph) -> bool:
 
 
 def open_store(kind: str, cache_dir: Path) -> GraphStore:
-    """The store backend ``kind`` (``json`` or ``sqlite``) keeping its file in ``cache_dir`` (``.sitegen/``)."""
+    """The backend ``kind`` (``json`` or ``sqlite``), its file in ``cache_dir`` (``.sitegen/``)."""
     # Imported here because both backends import this module.
     from sitegen.graph.store.json import JsonStore
     from sitegen.graph.store.sqlite import SqliteStore
 
-    backends: dict[str, type[JsonStore] | type[SqliteStore]] = {"json": JsonStore, "sqlite": SqliteStore}
+    backends: dict[str, type[JsonStore | SqliteStore]] = {"json": JsonStore, "sqlite": SqliteStore}
     if kind not in backends:
         raise ValueError(f"unknown store backend {kind!r}; expected 'json' or 'sqlite'")
     return backends[kind](Path(cache_dir))

@@ -35,7 +35,7 @@ class JsonStore:
 
 
 def read_json_store(path: Path) -> Graph:
-    """The graph in a JSON store file, empty if there is none; legacy from/to-only files load too."""
+    """The graph in a JSON store file, empty if there is none; legacy from/to-only files load."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

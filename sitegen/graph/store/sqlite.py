@@ -9,9 +9,9 @@ the default backend, or a legacy from/to-only file) is the stored graph it start
 from __future__ import annotations
 
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.base import CrawlResult, StoreError, merge_graphs
@@ -44,47 +44,57 @@ class SqliteStore:
     def load(self) -> Graph:
         if not self.path.exists():
             return read_json_store(self.cache_dir / JSON_FILE_NAME)
-        with closing(self._connect()) as conn:
-            conn.execute("BEGIN")  # one read transaction: one snapshot of all three tables
-            try:
-                return self._read_or_legacy(conn)
-            finally:
-                conn.execute("COMMIT")
+        # One read transaction: one snapshot of all three tables, whatever a writer does.
+        with self._transaction("BEGIN") as conn:
+            if _has_schema(conn) and _has_rows(conn):
+                return _read_graph(conn)
+        return read_json_store(self.cache_dir / JSON_FILE_NAME)  # no merge committed yet
 
     def merge(self, crawl: CrawlResult) -> Graph:
         self.cache_dir.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as conn:
-            conn.execute("PRAGMA journal_mode=WAL")  # persistent; cannot change inside a transaction
-            conn.execute("BEGIN IMMEDIATE")  # take the write lock before reading: no lost update
-            try:
-                if not _has_schema(conn):
-                    _create_schema(conn)
-                on_disk = _read_graph(conn) if _has_rows(conn) else Graph()
-                stored = on_disk if _has_rows(conn) else read_json_store(self.cache_dir / JSON_FILE_NAME)
-                merged = merge_graphs(stored, crawl)
-                _write_difference(conn, on_disk, merged)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+        # IMMEDIATE takes the write lock before reading, so no other writer's merge is lost.
+        with self._transaction("BEGIN IMMEDIATE", wal=True) as conn:
+            if not _has_schema(conn):
+                _create_schema(conn)
+            on_disk = _read_graph(conn) if _has_rows(conn) else Graph()
+            stored = (
+                on_disk if _has_rows(conn) else read_json_store(self.cache_dir / JSON_FILE_NAME)
+            )
+            merged = merge_graphs(stored, crawl)
+            _write_difference(conn, on_disk, merged)
         return merged
 
-    def _connect(self) -> sqlite3.Connection:
+    @contextmanager
+    def _transaction(self, begin: str, wal: bool = False) -> Iterator[sqlite3.Connection]:
+        """A connection in one transaction: committed if the block succeeds, else rolled back."""
         try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, reads included.
-            return sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        except sqlite3.Error as err:
-            raise StoreError(f"{self.path}: cannot open the graph store: {err}") from None
-
-    def _read_or_legacy(self, conn: sqlite3.Connection) -> Graph:
-        """The database's graph; before the first merge committed, the JSON store's."""
-        if _has_schema(conn) and _has_rows(conn):
-            return _read_graph(conn)
-        return read_json_store(self.cache_dir / JSON_FILE_NAME)
+            with closing(sqlite3.connect(self.path, timeout=30, isolation_level=None)) as conn:
+                if wal:
+                    conn.execute(
+                        "PRAGMA journal_mode=WAL"
+                    )  # persistent; not allowed inside a transaction
+                conn.execute(begin)
+                try:
+                    yield conn
+                except BaseException:
+                    if conn.in_transaction:  # SQLite may already have rolled back (disk full)
+                        conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+        except (sqlite3.ProgrammingError, sqlite3.InterfaceError):
+            raise  # our bug (a value SQLite cannot store), not a broken database
+        except sqlite3.DatabaseError as err:
+            raise StoreError(
+                f"{self.path}: the graph store database is unusable ({err}); "
+                f"delete it to rebuild the store from scratch"
+            ) from None
 
 
 def _has_schema(conn: sqlite3.Connection) -> bool:
-    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+    ).fetchone()
     return row is not None
 
 
@@ -92,8 +102,10 @@ def _has_rows(conn: sqlite3.Connection) -> bool:
     """Whether a merge has ever committed here (it records the schema version)."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     if row is not None and row[0] != SCHEMA_VERSION:
-        raise StoreError(f"graph store schema version {row[0]} cannot be read by this sitegen "
-                         f"(version {SCHEMA_VERSION}); delete .sitegen/{FILE_NAME} to rebuild it")
+        raise StoreError(
+            f"graph store schema version {row[0]} cannot be read by this sitegen "
+            f"(version {SCHEMA_VERSION}); delete .sitegen/{FILE_NAME} to rebuild it"
+        )
     return row is not None
 
 
@@ -104,24 +116,36 @@ def _create_schema(conn: sqlite3.Connection) -> None:
 
 
 def _read_graph(conn: sqlite3.Connection) -> Graph:
+    graph = Graph()
     try:
-        graph = Graph()
         for node_id, kind, title in conn.execute("SELECT id, kind, title FROM nodes ORDER BY id"):
             graph.add_node(Node(NodeId(node_id), NodeKind(kind), title))
         occurrences = _occurrences_by_edge(conn)
-        rows = conn.execute("SELECT id, src, dst, rel, label, anchor, count FROM edges ORDER BY src, dst, rel")
+        rows = conn.execute(
+            "SELECT id, src, dst, rel, label, anchor, count FROM edges ORDER BY src, dst, rel"
+        )
         for edge_id, src, dst, rel, label, anchor, count in rows:
-            graph.add_edge(Edge(NodeId(src), NodeId(dst), rel, label, anchor, count,
-                                occurrences.get(edge_id, [])))
-        return graph
-    except (sqlite3.Error, ValueError) as err:
+            graph.add_edge(
+                Edge(
+                    NodeId(src),
+                    NodeId(dst),
+                    rel,
+                    label,
+                    anchor,
+                    count,
+                    occurrences.get(edge_id, []),
+                )
+            )
+    except ValueError as err:  # a kind this sitegen does not know
         raise StoreError(f"the graph store database is unreadable: {err}") from None
+    return graph
 
 
 def _occurrences_by_edge(conn: sqlite3.Connection) -> dict[int, list[Occurrence]]:
     out: dict[int, list[Occurrence]] = {}
-    rows = conn.execute("SELECT edge_id, byte_offset, line, col, fragment FROM occurrences "
-                        "ORDER BY edge_id, seq")
+    rows = conn.execute(
+        "SELECT edge_id, byte_offset, line, col, fragment FROM occurrences ORDER BY edge_id, seq"
+    )
     for edge_id, offset, line, col, fragment in rows:
         out.setdefault(edge_id, []).append(Occurrence(offset, line, col, fragment))
     return out
@@ -129,15 +153,25 @@ def _occurrences_by_edge(conn: sqlite3.Connection) -> dict[int, list[Occurrence]
 
 def _write_difference(conn: sqlite3.Connection, old: Graph, new: Graph) -> None:
     """Make the database hold ``new``, touching only rows that differ from ``old``."""
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-    conn.executemany("DELETE FROM nodes WHERE id = ?", [(n,) for n in sorted(old.nodes.keys() - new.nodes.keys())])
-    conn.executemany("INSERT OR REPLACE INTO nodes (id, kind, title) VALUES (?, ?, ?)",
-                     [(n.id, str(n.kind), n.title) for n in _changed_nodes(old, new)])
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
+    )
+    conn.executemany(
+        "DELETE FROM nodes WHERE id = ?",
+        [(n,) for n in sorted(old.nodes.keys() - new.nodes.keys())],
+    )
+    conn.executemany(
+        "INSERT OR REPLACE INTO nodes (id, kind, title) VALUES (?, ?, ?)",
+        [(n.id, str(n.kind), n.title) for n in _changed_nodes(old, new)],
+    )
     old_edges = {e.key: e for e in old.edges()}
     new_edges = {e.key: e for e in new.edges()}
     stale = sorted(k for k, e in old_edges.items() if new_edges.get(k) != e)
-    conn.executemany("DELETE FROM occurrences WHERE edge_id IN "
-                     "(SELECT id FROM edges WHERE src = ? AND dst = ? AND rel = ?)", stale)
+    conn.executemany(
+        "DELETE FROM occurrences WHERE edge_id IN "
+        "(SELECT id FROM edges WHERE src = ? AND dst = ? AND rel = ?)",
+        stale,
+    )
     conn.executemany("DELETE FROM edges WHERE src = ? AND dst = ? AND rel = ?", stale)
     for key in sorted(k for k, e in new_edges.items() if old_edges.get(k) != e):
         _insert_edge(conn, new_edges[key])
@@ -150,10 +184,15 @@ def _changed_nodes(old: Graph, new: Graph) -> Iterator[Node]:
 
 
 def _insert_edge(conn: sqlite3.Connection, edge: Edge) -> None:
-    cur = conn.execute("INSERT INTO edges (src, dst, rel, label, anchor, count) VALUES (?, ?, ?, ?, ?, ?)",
-                       (edge.src, edge.dst, edge.rel, edge.label, edge.anchor, edge.count))
-    conn.executemany("INSERT INTO occurrences (edge_id, seq, byte_offset, line, col, fragment) "
-                     "VALUES (?, ?, ?, ?, ?, ?)",
-                     [(cur.lastrowid, i, o.offset, o.line, o.column, o.fragment)
-                      for i, o in enumerate(edge.occurrences)])
-
+    cur = conn.execute(
+        "INSERT INTO edges (src, dst, rel, label, anchor, count) VALUES (?, ?, ?, ?, ?, ?)",
+        (edge.src, edge.dst, edge.rel, edge.label, edge.anchor, edge.count),
+    )
+    conn.executemany(
+        "INSERT INTO occurrences (edge_id, seq, byte_offset, line, col, fragment) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (cur.lastrowid, i, o.offset, o.line, o.column, o.fragment)
+            for i, o in enumerate(edge.occurrences)
+        ],
+    )
