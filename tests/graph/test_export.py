@@ -161,6 +161,16 @@ def test_malformed_rows_are_reported_with_their_line_and_skipped():
     assert "4 cells" in result.errors[0][1] and "many" in result.errors[1][1]
 
 
+def test_tables_without_outer_pipes_and_with_crlf_line_endings_are_read():
+    text = "From | To | Count\r\n--- | :-: | ---\r\n/a.md | /b.md | 7\r\n/c.md | /d\\|e.md | 1\r\n"
+    result = parse_graph_md(text)
+    assert result.errors == []
+    assert [_six(e) for e in result.edges] == [
+        ("/a.md", "/b.md", "", "", "", 7),
+        ("/c.md", "/d|e.md", "", "", "", 1),
+    ]
+
+
 def test_a_document_without_an_edges_table_is_reported_not_a_crash():
     result = parse_graph_md("# Nothing here\n\njust prose | with a pipe\n")
     assert result.edges == [] and len(result.errors) == 1

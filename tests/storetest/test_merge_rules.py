@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sitegen.graph.model import Node, NodeKind
-from sitegen.graph.store.base import CrawlResult
+from sitegen.graph.store.base import CrawlResult, open_store
 
 from .factories import DELETED, ERROR, EXTERNAL, READ, crawl, edge, fields, page, view
 
@@ -174,6 +174,11 @@ def test_target_only_nodes_no_edge_references_are_dropped_but_pages_kept(store, 
     )
     store.merge(crawl({"/a.md": (READ, [edge("/a.md", "/gone.md")])}, [page("/a.md"), gone]))
     assert sorted(reopen().load().nodes) == ["/a.md", "/b.md", "/gone.md"]
+
+
+def test_an_unknown_backend_is_refused(cache_dir):
+    with pytest.raises(ValueError, match="nope"):
+        open_store("nope", cache_dir)
 
 
 def test_an_edge_filed_under_another_source_is_refused(store):

@@ -4,12 +4,12 @@
 never mutates its inputs. Backends only load and persist.
 
 Node rule (SPEC is silent; decided here): a node the crawl reports replaces the stored one
-(the crawl is newer, so a page that became ``missing`` says so). Stored ``external`` and
-``missing`` nodes that no edge references any more are dropped: they exist only as link
-targets. A source found DELETED loses its stored node, unless the crawl reports one for it
-or an edge still points at it, in which case it becomes a ``missing`` node. Every other
-stored node (pages, sources, assets, symbols the crawl did not read) is kept, as the
-crawl did not look at those files.
+(the crawl is newer, so a page that became ``missing`` says so). ``external`` and
+``missing`` nodes that no edge references any more are dropped, stored or reported: they
+exist only as link targets. A source found DELETED loses its stored node, unless the crawl
+reports one for it or an edge still points at it (it then becomes a ``missing`` node).
+Every other stored node (pages, sources, assets, symbols the crawl did not read) is kept:
+the crawl did not look at those files.
 """
 
 from __future__ import annotations
@@ -87,30 +87,22 @@ def merge_graphs(stored: Graph, crawl: CrawlResult) -> Graph:
 def _merge_nodes(
     stored: Graph, crawl_nodes: list[Node], deleted: set[str], referenced: set[str]
 ) -> dict[NodeId, Node]:
+    nodes = {nid: n for nid, n in stored.nodes.items() if nid not in deleted}
+    for nid in sorted(deleted & referenced & stored.nodes.keys()):
+        nodes[NodeId(nid)] = replace(stored.nodes[NodeId(nid)], kind=NodeKind.MISSING, title="")
     reported = Graph()  # the crawl's own duplicates combine by the model's kind rule
     for node in crawl_nodes:
         reported.add_node(node)
-    nodes = {nid: n for nid, n in stored.nodes.items() if _keeps(n, deleted, referenced)}
-    for nid in sorted(deleted & referenced):
-        if nid in stored.nodes and nid not in reported.nodes:
-            nodes[NodeId(nid)] = replace(stored.nodes[NodeId(nid)], kind=NodeKind.MISSING, title="")
     nodes.update(reported.nodes)
-    return {nid: nodes[nid] for nid in sorted(nodes)}
-
-
-def _keeps(node: Node, deleted: set[str], referenced: set[str]) -> bool:
-    if node.id in deleted:
-        return False
-    return node.kind not in _TARGET_ONLY or node.id in referenced
+    return {
+        nid: n
+        for nid, n in sorted(nodes.items())
+        if n.kind not in _TARGET_ONLY or nid in referenced
+    }
 
 
 def _endpoints(graph: Graph) -> set[str]:
     return {end for edge in graph.edges() for end in (edge.src, edge.dst)}
-
-
-def graphs_equal(a: Graph, b: Graph) -> bool:
-    """Same nodes and same edges, every field (occurrences included)."""
-    return a.nodes == b.nodes and a.edges() == b.edges()
 
 
 def open_store(kind: str, cache_dir: Path) -> GraphStore:
