@@ -61,8 +61,6 @@ def run_check(config: Config, fmt: str, write_baseline: bool, baseline: Path | N
     else:
         for line in outcome.lines:
             click.echo(line)
-        if not quiet:
-            click.echo(outcome.summary, err=True)
     return outcome.exit_code
 
 
@@ -71,7 +69,8 @@ def findings_of_build(result: "BuildResult") -> list:  # type: ignore[type-arg]
     problems: dict[str, list[check.LinkProblem]] = {"broken-link": [], "broken-anchor": [],
                                                     "missing-rel-target": []}
     for path, line, col, kind, target, message in result.linked.broken:
-        problems[kind].append(check.LinkProblem(path=path, line=line, col=col, target=target))
+        problems[kind].append(check.LinkProblem(path=path, line=line, col=col, target=target,
+                                                message=message))
     assert result.cycles is not None
     findings = (check.broken_link_findings(problems["broken-link"])
                 + check.broken_anchor_findings(problems["broken-anchor"])

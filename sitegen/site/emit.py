@@ -182,11 +182,14 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
             title = pages[idx].title if idx else _humanize(name)
             out.append(NavItem(title=title, href=html_out_path(idx) if idx else "",
                                children=items(sub), is_folder=True))
+        home = []
         for node in sorted(n for n in pages if posixpath.dirname(n.lstrip("/")) == folder):
-            if folder_index.get(folder) == node and folder:
+            if folder_index.get(folder) == node:
+                if not folder:  # the site's home page leads the tree
+                    home.append(NavItem(title=pages[node].title, href=html_out_path(node)))
                 continue
             out.append(NavItem(title=pages[node].title, href=html_out_path(node)))
-        return tuple(out)
+        return tuple(home + out)
 
     return items(""), folder_index
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Full build of a generated docs corpus: sitegen vs mkdocs (small nav) vs the markdown floor.
+
+    python bench/build_vs_mkdocs.py [--pages 2000] [--runs 3] [--jobs 0]
+
+Generates the corpus with ../shared/bench/gen_corpus.py, then times, side by side in one run:
+``sitegen build`` (a clean build: caches removed before each run), ``mkdocs build -f
+mkdocs-smallnav.yml`` (mkdocs's fastest fair setup), and markdown-it-py parse + render of the
+same pages alone in one process (the floor). Prints the median of the runs, pages/s and ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
+
+
+def generate(dest: Path, pages: int) -> None:
+    subprocess.run([sys.executable, str(GEN), str(dest), "--pages", str(pages)], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def timed(cmd: list[str], cwd: Path, before: callable = lambda: None) -> float:  # type: ignore[valid-type]
+    before()
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+FLOOR = """
+import sys, time, pathlib
+from markdown_it import MarkdownIt
+md = MarkdownIt("commonmark").enable("table")
+files = sorted(pathlib.Path(sys.argv[1]).rglob("*.md"))
+texts = [f.read_text(encoding="utf-8") for f in files]
+start = time.perf_counter()
+for t in texts:
+    md.render(t)
+print(time.perf_counter() - start)
+"""
+
+
+def floor(docs: Path) -> float:
+    out = subprocess.run([sys.executable, "-c", FLOOR, str(docs)], check=True,
+                         capture_output=True, text=True)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", type=int, default=2000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=0, help="sitegen --jobs (0 = one per core)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="sitegen-bench-") as tmp:
+        corpus = Path(tmp) / "corpus"
+        generate(corpus, args.pages)
+        pages = len(list((corpus / "docs").rglob("*.md")))
+
+        def clean() -> None:
+            for d in ("site", ".sitegen"):
+                shutil.rmtree(corpus / d, ignore_errors=True)
+
+        sitegen = [sys.executable, "-m", "sitegen.cli", "build", "--quiet", "--jobs", str(args.jobs)]
+        mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs-smallnav.yml",
+                  "-d", str(Path(tmp) / "mkdocs-site")]
+        times: dict[str, list[float]] = {"sitegen build": [], "mkdocs small-nav": [],
+                                         "markdown-it floor": []}
+        for _ in range(args.runs):
+            times["sitegen build"].append(timed(sitegen, corpus, clean))
+            times["mkdocs small-nav"].append(timed(mkdocs, corpus))
+            times["markdown-it floor"].append(floor(corpus / "docs"))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    base = pages / med["mkdocs small-nav"]
+    print(f"{pages} pages, median of {args.runs} runs\n")
+    print(f"| {'tool':<20} | {'seconds':>8} | {'pages/s':>8} | {'vs mkdocs':>9} |")
+    print(f"|{'-' * 22}|{'-' * 10}|{'-' * 10}|{'-' * 11}|")
+    for name, secs in med.items():
+        rate = pages / secs
+        print(f"| {name:<20} | {secs:8.2f} | {rate:8.0f} | {rate / base:8.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
