@@ -51,9 +51,9 @@ def _participle(verb_s: str) -> str | None:
 def relation_heading(predicate: str) -> str:
     """The heading of a typed relation as the target page reads it.
 
-    A third-person verb becomes passive (``replaces`` -> "Replaced by"); anything else is the
-    predicate in words followed by "this" (``part-of`` -> "Part of this"), which reads the
-    right way round from the target, like SPEC §1's "Depends on this".
+    A third-person verb becomes passive (``replaces`` -> "Replaced by"); a phrase is put in
+    words followed by "this" (``part-of`` -> "Part of this"), which reads the right way round
+    from the target, like SPEC §1's "Depends on this"; any other word is just capitalized.
     """
     if predicate in _FIXED_HEADINGS:
         return _FIXED_HEADINGS[predicate]
@@ -63,8 +63,7 @@ def relation_heading(predicate: str) -> str:
         return PLAIN_HEADING
     if len(words) == 1:
         participle = _participle(words[0])
-        if participle:
-            return participle.capitalize() + " by"
+        return participle.capitalize() + " by" if participle else words[0].capitalize()
     return " ".join(words).capitalize() + " this"
 
 

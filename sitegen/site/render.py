@@ -30,7 +30,9 @@ from sitegen.site.views import (IndexView, NavItem, PageView, ReportCell, Report
 #: Above this many nav items, folders off the current page's path render as a link to their
 #: index instead of their whole subtree, so a large site's pages don't each carry the full
 #: tree (Material for MkDocs calls this "navigation.prune").
-NAV_FULL_LIMIT = 250
+NAV_FULL_LIMIT = 100
+#: In a pruned tree, a list longer than this shows only the slice holding the current page.
+NAV_CHUNK = 50
 STATIC_SUFFIXES = (".css", ".js")
 LIGHT_STYLE, DARK_STYLE = "default", "github-dark"
 
@@ -139,7 +141,7 @@ class _NavState:
     folders: set[str] = field(default_factory=set)
     flagged: str = ""  # href of an item built with current=True, if any
     size: int = 0
-    rendered: dict[tuple[str, tuple[int, ...]], str] = field(default_factory=dict)
+    rendered: dict[tuple[str, tuple[int, ...], int], str] = field(default_factory=dict)
 
     def index(self, items: tuple[NavItem, ...], path: tuple[int, ...] = ()) -> None:
         for i, item in enumerate(items):
@@ -211,12 +213,13 @@ class Renderer:
         current = site.current_href or state.flagged
         path = state.paths.get(current, ())
         open_path = path if current in state.folders else path[:-1]
-        key = (site.root_prefix, open_path)
+        # Pages of one folder share a tree unless a long list puts them in different slices.
+        key = (site.root_prefix, open_path, path[-1] // NAV_CHUNK if path else 0)
         html = state.rendered.get(key)
         if html is None:
             html = state.rendered[key] = self.render(
                 "nav.html", items=site.nav, prefix=site.root_prefix, open_path=open_path,
-                pruned=state.size > NAV_FULL_LIMIT)
+                focus_path=path, pruned=state.size > NAV_FULL_LIMIT, chunk=NAV_CHUNK)
         if path:
             needle = f'<a href="{escape(safe_href(site.root_prefix + current))}">'
             html = html.replace(needle, needle[:-1] + ' aria-current="page">', 1)
@@ -250,4 +253,4 @@ def _cells(rows: tuple[tuple[ReportCell | str, ...], ...]) -> tuple[tuple[Report
 
 
 __all__ = ["Renderer", "highlight_source", "highlight_css", "safe_href", "shipped_templates",
-           "NAV_FULL_LIMIT"]
+           "NAV_FULL_LIMIT", "NAV_CHUNK"]
