@@ -6,8 +6,9 @@ one syntax node of one file and never looks at other files.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from tree_sitter import Node
 
@@ -108,14 +109,15 @@ def _local_exports(node: Node, src: SourceText) -> frozenset[str]:
     """Names exported by ``export { a, b as c }`` and ``export default a`` (no ``from``)."""
     while node.parent is not None:
         node = node.parent
-    names = set()
+    names: set[str] = set()
     for statement in node.children:
         if statement.type != "export_statement" or statement.child_by_field_name("source"):
             continue
         for child in statement.named_children:
             if child.type == "export_clause":
-                names.update(src.text(spec.child_by_field_name("name"))
-                             for spec in child.named_children if spec.type == "export_specifier")
+                names.update(src.text(name) for spec in child.named_children
+                             if spec.type == "export_specifier"
+                             and (name := spec.child_by_field_name("name")) is not None)
             elif child.type == "identifier":
                 names.add(src.text(child))
     return frozenset(names)
@@ -203,7 +205,8 @@ def cpp_visibility(site: DefSite) -> Visibility:
     key = ("cpp-access", body.start_byte)
     if key not in site.memo:
         site.memo[key] = _member_access(body, site.src)
-    return site.memo[key].get(member.start_byte, PUBLIC)
+    access: dict[int, Visibility] = site.memo[key]
+    return access.get(member.start_byte, PUBLIC)
 
 
 def _member_access(body: Node, src: SourceText) -> dict[int, Visibility]:
@@ -243,9 +246,10 @@ def rust_use(node: Node, caps: Captures, src: SourceText) -> list[Import]:
     grouped: dict[str, list[Binding | None]] = {}
     for prefix, binding in _use_tree(argument, "", src):
         grouped.setdefault(prefix, []).append(binding)
-    return [Import(prefix, "use", line_of(node), tuple(b for b in items if b is not _STAR
-                                                          and b is not None),
-                   star=_STAR in items) for prefix, items in grouped.items()]
+    return [Import(prefix, "use", line_of(node),
+                   tuple(b for b in items if b is not None and b is not _STAR),
+                   star=_STAR in items)
+            for prefix, items in grouped.items()]
 
 
 #: Marks a ``*`` leaf of a use tree (None marks a bare module: ``use serde;``).
@@ -258,7 +262,8 @@ def _use_tree(node: Node, prefix: str, src: SourceText) -> list[tuple[str, Bindi
     if node.type == "scoped_use_list":
         base = _join(prefix, src.text(path)) if path is not None else prefix
         items = node.child_by_field_name("list")
-        return [leaf for child in items.named_children for leaf in _use_tree(child, base, src)]
+        children = items.named_children if items is not None else []
+        return [leaf for child in children for leaf in _use_tree(child, base, src)]
     if node.type == "use_list":
         return [leaf for child in node.named_children for leaf in _use_tree(child, prefix, src)]
     if node.type == "use_wildcard":
@@ -302,27 +307,38 @@ def ruby_visibility(site: DefSite) -> Visibility:
     key = ("ruby-access", body.start_byte)
     if key not in site.memo:
         site.memo[key] = _ruby_sections(body, site.src)
-    by_start, by_name = site.memo[key]
+    sections: tuple[dict[int, Visibility], dict[str, Visibility]] = site.memo[key]
+    by_start, by_name = sections
     return by_name.get(site.name, by_start.get(site.node.start_byte, PUBLIC))
+
+
+def _ruby_access_call(node: Node, src: SourceText) -> tuple[Visibility, list[Node]] | None:
+    """``private :a, :b`` / ``public def x`` -> (the access, its arguments)."""
+    if node.type != "call" or node.child_by_field_name("receiver") is not None:
+        return None
+    method, args = node.child_by_field_name("method"), node.child_by_field_name("arguments")
+    if method is None or args is None or src.text(method) not in _RUBY_ACCESS:
+        return None
+    return _RUBY_ACCESS[src.text(method)], args.named_children
 
 
 def _ruby_sections(body: Node, src: SourceText) -> tuple[dict[int, Visibility],
                                                          dict[str, Visibility]]:
     """Visibility of each ``def`` in a class body by position, and of each named method."""
-    current, by_start, by_name = PUBLIC, {}, {}
+    current = PUBLIC
+    by_start: dict[int, Visibility] = {}
+    by_name: dict[str, Visibility] = {}
     for child in body.named_children:
         if child.type == "identifier" and src.text(child) in _RUBY_ACCESS:
             current = _RUBY_ACCESS[src.text(child)]
         elif child.type == "method":
             by_start[child.start_byte] = current
-        elif child.type == "call" and child.child_by_field_name("receiver") is None:
-            method, args = child.child_by_field_name("method"), child.child_by_field_name(
-                "arguments")
-            access = _RUBY_ACCESS.get(src.text(method)) if method is not None else None
-            for arg in args.named_children if access is not None and args is not None else ():
-                if arg.type == "method":
+        elif (marked := _ruby_access_call(child, src)) is not None:
+            access, args = marked
+            for arg in args:
+                if arg.type == "method":  # private def x … end
                     by_start[arg.start_byte] = access
-                elif arg.type in ("simple_symbol", "string"):
+                elif arg.type in ("simple_symbol", "string"):  # private :x, "y"
                     by_name[src.text(arg).lstrip(":").strip("'\"")] = access
     return by_start, by_name
 

@@ -23,13 +23,24 @@ import bisect
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
 from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect
 from sitegen.code.languages import get_parser, load_query
-from sitegen.code.records import (CodeRecord, CommentLink, Import, LangId, MetacallCall,
-                                  MetacallLoad, Reference, Symbol, SymbolKind)
+from sitegen.code.records import (
+    CodeRecord,
+    CommentLink,
+    Import,
+    LangId,
+    MetacallCall,
+    MetacallLoad,
+    Reference,
+    Symbol,
+    SymbolKind,
+)
 from sitegen.code.source import SourceText, line_of, node_range
 
 #: Kinds that own methods: a function defined directly inside one is a method.
@@ -37,12 +48,16 @@ CLASS_LIKE = frozenset({SymbolKind.CLASS, SymbolKind.OBJECT, SymbolKind.INTERFAC
                         SymbolKind.TRAIT, SymbolKind.STRUCT, SymbolKind.ENUM})
 
 #: A reference is kept only when it is a (dotted) name, not an arbitrary expression.
-_NAME = re.compile(r"[A-Za-z_$][\w$]*[?!]?(?:(?:\.|::|->)[A-Za-z_$~][\w$]*[?!]?)*")
-_WHITESPACE = re.compile(r"\s+")
+_NAME = re.compile(rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*[?!]?"
+                   rb"(?:(?:\.|::|->)[A-Za-z_$~\x80-\xff][\w$\x80-\xff]*[?!]?)*")
+_WHITESPACE = re.compile(rb"\s+")
 #: Markdown links and bare URLs in comments; a trailing sentence mark is not part of a URL.
 _MD_LINK = re.compile(rb"\[([^\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
+_ANGLE_URL = re.compile(rb"<(https?://[^>\s]+)>")
 _BARE_URL = re.compile(rb"https?://[^\s<>\"'`\]\[(){}]+")
 _URL_TAIL = b".,;:!?"
+#: (pattern, href group, label group or None for the URL itself), in priority order.
+_LINK_PATTERNS = ((_MD_LINK, 2, 1), (_ANGLE_URL, 1, 1), (_BARE_URL, 0, None))
 #: When one node is captured as several kinds of reference, the highest rank is kept.
 _KIND_RANK = {"type": 0, "call": 1, "base": 2}
 
@@ -57,13 +72,25 @@ class _Def:
     pattern: int
 
 
+class _Ref(NamedTuple):
+    """A captured reference; sorts by position, the higher rank first on the same node."""
+
+    start: int
+    minus_end: int
+    minus_rank: int
+    kind: str
+    node: Node
+    receiver: Node | None
+    owner: Node | None
+
+
 @dataclass
 class _Matches:
     """Query matches sorted into what each becomes."""
 
     defs: dict[tuple[int, int], _Def] = field(default_factory=dict)
     imports: list[tuple[str, Node, Captures, int]] = field(default_factory=list)
-    references: list[tuple[str, Node, Node | None, Node | None]] = field(default_factory=list)
+    references: list[_Ref] = field(default_factory=list)
     comments: list[Node] = field(default_factory=list)
     metacalls: list[Node] = field(default_factory=list)
     loads: list[tuple[Node, Node]] = field(default_factory=list)
@@ -84,28 +111,31 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
                        key=lambda imp: imp.line),
         references=_references(found.references, symbols, scopes, src),
         metacalls=[MetacallCall(src.string_value(n), line_of(n), scopes.innermost(n.start_byte))
-                   for n in found.metacalls],
+                   for n in _distinct(found.metacalls)],
         metacall_loads=loads,
-        links=[link for node in found.comments for link in _comment_links(node, data)],
+        links=[link for node in _distinct(found.comments) for link in _comment_links(node, data)],
         has_error=tree.root_node.has_error,
         diagnostics=src.diagnostics,
     )
+
+
+def _distinct(nodes: list[Node]) -> list[Node]:
+    """Nodes in file order, each once (two patterns may capture the same comment)."""
+    return list({(n.start_byte, n.end_byte): n for n in nodes}.values())
 
 
 def _sort_matches(matches: list[tuple[int, Captures]], src: SourceText) -> _Matches:
     found = _Matches()
     for pattern, caps in matches:
         for capture, nodes in caps.items():
-            head, _, tail = capture.partition(".")
-            if head in ("definition", "declaration") and "name" in caps:
+            head, tail = _role(capture)
+            if head == "reference" and tail != "receiver":  # most matches: test it first
+                _add_references(found, tail, nodes, caps)
+            elif head in ("definition", "declaration") and "name" in caps:
                 _add_def(found, pattern, nodes[0], caps, SymbolKind(tail), head == "declaration",
                          src)
             elif head == "import" and tail not in ("source", "alias"):
                 found.imports.append((tail, nodes[0], caps, pattern))
-            elif head == "reference" and tail != "receiver":
-                receiver = caps.get("reference.receiver", [None])[0]
-                owner = caps.get("owner", [None])[0]
-                found.references.extend((tail, n, receiver, owner) for n in nodes)
             elif capture == "comment":
                 found.comments.extend(nodes)
             elif capture == "metacall.function":
@@ -113,6 +143,23 @@ def _sort_matches(matches: list[tuple[int, Captures]], src: SourceText) -> _Matc
             elif capture == "metacall.paths" and "metacall.tag" in caps:
                 found.loads.append((caps["metacall.tag"][0], nodes[0]))
     return found
+
+
+def _add_references(found: _Matches, kind: str, nodes: list[Node], caps: Captures) -> None:
+    receiver = owner = None
+    if len(caps) > 1:
+        receiver = caps.get("reference.receiver", [None])[0]
+        owner = caps.get("owner", [None])[0]
+    rank = -_KIND_RANK[kind]
+    for n in nodes:
+        found.references.append(_Ref(n.start_byte, -n.end_byte, rank, kind, n, receiver, owner))
+
+
+@cache
+def _role(capture: str) -> tuple[str, str]:
+    """``definition.function`` -> ("definition", "function")."""
+    head, _, tail = capture.partition(".")
+    return head, tail
 
 
 def _add_def(found: _Matches, pattern: int, node: Node, caps: Captures, kind: SymbolKind,
@@ -187,7 +234,7 @@ def _attach_owners(built: list[tuple[Symbol, _Def]]) -> list[tuple[Symbol, _Def]
 def _merge_declarations(built: list[tuple[Symbol, _Def]]) -> list[Symbol]:
     """Drop a prototype when the file also defines the name; the definition keeps the
     prototype's visibility (a C++ member's access, a C ``static`` prototype)."""
-    declared = {}
+    declared: dict[str, Symbol] = {}
     for s, d in built:
         if d.weak:
             declared.setdefault(s.qualified_name, s)
@@ -271,57 +318,58 @@ def _load_imports(loads: list[MetacallLoad]) -> list[Import]:
 
 # ---------------------------------------------------------------- references
 
-def _references(found: list[tuple[str, Node, Node | None, Node | None]], symbols: list[Symbol],
-                scopes: _Scopes, src: SourceText) -> list[Reference]:
-    """Names as written, innermost symbol as enclosing; a definition's own name, a repeat,
-    or a name inside a longer reference (``a::B`` holds ``B``) is dropped."""
+def _references(found: list[_Ref], symbols: list[Symbol], scopes: _Scopes,
+                src: SourceText) -> list[Reference]:
+    """Names as written, innermost symbol as enclosing. Dropped: a definition's own name,
+    a node captured again (as a lower kind: a base class is also a type use), and a name
+    inside a longer reference (``a::B`` holds ``B``)."""
     own_names = {(s.name_range.start_byte, s.name_range.end_byte)
                  for s in symbols if s.name_range is not None}
-    strongest: dict[tuple[int, int], str] = {}  # a base class is also a type use: keep "base"
-    for kind, node, _, _ in found:
-        span = (node.start_byte, node.end_byte)
-        if _KIND_RANK[kind] > _KIND_RANK[strongest.get(span, "type")] or span not in strongest:
-            strongest[span] = kind
-    found = sorted((r for r in found if strongest[(r[1].start_byte, r[1].end_byte)] == r[0]),
-                   key=lambda r: (r[1].start_byte, -r[1].end_byte, r[0]))
-    outer = (-1, -1)  # the last reference kept: nodes nest or are disjoint
+    outer_start, outer_end = -1, -1  # the last reference kept: nodes nest or are disjoint
     references = []
-    for kind, node, receiver, owner in found:
-        span = (node.start_byte, node.end_byte)
-        if span in own_names or (outer[0] <= span[0] and span[1] <= outer[1]):
+    for ref in sorted(found):
+        start, end = ref.start, -ref.minus_end
+        if (outer_start <= start and end <= outer_end) or (start, end) in own_names:
             continue
-        name = _reference_name(node, receiver, src)
+        name = _reference_name(ref, src.data)
         if name is None:
             continue
-        outer = span
-        enclosing = scopes.innermost(node.start_byte)
-        if owner is not None and _owner_name(src.text(owner)) in scopes.names:
-            enclosing = _owner_name(src.text(owner))
-        references.append(Reference(name, kind, line_of(node), enclosing))
+        outer_start, outer_end = start, end
+        enclosing = scopes.innermost(start)
+        if ref.owner is not None and _owner_name(src.text(ref.owner)) in scopes.names:
+            enclosing = _owner_name(src.text(ref.owner))
+        references.append(Reference(name, ref.kind, ref.node.start_point.row + 1, enclosing))
     return references
 
 
-def _reference_name(node: Node, receiver: Node | None, src: SourceText) -> str | None:
-    name = _WHITESPACE.sub("", src.text(node))
-    if receiver is not None:
-        name = _WHITESPACE.sub("", src.text(receiver)) + "." + name
-    return name if _NAME.fullmatch(name) else None
+def _reference_name(ref: _Ref, data: bytes) -> str | None:
+    raw = data[ref.start:-ref.minus_end]
+    if ref.receiver is not None:
+        raw = data[ref.receiver.start_byte:ref.receiver.end_byte] + b"." + raw
+    if _NAME.fullmatch(raw) is None:
+        raw = _WHITESPACE.sub(b"", raw)  # `a.\n    b` as written, minus the layout
+        if _NAME.fullmatch(raw) is None:
+            return None
+    return raw.decode("utf-8", errors="replace")
 
 
 # ---------------------------------------------------------------- comment links
 
 def _comment_links(node: Node, data: bytes) -> list[CommentLink]:
-    """Markdown links and bare http(s) URLs, positioned at their first byte."""
+    """Markdown links, ``<autolinks>`` and bare http(s) URLs, positioned at their first byte
+    (``[``, ``<`` or ``h``); a URL inside a link already found is not found again."""
     text = data[node.start_byte:node.end_byte]
     links: list[tuple[int, bytes, bytes]] = []
     covered: list[tuple[int, int]] = []
-    for m in _MD_LINK.finditer(text):
-        links.append((m.start(), m.group(2), m.group(1)))
-        covered.append(m.span())
-    for m in _BARE_URL.finditer(text):
-        if not any(a <= m.start() < b for a, b in covered):
-            url = m.group().rstrip(_URL_TAIL)
-            links.append((m.start(), url, url))
+    for pattern, href_group, label_group in _LINK_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(a <= m.start() < b for a, b in covered):
+                continue
+            href = m.group(href_group)
+            if label_group is None:
+                href = href.rstrip(_URL_TAIL)
+            links.append((m.start(), href, m.group(label_group) if label_group else href))
+            covered.append(m.span())
     return [_position_link(node, text, start, href, label) for start, href, label in sorted(links)]
 
 
@@ -333,5 +381,5 @@ def _position_link(node: Node, text: bytes, start: int, href: bytes,
     else:
         column = node.start_point.column + start + 1
     return CommentLink(href.decode("utf-8", errors="replace"),
-                       _WHITESPACE.sub(" ", label.decode("utf-8", errors="replace")).strip(),
+                       _WHITESPACE.sub(b" ", label).strip().decode("utf-8", errors="replace"),
                        node.start_byte + start, node.start_point.row + 1 + newlines, column)

@@ -6,8 +6,16 @@ import hashlib
 from pathlib import Path
 
 from sitegen.code.extract import extract_source
-from sitegen.code.records import (Binding, CodeRecord, CommentLink, Import, LangId,
-                                  MetacallCall, MetacallLoad, Reference)
+from sitegen.code.records import (
+    Binding,
+    CodeRecord,
+    CommentLink,
+    Import,
+    LangId,
+    MetacallCall,
+    MetacallLoad,
+    Reference,
+)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.py"
 PATH = "pkg/sample.py"

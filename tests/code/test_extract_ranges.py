@@ -39,7 +39,7 @@ def test_name_and_source_ranges_point_at_the_source(name: str) -> None:
         assert s.parent is None or s.qualified_name == f"{s.parent}.{s.name}"
     for link in record.links:
         assert data[link.offset:link.offset + len(link.href)] == link.href.encode() or \
-            data[link.offset:link.offset + 1] == b"["
+            data[link.offset:link.offset + 1] in (b"[", b"<")
         line_start = data.rfind(b"\n", 0, link.offset) + 1
         assert (data[:link.offset].count(b"\n") + 1, link.offset - line_start + 1) == \
             (link.line, link.column)
@@ -88,3 +88,19 @@ def test_empty_file() -> None:
     for lang in LangId:
         record = extract_source("empty", lang, b"")
         assert record.symbols == [] and record.imports == [] and not record.has_error
+
+
+def test_links_in_multi_line_comments_are_positioned_at_their_first_byte() -> None:
+    data = (b"/**\n"
+            b" * Intro.\n"
+            b" *   See [the *guide*](docs/guide.md#setup \"Setup\") and\n"
+            b" *   <https://example.com/a_(b)>, https://example.com/x.\n"
+            b" */\n"
+            b"function f() {}\n")
+    record = extract_source("a.js", LangId.JAVASCRIPT, data)
+    assert [(link.href, link.label, link.offset, link.line, link.column)
+            for link in record.links] == [
+        ("docs/guide.md#setup", "the *guide*", 23, 3, 10),
+        ("https://example.com/a_(b)", "https://example.com/a_(b)", 75, 4, 6),
+        ("https://example.com/x", "https://example.com/x", 104, 4, 35),
+    ]

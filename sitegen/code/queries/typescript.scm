@@ -7,6 +7,8 @@
 (type_alias_declaration name: (type_identifier) @name) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum
 (abstract_method_signature name: (property_identifier) @name) @declaration.method
+; `declare function f(): T;` and overload signatures, as in .d.ts files
+(function_signature name: (identifier) @name) @declaration.function
 
 ; ---- imports: `import fs = require("fs")`
 (import_statement (import_require_clause source: (string) @import.source)) @import.import
