@@ -155,29 +155,41 @@ def _evidence(edge: CodeEdge) -> tuple[bool, float, int]:
     return (finite, edge.confidence + 0.0 if finite else 0.0, -edge.line)
 
 
+#: Flow kinds in precedence order: when duplicates disagree, the first of these wins.
+FLOW_KINDS = ("parameter", "assign", "use")
+
+
+def _flow_rank(kind: str) -> tuple[int, str]:
+    return (FLOW_KINDS.index(kind) if kind in FLOW_KINDS else len(FLOW_KINDS), kind)
+
+
 def merge_edges(a: CodeEdge, b: CodeEdge) -> CodeEdge:
     """Two edges with one ``(src, dst, kind)`` key as one (SPEC §7 invariant 4).
 
     Commutative and associative, so the result never depends on arrival order: the strongest
     finite confidence wins with its line (ties: the earlier line); a non-finite confidence
     never displaces a finite one and, alone, becomes NaN ("no signal"). The first flow kind
-    wins, "first" meaning first in the source (lowest line, then name) — the only reading of
-    "first" that arrival order cannot change.
+    wins, "first" meaning first in ``FLOW_KINDS`` — arrival order cannot be what decides.
     """
     assert a.key == b.key, (a.key, b.key)
     best = max(a, b, key=_evidence)
     confidence = best.confidence + 0.0 if math.isfinite(best.confidence) else math.nan
-    kinds = [(e.line, e.flow_kind) for e in (a, b) if e.flow_kind is not None]
-    flow_kind = min(kinds)[1] if kinds else None
+    kinds = [e.flow_kind for e in (a, b) if e.flow_kind is not None]
+    flow_kind = min(kinds, key=_flow_rank) if kinds else None
     return CodeEdge(a.src, a.dst, a.kind, confidence, best.line, flow_kind)
+
+
+def merge_into(merged: dict[EdgeKey, CodeEdge], edge: CodeEdge) -> None:
+    """Add ``edge`` to a by-key table; a lone edge is spelled as a merged one would be."""
+    old = merged.get(edge.key)
+    merged[edge.key] = merge_edges(edge, edge) if old is None else merge_edges(old, edge)
 
 
 def normalize_edges(edges: Iterable[CodeEdge]) -> list[CodeEdge]:
     """Merge duplicates by key; the result is sorted by key."""
     merged: dict[EdgeKey, CodeEdge] = {}
     for edge in edges:
-        old = merged.get(edge.key)
-        merged[edge.key] = edge if old is None else merge_edges(old, edge)
+        merge_into(merged, edge)
     return [merged[k] for k in sorted(merged)]
 
 
@@ -254,8 +266,7 @@ class CodeGraph:
         for end in (edge.src, edge.dst):
             if self.node_kind(end) is None:
                 raise ValueError(f"edge {edge.kind} {edge.src} -> {edge.dst}: unknown node {end!r}")
-        old = self.edge_map.get(edge.key)
-        self.edge_map[edge.key] = edge if old is None else merge_edges(old, edge)
+        merge_into(self.edge_map, edge)
 
     def edges(self, kind: EdgeKind | None = None) -> list[CodeEdge]:
         """Edges sorted by key, optionally of one kind."""

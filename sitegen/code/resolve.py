@@ -405,7 +405,9 @@ def _resolve_rust(path: str, imp: Import, index: ProjectIndex, out: _Result) -> 
         else:
             _add(out, path, imp, [_external(segments[0])])
         return
-    _add(out, path, imp, _rust_use_targets(module, segments[used:], imp, index))
+    # ``use self::Item`` names the file's own items: not a dependency (nor a self-loop).
+    targets = [t for t in _rust_use_targets(module, segments[used:], imp, index) if t.path != path]
+    _add(out, path, imp, targets)
 
 
 def _rust_use_targets(module: str, rest: list[str], imp: Import,
