@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
+from sitegen.analyse.figures import Figures, compute_figures
 from sitegen.crawl import OUTPUT_MARKER
 from sitegen.docs.links import Outcome, Resolved
 from sitegen.docs.records import PageRecord
@@ -366,9 +367,29 @@ def emit_reports(site: _Site, writer: SiteWriter) -> None:
     if writer.claim(out, "sitegen"):
         writer.write(out, site.renderer.render_report(site.context(out), broken_links_view(site, out)))
     writer.write(OutPath("graph.md"), export_graph_md(result.graph, title=f"{result.config.site_title} graph"))
-    writer.write(OutPath("graph.json"), dump_graph_json(result.graph))
+    figures = compute_figures(result.graph)
+    writer.write(OutPath("graph.json"), dump_graph_json(result.graph, _figure_table(figures)))
+    emit_graph_page(site, writer, figures)
     from sitegen.site.code_pages import emit_code_reports
     emit_code_reports(site, writer)
+
+
+def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
+    return {n: {"pagerank": round(r, 6), "community": figures.communities.get(n, -1)}
+            for n, r in figures.pagerank.items()}
+
+
+def emit_graph_page(site: _Site, writer: SiteWriter, figures: Figures) -> None:
+    """``/graph.html``: pages and source files, colour = community, size = PageRank."""
+    from sitegen.site.graphview import render_graph_page
+    out = OutPath("graph.html")
+    nodes = [n for _, n in sorted(site.graph.nodes.items()) if n.id in figures.pagerank]
+    edges = [e for e in site.graph.edges() if e.src in figures.pagerank and e.dst in figures.pagerank]
+    hrefs = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
+    if writer.claim(out, "sitegen"):
+        writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
+                                            site=site.context(out), renderer=site.renderer,
+                                            title="Graph"))
 
 
 def emit_code(site: _Site, writer: SiteWriter, progress: Progress) -> None:
