@@ -1,0 +1,276 @@
+"""Extraction of one markdown page: title, headings, links with exact positions, relations, HTML.
+
+``extract_page`` is a pure function of a page's bytes, with one parse for extraction and
+rendering. It never touches the file system and never resolves a link (the linker does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.ruler import Ruler
+from markdown_it.rules_block import table
+from markdown_it.rules_inline import autolink, image, link
+from markdown_it.token import Token
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
+from mdit_py_plugins.attrs.parse import ParseError
+from mdit_py_plugins.attrs.parse import parse as parse_attrs
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
+
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
+from sitegen.docs.positions import (
+    ENV_SOURCE,
+    KIND,
+    POS,
+    SOURCE,
+    SourceText,
+    parse_inlines,
+    recording,
+    recording_rows,
+)
+from sitegen.docs.records import Heading, Link, PageRecord
+from sitegen.docs.slug import Slugger
+
+#: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
+_ALLOWED_ATTRS = ("id", "class")
+_TRAILING_ATTRS = re.compile(r"\s*(\{[^{}]*\})\s*$")
+
+
+def _replace_rule(ruler: Ruler, name: str, fn: object) -> None:
+    """Swap a rule's function, keeping the chains (``alt``) it terminates."""
+    alt = next(rule.alt for rule in ruler.__rules__ if rule.name == name)
+    ruler.at(name, fn, {"alt": alt})  # type: ignore[arg-type]
+
+
+def _take_trailing_attrs(open_: Token, inline: Token) -> None:
+    """``# Title {#id .class}`` sets the heading's id and class.
+
+    The attrs plugins read ``{…}`` only after links, images and code, or on the line above
+    a block. Read from the raw content, so an escaped ``\\{`` never starts attributes.
+    """
+    children = inline.children
+    if not children or children[-1].type != "text":
+        return
+    found = _TRAILING_ATTRS.search(inline.content)
+    if not found or inline.content[found.start(1) - 1:found.start(1)] == "\\":
+        return
+    braces, last = found.group(1), children[-1]
+    if not last.content.endswith(braces):  # entities or escapes inside: not attributes
+        return
+    try:
+        end, attrs = parse_attrs(braces)
+    except ParseError:
+        return
+    if end != len(braces) - 1:
+        return
+    if "id" in attrs:
+        open_.attrs["id"] = attrs["id"]
+    if "class" in attrs:
+        classes = (str(open_.attrs.get("class") or ""), attrs["class"])
+        open_.attrs["class"] = " ".join(c for c in classes if c)
+    last.content = last.content[:-len(braces)].rstrip()
+
+
+def _build_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark")  # html on: raw HTML passes through, as CommonMark says
+    md.enable(["table", "strikethrough"])
+    md.use(front_matter_plugin)
+    # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
+    md.use(footnote_plugin, inline=False)
+    md.use(tasklists_plugin)
+    md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
+    md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
+    _replace_rule(md.inline.ruler, "link", recording(link, None))
+    _replace_rule(md.inline.ruler, "image", recording(image, "image"))
+    _replace_rule(md.inline.ruler, "autolink", recording(autolink, "autolink"))
+    _replace_rule(md.block.ruler, "table", recording_rows(table))
+    _replace_rule(md.core.ruler, "inline", parse_inlines)
+    return md
+
+
+#: Built once per process: building costs more than parsing a page.
+MARKDOWN = _build_parser()
+
+
+@dataclass
+class _HeadingToken:
+    open: Token
+    inline: Token
+    offset: int
+    line: int
+    raw_text: str  # plain text as GitHub slugs it (a soft break is a newline)
+
+
+def extract_page(path: str, data: bytes) -> PageRecord:
+    """Everything extraction knows about the page ``path`` whose bytes are ``data``."""
+    source = SourceText(data)
+    diagnostics = _utf8_diagnostics(path, source)
+    env = {ENV_SOURCE: source}
+    tokens = MARKDOWN.parse(source.text, env)
+    front = _front_matter(tokens, path)
+    rels, rel_problems = relations(front.data, front.key_lines, path)
+    headings, id_problems = _headings(tokens, source, path)
+    content_hash = hashlib.sha256(data).hexdigest()
+    link_mark = f"sglink-{content_hash[:16]}-"
+    links = _links(tokens, source, headings, link_mark)
+    html = MARKDOWN.renderer.render(tokens, MARKDOWN.options, env)
+    return PageRecord(
+        path=path, content_hash=content_hash, title=_title(front, headings, path),
+        front_matter=front.data, headings=headings, links=links, relations=rels,
+        html=html, link_mark=link_mark,
+        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems,
+    )
+
+
+def _utf8_diagnostics(path: str, source: SourceText) -> list[Diagnostic]:
+    if source.bad_byte is None:
+        return []
+    at = source.byte_position(source.bad_byte)
+    return [Diagnostic(path, at.line, at.column, Level.WARNING,
+                       "the file is not valid UTF-8; each byte that is not is shown as U+FFFD. "
+                       "Save it as UTF-8 to fix this.", "utf8")]
+
+
+def _front_matter(tokens: Sequence[Token], path: str) -> FrontMatter:
+    if not tokens or tokens[0].type != "front_matter":
+        return FrontMatter()
+    first_line = (tokens[0].map or [0])[0] + 2  # the line after the opening ---
+    return parse_front_matter(tokens[0].content, path, first_line)
+
+
+def _title(front: FrontMatter, headings: list[Heading], path: str) -> str:
+    given = front.data.get("title")
+    if isinstance(given, (str, int, float)) and not isinstance(given, bool) and str(given).strip():
+        return str(given).strip()
+    for heading in headings:
+        if heading.level == 1 and heading.text.strip():
+            return heading.text.strip()
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    words = " ".join(re.split(r"[-_\s]+", stem)).strip() or stem
+    return words[:1].upper() + words[1:]
+
+
+def plain_text(children: Sequence[Token]) -> str:
+    """Text of inline tokens with the markup stripped; an image counts as its alt text."""
+    parts: list[str] = []
+    for token in children:
+        kind = token.type
+        if kind == "text" or kind == "code_inline":
+            parts.append(token.content)
+        elif kind == "softbreak" or kind == "hardbreak":
+            parts.append("\n")
+        elif kind == "image":
+            parts.append(plain_text(token.children or ()))
+    return "".join(parts)
+
+
+# --- headings -----------------------------------------------------------------------------
+
+def _headings(tokens: Sequence[Token], source: SourceText,
+              path: str) -> tuple[list[Heading], list[Diagnostic]]:
+    """Every heading in source order, with its id; ids and permalinks go into the tokens."""
+    found = sorted(_heading_tokens(tokens, source), key=lambda h: h.offset)
+    problems = _duplicate_ids(found, path)
+    slugger = Slugger()
+    for h in found:
+        if h.open.attrs.get("id"):
+            slugger.reserve(str(h.open.attrs["id"]))
+    headings = []
+    for h in found:
+        id_ = str(h.open.attrs.get("id") or slugger.slug(h.raw_text))
+        _add_permalink(h, id_)
+        headings.append(Heading(level=int(h.open.tag[1]), text=h.raw_text.replace("\n", " "),
+                                id=id_, line=h.line, offset=h.offset))
+    return headings, problems
+
+
+def _duplicate_ids(found: list[_HeadingToken], path: str) -> list[Diagnostic]:
+    seen: set[str] = set()
+    problems = []
+    for h in found:
+        id_ = str(h.open.attrs.get("id") or "")
+        if id_ in seen:
+            problems.append(Diagnostic(
+                path, h.line, 1, Level.WARNING, f"heading id '{id_}' is given to an earlier "
+                "heading too; links to it reach the first one.", "duplicate-id"))
+        if id_:
+            seen.add(id_)
+    return problems
+
+
+def _heading_tokens(tokens: Sequence[Token], source: SourceText) -> list[_HeadingToken]:
+    found = []
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        inline = tokens[i + 1]
+        _take_trailing_attrs(token, inline)
+        index = token.meta.get(SOURCE)
+        if index is None:
+            index = source.line_starts[(token.map or [0])[0]]
+        at = source.position(index)
+        found.append(_HeadingToken(token, inline, at.offset, at.line,
+                                   plain_text(inline.children or ())))
+    return found
+
+
+def _add_permalink(heading: _HeadingToken, id_: str) -> None:
+    if not id_:  # an emoji-only heading slugs to "": no id, nothing to link to
+        return
+    heading.open.attrs["id"] = id_
+    permalink = Token("html_inline", "", 0)
+    permalink.content = (f'<a class="permalink" href="#{escapeHtml(id_)}" '
+                         'aria-label="Permalink">#</a>')
+    if heading.inline.children is None:
+        heading.inline.children = []
+    heading.inline.children.append(permalink)
+
+
+# --- links --------------------------------------------------------------------------------
+
+def _links(tokens: Sequence[Token], source: SourceText, headings: list[Heading],
+           link_mark: str) -> list[Link]:
+    """Every link in source order; link i's href (or src) becomes ``f"{link_mark}{i}"``."""
+    found: list[tuple[int, Token, Link]] = []
+    section_starts = [h.offset for h in headings]
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        fallback = source.line_starts[(token.map or [0])[0]]
+        children = token.children
+        for j, child in enumerate(children):
+            if POS not in child.meta:
+                continue
+            index = child.meta.get(SOURCE)
+            at = source.position(fallback if index is None else index)
+            section = bisect_right(section_starts, at.offset) - 1
+            found.append((at.offset, child, Link(
+                href=str(child.attrs.get("src" if child.type == "image" else "href", "")),
+                label=" ".join(_label(children, j).split()),
+                kind=child.meta[KIND], offset=at.offset, line=at.line, column=at.column,
+                anchor=headings[section].id if section >= 0 else "",
+            )))
+    found.sort(key=lambda item: item[0])
+    for i, (_, token, _link) in enumerate(found):
+        token.attrs["src" if token.type == "image" else "href"] = f"{link_mark}{i}"
+    return [item[2] for item in found]
+
+
+def _label(children: Sequence[Token], start: int) -> str:
+    token = children[start]
+    if token.type == "image":
+        return plain_text(token.children or ())
+    stop = start + 1
+    while stop < len(children) and children[stop].type != "link_close":
+        stop += 1
+    return plain_text(children[start + 1:stop])
