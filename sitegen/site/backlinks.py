@@ -6,7 +6,7 @@ never reads the graph store, never renders HTML and never changes the edges it i
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from sitegen.graph.model import Edge, edge_annotation
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
@@ -81,15 +81,17 @@ def backlink_groups(edges: Iterable[Edge], titles: Mapping[str, str],
                     href_for: Callable[[Edge], str]) -> tuple[BacklinkGroup, ...]:
     """Group the edges INTO one node: typed relations sorted by predicate, then plain links.
 
-    One entry per edge, sorted by (title, href) within its group; ``href_for`` gives the link
-    to the source's exact section (``page.html#anchor``), relative to the page shown.
+    One entry per edge, sorted by title (case-insensitively, then exactly) and href;
+    ``href_for`` gives the link to the source's exact section (``page.html#anchor``),
+    relative to the page shown.
     """
     by_rel: dict[str, list[BacklinkEntry]] = {}
     for edge in edges:
         by_rel.setdefault(edge.rel, []).append(_entry(edge, titles, href_for))
     groups = []
     for rel in sorted(r for r in by_rel if r) + ([""] if "" in by_rel else []):
-        entries = sorted(by_rel[rel], key=lambda e: (e.title, e.href))
+        # Case-insensitive first, as a reader scans a list; the exact title and href break ties.
+        entries = sorted(by_rel[rel], key=lambda e: (e.title.casefold(), e.title, e.href))
         heading = relation_heading(rel) if rel else PLAIN_HEADING
         groups.append(BacklinkGroup(heading=heading, rel=rel, entries=tuple(entries)))
     return tuple(groups)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from markupsafe import Markup
 from pyvis.edge import Edge as PyvisEdge
@@ -94,7 +95,7 @@ def build_network(nodes: Iterable[Node], edges: Iterable[Edge], communities: Map
     net = Network(directed=True, cdn_resources="in_line", height="100%", width="100%")
     ranks = _normalized(pagerank)
     ordered = sorted({n.id: n for n in nodes}.values(), key=lambda n: n.id)
-    number = {n.id: i for i, n in enumerate(ordered)}
+    number: dict[str, int] = {n.id: i for i, n in enumerate(ordered)}
     for node in ordered:
         rank, community = ranks.get(node.id, 0.0), communities.get(node.id)
         net.add_node(number[node.id], label=_label(node), title=_tooltip(node, rank, community),
@@ -168,9 +169,9 @@ def render_graph_page(nodes: Iterable[Node], edges: Iterable[Edge], communities:
 # Elements that make the browser fetch something, pointing at another host.
 _REMOTE_TAG = re.compile(
     r"<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)\s*=\s*"
-    r"[\"']?\s*(?:https?:)?//[^>]*>(?:\s*</\1>)?", re.I)
-_REMOTE_ATTR = re.compile(r"\b(?:src|href)\s*=\s*[\"']?\s*((?:https?:)?//[^\"'\s>]+)", re.I)
-_REMOTE_CSS = re.compile(r"(?:url\(\s*[\"']?|@import\s+[\"']?)\s*((?:https?:)?//[^\"')\s]+)", re.I)
+    r"[\"']?\s*(?:https?:)?//[^>]*>(?:\s*</\1>)?", re.IGNORECASE)
+_REMOTE_ATTR = re.compile(r"\b(?:src|href)\s*=\s*[\"']?\s*((?:https?:)?//[^\"'\s>]+)", re.IGNORECASE)
+_REMOTE_CSS = re.compile(r"(?:url\(\s*[\"']?|@import\s+[\"']?)\s*((?:https?:)?//[^\"')\s]+)", re.IGNORECASE)
 
 
 def remote_resource_urls(html: str) -> list[str]:

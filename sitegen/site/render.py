@@ -10,13 +10,21 @@ import functools
 import importlib.resources
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
-                    Template, TemplateNotFound)
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    Template,
+    TemplateNotFound,
+)
 from markupsafe import Markup, escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -24,8 +32,15 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from sitegen.site.views import (IndexView, NavItem, PageView, ReportCell, ReportView,
-                                SiteContext, SourceView)
+from sitegen.site.views import (
+    IndexView,
+    NavItem,
+    PageView,
+    ReportCell,
+    ReportView,
+    SiteContext,
+    SourceView,
+)
 
 #: Above this many nav items, folders off the current page's path render as a link to their
 #: index instead of their whole subtree, so a large site's pages don't each carry the full
@@ -111,7 +126,7 @@ def highlight_source(code: str, filename: str) -> tuple[str, str]:
     return html, highlight_css()
 
 
-_CSS_COMMENT = re.compile(r"/\*.*?\*/ ?", re.S)
+_CSS_COMMENT = re.compile(r"/\*.*?\*/ ?", re.DOTALL)
 
 
 def _token_css(style: str) -> str:
@@ -252,5 +267,12 @@ def _cells(rows: tuple[tuple[ReportCell | str, ...], ...]) -> tuple[tuple[Report
                  for row in rows)
 
 
-__all__ = ["Renderer", "highlight_source", "highlight_css", "safe_href", "shipped_templates",
-           "NAV_FULL_LIMIT", "NAV_CHUNK"]
+__all__ = [
+    "NAV_CHUNK",
+    "NAV_FULL_LIMIT",
+    "Renderer",
+    "highlight_css",
+    "highlight_source",
+    "safe_href",
+    "shipped_templates",
+]

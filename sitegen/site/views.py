@@ -33,7 +33,7 @@ class NavItem:
     title: str
     href: str = ""
     current: bool = False
-    children: tuple["NavItem", ...] = ()
+    children: tuple[NavItem, ...] = ()
     is_folder: bool = False
 
 
@@ -97,7 +97,7 @@ class LinkItem:
 @dataclass(frozen=True)
 class PageView:
     title: str
-    body_html: Markup  # a str is accepted and marked safe: it is sitegen's rendered markdown
+    body_html: str  # sitegen's rendered markdown: marked Markup (trusted) on construction
     toc: tuple[TocEntry, ...] = ()
     crumbs: tuple[Crumb, ...] = ()
     backlinks: tuple[BacklinkGroup, ...] = ()
@@ -134,7 +134,7 @@ class SourceView:
     title: str
     path: str  # repository path
     language: str
-    code_html: Markup  # from render.highlight_source; a str is marked safe
+    code_html: str  # from render.highlight_source: marked Markup (trusted) on construction
     symbols: tuple[SymbolEntry, ...] = ()
     imports: tuple[LinkItem, ...] = ()
     imported_by: tuple[LinkItem, ...] = ()

@@ -90,3 +90,11 @@ def test_text_lists_heading_count_title_annotation_and_node_id() -> None:
 
 def test_text_says_so_when_nothing_links_here() -> None:
     assert "No pages link here." in format_backlinks_text(())
+
+
+def test_entries_sort_by_title_ignoring_case_then_by_href() -> None:
+    edges = [_edge("/z.md"), _edge("/b.md"), _edge("/a.md"), _edge("/c.md")]
+    titles = {"/z.md": "sitegen", "/b.md": "Your first site", "/a.md": "Alpha", "/c.md": "Alpha"}
+    (group,) = backlink_groups(edges, titles, _href)
+    assert [(e.title, e.href) for e in group.entries] == [
+        ("Alpha", "a.html"), ("Alpha", "c.html"), ("sitegen", "z.html"), ("Your first site", "b.html")]

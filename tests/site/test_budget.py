@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from sitegen.site.render import Renderer
-from sitegen.site.views import (BacklinkEntry, BacklinkGroup, Crumb, NavItem, PageView, TocEntry,
-                                site_context_for)
+from sitegen.site.views import (
+    BacklinkEntry,
+    BacklinkGroup,
+    Crumb,
+    NavItem,
+    PageView,
+    TocEntry,
+    site_context_for,
+)
 
 BUDGET = 30 * 1024
 

@@ -9,8 +9,13 @@ import pytest
 
 from sitegen.graph.model import Edge, Node, NodeKind
 from sitegen.paths import NodeId
-from sitegen.site.graphview import (PALETTE, community_color, remote_resource_urls,
-                                    render_graph_page, strip_remote_resources)
+from sitegen.site.graphview import (
+    PALETTE,
+    community_color,
+    remote_resource_urls,
+    render_graph_page,
+    strip_remote_resources,
+)
 
 NODES = [Node(NodeId(f"/p{i}.md"), NodeKind.PAGE, f"Page {i}") for i in range(6)] + [
     Node(NodeId("https://example.com/ext"), NodeKind.EXTERNAL, ""),
@@ -33,15 +38,15 @@ def html() -> str:
 
 
 def _data(html: str) -> dict:
-    m = re.search(r'<script type="application/json" id="graph-data">(.*?)</script>', html, re.S)
+    m = re.search(r'<script type="application/json" id="graph-data">(.*?)</script>', html, re.DOTALL)
     assert m
     return json.loads(m.group(1))
 
 
 def test_graph_page_loads_nothing_remote(html: str) -> None:
     assert remote_resource_urls(html) == []
-    assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)
-    assert not re.search(r"""url\(\s*["']?\s*(?:https?:)?//""", html, re.I)
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.IGNORECASE)
+    assert not re.search(r"""url\(\s*["']?\s*(?:https?:)?//""", html, re.IGNORECASE)
     assert "vis.Network" in html  # the library is inlined, not fetched
 
 

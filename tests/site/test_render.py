@@ -10,10 +10,26 @@ import pytest
 from jinja2 import UndefinedError
 
 from sitegen.site.render import NAV_CHUNK, NAV_FULL_LIMIT, Renderer, highlight_source, safe_href
-from sitegen.site.views import (BacklinkEntry, BacklinkGroup, CodeRef, Crumb, IndexEntry,
-                                IndexSection, IndexView, LinkItem, NavItem, PageView, ReportCell,
-                                ReportView, SiteContext, SourceView, SymbolEntry, TocEntry,
-                                root_prefix_for, site_context_for)
+from sitegen.site.views import (
+    BacklinkEntry,
+    BacklinkGroup,
+    CodeRef,
+    Crumb,
+    IndexEntry,
+    IndexSection,
+    IndexView,
+    LinkItem,
+    NavItem,
+    PageView,
+    ReportCell,
+    ReportView,
+    SiteContext,
+    SourceView,
+    SymbolEntry,
+    TocEntry,
+    root_prefix_for,
+    site_context_for,
+)
 
 XSS = "<script>alert(1)</script>"
 
@@ -34,7 +50,7 @@ def renderer() -> Renderer:
 
 
 def _page(**kw: object) -> PageView:
-    base: dict[str, object] = dict(title="Alpha", body_html="<p>Body</p>")
+    base: dict[str, object] = {"title": "Alpha", "body_html": "<p>Body</p>"}
     base.update(kw)
     return PageView(**base)  # type: ignore[arg-type]
 
