@@ -30,7 +30,7 @@ class ShardVersionError(ValueError):
         self.found = found
         self.expected = SHARD_SCHEMA_VERSION
         place = f"{where}: " if where else ""
-        super().__init__(f"{place}shard schema version {found} found, this sitegen reads "
+        super().__init__(f"{place}shard schema version {found!r} found, this sitegen reads "
                          f"version {SHARD_SCHEMA_VERSION} only; the cache must be regenerated")
 
 
