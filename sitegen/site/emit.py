@@ -339,8 +339,7 @@ def sitemap_xml(site: _Site, outs: Iterable[str]) -> str:
 def emit_site(result: "BuildResult", progress: Progress) -> int:
     """Write every file of the site; returns how many files were written."""
     config = result.config
-    pages = {n: r for r in result.pages
-             if (n := _page_node(result, r)) is not None}
+    pages = publishable_pages(result)
     nav, folder_index = build_nav(pages)
     titles = {n: node.title or n for n, node in result.graph.nodes.items()}
     site = _Site(result, Renderer(config.root), nav, titles, pages, folder_index)
@@ -395,6 +394,24 @@ def emit_graph_page(site: _Site, writer: SiteWriter, figures: Figures) -> None:
 def emit_code(site: _Site, writer: SiteWriter, progress: Progress) -> None:
     from sitegen.site.code_pages import emit_source_pages
     emit_source_pages(site, writer, progress)
+
+
+def publishable_pages(result: "BuildResult") -> dict[NodeId, PageRecord]:
+    """Pages by node; when two map to one HTML file (a.md, a.markdown) the .md one wins,
+    whatever the listing order, and the other is reported and not published."""
+    by_out: dict[OutPath, list[tuple[NodeId, PageRecord]]] = {}
+    for rec in result.pages:
+        node = _page_node(result, rec)
+        if node is not None:
+            by_out.setdefault(html_out_path(node), []).append((node, rec))
+    pages: dict[NodeId, PageRecord] = {}
+    for out, claimants in sorted(by_out.items()):
+        claimants.sort(key=lambda c: (not c[0].endswith(".md"), c[0]))
+        winner, rec = claimants[0]
+        pages[winner] = rec
+        for _, loser in claimants[1:]:
+            result.diagnostics.append(_duplicate(loser.path, out, rec.path))
+    return dict(sorted(pages.items()))
 
 
 def _page_node(result: "BuildResult", rec: PageRecord) -> NodeId | None:
