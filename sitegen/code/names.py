@@ -19,7 +19,8 @@ The rules, in order, for a reference ``name`` inside the symbol ``enclosing`` of
 4. A bare name climbs the ladder and stops at the first rank with candidates: the own file
    (innermost lexical scope first; class bodies count as scopes only in Ruby and C++, where a
    method calls its siblings unqualified), then the direct same-language imports through
-   their bindings (Go: the other files of the package, too), then files reached transitively
+   their bindings (Go: the other files of the package, too; Ruby and C++: ``Price`` inside
+   ``module Shop`` also finds ``Shop.Price``), then files reached transitively
    from those imports, then direct imports in another language. Type and base references
    find only class-like symbols. Equal candidates all stay, ordered by path.
 """
@@ -134,7 +135,7 @@ class NameTable:
         own = self._lexical(path, name, kind, enclosing)
         if own:
             return _ordered(Candidate(s, SAME_FILE) for s in own)
-        entries = self._entries(path, name)
+        entries = self._entries(path, name, enclosing)
         lang = self._lang[path]
         same = [e for e in entries if self._lang[e.path] == lang]
         cross = [e for e in entries if self._lang[e.path] != lang]
@@ -159,14 +160,17 @@ class NameTable:
                 return found
         return self._find(path, name, kind)
 
-    def _entries(self, path: str, name: str) -> list[_Entry]:
+    def _entries(self, path: str, name: str, enclosing: str | None) -> list[_Entry]:
+        # Ruby and C++ name ``Price`` inside ``module Shop`` finds ``Shop::Price`` elsewhere too.
+        nested = [f"{scope}.{name}" for scope in _scopes(enclosing)] \
+            if self._lang[path] in _CLASS_SCOPED else []
         out = []
         for target in self._targets(path):
             for local, original in target.exposure.names:
                 if local == name:
                     out.append(_Entry(target.path, original, True))  # type: ignore[arg-type]
             if target.exposure.star:
-                out.append(_Entry(target.path, name, False))  # type: ignore[arg-type]
+                out += [_Entry(target.path, q, False) for q in (*nested, name)]  # type: ignore[arg-type]
         if self._lang[path] == LangId.GO:
             # One Go package is one namespace: its other files' names, private ones too.
             siblings = go_package_files(posixpath.dirname(path), self._index,
