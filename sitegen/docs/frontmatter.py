@@ -42,7 +42,7 @@ def parse_front_matter(text: str, path: str, first_line: int = 2) -> FrontMatter
     try:
         loaded = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
-        return FrontMatter(diagnostics=[_yaml_error(exc, path, first_line)])
+        return FrontMatter(diagnostics=[_yaml_error(exc, text, path, first_line)])
     except RecursionError:
         return FrontMatter(diagnostics=[_warn(
             path, first_line, "front matter is nested too deeply; it is ignored.")])
@@ -61,8 +61,11 @@ def parse_front_matter(text: str, path: str, first_line: int = 2) -> FrontMatter
     return FrontMatter(data=data, key_lines=_key_lines(text, data, first_line))
 
 
-def _yaml_error(exc: yaml.YAMLError, path: str, first_line: int) -> Diagnostic:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+def _yaml_error(exc: yaml.YAMLError, text: str, path: str, first_line: int) -> Diagnostic:
+    mark = getattr(exc, "problem_mark", None)
+    context = getattr(exc, "context_mark", None)
+    if context is not None and (mark is None or mark.index >= len(text.rstrip())):
+        mark = context  # the problem is the end of the text: point at what was left open
     line = first_line + mark.line if mark is not None else first_line
     col = mark.column + 1 if mark is not None else 1
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

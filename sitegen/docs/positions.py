@@ -28,7 +28,8 @@ _ROW_START, _COLUMN = "sitegen_row_start", "sitegen_column"
 #: Key in ``env`` of the link tokens made since the current inline token's parse began.
 _FOUND = "sitegen_found"
 _BOM = "\ufeff"
-_SURROGATE = re.compile("[\udc80-\udcff]")
+#: What markdown-it shows as U+FFFD: NUL (CommonMark says so) and, here, each bad byte.
+_REPLACED = re.compile("[\x00\udc80-\udcff]")
 _LINE_BREAK = re.compile(rb"\r\n?|\n")
 
 
@@ -41,8 +42,9 @@ class Position(NamedTuple):
 class SourceText:
     """A page's bytes as the text markdown-it parses, and the way back from text to bytes.
 
-    The text has no BOM, ``\\n`` line ends (what markdown-it would normalize them to anyway,
-    so its indices are ours) and U+FFFD for each byte that is not valid UTF-8.
+    The text has no BOM, ``\\n`` line ends and U+FFFD for NUL (what markdown-it would
+    normalize them to anyway, so its indices are ours), and U+FFFD for each byte that is not
+    valid UTF-8.
     """
 
     def __init__(self, data: bytes) -> None:
@@ -58,7 +60,8 @@ class SourceText:
             raw = raw.replace("\r\n", "\n").replace("\r", "\n")
         #: Same length as ``self.text``; keeps the bad bytes so their byte length is known.
         self._raw = raw
-        self.text = _SURROGATE.sub("\ufffd", raw) if self.bad_byte is not None else raw
+        replaced = self.bad_byte is not None or "\x00" in raw
+        self.text = _REPLACED.sub("\ufffd", raw) if replaced else raw
         self._ascii = data.isascii()
         self.line_starts = _line_starts(self.text, "\n")
         if b"\r" in data:
