@@ -84,6 +84,7 @@ class NameTable:
         self._bases_refs = {p: [r for r in refs if r.kind == "base"] for p, refs in references.items()}
         self._index = index
         self._reach: dict[str, list[str]] = {}
+        self._base_memo: dict[str, list[Candidate]] = {}
 
     def path_of(self, sym: SymbolNode) -> str:
         return self._path_of[sym.file_id]
@@ -95,6 +96,10 @@ class NameTable:
         norm = normalize_reference(name)
         if norm is None:
             return []
+        if kind == "base" and enclosing and self._is_type(path, enclosing):
+            # A class's bases are evaluated around it: ``class G(self.Graph)`` in a method
+            # means the method's ``self``, and the class being defined is not a scope yet.
+            enclosing = enclosing.rpartition(".")[0] or None
         head, _, rest = norm.partition(".")
         if not rest:
             return self._ladder(path, norm, kind, enclosing)
@@ -222,7 +227,14 @@ class NameTable:
         return _ordered(best)
 
     def _bases(self, cls: SymbolNode) -> list[Candidate]:
-        """The resolved base classes written in ``cls``'s header."""
+        """The resolved base classes written in ``cls``'s header (memoized; a base that leads
+        back to ``cls`` while it is being resolved sees no bases, so recursion ends)."""
+        if cls.id not in self._base_memo:
+            self._base_memo[cls.id] = []
+            self._base_memo[cls.id] = self._resolve_bases(cls)
+        return self._base_memo[cls.id]
+
+    def _resolve_bases(self, cls: SymbolNode) -> list[Candidate]:
         path = self.path_of(cls)
         parent = cls.qualified_name.rpartition(".")[0] or None
         lines = (cls.source_range.start_line, cls.source_range.end_line)

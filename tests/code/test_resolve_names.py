@@ -279,3 +279,21 @@ def test_metacall_of_a_same_language_loaded_file_is_a_direct_import():
         rec("lib.py", [sym("f")]),
     ])
     assert refs_of(graph) == {("client.py", "lib.py::f", D), ("client.py::main", "lib.py::f", D)}
+
+
+def test_bases_are_resolved_in_the_scope_around_the_class():
+    graph, _ = build([rec("t.py", [
+        sym("Tester", "class", (1, 20)), sym("Tester.Graph", "class", (2, 3)),
+        sym("Tester.test", "method", (4, 10)), sym("Tester.test.MyGraph", "class", (5, 9)),
+        sym("Tester.test.MyGraph.m", "method", (6, 9)), sym("Tester.test.MyGraph.run", "method", (8, 9))],
+        refs=[ref("self.Graph", "Tester.test.MyGraph", 5, "base"),
+              ref("self.run", "Tester.test.MyGraph.m", 7),
+              ref("self.missing", "Tester.test.MyGraph.m", 7)])])
+    assert refs_of(graph) == {("t.py::Tester.test.MyGraph", "t.py::Tester.Graph", S),
+                              ("t.py::Tester.test.MyGraph.m", "t.py::Tester.test.MyGraph.run", S)}
+
+
+def test_a_class_deriving_from_itself_by_name_does_not_recurse():
+    graph, _ = build([rec("a.py", [sym("A", "class", (1, 5)), sym("A.m", "method", (2, 3))],
+                          refs=[ref("A", "A", 1, "base"), ref("self.nothing", "A.m", 2)])])
+    assert refs_of(graph) == {("a.py::A", "a.py::A", S)}
