@@ -8,11 +8,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
-from sitegen.code.graph import (CROSS_LANGUAGE, DIRECT_IMPORT, SAME_FILE, CodeEdge, CodeGraph,
-                                EdgeKind, ExternalNode, FileNode, SymbolNode, external_endpoint,
-                                file_endpoint, normalize_edges, symbol_endpoint)
+from sitegen.code.graph import (
+    CROSS_LANGUAGE,
+    DIRECT_IMPORT,
+    SAME_FILE,
+    CodeEdge,
+    CodeGraph,
+    EdgeKind,
+    ExternalNode,
+    FileNode,
+    SymbolNode,
+    external_endpoint,
+    file_endpoint,
+    normalize_edges,
+    symbol_endpoint,
+)
 from sitegen.code.names import NameTable
 from sitegen.code.records import CodeRecord, LangId, Symbol
 from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
@@ -112,14 +125,14 @@ def _add_file(graph: CodeGraph, record: CodeRecord) -> None:
     for sym, sym_id in zip(record.symbols, ids):
         graph.add_symbol(SymbolNode(sym_id, sym.name, sym.qualified_name, sym.kind, file_id,
                                     sym.visibility, sym.source_range, sym.name_range))
-    owners = _owners(record.symbols, ids)
-    for i, (sym, sym_id) in enumerate(zip(record.symbols, ids)):
-        owner = ids[owners[i]] if owners[i] is not None else file_id
+    owners = _owners(record.symbols)
+    for sym, sym_id, owner_index in zip(record.symbols, ids, owners):
+        owner = ids[owner_index] if owner_index is not None else file_id
         graph.add_edge(CodeEdge(owner, sym_id, EdgeKind.OWNERSHIP, SAME_FILE,
                                 sym.source_range.start_line))
 
 
-def _owners(symbols: list[Symbol], ids: list[str]) -> list[int | None]:
+def _owners(symbols: list[Symbol]) -> list[int | None]:
     """Index of each symbol's owner (None: the file). Among symbols named by ``parent``, the
     one whose range holds the child; a choice that would close a cycle falls back to the file."""
     by_qn: dict[str, list[int]] = {}
@@ -127,9 +140,10 @@ def _owners(symbols: list[Symbol], ids: list[str]) -> list[int | None]:
         by_qn.setdefault(sym.qualified_name, []).append(i)
     owners: list[int | None] = []
     for i, sym in enumerate(symbols):
-        options = [j for j in by_qn.get(sym.parent or "", []) if j != i] if sym.parent else []
+        options = [j for j in by_qn.get(sym.parent, []) if j != i] if sym.parent else []
         holding = [j for j in options if _holds(symbols[j], sym)]
-        owners.append((holding or options or [None])[0])
+        chosen = holding or options
+        owners.append(chosen[0] if chosen else None)
     for i in range(len(symbols)):
         seen, node = {i}, owners[i]
         while node is not None and node not in seen:

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
-from sitegen.code.graph import (CodeEdge, CodeGraph, DataNode, DataScope, EdgeKind, ExternalNode,
-                                FileNode, Node, SymbolNode)
+from sitegen.code.graph import (
+    CodeEdge,
+    CodeGraph,
+    DataNode,
+    DataScope,
+    EdgeKind,
+    ExternalNode,
+    FileNode,
+    Node,
+    SymbolNode,
+)
 from sitegen.code.records import LangId, Range, SymbolKind, Visibility
 from sitegen.code.serialize import numeric_ids
 

@@ -8,9 +8,9 @@ never reads files and never resolves names.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Iterable, Iterator
 
 from sitegen.code.records import LangId, Range, SymbolKind, Visibility
 

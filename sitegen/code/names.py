@@ -28,14 +28,25 @@ The rules, in order, for a reference ``name`` inside the symbol ``enclosing`` of
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
 
-from sitegen.code.graph import (CROSS_LANGUAGE, DIRECT_IMPORT, SAME_FILE, TRANSITIVE_IMPORT,
-                                CodeGraph, SymbolNode)
+from sitegen.code.graph import (
+    CROSS_LANGUAGE,
+    DIRECT_IMPORT,
+    SAME_FILE,
+    TRANSITIVE_IMPORT,
+    CodeGraph,
+    SymbolNode,
+)
 from sitegen.code.records import LangId, Reference, SymbolKind, Visibility
-from sitegen.code.resolve import C_FAMILY, ImportTarget, ProjectIndex, ResolvedImport, \
-    go_package_files
+from sitegen.code.resolve import (
+    C_FAMILY,
+    ImportTarget,
+    ProjectIndex,
+    ResolvedImport,
+    go_package_files,
+)
 
 TYPE_KINDS = frozenset({SymbolKind.CLASS, SymbolKind.INTERFACE, SymbolKind.TRAIT,
                         SymbolKind.STRUCT, SymbolKind.ENUM, SymbolKind.OBJECT})
@@ -329,11 +340,11 @@ class NameTable:
         """Files reached from ``start`` through same-language imports, breadth first."""
         if start not in self._reach:
             lang = self._lang[start]
-            seen, order, queue = {start}, [], [start]
+            seen, order, queue = {start}, [], [start]  # type: set[str], list[str], list[str]
             while queue:
                 nxt = []
                 for path in queue:
-                    for target in sorted({t.path for t in self._targets(path)}):  # type: ignore[type-var]
+                    for target in sorted({t.path for t in self._targets(path) if t.path}):
                         if target not in seen and self._lang[target] == lang:
                             seen.add(target)
                             order.append(target)

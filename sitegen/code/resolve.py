@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
 
 from sitegen.code.records import Binding, CodeRecord, Import, LangId, MetacallLoad
 from sitegen.config import Config
@@ -77,7 +77,7 @@ class ProjectIndex:
 
     @classmethod
     def build(cls, records: list[CodeRecord], config: Config, all_paths: set[str],
-              read_text: ReadText | None = None) -> "ProjectIndex":
+              read_text: ReadText | None = None) -> ProjectIndex:
         code = {r.path: r.language for r in records}
         paths = frozenset(all_paths) | frozenset(code)
         dirs = frozenset(d for p in paths for d in _ancestors(p))
@@ -201,7 +201,7 @@ def _python_module_in(folder: str, dotted: str, index: ProjectIndex) -> str | No
             return None
         candidates = [base + ".py", base + "/__init__.py", base + ".pyi", base + "/__init__.pyi"]
     else:
-        candidates = [_join(folder, "__init__.py"), _join(folder, "__init__.pyi")]
+        candidates = [c for c in (_join(folder, "__init__.py"), _join(folder, "__init__.pyi")) if c]
     return next((c for c in candidates if index.exists(c)), None)
 
 

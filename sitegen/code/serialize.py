@@ -10,9 +10,21 @@ import json
 import math
 from typing import Any
 
-from sitegen.code.graph import (CodeEdge, CodeGraph, DataNode, DataScope, EdgeKind, ExternalNode,
-                                FileNode, Node, SymbolNode, data_endpoint, external_endpoint,
-                                file_endpoint, symbol_endpoint)
+from sitegen.code.graph import (
+    CodeEdge,
+    CodeGraph,
+    DataNode,
+    DataScope,
+    EdgeKind,
+    ExternalNode,
+    FileNode,
+    Node,
+    SymbolNode,
+    data_endpoint,
+    external_endpoint,
+    file_endpoint,
+    symbol_endpoint,
+)
 from sitegen.code.records import LangId, Range, SymbolKind, Visibility
 
 SCHEMA_VERSION = 2

@@ -9,12 +9,25 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from sitegen.code.graph import file_endpoint, symbol_endpoint
-from sitegen.code.records import (Binding, CodeRecord, CommentLink, Import, LangId, MetacallCall,
-                                  MetacallLoad, Range, Reference, Symbol, SymbolKind, Visibility)
+from sitegen.code.records import (
+    Binding,
+    CodeRecord,
+    CommentLink,
+    Import,
+    LangId,
+    MetacallCall,
+    MetacallLoad,
+    Range,
+    Reference,
+    Symbol,
+    SymbolKind,
+    Visibility,
+)
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
 

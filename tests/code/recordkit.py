@@ -7,8 +7,19 @@ from __future__ import annotations
 
 from sitegen.code.analyse import build_code_graph
 from sitegen.code.graph import CodeGraph, EdgeKind
-from sitegen.code.records import (Binding, CodeRecord, Import, LangId, MetacallCall,
-                                  MetacallLoad, Range, Reference, Symbol, SymbolKind, Visibility)
+from sitegen.code.records import (
+    Binding,
+    CodeRecord,
+    Import,
+    LangId,
+    MetacallCall,
+    MetacallLoad,
+    Range,
+    Reference,
+    Symbol,
+    SymbolKind,
+    Visibility,
+)
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic
 

@@ -6,11 +6,18 @@ import math
 import re
 
 import pytest
-
 from recordkit import build, imp, rec, ref, sym
+
 from sitegen.code.dgraph import NQuadsError, dgraph_schema, from_nquads, quote, to_nquads, unquote
-from sitegen.code.graph import CodeEdge, CodeGraph, DataNode, DataScope, EdgeKind, ExternalNode, \
-    FileNode
+from sitegen.code.graph import (
+    CodeEdge,
+    CodeGraph,
+    DataNode,
+    DataScope,
+    EdgeKind,
+    ExternalNode,
+    FileNode,
+)
 from sitegen.code.records import LangId, MetacallCall, MetacallLoad
 
 
@@ -45,7 +52,7 @@ def test_every_line_is_one_quad_with_blank_nodes_and_facets():
 
 def test_edges_use_kind_predicates():
     text = to_nquads(_graph())
-    predicates = {m.group(1) for m in re.finditer(r"^_:n\d+ <(\w+)> _:n\d+ \(", text, re.M)}
+    predicates = {m.group(1) for m in re.finditer(r"^_:n\d+ <(\w+)> _:n\d+ \(", text, re.MULTILINE)}
     assert predicates == {"imports", "references", "owns"}
 
 

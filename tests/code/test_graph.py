@@ -7,12 +7,22 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from recordkit import build, rec, ref, rng, sym
+
 from sitegen.code import graph as g
-from sitegen.code.graph import (CodeEdge, CodeGraph, ConfidenceTier, EdgeKind, ExternalNode,
-                                FileNode, SymbolNode, confidence_tier, invariant_violations,
-                                merge_edges, normalize_edges)
+from sitegen.code.graph import (
+    CodeEdge,
+    CodeGraph,
+    ConfidenceTier,
+    EdgeKind,
+    ExternalNode,
+    FileNode,
+    SymbolNode,
+    confidence_tier,
+    invariant_violations,
+    merge_edges,
+    normalize_edges,
+)
 from sitegen.code.records import LangId, MetacallCall, MetacallLoad, SymbolKind
 
 # ---------------------------------------------------------------- ladder and tiers

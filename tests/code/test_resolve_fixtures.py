@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from recordkit import imports_of, refs_of
+
 from sitegen.code.analyse import build_code_graph, file_dependency_edges
 from sitegen.code.extract import extract_source
 from sitegen.code.graph import EdgeKind, invariant_violations
@@ -167,8 +167,8 @@ def test_c_project():
         ("src/app.cpp::Circle.area", "src/util.h::util_run", X),
     }
     assert [d.format() for d in diags] == [
-        "src/main.c:4:1: info: cannot resolve import 'missing.h' beside the file or in "
-        "include_dirs; it is treated as external"]
+        ("src/main.c:4:1: info: cannot resolve import 'missing.h' beside the file or in "
+         "include_dirs; it is treated as external")]
 
 
 def test_c_project_without_include_dirs_treats_vec_h_as_external():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recordkit import build, imp, imports_of, rec
+
 from sitegen.code.records import MetacallLoad
 
 D, X = 0.9, 0.5  # DIRECT_IMPORT, CROSS_LANGUAGE written out: the spec's numbers
@@ -158,8 +159,8 @@ def test_c_includes_beside_the_file_then_include_dirs_else_external():
         ("src/main.c", "include/z.h", D), ("src/main.c", "external:nope.h", D),
         ("src/main.c", "external:stdio.h", D), ("src/main.c", "external:z.h", D),
     }
-    assert formatted(diags) == ["src/main.c:4:1: info: cannot resolve import 'nope.h' beside "
-                                "the file or in include_dirs; it is treated as external"]
+    assert formatted(diags) == [("src/main.c:4:1: info: cannot resolve import 'nope.h' beside "
+                                 "the file or in include_dirs; it is treated as external")]
 
 
 def test_cpp_including_a_c_header_is_cross_language():
@@ -235,8 +236,9 @@ def test_go_imports_under_the_module_path_name_every_file_of_the_package():
         ("cmd/main.go", "external:fmt", D), ("cmd/main.go", "external:github.com/x/y", D),
         ("cmd/main.go", "external:example.com/m/nope", D),
     }
-    assert formatted(diags) == ["cmd/main.go:6:1: info: cannot resolve import 'example.com/m/nope'"
-                                ": no Go files in 'nope'; it is treated as external"]
+    assert formatted(diags) == [("cmd/main.go:6:1: info: cannot resolve import "
+                                 "'example.com/m/nope': no Go files in 'nope'; it is treated "
+                                 "as external")]
 
 
 def test_go_without_a_readable_go_mod_everything_is_external():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recordkit import build, imp, rec, ref, refs_of, sym
+
 from sitegen.code.graph import EdgeKind
 from sitegen.code.names import NameTable
 from sitegen.code.records import MetacallCall, MetacallLoad

@@ -11,12 +11,26 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from recordkit import build, imp, rec, ref, sym
-from sitegen.code.graph import (CodeEdge, CodeGraph, DataNode, DataScope, EdgeKind, FileNode,
-                                SymbolNode)
-from sitegen.code.records import LangId, MetacallCall, MetacallLoad, Range, SymbolKind, Symbol, \
-    Visibility
+
+from sitegen.code.graph import (
+    CodeEdge,
+    CodeGraph,
+    DataNode,
+    DataScope,
+    EdgeKind,
+    FileNode,
+    SymbolNode,
+)
+from sitegen.code.records import (
+    LangId,
+    MetacallCall,
+    MetacallLoad,
+    Range,
+    Symbol,
+    SymbolKind,
+    Visibility,
+)
 from sitegen.code.serialize import CodeGraphJsonError, dump_code_graph_json, load_code_graph_json
 
 

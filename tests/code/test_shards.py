@@ -5,12 +5,27 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from recordkit import imp, rec, ref, sym
-from sitegen.code.records import (CommentLink, LangId, MetacallCall, MetacallLoad, Range, Symbol,
-                                  SymbolKind, Visibility)
-from sitegen.code.shards import (SHARD_SCHEMA_VERSION, ShardCache, ShardVersionError, content_hash,
-                                 dump_shard, load_shard, read_header)
+
+from sitegen.code.records import (
+    CommentLink,
+    LangId,
+    MetacallCall,
+    MetacallLoad,
+    Range,
+    Symbol,
+    SymbolKind,
+    Visibility,
+)
+from sitegen.code.shards import (
+    SHARD_SCHEMA_VERSION,
+    ShardCache,
+    ShardVersionError,
+    content_hash,
+    dump_shard,
+    load_shard,
+    read_header,
+)
 from sitegen.diagnostics import Diagnostic, Level
 
 
