@@ -12,8 +12,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import escapeHtml
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block import table
@@ -44,6 +46,26 @@ from sitegen.docs.slug import Slugger
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
 _TRAILING_ATTRS = re.compile(r"\s*(\{[^{}]*\})\s*$")
+#: Destinations that markdown-it's normalization leaves as they are (when not ``//host``).
+_PLAIN_DESTINATION = re.compile(r"[A-Za-z0-9/._~#-]*")
+
+
+class _Markdown(MarkdownIt):
+    """markdown-it, with link normalization skipped where it changes nothing.
+
+    Normalizing (parse, punycode, percent-encode, format) costs about as much as the rest
+    of a link; most destinations in docs are plain relative paths, and many repeat.
+    """
+
+    def normalizeLink(self, url: str) -> str:
+        if _PLAIN_DESTINATION.fullmatch(url) and not url.startswith("//"):
+            return url
+        return _normalize_link(url)
+
+
+@lru_cache(maxsize=4096)
+def _normalize_link(url: str) -> str:
+    return normalizeLink(url)
 
 
 def _replace_rule(ruler: Ruler, name: str, fn: object) -> None:
@@ -82,7 +104,7 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
 
 
 def _build_parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark")  # html on: raw HTML passes through, as CommonMark says
+    md = _Markdown("commonmark")  # html on: raw HTML passes through, as CommonMark says
     md.enable(["table", "strikethrough"])
     md.use(front_matter_plugin)
     # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.

@@ -188,13 +188,19 @@ def parse_inlines(state: StateCore) -> None:
 
 def _place(source: SourceText, token: Token, parent: Token, found: list[Token],
            heading: bool, rows: dict[int, list[list[int]]]) -> None:
+    assert token.map is not None
+    if heading and parent.markup.startswith("#"):  # ATX: its first '#' (no container marker is)
+        line = token.map[0]
+        parent.meta[SOURCE] = source.text.find("#", source.line_starts[line], source.line_end(line))
+        if not found:
+            return
     content_map = _content_map(source, token, parent, rows)
     if content_map is None:
         return
     for link in found:
         link.meta[SOURCE] = content_map(link.meta[POS])
-    if heading:
-        parent.meta[SOURCE] = _heading_start(source, token, parent, content_map)
+    if heading and SOURCE not in parent.meta:  # setext: the first character of its text
+        parent.meta[SOURCE] = content_map(0)
 
 
 def _content_map(source: SourceText, token: Token, parent: Token,
@@ -205,16 +211,6 @@ def _content_map(source: SourceText, token: Token, parent: Token,
     if parent.type == "heading_open" and parent.markup.startswith("#"):
         return _atx_map(source, token.content, token.map[0])
     return _lines_map(source, token.content, token.map[0], token.map[1])
-
-
-def _heading_start(source: SourceText, token: Token, parent: Token,
-                   content_map: ContentMap) -> int:
-    assert token.map is not None
-    if parent.markup.startswith("#"):  # ATX: the first '#'; no container marker is a '#'
-        start = source.line_starts[token.map[0]]
-        return source.text.find("#", start, source.line_end(token.map[0]))
-    found = content_map(0)  # setext: the first character of the text
-    return found if found is not None else source.line_starts[token.map[0]]
 
 
 def _lines_map(source: SourceText, content: str, first: int, end: int) -> ContentMap | None:

@@ -4,9 +4,12 @@ import json
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_it.common import normalize_url
 
 from sitegen.diagnostics import Level
-from sitegen.docs.markdown import extract_page
+from sitegen.docs.markdown import MARKDOWN, extract_page
 from sitegen.docs.records import PageRecord
 
 FIRST_BYTE = {"image": b"!", "autolink": b"<", "inline": b"[", "reference": b"["}
@@ -39,8 +42,9 @@ TRICKY = {
                      ["[one", "[two"]),
     "blockquotes and lazy lines": ("> q\n> > deep [one](1.md)\n> back\nlazy [two](2.md)\n",
                                    ["[one", "[two"]),
-    "table with escaped pipes": ("| h1 | h2 |\n|----|----|\n| a \\| b [one](1.md) | x\\|y [two](2.md) |\n",
-                                 ["[one", "[two"]),
+    "table with escaped pipes": (
+        "| h1 | h2 |\n|----|----|\n| a \\| b [one](1.md) | x\\|y [two](2.md) |\n",
+        ["[one", "[two"]),
     "table in a blockquote": ("> | h | i |\n> |---|---|\n> | [one](1.md) | [two](2.md) |\n",
                               ["[one", "[two"]),
     "table in a list": ("- | h | i |\n  |---|---|\n  | [one](1.md) | c [two](2.md) |\n",
@@ -55,12 +59,15 @@ TRICKY = {
     "tabs": ("-\tlist [one](1.md)\n\n>\tquote [two](2.md)\n\n- a\n\n\t[three](3.md) in item\n",
              ["[one", "[two", "[three"]),
     "unicode before links": ("café 日本語 😀 [one](1.md) ünï [two](2.md)\n", ["[one", "[two"]),
-    "links in headings": ("# Title [one](1.md)\n\nSetext [two](2.md)\n===\n\n## Closed [three](3.md) ##\n",
-                          ["[one", "[two", "[three"]),
-    "reference definitions": ("[one][r1] and [two][] and [three]\n\n[r1]: /a.md\n[two]: /b.md\n"
-                              "[three]: <c d.md> 'T'\n", ["[one", "[two", "[three"]),
-    "footnotes": ("Text[^1].\n\n[^1]: Note [one](1.md)\n    more [two](2.md)\n\nAfter [three](3.md)\n",
-                  ["[one", "[two", "[three"]),
+    "links in headings": (
+        "# Title [one](1.md)\n\nSetext [two](2.md)\n===\n\n## Closed [three](3.md) ##\n",
+        ["[one", "[two", "[three"]),
+    "reference definitions": (
+        "[one][r1] and [two][] and [three]\n\n[r1]: /a.md\n[two]: /b.md\n[three]: <c d.md> 'T'\n",
+        ["[one", "[two", "[three"]),
+    "footnotes": (
+        "Text[^1].\n\n[^1]: Note [one](1.md)\n    more [two](2.md)\n\nAfter [three](3.md)\n",
+        ["[one", "[two", "[three"]),
     "emphasis and code spans": ("*[one](1.md)* `[no](x.md)` **[two](2.md)**\n", ["[one", "[two"]),
     "images and autolinks": ("![one](1.png) <https://two.example/> [![three](3.png)](4.md)\n",
                              ["![one", "<https://two", "[![three", "![three"]),
@@ -70,8 +77,8 @@ TRICKY = {
     "deep nesting": ("> 1. > - [one](1.md)\n>      >   more [two](2.md)\n", ["[one", "[two"]),
     "links spanning lines": ("[one\nlabel](1.md) and [two](\n2.md)\n", ["[one", "[two"]),
     "after a front matter": ("---\ntitle: T\n---\n[one](1.md)\n", ["[one"]),
-    "after html and code blocks": ("<div>\n[no](x.md)\n</div>\n\n```\n[no](y.md)\n```\n\n"
-                                   "    [no](z.md)\n\n[one](1.md)\n", ["[one"]),
+    "after html and code blocks": (("<div>\n[no](x.md)\n</div>\n\n```\n[no](y.md)\n```\n\n"
+                                    "    [no](z.md)\n\n[one](1.md)\n"), ["[one"]),
     "unicode whitespace lines": ("\u3000\n[one](1.md) x\n\u3000\n", ["[one"]),
 }
 
@@ -175,7 +182,8 @@ def test_a_multi_line_setext_heading_slugs_like_github() -> None:
 
 def test_title_from_front_matter_then_first_h1_then_file_name() -> None:
     assert extract_page("content/p.md", b"---\ntitle: Given\n---\n# H1\n").title == "Given"
-    assert extract_page("content/p.md", b"## Two\n\n# First *one*\n\n# Second\n").title == "First one"
+    first_h1 = extract_page("content/p.md", b"## Two\n\n# First *one*\n\n# Second\n")
+    assert first_h1.title == "First one"
     assert extract_page("content/guides/getting-started.md", b"text").title == "Getting started"
     assert extract_page("content/my_page.md", b"").title == "My page"
 
@@ -216,7 +224,8 @@ def test_text_is_escaped_and_attributes_cannot_inject() -> None:
 
 
 def test_footnotes_task_lists_tables_and_strikethrough_render() -> None:
-    md = "x[^1] ~~old~~\n\n[^1]: note\n\n- [ ] todo\n- [x] done\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    md = ("x[^1] ~~old~~\n\n[^1]: note\n\n- [ ] todo\n- [x] done\n\n"
+          "| a | b |\n|---|---|\n| 1 | 2 |\n")
     html = extract_page("content/p.md", md.encode()).html
     assert '<section class="footnotes">' in html
     assert html.count('type="checkbox"') == 2 and 'checked="checked"' in html
@@ -248,3 +257,8 @@ def test_duplicate_explicit_ids_are_reported() -> None:
     rec = extract_page("content/p.md", b"# A {#x}\n\n# B {#x}\n")
     assert [h.id for h in rec.headings] == ["x", "x"]
     assert [(d.code, d.line) for d in rec.diagnostics] == [("duplicate-id", 3)]
+
+
+@given(st.one_of(st.text(), st.text(alphabet="abcXYZ019/._~#-%:@?&=+ \\é")))
+def test_link_normalization_is_markdown_its(url: str) -> None:
+    assert MARKDOWN.normalizeLink(url) == normalize_url.normalizeLink(url)
