@@ -28,7 +28,7 @@ The rules, in order, for a reference ``name`` inside the symbol ``enclosing`` of
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from sitegen.code.graph import (
@@ -96,6 +96,8 @@ class NameTable:
         self._index = index
         self._reach: dict[str, list[str]] = {}
         self._base_memo: dict[str, list[Candidate]] = {}
+        self._target_memo: dict[tuple[str, bool], list[ImportTarget]] = {}
+        self._memo: dict[tuple[str, str, str, str | None], list[Candidate]] = {}
 
     def path_of(self, sym: SymbolNode) -> str:
         return self._path_of[sym.file_id]
@@ -104,6 +106,12 @@ class NameTable:
 
     def resolve(self, path: str, name: str, kind: str, enclosing: str | None) -> list[Candidate]:
         """The nearest definitions of the reference ``name`` (rules 1-4 of the module doc)."""
+        key = (path, name, kind, enclosing)
+        if key not in self._memo:
+            self._memo[key] = self._resolve(path, name, kind, enclosing)
+        return self._memo[key]
+
+    def _resolve(self, path: str, name: str, kind: str, enclosing: str | None) -> list[Candidate]:
         norm = normalize_reference(name)
         if norm is None:
             return []
@@ -331,10 +339,13 @@ class NameTable:
         """Star and transitive exposure show public names; ``#include`` is textual: all."""
         return not explicit and self._lang[path] not in C_FAMILY
 
-    def _targets(self, path: str, with_external: bool = False) -> Iterator[ImportTarget]:
-        for ri in self._imports.get(path, []):
-            if not ri.metacall:
-                yield from (t for t in ri.targets if with_external or t.path)
+    def _targets(self, path: str, with_external: bool = False) -> list[ImportTarget]:
+        """The file's plain (not metacall) import targets, project files only unless asked."""
+        key = (path, with_external)
+        if key not in self._target_memo:
+            self._target_memo[key] = [t for ri in self._imports.get(path, []) if not ri.metacall
+                                      for t in ri.targets if with_external or t.path]
+        return self._target_memo[key]
 
     def _reachable(self, start: str) -> list[str]:
         """Files reached from ``start`` through same-language imports, breadth first."""
