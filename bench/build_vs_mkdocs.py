@@ -68,7 +68,7 @@ def main() -> None:
         pages = len(list((corpus / "docs").rglob("*.md")))
 
         def clean() -> None:
-            for d in ("site", ".sitegen"):
+            for d in ("site", "site-sitegen", ".sitegen"):
                 shutil.rmtree(corpus / d, ignore_errors=True)
 
         sitegen = [sys.executable, "-m", "sitegen.cli", "build", "--quiet", "--jobs", str(args.jobs)]

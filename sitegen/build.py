@@ -151,7 +151,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         # 6. emit: the site, written into a temporary folder and swapped in whole
         if options.write_site:
             from sitegen.site.emit import emit_site
-            result.written = emit_site(result, progress)
+            result.written = emit_site(result, progress, jobs)
     result.seconds = time.perf_counter() - started
     return result
 

@@ -59,5 +59,51 @@ class Diagnostics:
 
 def did_you_mean(wanted: str, candidates: Iterable[str]) -> str:
     """`` Did you mean 'guides/install.md'?`` or the empty string when nothing is close."""
-    close = difflib.get_close_matches(wanted, sorted(candidates), n=1, cutoff=0.6)
-    return f" Did you mean '{close[0]}'?" if close else ""
+    return Suggester(candidates).suggest(wanted)
+
+
+class Suggester:
+    """Close matches for mistyped paths, cheap enough for thousands of broken links.
+
+    The same file name in another folder is the usual mistake (a wrong ``../``), so it is
+    tried first; then near names in the same folder; then near file names anywhere.
+    """
+
+    def __init__(self, candidates: Iterable[str]) -> None:
+        self._all = sorted(set(candidates))
+        self._by_name: dict[str, list[str]] = {}
+        self._by_folder: dict[str, list[str]] = {}
+        for path in self._all:
+            folder, _, name = path.rpartition("/")
+            self._by_name.setdefault(name, []).append(path)
+            self._by_folder.setdefault(folder, []).append(path)
+        self._names = sorted(self._by_name)
+        self._cache: dict[str, str] = {}
+        self._near_names: dict[str, str | None] = {}
+
+    def suggest(self, wanted: str) -> str:
+        if wanted not in self._cache:
+            found = self._closest(wanted)
+            self._cache[wanted] = f" Did you mean '{found}'?" if found else ""
+        return self._cache[wanted]
+
+    def _closest(self, wanted: str) -> str | None:
+        folder, _, name = wanted.rpartition("/")
+        if name in self._by_name:
+            return self._by_name[name][0]
+        in_folder = {p.rpartition("/")[2]: p for p in self._by_folder.get(folder, [])}
+        near = _near(name, sorted(in_folder), 0.6)
+        if near:
+            return in_folder[near]
+        if name not in self._near_names:  # the same mistyped name recurs across folders
+            near = _near(name, self._names, 0.75)
+            self._near_names[name] = self._by_name[near][0] if near else None
+        return self._near_names[name]
+
+
+def _near(name: str, pool: list[str], cutoff: float) -> str | None:
+    # A typo keeps the length and the first letter: compare only with those names, so
+    # thousands of broken links stay cheap.
+    similar = [n for n in pool if abs(len(n) - len(name)) <= 2 and n[:1] == name[:1]]
+    found = difflib.get_close_matches(name, similar, n=1, cutoff=cutoff)
+    return found[0] if found else None

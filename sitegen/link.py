@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from sitegen.code.records import CodeRecord
-from sitegen.diagnostics import Diagnostic, Level, did_you_mean
+from sitegen.diagnostics import Diagnostic, Level, Suggester
 from sitegen.docs.links import Outcome, Resolved, SiteIndex, check_fragment, resolve
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
@@ -42,8 +42,8 @@ class _Linker:
         self.line_counts = line_counts
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
-        self.page_hints = sorted(p[len(index.content) + 1:] if index.content else p
-                                 for p in index.pages)
+        self.suggester = Suggester(p[len(index.content) + 1:] if index.content else p
+                                   for p in index.pages)
 
     def heading_ids(self, repo_path: str) -> set[str]:
         record = self.by_path.get(repo_path)
@@ -152,9 +152,9 @@ class _Linker:
         if res.outcome is Outcome.OUTSIDE:
             msg = f"{what} '{written}' is outside the project root; nothing there is read"
         else:
-            hint = did_you_mean(res.looked_up[len(self.index.content) + 1:]
-                                if res.looked_up.startswith(self.index.content + "/")
-                                else res.looked_up, self.page_hints)
+            hint = self.suggester.suggest(res.looked_up[len(self.index.content) + 1:]
+                                          if res.looked_up.startswith(self.index.content + "/")
+                                          else res.looked_up)
             msg = f"{what} '{written}' does not exist (looked for '{res.looked_up}').{hint}"
         self.diag(path, line, col, msg, check)
         self.out.broken.append((path, line, col, check, written, msg))

@@ -66,8 +66,14 @@ def raw_out_path(node: NodeId) -> OutPath:
 
 def relative_url(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
     """A relative href from one output file to another, so the site works from a file share."""
-    start = posixpath.dirname(from_out) or "."
-    rel = posixpath.relpath(to_out, start)
+    # Both paths are relative to the site root and normalized, so plain string work does
+    # (posixpath.relpath would make both absolute first, a hot spot on large sites).
+    src = from_out.split("/")[:-1]
+    dst = to_out.split("/")
+    common = 0
+    while common < len(src) and common < len(dst) - 1 and src[common] == dst[common]:
+        common += 1
+    rel = "/".join([".."] * (len(src) - common) + dst[common:])
     return rel + ("#" + fragment if fragment else "")
 
 

@@ -24,6 +24,7 @@ from sitegen.graph.graphjson import dump_graph_json
 from sitegen.graph.model import Edge, Graph, NodeKind, annotate
 from sitegen.paths import (NodeId, OutPath, html_out_path, is_local_node, is_source_node,
                            raw_out_path, href_between, source_repo_path)
+from sitegen.parallel import run_forked
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.render import Renderer
@@ -242,20 +243,31 @@ def page_view(node: NodeId, rec: PageRecord, site: _Site) -> PageView:
                     raw_href=href_between(out, raw_out_path(node)), node_id=node)
 
 
-def emit_pages(site: _Site, writer: SiteWriter, progress: Progress) -> None:
+def emit_pages(site: _Site, writer: SiteWriter, progress: Progress, jobs: int) -> None:
+    """Every page's HTML and raw markdown; rendered in forked workers on a large site."""
     task = progress.task("Writing pages", len(site.pages_by_node))
-    result = site.result
+    todo: list[NodeId] = []
     for node, rec in sorted(site.pages_by_node.items()):
         out = html_out_path(node)
         if not writer.claim(out, rec.path):
-            result.diagnostics.append(_duplicate(rec.path, out, writer.outputs[out]))
+            site.result.diagnostics.append(_duplicate(rec.path, out, writer.outputs[out]))
             continue
-        view = page_view(node, rec, site)
-        writer.write(out, site.renderer.render_page(site.context(out), view))
-        raw = raw_out_path(node)
-        if writer.claim(raw, rec.path):
-            writer.copy(raw, result.config.root / rec.path)
-        task.advance()
+        todo.append(node)
+        writer.claim(raw_out_path(node), rec.path)
+    for done in run_forked(_write_pages, (site, writer), todo, jobs):
+        task.advance(done)
+    writer.count += 2 * len(todo)
+
+
+def _write_pages(state: tuple[_Site, SiteWriter], nodes: list[NodeId]) -> int:
+    site, writer = state
+    root = site.result.config.root
+    for node in nodes:
+        rec = site.pages_by_node[node]
+        out = html_out_path(node)
+        writer.write(out, site.renderer.render_page(site.context(out), page_view(node, rec, site)))
+        writer.copy(raw_out_path(node), root / rec.path)
+    return len(nodes)
 
 
 def _duplicate(path: str, out: str, winner: str):  # type: ignore[no-untyped-def]
@@ -336,7 +348,7 @@ def sitemap_xml(site: _Site, outs: Iterable[str]) -> str:
 # ---------------------------------------------------------------------------- the whole site
 
 
-def emit_site(result: "BuildResult", progress: Progress) -> int:
+def emit_site(result: "BuildResult", progress: Progress, jobs: int = 1) -> int:
     """Write every file of the site; returns how many files were written."""
     config = result.config
     pages = publishable_pages(result)
@@ -347,7 +359,7 @@ def emit_site(result: "BuildResult", progress: Progress) -> int:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)
-        emit_pages(site, writer, progress)
+        emit_pages(site, writer, progress, jobs)
         emit_assets(site, writer)
         emit_code(site, writer, progress)
         emit_reports(site, writer)

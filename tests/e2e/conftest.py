@@ -27,7 +27,7 @@ Get it. See [home](../index.md) and [home again](../index.md) and [](../index.md
 
 ## Setup
 
-Read [the ADR](../adr/0002-new.md#decision), [a missing page](nope.md),
+Read [the ADR](../adr/0002-new.md#decision), [a missing page](instal.md),
 [a broken anchor](../index.md#nowhere), [\\<script>alert(1)\\</script>](../adr/0001-old.md)
 and [local](http://localhost:8000/x) and [mail](mailto:x@y.z) and [ext](HTTPS://Example.COM:443/a#b).
 The [model](../../pkg/core.py#L2) is code.

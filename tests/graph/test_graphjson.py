@@ -33,17 +33,16 @@ def _sample() -> Graph:
 
 
 def test_dump_matches_the_documented_shape():
+    # One node or edge per line, fields in the documented order.
     expected = (
-        '{\n "version": 1,\n "nodes": [\n'
-        '  {\n   "id": "/a.md",\n   "kind": "page",\n   "title": "A"\n  },\n'
-        '  {\n   "id": "/b.md",\n   "kind": "page",\n   "title": "B"\n  }\n ],\n'
+        '{"version": 1,\n "nodes": [\n'
+        '  {"id": "/a.md", "kind": "page", "title": "A"},\n'
+        '  {"id": "/b.md", "kind": "page", "title": "B"}\n ],\n'
         ' "edges": [\n'
-        '  {\n   "from": "/a.md",\n   "to": "/b.md",\n   "label": "Démarrer",\n   "anchor": "intro",\n'
-        '   "count": 2,\n   "occurrences": [\n'
-        '    {\n     "offset": 10,\n     "line": 1,\n     "column": 11\n    },\n'
-        '    {\n     "offset": 40,\n     "line": 3,\n     "column": 5,\n     "fragment": "setup"\n    }\n'
-        "   ]\n  },\n"
-        '  {\n   "from": "/b.md",\n   "to": "/a.md",\n   "rel": "supersedes"\n  }\n ]\n}\n'
+        '  {"from": "/a.md", "to": "/b.md", "label": "Démarrer", "anchor": "intro", "count": 2, '
+        '"occurrences": [{"offset": 10, "line": 1, "column": 11}, '
+        '{"offset": 40, "line": 3, "column": 5, "fragment": "setup"}]},\n'
+        '  {"from": "/b.md", "to": "/a.md", "rel": "supersedes"}\n ]\n}\n'
     )
     assert dump_graph_json(_sample()) == expected
 

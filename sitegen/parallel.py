@@ -1,0 +1,48 @@
+"""Work spread over processes: forked workers that inherit the build's state instead of
+receiving it pickled. Parsing and rendering hold the GIL, so threads would not help.
+
+Never used for anything whose result depends on which worker ran it: callers get results
+in input order and outputs are byte-identical for every number of jobs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+#: Below this many items a pool costs more than it saves.
+MIN_PARALLEL = 64
+
+_STATE: Any = None
+_FN: Callable[[Any, Any], Any] | None = None
+
+
+def _call(chunk: Any) -> Any:
+    assert _FN is not None
+    return _FN(_STATE, chunk)
+
+
+def _chunks(items: Sequence[T], n: int) -> list[list[T]]:
+    size = max(1, min(128, -(-len(items) // (n * 4))))
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+
+
+def run_forked(fn: Callable[[Any, list[T]], R], state: Any, items: Sequence[T],
+               jobs: int) -> Iterator[R]:
+    """``fn(state, chunk)`` over chunks of ``items``, in order; in forked workers that share
+    ``state`` copy-on-write when ``jobs > 1`` and the work is large, else in this process."""
+    global _STATE, _FN
+    if jobs <= 1 or len(items) < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
+        for chunk in _chunks(items, 1):
+            yield fn(state, chunk)
+        return
+    _STATE, _FN = state, fn
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(processes=min(jobs, os.cpu_count() or jobs)) as pool:
+            yield from pool.imap(_call, _chunks(items, jobs))
+    finally:
+        _STATE, _FN = None, None
