@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
+from sitegen.code.dataflow import add_data_flow
 from sitegen.code.graph import (
     CROSS_LANGUAGE,
     DIRECT_IMPORT,
@@ -24,7 +25,7 @@ from sitegen.code.graph import (
     external_endpoint,
     file_endpoint,
     normalize_edges,
-    symbol_endpoint,
+    symbol_ids,
 )
 from sitegen.code.names import NameTable
 from sitegen.code.records import CodeRecord, LangId, Symbol
@@ -56,12 +57,16 @@ class SymbolDependency(NamedTuple):
 
 
 def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[str],
-                     read_text: ReadText | None = None) -> tuple[CodeGraph, list[Diagnostic]]:
+                     read_text: ReadText | None = None,
+                     read_source: Callable[[str], bytes | None] | None = None,
+                     ) -> tuple[CodeGraph, list[Diagnostic]]:
     """The code graph of ``records`` and the diagnostics of linking them (sorted).
 
     ``all_paths`` is every repository file (imports may name files that are not source);
-    ``read_text(path)`` returns a repository file's text or None (used for ``go.mod``). The
-    records' own extraction diagnostics are not repeated here.
+    ``read_text(path)`` returns a repository file's text or None (used for ``go.mod``). With
+    ``read_source`` (a source file's bytes), def-use flow is added for Python and Rust: it
+    re-parses those files, so it is opt-in. The records' own extraction diagnostics are not
+    repeated here.
     """
     diagnostics: list[Diagnostic] = []
     records = _unique(records, diagnostics)
@@ -80,6 +85,9 @@ def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[s
     for record in records:
         _add_reference_edges(graph, names, record)
         diagnostics += _add_metacall_edges(graph, names, record)
+        data = read_source(record.path) if read_source is not None else None
+        if data is not None:
+            add_data_flow(graph, record, data)
     return graph, sorted(set(diagnostics))
 
 
@@ -103,20 +111,6 @@ def _unique(records: list[CodeRecord], diagnostics: list[Diagnostic]) -> list[Co
 
 
 # ---------------------------------------------------------------- files, symbols, ownership
-
-def symbol_ids(file_id: str, symbols: list[Symbol]) -> list[str]:
-    """Endpoint names of ``symbols`` (in list order); a repeated qualified name gets ``#2``…
-    by source position, so the ids do not depend on the extractor's list order."""
-    order = sorted(range(len(symbols)), key=lambda i: (symbols[i].source_range.start_byte,
-                                                       symbols[i].source_range.end_byte, i))
-    seen: dict[str, int] = {}
-    ids = [""] * len(symbols)
-    for i in order:
-        qn = symbols[i].qualified_name
-        seen[qn] = seen.get(qn, 0) + 1
-        ids[i] = symbol_endpoint(file_id, qn, seen[qn])
-    return ids
-
 
 def _add_file(graph: CodeGraph, record: CodeRecord) -> None:
     file_id = file_endpoint(record.language, record.path)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
-from sitegen.code.records import LangId, Range, SymbolKind, Visibility
+from sitegen.code.records import LangId, Range, Symbol, SymbolKind, Visibility
 
 # ---------------------------------------------------------------- confidence ladder
 
@@ -57,6 +57,20 @@ def symbol_endpoint(file_id: str, qualified_name: str, ordinal: int = 1) -> str:
     """``python:pkg/mod.py::Engine.run``; a second definition of the same name gets ``#2``."""
     suffix = f"#{ordinal}" if ordinal > 1 else ""
     return f"{file_id}::{qualified_name}{suffix}"
+
+
+def symbol_ids(file_id: str, symbols: list[Symbol]) -> list[str]:
+    """Endpoint names of ``symbols`` (in list order); a repeated qualified name gets ``#2``…
+    by source position, so the ids do not depend on the extractor's list order."""
+    order = sorted(range(len(symbols)), key=lambda i: (symbols[i].source_range.start_byte,
+                                                       symbols[i].source_range.end_byte, i))
+    seen: dict[str, int] = {}
+    ids = [""] * len(symbols)
+    for i in order:
+        qn = symbols[i].qualified_name
+        seen[qn] = seen.get(qn, 0) + 1
+        ids[i] = symbol_endpoint(file_id, qn, seen[qn])
+    return ids
 
 
 def external_endpoint(language: LangId | str, name: str) -> str:
@@ -156,7 +170,7 @@ def _evidence(edge: CodeEdge) -> tuple[bool, float, int]:
 
 
 #: Flow kinds in precedence order: when duplicates disagree, the first of these wins.
-FLOW_KINDS = ("parameter", "assign", "use")
+FLOW_KINDS = ("assign", "use")
 
 
 def _flow_rank(kind: str) -> tuple[int, str]:

@@ -1,0 +1,396 @@
+"""Def-use flow inside functions (SPEC §7 FlowEdge/DataNode), for Python and Rust.
+
+A pure function of one file's bytes and its record; other languages give empty lists, never
+an error. Never reads files and never resolves names across files.
+
+The model is deliberately simple: statements are taken in source order and the last binding
+of a name before a use is the one that flows (no branch merging). A binding is a DataNode —
+a parameter, an assignment / ``let`` / loop / ``with`` / walrus target, a closure parameter —
+and every name read on its right-hand side adds an ``assign`` edge from the binding it reads;
+a ``return`` (or a Rust tail expression) is a ``temporary`` node fed by ``use`` edges. Python
+comprehensions and Rust blocks and closures are scopes: their bindings end with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from sitegen.code.graph import (
+    SAME_FILE,
+    CodeEdge,
+    CodeGraph,
+    DataNode,
+    DataScope,
+    EdgeKind,
+    data_endpoint,
+    file_endpoint,
+    symbol_ids,
+)
+from sitegen.code.records import CodeRecord, LangId, SymbolKind
+
+FLOW_LANGUAGES = (LangId.PYTHON, LangId.RUST)
+
+
+@dataclass
+class _Event:
+    """Something that happens at byte ``pos`` of a function, processed in order."""
+
+    pos: int
+    kind: str  # "def" | "return" | "push" | "pop"
+    name: str = ""
+    node: Node | None = None
+    scope: DataScope = DataScope.LOCAL
+    type_hint: str | None = None
+    reads: list[Node] = field(default_factory=list)
+    #: False for an assignment to an existing name (Rust ``x = …``, Python ``:=``): it updates
+    #: that binding, so the innermost scope does not end it.
+    scoped: bool = True
+    #: Tie-break at one position: scopes open first, then uses, then scopes close, and a
+    #: binding (placed at the end of its statement) takes effect last.
+    order: int = 0
+
+
+def data_flow(record: CodeRecord, data: bytes) -> tuple[list[DataNode], list[CodeEdge]]:
+    """The data nodes and flow edges of every function in the file (empty for most languages)."""
+    walker = _WALKERS.get(record.language)
+    if walker is None:
+        return [], []
+    from sitegen.code.languages import get_parser
+    tree = get_parser(record.language).parse(data)
+    file_id = file_endpoint(record.language, record.path)
+    ids = symbol_ids(file_id, record.symbols)
+    functions = [(s, i) for s, i in zip(record.symbols, ids)
+                 if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)]
+    nodes: list[DataNode] = []
+    edges: list[CodeEdge] = []
+    for unit in _units(tree.root_node, walker.unit_types):
+        owner = _owner(unit, functions)
+        events = sorted(walker.events(unit, data), key=lambda e: (e.pos, e.order))
+        _run(events, data, file_id, owner, nodes, edges)
+    return nodes, edges
+
+
+def add_data_flow(graph: CodeGraph, record: CodeRecord, data: bytes) -> None:
+    """Add the file's data nodes and flow edges to a graph built from the same record."""
+    nodes, edges = data_flow(record, data)
+    for node in nodes:
+        graph.add_data(node)
+    for edge in edges:
+        graph.add_edge(edge)
+
+
+def _units(root: Node, types: frozenset[str]) -> Iterator[Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in types:
+            yield node
+        stack.extend(reversed(node.children))
+
+
+def _owner(unit: Node, functions: list) -> str | None:  # type: ignore[type-arg]
+    """The innermost function symbol whose range holds the unit's start."""
+    holding = [(s.source_range.end_byte - s.source_range.start_byte, i) for s, i in functions
+               if s.source_range.start_byte <= unit.start_byte < s.source_range.end_byte]
+    return min(holding)[1] if holding else None
+
+
+def _run(events: list[_Event], data: bytes, file_id: str, owner: str | None,
+         nodes: list[DataNode], edges: list[CodeEdge]) -> None:
+    """Replay the events: each binding shadows the last one of its name until its scope ends."""
+    current: dict[str, str] = {}
+    frames: list[dict[str, str | None]] = []
+    seen = {n.id for n in nodes}
+    for event in events:
+        if event.kind == "push":
+            frames.append({})
+        elif event.kind == "pop" and frames:
+            for name, old in frames.pop().items():
+                if old is None:
+                    current.pop(name, None)
+                else:
+                    current[name] = old
+        elif event.node is not None:
+            node_id = _add_node(event, file_id, owner, nodes, seen)
+            flow = "assign" if event.kind == "def" else "use"
+            for read in event.reads:
+                source = current.get(_text(read, data))
+                if source is not None:
+                    edges.append(CodeEdge(source, node_id, EdgeKind.FLOW, SAME_FILE,
+                                          read.start_point.row + 1, flow))
+            if event.kind == "def":
+                if event.scoped and frames and event.name not in frames[-1]:
+                    frames[-1][event.name] = current.get(event.name)
+                current[event.name] = node_id
+
+
+def _add_node(event: _Event, file_id: str, owner: str | None, nodes: list[DataNode],
+              seen: set[str]) -> str:
+    assert event.node is not None
+    line, col = event.node.start_point.row + 1, event.node.start_point.column + 1
+    name = event.name if event.kind == "def" else "return"
+    node_id = data_endpoint(owner or file_id, name, line, col)
+    scope = event.scope if event.kind == "def" else DataScope.TEMPORARY
+    if node_id not in seen:
+        seen.add(node_id)
+        nodes.append(DataNode(node_id, owner, scope, event.type_hint, file_id, name, line))
+    return node_id
+
+
+def _text(node: Node, data: bytes) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+
+
+def _identifiers(node: Node | None, skip: frozenset[str] = frozenset()) -> list[Node]:
+    """Identifier nodes of a binding pattern, in order."""
+    if node is None or node.type in skip:
+        return []
+    if node.type == "identifier":
+        return [node]
+    out = []
+    for i, child in enumerate(node.children):
+        if node.field_name_for_child(i) in ("type", "attribute"):
+            continue
+        out += _identifiers(child, skip)
+    return out
+
+
+def _scope_events(node: Node, order_pop: int = 9) -> list[_Event]:
+    return [_Event(node.start_byte, "push", order=-1), _Event(node.end_byte, "pop", order=order_pop)]
+
+
+# ---------------------------------------------------------------- Python
+
+class _Python:
+    unit_types = frozenset({"function_definition"})
+    _nested = frozenset({"function_definition", "class_definition", "lambda"})
+    _scopes = frozenset({"list_comprehension", "set_comprehension", "dictionary_comprehension",
+                         "generator_expression"})
+    _not_bindings = frozenset({"attribute", "subscript"})
+
+    @classmethod
+    def events(cls, unit: Node, data: bytes) -> list[_Event]:
+        out = cls._parameters(unit.child_by_field_name("parameters"), data)
+        body = unit.child_by_field_name("body")
+        if body is not None:
+            out += cls._walk(body, data)
+        return out
+
+    @classmethod
+    def _parameters(cls, params: Node | None, data: bytes) -> list[_Event]:
+        out = []
+        for param in params.named_children if params is not None else []:
+            name = param.child_by_field_name("name") if param.type.endswith("default_parameter") \
+                else next(iter(_identifiers(param)), None)
+            hint = param.child_by_field_name("type")
+            if name is not None and name.type == "identifier":
+                out.append(_Event(params.start_byte, "def", _text(name, data), name,  # type: ignore[union-attr]
+                                  DataScope.PARAMETER, _text(hint, data) if hint else None))
+        return out
+
+    @classmethod
+    def _walk(cls, node: Node, data: bytes) -> list[_Event]:
+        if node.type in cls._nested:
+            return []
+        handler = getattr(cls, "_on_" + node.type, None)
+        if handler is not None:
+            return handler(node, data)  # type: ignore[no-any-return]
+        out = _scope_events(node) if node.type in cls._scopes else []
+        for child in node.children:
+            out += cls._walk(child, data)
+        return out
+
+    @classmethod
+    def _binds(cls, targets: Node | None, reads: list[Node], at: int, data: bytes,
+               hint: Node | None = None) -> list[_Event]:
+        return [_Event(at, "def", _text(n, data), n, DataScope.LOCAL,
+                       _text(hint, data) if hint is not None else None, reads, order=10)
+                for n in _identifiers(targets, cls._not_bindings)]
+
+    @classmethod
+    def _on_assignment(cls, node: Node, data: bytes) -> list[_Event]:
+        right = node.child_by_field_name("right")
+        inner = cls._walk(right, data) if right is not None else []
+        return inner + cls._binds(node.child_by_field_name("left"), cls.reads(right),
+                                  node.end_byte, data, node.child_by_field_name("type"))
+
+    @classmethod
+    def _on_augmented_assignment(cls, node: Node, data: bytes) -> list[_Event]:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        reads = cls.reads(left) + cls.reads(right)
+        return cls._binds(left, reads, node.end_byte, data)
+
+    @classmethod
+    def _on_for_statement(cls, node: Node, data: bytes) -> list[_Event]:
+        right = node.child_by_field_name("right")
+        out = cls._binds(node.child_by_field_name("left"), cls.reads(right),
+                         right.end_byte if right else node.start_byte, data)
+        for child in (node.child_by_field_name("body"), node.child_by_field_name("alternative")):
+            out += cls._walk(child, data) if child is not None else []
+        return out
+
+    @classmethod
+    def _on_for_in_clause(cls, node: Node, data: bytes) -> list[_Event]:
+        right = node.child_by_field_name("right")
+        return cls._binds(node.child_by_field_name("left"), cls.reads(right), node.end_byte, data)
+
+    @classmethod
+    def _on_as_pattern(cls, node: Node, data: bytes) -> list[_Event]:
+        alias = node.child_by_field_name("alias")
+        value = node.named_children[0] if node.named_children else None
+        return cls._binds(alias, cls.reads(value), node.end_byte, data)
+
+    @classmethod
+    def _on_named_expression(cls, node: Node, data: bytes) -> list[_Event]:
+        events = cls._binds(node.child_by_field_name("name"),
+                            cls.reads(node.child_by_field_name("value")), node.end_byte, data)
+        for event in events:
+            event.scoped = False  # binds in the function, even inside a comprehension
+        return events
+
+    @classmethod
+    def _on_return_statement(cls, node: Node, data: bytes) -> list[_Event]:
+        return [_Event(node.start_byte, "return", node=node, reads=cls.reads(node))]
+
+    @classmethod
+    def reads(cls, node: Node | None) -> list[Node]:
+        """Identifiers the expression reads (not attribute names, keywords, inner scopes)."""
+        if node is None or node.type in cls._nested:
+            return []
+        if node.type == "identifier":
+            return [node]
+        out = []
+        for i, child in enumerate(node.children):
+            if node.field_name_for_child(i) == "attribute" or \
+                    (node.type == "keyword_argument" and node.field_name_for_child(i) == "name"):
+                continue
+            out += cls.reads(child)
+        return out
+
+
+# ---------------------------------------------------------------- Rust
+
+class _Rust:
+    unit_types = frozenset({"function_item"})
+    _nested = frozenset({"function_item", "impl_item", "mod_item", "trait_item", "struct_item",
+                         "enum_item"})
+    _no_reads = frozenset({"scoped_identifier", "type_arguments", "field_identifier",
+                           "type_identifier", "primitive_type"})
+    _pattern_skip = frozenset({"scoped_identifier", "type_identifier"})
+
+    @classmethod
+    def events(cls, unit: Node, data: bytes) -> list[_Event]:
+        out = cls._parameters(unit.child_by_field_name("parameters"), DataScope.PARAMETER, data)
+        body = unit.child_by_field_name("body")
+        if body is not None:
+            out += cls._walk(body, data) + cls._tail(body)
+        return out
+
+    @classmethod
+    def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
+        out = []
+        for param in params.named_children if params is not None else []:
+            if param.type == "self_parameter":
+                out.append(_Event(params.start_byte, "def", "self", param, scope))  # type: ignore[union-attr]
+                continue
+            hint = param.child_by_field_name("type")
+            pattern = param.child_by_field_name("pattern") or param
+            for name in cls._pattern_names(pattern):
+                out.append(_Event(params.start_byte, "def", _text(name, data), name, scope,  # type: ignore[union-attr]
+                                  _text(hint, data) if hint is not None else None))
+        return out
+
+    @classmethod
+    def _pattern_names(cls, pattern: Node | None) -> list[Node]:
+        return _identifiers(pattern, cls._pattern_skip)
+
+    @classmethod
+    def _walk(cls, node: Node, data: bytes) -> list[_Event]:
+        if node.type in cls._nested:
+            return []
+        handler = getattr(cls, "_on_" + node.type, None)
+        if handler is not None:
+            return handler(node, data)  # type: ignore[no-any-return]
+        out = _scope_events(node) if node.type == "block" else []
+        for child in node.children:
+            out += cls._walk(child, data)
+        return out
+
+    @classmethod
+    def _binds(cls, pattern: Node | None, reads: list[Node], at: int, data: bytes,
+               hint: Node | None = None) -> list[_Event]:
+        return [_Event(at, "def", _text(n, data), n, DataScope.LOCAL,
+                       _text(hint, data) if hint is not None else None, reads, order=10)
+                for n in cls._pattern_names(pattern)]
+
+    @classmethod
+    def _on_let_declaration(cls, node: Node, data: bytes) -> list[_Event]:
+        value = node.child_by_field_name("value")
+        inner = cls._walk(value, data) if value is not None else []
+        return inner + cls._binds(node.child_by_field_name("pattern"), cls.reads(value),
+                                  node.end_byte, data, node.child_by_field_name("type"))
+
+    @classmethod
+    def _on_let_condition(cls, node: Node, data: bytes) -> list[_Event]:
+        value = node.child_by_field_name("value")
+        return cls._binds(node.child_by_field_name("pattern"), cls.reads(value), node.end_byte, data)
+
+    @classmethod
+    def _on_assignment_expression(cls, node: Node, data: bytes) -> list[_Event]:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        inner = cls._walk(right, data) if right is not None else []
+        target = left if left is not None and left.type == "identifier" else None
+        extra = cls.reads(left) if node.type == "compound_assignment_expr" else []
+        events = cls._binds(target, extra + cls.reads(right), node.end_byte, data)
+        for event in events:
+            event.scoped = False  # `x = …` updates the x in scope; only `let` shadows
+        return inner + events
+
+    _on_compound_assignment_expr = _on_assignment_expression
+
+    @classmethod
+    def _on_for_expression(cls, node: Node, data: bytes) -> list[_Event]:
+        value, body = node.child_by_field_name("value"), node.child_by_field_name("body")
+        out = _scope_events(node)
+        out += cls._binds(node.child_by_field_name("pattern"), cls.reads(value),
+                          value.end_byte if value else node.start_byte, data)
+        return out + (cls._walk(body, data) if body is not None else [])
+
+    @classmethod
+    def _on_closure_expression(cls, node: Node, data: bytes) -> list[_Event]:
+        body = node.child_by_field_name("body")
+        out = _scope_events(node)
+        out += cls._parameters(node.child_by_field_name("parameters"), DataScope.CLOSURE, data)
+        return out + (cls._walk(body, data) if body is not None else [])
+
+    @classmethod
+    def _on_return_expression(cls, node: Node, data: bytes) -> list[_Event]:
+        return [_Event(node.start_byte, "return", node=node, reads=cls.reads(node))]
+
+    @classmethod
+    def _tail(cls, body: Node) -> list[_Event]:
+        """The block's final expression (no semicolon) is the function's value."""
+        last = body.named_children[-1] if body.named_children else None
+        if last is None or last.type.endswith(("_statement", "_declaration", "_item")) or \
+                last.type in ("line_comment", "block_comment", "return_expression"):
+            return []
+        return [_Event(last.start_byte, "return", node=last, reads=cls.reads(last), order=5)]
+
+    @classmethod
+    def reads(cls, node: Node | None) -> list[Node]:
+        if node is None or node.type in cls._nested or node.type in cls._no_reads:
+            return []
+        if node.type == "identifier":
+            return [node]
+        out = []
+        for i, child in enumerate(node.children):
+            if node.field_name_for_child(i) in ("macro", "type", "name", "field"):
+                continue
+            out += cls.reads(child)
+        return out
+
+
+_WALKERS: dict[LangId, type[_Python | _Rust]] = {LangId.PYTHON: _Python, LangId.RUST: _Rust}
