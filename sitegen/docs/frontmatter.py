@@ -43,9 +43,11 @@ def parse_front_matter(text: str, path: str, first_line: int = 2) -> FrontMatter
         loaded = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         return FrontMatter(diagnostics=[_yaml_error(exc, text, path, first_line)])
-    except RecursionError:
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # Constructors raise plain errors on values such as `2024-13-45` or `!!int 0x`.
         return FrontMatter(diagnostics=[_warn(
-            path, first_line, "front matter is nested too deeply; it is ignored.")])
+            path, first_line, f"front matter has a value YAML cannot build ({exc}); "
+            "it is ignored.")])
     if loaded is None:
         return FrontMatter()
     if not isinstance(loaded, dict):

@@ -2,6 +2,10 @@
 
 import json
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from sitegen.diagnostics import Level
 from sitegen.docs.frontmatter import parse_front_matter, relations
 from sitegen.docs.markdown import extract_page
@@ -39,6 +43,23 @@ def test_indentation_error_points_at_its_line() -> None:
     text = "title: x\n  indented: wrong\n"
     (diag,) = parse_front_matter(text, "p.md", first_line=2).diagnostics
     assert diag.line == 3
+
+
+@pytest.mark.parametrize("text", [
+    "d: 2024-13-45", "a: !!float abc", "a: !!int 0x", "a: !!timestamp 2024-02-30",
+    "x: !!python/object:os.system", "a: !!binary xx", "k: {[1,2]: x}", "[" * 5000,
+])
+def test_values_yaml_cannot_build_are_warnings(text: str) -> None:
+    fm = parse_front_matter(text, "p.md")
+    assert fm.data == {}
+    assert [(d.code, d.level) for d in fm.diagnostics] == [("front-matter", Level.WARNING)]
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab:-[]{}!&*?#|>'\" 0123456789.\n\t")), max_size=60))
+def test_front_matter_never_raises(text: str) -> None:
+    fm = parse_front_matter(text, "p.md")
+    assert json.loads(json.dumps(fm.data)) == fm.data
+    assert all(d.level == Level.WARNING for d in fm.diagnostics)
 
 
 def test_a_non_mapping_is_a_warning() -> None:

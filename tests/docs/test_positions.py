@@ -151,3 +151,19 @@ def test_source_positions_match_the_encoded_prefix(text: str) -> None:
         # The same characters, with the line ends the file really had, before the index.
         assert data[pos.offset:].decode("utf-8").replace("\r\n", "\n").replace(
             "\r", "\n") == normalized[index:]
+
+
+MARKDOWNISH = st.text(alphabet=st.sampled_from(list("[]()<>!*_`\\|#-:>\n\r\t ax1é日😀{}^~&;\x00")),
+                      max_size=120)
+
+
+@given(st.one_of(MARKDOWNISH.map(lambda t: t.encode("utf-8")), st.binary(max_size=120)))
+def test_any_bytes_extract_without_error_and_positions_agree(data: bytes) -> None:
+    rec = extract_page("content/any.md", data)
+    for link in rec.links:
+        assert data[link.offset:link.offset + 1] == {"image": b"!", "autolink": b"<"}.get(
+            link.kind, b"[")
+        breaks = [m.end() for m in re.finditer(rb"\r\n?|\n", data[:link.offset])]
+        assert (link.line, link.column) == (
+            len(breaks) + 1, link.offset - (breaks[-1] if breaks else 0) + 1)
+    assert [link.offset for link in rec.links] == sorted(link.offset for link in rec.links)
