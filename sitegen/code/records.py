@@ -77,7 +77,8 @@ class Import:
     line: int
     bindings: tuple[Binding, ...] = ()
     star: bool = False
-    level: int = 0  # Python relative-import level (number of leading dots)
+    level: int = 0  # Python relative-import level (number of leading dots); for a Rust
+    #              `use`: how many inline `mod m { … }` blocks enclose it (`super` stays in the file)
     alias: str | None = None  # `import a.b as c`, `import * as ns from`, Go's named import
 
 

@@ -370,8 +370,13 @@ def _rust_parent(module_file: str, index: ProjectIndex) -> str | None:
     return None
 
 
-def _rust_start(path: str, segments: list[str], index: ProjectIndex) -> tuple[str | None, int]:
-    """(module file the path starts in, segments consumed); (None, 0) for another crate."""
+def _rust_start(path: str, segments: list[str], index: ProjectIndex,
+                inline_depth: int = 0) -> tuple[str | None, int]:
+    """(module file the path starts in, segments consumed); (None, 0) for another crate.
+
+    ``inline_depth`` is how many inline ``mod m { … }`` blocks hold the ``use``: that many
+    ``super`` steps stay inside the file (``mod tests { use super::*; }``).
+    """
     head = segments[0]
     if head == "crate":
         return _rust_crate_root(path, index), 1
@@ -379,7 +384,11 @@ def _rust_start(path: str, segments: list[str], index: ProjectIndex) -> tuple[st
         module: str | None = path
         used = 0
         while used < len(segments) and segments[used] in ("self", "super") and module:
-            module = _rust_parent(module, index) if segments[used] == "super" else module
+            if segments[used] == "super":
+                if inline_depth:
+                    inline_depth -= 1
+                else:
+                    module = _rust_parent(module, index)
             used += 1
         return module, used
     if _rust_child(path, head, index):  # 2018 edition: a child module named without self::
@@ -398,7 +407,8 @@ def _resolve_rust(path: str, imp: Import, index: ProjectIndex, out: _Result) -> 
     segments = [s for s in imp.specifier.split("::") if s]
     if not segments:
         return
-    module, used = _rust_start(path, segments, index)
+    # The record's ``level`` of a Rust ``use``: inline ``mod { }`` blocks around it.
+    module, used = _rust_start(path, segments, index, imp.level)
     if module is None:
         if segments[0] in ("crate", "self", "super"):
             _unresolved(out, path, imp.line, imp.specifier)

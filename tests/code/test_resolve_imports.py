@@ -281,3 +281,11 @@ def test_metacall_load_makes_a_cross_language_import():
     assert imports_of(graph) == {("app/client.py", "scripts/sum.js", X),
                                  ("app/client.py", "app/local.rb", X)}
     assert formatted(diags) == ["app/client.py:2:1: warning: cannot resolve import 'gone.js'"]
+
+
+def test_rust_super_inside_an_inline_module_stays_in_the_file():
+    # `mod tests { use super::*; }` in util.rs: level carries the inline-module depth.
+    graph, diags = _rust({"src/util.rs": [imp("super", "use", 5, star=True, level=1),
+                                          imp("super::super", "use", 6, star=True, level=1)]})
+    assert imports_of(graph) == {("src/util.rs", "src/lib.rs", D)}
+    assert diags == []
