@@ -1,5 +1,6 @@
 """extract_page: links with exact byte positions, labels, kinds, anchors, headings, title."""
 
+import hashlib
 import json
 import re
 
@@ -191,7 +192,6 @@ def test_title_from_front_matter_then_first_h1_then_file_name() -> None:
 def test_html_has_heading_ids_permalinks_and_link_marks() -> None:
     data = b"## Intro\n\n[a](a.md) ![i](i.png) [b](b.md)\n"
     rec = extract_page("content/p.md", data)
-    import hashlib
     digest = hashlib.sha256(data).hexdigest()
     assert rec.content_hash == digest
     assert rec.link_mark == f"sglink-{digest[:16]}-"
