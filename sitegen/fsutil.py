@@ -10,7 +10,9 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomically(path: Path, data: str | bytes) -> None:
+def write_atomically(path: Path, data: str | bytes, durable: bool = True) -> None:
+    """``durable=False`` skips the fsync: still never half a file for a killed process, but a
+    power loss may lose the write (fine for a cache whose reader detects a missing tail)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -18,7 +20,8 @@ def write_atomically(path: Path, data: str | bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:

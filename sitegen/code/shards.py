@@ -102,6 +102,8 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     rows += [{"record": "diagnostic", "path": d.path, "line": d.line, "col": d.col,
               "level": str(d.level), "message": d.message, "code": d.code}
              for d in record.diagnostics]
+    # The closing row lets a reader tell a complete shard from one cut short at a line end.
+    rows.append({"record": "end", "rows": len(rows)})
     lines = [json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION, **row}, sort_keys=True)
              for row in rows]
     return "\n".join(lines) + "\n", warnings
@@ -144,6 +146,9 @@ def load_shard(text: str, where: str = "") -> CodeRecord:
         rows.append(row)
     if not rows or rows[0].get("record") != "file":
         raise ShardFormatError(f"{where}: a shard starts with its file record")
+    if rows[-1].get("record") != "end" or rows[-1].get("rows") != len(rows) - 1:
+        raise ShardFormatError(f"{where}: the shard is incomplete (no closing record)")
+    rows.pop()
     try:
         return _record(rows)
     except (KeyError, TypeError, ValueError) as err:
@@ -287,7 +292,8 @@ class ShardCache:
         """Store ``record`` atomically; returns warnings for specifiers it could not keep."""
         self._ensure_open()
         text, warnings = dump_shard(record)
-        write_atomically(self.shard_path(record.path), text)
+        # No fsync: a shard lost to a power cut is a miss (the closing row catches a cut tail).
+        write_atomically(self.shard_path(record.path), text, durable=False)
         return warnings
 
     def prune(self, keep_paths: Iterable[str]) -> int:

@@ -20,6 +20,7 @@ from sitegen.code.records import (
 from sitegen.code.shards import (
     SHARD_SCHEMA_VERSION,
     ShardCache,
+    ShardFormatError,
     ShardVersionError,
     content_hash,
     dump_shard,
@@ -163,3 +164,14 @@ def test_records_of_other_languages_round_trip(tmp_path):
                    rec("main.go", [sym("main")], [imp("fmt", "go", alias="f")], language=LangId.GO)):
         cache.put(record)
         assert cache.get(record.path, record.content_hash) == record
+
+
+def test_a_shard_cut_short_at_a_line_end_is_refused():
+    text, _ = dump_shard(_record())
+    lines = text.splitlines()
+    with pytest.raises(ShardFormatError, match="incomplete"):
+        load_shard("\n".join(lines[:-2]))
+    with pytest.raises(ShardFormatError, match="incomplete"):
+        load_shard("\n".join(lines[:-1]))
+    assert json.loads(lines[-1]) == {"record": "end", "rows": len(lines) - 1,
+                                     "shard_schema_version": 5}
