@@ -7,63 +7,26 @@ plain records to the next; only crawl reads input and only emit (and the store) 
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any
 
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl, CodeFile, SourceFile, crawl
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.diagnostics import Diagnostic
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph
-from sitegen.graph.store.base import CrawlResult, SourceStatus, open_store
+from sitegen.graph.store import open_store
+from sitegen.graph.store.base import CrawlResult, SourceStatus
 from sitegen.link import Linked, link_all
+from sitegen.parallel import pool_map
 from sitegen.paths import RepoPath, source_node_id
 from sitegen.progress import Progress
+from sitegen.result import BuildOptions, BuildResult
 
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    #: Write the site to ``config.out_dir`` (``sitegen check`` builds nothing).
-    write_site: bool = True
-    #: Worker processes for extraction: 0 = one per core, 1 = in this process.
-    jobs: int = 0
-    #: Ignore the caches (extraction shards, incremental state).
-    clean: bool = False
-    quiet: bool = False
-
-
-@dataclass
-class BuildResult:
-    config: Config
-    crawl: Crawl
-    pages: list[PageRecord]
-    code_records: list[CodeRecord]
-    linked: Linked
-    #: The merged document graph (store + this crawl): what backlinks show.
-    graph: Graph
-    code: Any = None  # sitegen.code.graph.CodeGraph, when source files were analysed
-    cycles: Any = None  # sitegen.analyse.cycles result
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    seconds: float = 0.0
-    written: int = 0
-
-    @property
-    def warnings(self) -> int:
-        return sum(1 for d in self.diagnostics if d.level in (Level.WARNING, Level.ERROR))
-
-    def summary(self) -> str:
-        links = sum(len(p.links) for p in self.pages)
-        broken = sum(1 for b in self.linked.broken if b[3] != "broken-anchor")
-        return (f"{len(self.pages)} pages, {len(self.code_records)} source files, {links} links, "
-                f"{broken} broken links, {self.warnings} warnings in {self.seconds:.2f} s")
+__all__ = ["BuildOptions", "BuildResult", "build"]
 
 
 def _extract_page_job(item: tuple[str, bytes]) -> dict[str, Any]:
@@ -71,27 +34,12 @@ def _extract_page_job(item: tuple[str, bytes]) -> dict[str, Any]:
     return extract_page(item[0], item[1]).to_dict()
 
 
-def _map(fn: Callable[[T], R], items: list[T], jobs: int, progress: Progress,
-         label: str) -> Iterable[R]:
-    """``fn`` over ``items`` in order, in a process pool unless jobs == 1 or the work is small."""
-    task = progress.task(label, len(items))
-    if jobs == 1 or len(items) < 64:
-        for item in items:
-            yield fn(item)
-            task.advance()
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for out in pool.map(fn, items, chunksize=max(1, min(64, len(items) // (jobs * 8) or 1))):
-            yield out
-            task.advance()
-
-
 def extract_pages(files: list[SourceFile], jobs: int, progress: Progress) -> list[PageRecord]:
     items = [(f.path, f.data) for f in files]
     if jobs == 1 or len(items) < 64:
         return [extract_page(p, d) for p, d in items]
-    return [PageRecord.from_dict(d) for d in _map(_extract_page_job, items, jobs, progress,
-                                                 "Extracting pages")]
+    return [PageRecord.from_dict(d) for d in pool_map(_extract_page_job, items, jobs, progress,
+                                                     "Extracting pages")]
 
 
 def site_index(config: Config, found: Crawl) -> SiteIndex:
@@ -166,7 +114,7 @@ def analyse_code(config: Config, found: Crawl, jobs: int, options: BuildOptions,
 
 
 def analyse_cycles(result: BuildResult) -> Any:
-    from sitegen.analyse.pipeline import cycles_of_build
+    from sitegen.analyse.step import cycles_of_build
     return cycles_of_build(result)
 
 

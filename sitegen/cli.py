@@ -6,8 +6,6 @@ Parses options, runs the pipeline, prints diagnostics and one summary line. Exit
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -100,7 +98,7 @@ def check(root: Path, out: str | None, config_file: Path | None, languages: tupl
           jobs: int | None, quiet: bool, fmt: str, write_baseline: bool,
           baseline: Path | None) -> None:
     """Run every check without writing the site; exit 1 on any new error-level finding."""
-    from sitegen.analyse.pipeline import run_check
+    from sitegen.commands import run_check
     config = _config(root, out, config_file, languages, jobs)
     code = run_check(config, fmt=fmt, write_baseline=write_baseline, baseline=baseline,
                      quiet=quiet, jobs=jobs or 0)
@@ -113,7 +111,7 @@ def check(root: Path, out: str | None, config_file: Path | None, languages: tupl
 def cycles(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
            jobs: int | None, quiet: bool, as_json: bool) -> None:
     """Print the code's dependency cycles, deployment order and relation cycles."""
-    from sitegen.analyse.pipeline import print_cycles
+    from sitegen.commands import print_cycles
     config = _config(root, out, config_file, languages, jobs)
     print_cycles(config, as_json=as_json, jobs=jobs or 0)
 

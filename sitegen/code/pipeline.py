@@ -12,6 +12,7 @@ from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic
+from sitegen.parallel import pool_map
 from sitegen.progress import Progress
 
 
@@ -25,7 +26,6 @@ def extract_records(found: Crawl, config: Config, jobs: int, clean: bool,
                     progress: Progress) -> tuple[list[CodeRecord], list[Diagnostic]]:
     """One record per source file, from the shard cache when its content hash is unchanged."""
     from sitegen.code import shards
-    from sitegen.build import _map
     cache = shards.ShardCache(config.cache_dir)
     diags: list[Diagnostic] = list(cache.open(clean))
     records: dict[str, CodeRecord] = {}
@@ -36,7 +36,7 @@ def extract_records(found: Crawl, config: Config, jobs: int, clean: bool,
             records[f.path] = hit
         else:
             todo.append((f.path, f.language.value, f.data))
-    for rec in _map(_extract_job, todo, jobs, progress, "Analysing source files"):
+    for rec in pool_map(_extract_job, todo, jobs, progress, "Analysing source files"):
         records[rec.path] = rec
         cache.put(rec)
     cache.prune({f.path for f in found.code})

@@ -14,10 +14,12 @@ from sitegen.paths import NodeId, OutPath, RepoPath, href_between, html_out_path
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.render import highlight_source
+from sitegen.site.state import edge_source_href
 from sitegen.site.views import (BacklinkEntry, Crumb, LinkItem, SourceView, SymbolEntry)
 
 if TYPE_CHECKING:
-    from sitegen.site.emit import SiteWriter, _Site
+    from sitegen.site.state import SiteState
+    from sitegen.site.writer import SiteWriter
 
 
 def _source_out(path: str) -> OutPath:
@@ -56,7 +58,7 @@ class _CodeIndex:
                 self.refs_in[dst.path].add((src.path, src_name))
 
 
-def source_view(rec: CodeRecord, text: str, site: "_Site", index: _CodeIndex,
+def source_view(rec: CodeRecord, text: str, site: "SiteState", index: _CodeIndex,
                 cycles_of: dict[str, list[int]]) -> SourceView:
     out = _source_out(rec.path)
     node = source_node_id(RepoPath(rec.path))
@@ -78,7 +80,6 @@ def source_view(rec: CodeRecord, text: str, site: "_Site", index: _CodeIndex,
                      for path, name in sorted(index.refs_out.get(rec.path, set())))
     refs_in = tuple(LinkItem(title=f"{name} ({path})", href=href_between(out, _source_out(path)))
                     for path, name in sorted(index.refs_in.get(rec.path, set())))
-    from sitegen.site.emit import edge_source_href
     incoming = site.graph.backlinks_of(node)
     documented = tuple(
         BacklinkEntry(title=site.titles.get(e.src, e.src), href=edge_source_href(e, out, site.graph),
@@ -98,7 +99,7 @@ def source_view(rec: CodeRecord, text: str, site: "_Site", index: _CodeIndex,
                       line_count=text.count("\n") + 1)
 
 
-def emit_source_pages(site: "_Site", writer: "SiteWriter", progress: Progress) -> None:
+def emit_source_pages(site: "SiteState", writer: "SiteWriter", progress: Progress) -> None:
     result = site.result
     if not result.code_records:
         return
@@ -120,7 +121,7 @@ def emit_source_pages(site: "_Site", writer: "SiteWriter", progress: Progress) -
     emit_code_index(site, writer)
 
 
-def emit_code_index(site: "_Site", writer: "SiteWriter") -> None:
+def emit_code_index(site: "SiteState", writer: "SiteWriter") -> None:
     from sitegen.site.views import IndexEntry, IndexSection, IndexView
     out = OutPath("code/index.html")
     by_folder: dict[str, list[IndexEntry]] = defaultdict(list)
@@ -136,7 +137,7 @@ def emit_code_index(site: "_Site", writer: "SiteWriter") -> None:
         writer.write(out, site.renderer.render_index(site.context(out), view))
 
 
-def emit_code_reports(site: "_Site", writer: "SiteWriter") -> None:
+def emit_code_reports(site: "SiteState", writer: "SiteWriter") -> None:
     result = site.result
     if result.code is not None:
         from sitegen.code.serialize import dump_code_graph_json

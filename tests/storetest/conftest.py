@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.graph.store.base import GraphStore, open_store
+from sitegen.graph.store import open_store
+from sitegen.graph.store.base import GraphStore
 
 BACKENDS = ("json", "sqlite")
 

@@ -8,7 +8,8 @@ import sqlite3
 
 import pytest
 
-from sitegen.graph.store.base import StoreError, open_store
+from sitegen.graph.store import open_store
+from sitegen.graph.store.base import StoreError
 
 from .factories import READ, crawl, edge, fields, page, view
 

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.graph.model import Graph, Node, NodeKind
-from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs, open_store
+from sitegen.graph.store import open_store
+from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs
 
 from .conftest import BACKENDS
 from .factories import crawl, edge, view

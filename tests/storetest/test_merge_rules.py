@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sitegen.graph.model import Node, NodeKind
-from sitegen.graph.store.base import CrawlResult, open_store
+from sitegen.graph.store import open_store
+from sitegen.graph.store.base import CrawlResult
 
 from .factories import DELETED, ERROR, EXTERNAL, READ, crawl, edge, fields, page, view
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from pathlib import Path
 from typing import Protocol
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind
@@ -103,15 +102,3 @@ def _merge_nodes(
 
 def _endpoints(graph: Graph) -> set[str]:
     return {end for edge in graph.edges() for end in (edge.src, edge.dst)}
-
-
-def open_store(kind: str, cache_dir: Path) -> GraphStore:
-    """The backend ``kind`` (``json`` or ``sqlite``), its file in ``cache_dir`` (``.sitegen/``)."""
-    # Imported here because both backends import this module.
-    from sitegen.graph.store.json import JsonStore
-    from sitegen.graph.store.sqlite import SqliteStore
-
-    backends: dict[str, type[JsonStore | SqliteStore]] = {"json": JsonStore, "sqlite": SqliteStore}
-    if kind not in backends:
-        raise ValueError(f"unknown store backend {kind!r}; expected 'json' or 'sqlite'")
-    return backends[kind](Path(cache_dir))

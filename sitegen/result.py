@@ -1,0 +1,54 @@
+"""What a build takes and gives: its options and its result (every stage's output).
+
+Plain data shared by the build, the emitters and the commands; it never runs a stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sitegen.code.records import CodeRecord
+from sitegen.config import Config
+from sitegen.crawl import Crawl
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.records import PageRecord
+from sitegen.graph.model import Graph
+from sitegen.link import Linked
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    #: Write the site to ``config.out_dir`` (``sitegen check`` builds nothing).
+    write_site: bool = True
+    #: Worker processes for extraction: 0 = one per core, 1 = in this process.
+    jobs: int = 0
+    #: Ignore the caches (extraction shards, incremental state).
+    clean: bool = False
+    quiet: bool = False
+
+
+@dataclass
+class BuildResult:
+    config: Config
+    crawl: Crawl
+    pages: list[PageRecord]
+    code_records: list[CodeRecord]
+    linked: Linked
+    #: The merged document graph (store + this crawl): what backlinks show.
+    graph: Graph
+    code: Any = None  # sitegen.code.graph.CodeGraph, when source files were analysed
+    cycles: Any = None  # sitegen.analyse.cycles result
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0
+    written: int = 0
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.level in (Level.WARNING, Level.ERROR))
+
+    def summary(self) -> str:
+        links = sum(len(p.links) for p in self.pages)
+        broken = sum(1 for b in self.linked.broken if b[3] != "broken-anchor")
+        return (f"{len(self.pages)} pages, {len(self.code_records)} source files, {links} links, "
+                f"{broken} broken links, {self.warnings} warnings in {self.seconds:.2f} s")

@@ -1,0 +1,59 @@
+"""What every page of one build shares while the site is emitted, and the hrefs between
+published files. Read-only views of the finished build; never writes or resolves anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.records import PageRecord
+from sitegen.graph.model import Edge, Graph, NodeKind
+from sitegen.paths import NodeId, OutPath, href_between, html_out_path, is_source_node, raw_out_path
+from sitegen.site.render import Renderer
+from sitegen.site.views import NavItem, SiteContext, site_context_for
+
+if TYPE_CHECKING:
+    from sitegen.result import BuildResult
+
+
+@dataclass
+class SiteState:
+    """What every page of one build shares."""
+
+    result: "BuildResult"
+    renderer: Renderer
+    nav: tuple[NavItem, ...]
+    titles: dict[str, str]
+    pages_by_node: dict[NodeId, PageRecord]
+    folder_index: dict[str, NodeId] = field(default_factory=dict)  # content folder -> index node
+
+    @property
+    def graph(self) -> Graph:
+        return self.result.graph
+
+    def context(self, out: OutPath) -> SiteContext:
+        return site_context_for(self.result.config.site_title, self.nav, out)
+
+
+def href_for_node(node: NodeId, fragment: str, from_out: OutPath, kind: NodeKind | None) -> str:
+    if kind in (NodeKind.PAGE, NodeKind.SOURCE):
+        return href_between(from_out, html_out_path(node), fragment)
+    return href_between(from_out, raw_out_path(node), fragment)
+
+
+def edge_source_href(edge: Edge, from_out: OutPath, graph: Graph) -> str:
+    """A link to the exact place an edge comes from: the source page's section or line."""
+    node = graph.nodes.get(edge.src)
+    kind = node.kind if node else NodeKind.PAGE
+    if is_source_node(edge.src):
+        line = edge.occurrences[0].line if edge.occurrences else 0
+        return href_for_node(edge.src, f"L{line}" if line else "", from_out, NodeKind.SOURCE)
+    return href_for_node(edge.src, edge.anchor, from_out, kind)
+
+
+def duplicate_output(path: str, out: str, winner: str) -> Diagnostic:
+    return Diagnostic(path, 1, 1, Level.WARNING,
+                      f"output '{out}' is already written from '{winner}'; this file is not "
+                      "published (rename one of them)", "duplicate-output")
