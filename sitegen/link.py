@@ -40,14 +40,18 @@ class _Linker:
         self.index = index
         self.by_path = {p.path: p for p in pages}
         self.line_counts = line_counts
+        self.page_of_node = {index.node_for(p): p for p in self.by_path}
+        self._ids: dict[str, set[str]] = {}
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
         self.suggester = Suggester(p[len(index.content) + 1:] if index.content else p
                                    for p in index.pages)
 
     def heading_ids(self, repo_path: str) -> set[str]:
-        record = self.by_path.get(repo_path)
-        return {h.id for h in record.headings} if record else set()
+        if repo_path not in self._ids:
+            record = self.by_path.get(repo_path)
+            self._ids[repo_path] = {h.id for h in record.headings} if record else set()
+        return self._ids[repo_path]
 
     def fragment_ok(self, node: NodeId | None, fragment: str, from_path: str) -> bool:
         if node is None:  # a link to the linking file itself
@@ -55,14 +59,10 @@ class _Linker:
         if is_source_node(node):
             path = source_repo_path(node)
             return check_fragment(fragment, None, self.line_counts.get(path))
-        repo = self.index.lookup(self._repo_of(node), False)
-        if repo in self.by_path:
+        repo = self.page_of_node.get(node)
+        if repo is not None:
             return check_fragment(fragment, lambda: self.heading_ids(repo), None)
         return True  # assets: nothing to check
-
-    def _repo_of(self, node: NodeId) -> str:
-        rel = node.lstrip("/")
-        return f"{self.index.content}/{rel}" if self.index.content else rel
 
     def add_nodes(self, code: Iterable[CodeRecord]) -> None:
         for rec in self.by_path.values():

@@ -65,3 +65,30 @@ def pool_map(fn: Callable[[T], R], items: list[T], jobs: int, progress: Progress
         for out in pool.map(fn, items, chunksize=max(1, min(64, len(items) // (jobs * 8) or 1))):
             yield out
             task.advance()
+
+
+class run_in_background:
+    """``with run_in_background(fn, state, enabled):`` runs ``fn(state)`` in a forked process
+    while the block runs, and waits for it at the end (re-raising its failure); in this
+    process at the start of the block when not enabled."""
+
+    def __init__(self, fn: Callable[[Any], None], state: Any, enabled: bool) -> None:
+        self.fn, self.state = fn, state
+        self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
+        self.proc: Any = None
+
+    def __enter__(self) -> "run_in_background":
+        if self.enabled:
+            self.proc = multiprocessing.get_context("fork").Process(target=self.fn, args=(self.state,))
+            self.proc.start()
+        else:
+            self.fn(self.state)
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if self.proc is None:
+            return
+        self.proc.join()
+        if self.proc.exitcode != 0 and exc_type is None:
+            raise RuntimeError(f"background work {self.fn.__name__} failed "
+                               f"(exit code {self.proc.exitcode})")

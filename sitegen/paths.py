@@ -7,6 +7,7 @@ conversion lives here. This module never touches the file system.
 from __future__ import annotations
 
 import posixpath
+import re
 from urllib.parse import quote
 from typing import NewType
 
@@ -80,7 +81,14 @@ def relative_url(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
 def href_between(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
     """``relative_url`` percent-encoded for an href: a space or ``#`` in a file name must not
     end the path. The fragment is kept as is (heading ids are matched after decoding)."""
-    return quote(relative_url(from_out, to_out)) + ("#" + fragment if fragment else "")
+    rel = relative_url(from_out, to_out)
+    if not _PLAIN_URL_PATH.fullmatch(rel):
+        rel = quote(rel)
+    return rel + ("#" + fragment if fragment else "")
+
+
+# Paths of these characters come out of quote() unchanged; skipping it is a hot-path saving.
+_PLAIN_URL_PATH = re.compile(r"[A-Za-z0-9_.~/-]*")
 
 
 def normalize_repo_path(path: str) -> RepoPath | None:

@@ -187,6 +187,10 @@ def _python_roots(path: str, index: ProjectIndex) -> list[str]:
         folder = posixpath.dirname(folder)
     roots: list[str] = []
     for root in (*index.source_roots, "", folder, "src" if "src" in index.dirs else ""):
+        # A configured root that is itself a package (source = ["django"]) is not where
+        # imports start: matching `import json` inside it would shadow the stdlib.
+        if _join(root, "__init__.py") in index.paths and root:
+            continue
         if root not in roots:
             roots.append(root)
     return roots

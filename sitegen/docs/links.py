@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Callable
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -49,6 +49,8 @@ class SiteIndex:
     assets: set[str]  # repository paths of assets
     sources: set[str]  # repository paths of analysed source files
     dirs: set[str]  # repository paths of folders
+    #: (destination, linking folder) -> resolution, filled by ``resolve``.
+    cache: dict[tuple[str, str], tuple["Resolved", str | None]] = field(default_factory=dict)
 
     def node_for(self, repo_path: str) -> NodeId | None:
         """The node an existing repository path is published as, if it is published."""
@@ -122,33 +124,42 @@ def is_loopback(url: str) -> bool:
 
 def resolve(href: str, from_path: str, index: SiteIndex) -> Resolved:
     """Resolve one destination from the repository file ``from_path``."""
+    key = (href, posixpath.dirname(from_path))
+    hit = index.cache.get(key)
+    if hit is None:  # the same destination from the same folder resolves the same way
+        hit = index.cache[key] = _resolve_from(href, key[1], index)
+    res, found = hit
+    if found == from_path:
+        return Resolved(Outcome.SELF, fragment=res.fragment)
+    return res
+
+
+def _resolve_from(href: str, from_dir: str, index: SiteIndex) -> tuple[Resolved, str | None]:
     href = href.strip()
     if not href:
-        return Resolved(Outcome.IGNORED)
+        return Resolved(Outcome.IGNORED), None
     if href.startswith("//"):
         href = "https:" + href
     if _URL_SCHEME.match(href):
-        return _resolve_absolute(href)
+        return _resolve_absolute(href), None
     path_part, _, fragment = href.partition("#")
     path_part = path_part.partition("?")[0]
     path_part, fragment = unquote(path_part), unquote(fragment)
     if not path_part:
-        return Resolved(Outcome.SELF, fragment=fragment)
+        return Resolved(Outcome.SELF, fragment=fragment), None
     if path_part.startswith("/"):
         joined = posixpath.join(index.content, path_part.lstrip("/")) if index.content else path_part.lstrip("/")
     else:
-        joined = posixpath.join(posixpath.dirname(from_path), path_part)
+        joined = posixpath.join(from_dir, path_part)
     repo_path = normalize_repo_path(joined)
     if repo_path is None:
-        return Resolved(Outcome.OUTSIDE, NodeId(href.partition("#")[0]), fragment)
+        return Resolved(Outcome.OUTSIDE, NodeId(href.partition("#")[0]), fragment), None
     found = index.lookup(repo_path, path_part.endswith("/"))
     if found is None:
-        return Resolved(Outcome.MISSING, index.missing_node(repo_path), fragment, repo_path)
-    if found == from_path:
-        return Resolved(Outcome.SELF, fragment=fragment)
+        return Resolved(Outcome.MISSING, index.missing_node(repo_path), fragment, repo_path), None
     node = index.node_for(found)
     assert node is not None
-    return Resolved(Outcome.INTERNAL, node, fragment)
+    return Resolved(Outcome.INTERNAL, node, fragment), found
 
 
 def _resolve_absolute(href: str) -> Resolved:

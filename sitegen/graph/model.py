@@ -6,7 +6,7 @@ here and nowhere else. This module never reads files and never renders anything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Iterable, Iterator
 
@@ -67,7 +67,8 @@ class Edge:
             self.label, self.anchor = other.label, other.anchor
 
     def copy(self) -> "Edge":
-        return replace(self, occurrences=list(self.occurrences))
+        return Edge(self.src, self.dst, self.rel, self.label, self.anchor, self.count,
+                    list(self.occurrences))
 
 
 def edge_annotation(rel: str, label: str, anchor: str, count: int) -> str:

@@ -133,8 +133,7 @@ def emit_code_index(site: "SiteState", writer: "SiteWriter") -> None:
                      for folder, entries in sorted(by_folder.items()))
     view = IndexView(title="Source files", sections=sections,
                      intro=f"{len(site.result.code_records)} source files analysed.")
-    if writer.claim(out, "sitegen"):
-        writer.write(out, site.renderer.render_index(site.context(out), view))
+    writer.write(out, site.renderer.render_index(site.context(out), view))
 
 
 def emit_code_reports(site: "SiteState", writer: "SiteWriter") -> None:
@@ -151,6 +150,5 @@ def emit_code_reports(site: "SiteState", writer: "SiteWriter") -> None:
         result.cycles,
         lambda path, line: href_between(out, _source_out(path), f"L{line}" if line > 0 else ""),
         lambda node: href_between(out, html_out_path(NodeId(node))))
-    if writer.claim(out, "sitegen"):
-        writer.write(out, site.renderer.render("cycles.html", site=site.context(out),
-                                               cycles=view, title="Cycles"))
+    writer.write(out, site.renderer.render("cycles.html", site=site.context(out),
+                                           cycles=view, title="Cycles"))

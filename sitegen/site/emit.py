@@ -19,7 +19,7 @@ from sitegen.graph.graphjson import dump_graph_json
 from sitegen.graph.model import Graph, annotate
 from sitegen.paths import (NodeId, OutPath, html_out_path, is_local_node, is_source_node,
                            raw_out_path, href_between, source_repo_path)
-from sitegen.parallel import run_forked
+from sitegen.parallel import run_forked, run_in_background
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
@@ -256,7 +256,12 @@ def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
 
 
 def emit_site(result: "BuildResult", progress: Progress, jobs: int = 1) -> int:
-    """Write every file of the site; returns how many files were written."""
+    """Write every file of the site; returns how many files were written.
+
+    Outputs are claimed first (sitegen's own reports, then pages, assets and source pages),
+    so a clash is reported deterministically; then the reports are written in a forked
+    process while the pages render, since neither needs the other's output.
+    """
     config = result.config
     pages = publishable_pages(result)
     nav, folder_index = build_nav(pages)
@@ -266,24 +271,41 @@ def emit_site(result: "BuildResult", progress: Progress, jobs: int = 1) -> int:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)
-        emit_pages(site, writer, progress, jobs)
-        emit_assets(site, writer)
-        emit_code(site, writer, progress)
-        emit_reports(site, writer)
+        for out in report_outputs(site):
+            writer.claim(out, "sitegen")
+        with run_in_background(emit_reports, (site, writer), jobs > 1):
+            emit_pages(site, writer, progress, jobs)
+            emit_assets(site, writer)
+            emit_code(site, writer, progress)
         html_outs = [o for o in writer.outputs if o.endswith(".html")]
         writer.write(OutPath("sitemap.xml"), sitemap_xml(site, html_outs))
-    return writer.count
+    return len(writer.outputs)
 
 
-def emit_reports(site: SiteState, writer: SiteWriter) -> None:
+def _index_out(site: SiteState) -> OutPath:
+    return OutPath("index.html") if "" not in site.folder_index else OutPath("pages.html")
+
+
+def report_outputs(site: SiteState) -> list[OutPath]:
+    """The files sitegen itself publishes beside the pages; they win any clash with content."""
+    outs = [_index_out(site), OutPath("broken-links.html"), OutPath("graph.md"),
+            OutPath("graph.json"), OutPath("graph.html"), OutPath("sitemap.xml")]
+    if site.result.code is not None:
+        outs += [OutPath("code-graph.json"), OutPath("code/index.html")]
+    if site.result.cycles is not None:
+        outs += [OutPath("cycles.md"), OutPath("cycles.html")]
+    return outs
+
+
+def emit_reports(state: tuple[SiteState, SiteWriter]) -> None:
+    """The index, the broken-links report, the graph exports and page, the code reports."""
+    site, writer = state
     result = site.result
-    index_out = OutPath("index.html") if "" not in site.folder_index else OutPath("pages.html")
-    for out, view in ((index_out, index_view(site, index_out)),):
-        if writer.claim(out, "sitegen"):
-            writer.write(out, site.renderer.render_index(site.context(out), view))
+    index_out = _index_out(site)
+    writer.write(index_out, site.renderer.render_index(site.context(index_out),
+                                                       index_view(site, index_out)))
     out = OutPath("broken-links.html")
-    if writer.claim(out, "sitegen"):
-        writer.write(out, site.renderer.render_report(site.context(out), broken_links_view(site, out)))
+    writer.write(out, site.renderer.render_report(site.context(out), broken_links_view(site, out)))
     writer.write(OutPath("graph.md"), export_graph_md(result.graph, title=f"{result.config.site_title} graph"))
     figures = compute_figures(result.graph)
     writer.write(OutPath("graph.json"), dump_graph_json(result.graph, _figure_table(figures)))
@@ -303,10 +325,9 @@ def emit_graph_page(site: SiteState, writer: SiteWriter, figures: Figures) -> No
     nodes = [n for _, n in sorted(site.graph.nodes.items()) if n.id in figures.pagerank]
     edges = [e for e in site.graph.edges() if e.src in figures.pagerank and e.dst in figures.pagerank]
     hrefs = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
-    if writer.claim(out, "sitegen"):
-        writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
-                                            site=site.context(out), renderer=site.renderer,
-                                            title="Graph"))
+    writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
+                                        site=site.context(out), renderer=site.renderer,
+                                        title="Graph"))
 
 
 def emit_code(site: SiteState, writer: SiteWriter, progress: Progress) -> None:

@@ -289,3 +289,22 @@ def test_rust_super_inside_an_inline_module_stays_in_the_file():
                                           imp("super::super", "use", 6, star=True, level=1)]})
     assert imports_of(graph) == {("src/util.rs", "src/lib.rs", D)}
     assert diags == []
+
+
+def test_a_source_root_that_is_a_package_does_not_shadow_the_stdlib() -> None:
+    """source = ["pkg"] with pkg/json.py: `import json` in pkg/a.py is the stdlib, as grimp has it."""
+    from sitegen.code.analyse import build_code_graph
+    from sitegen.code.extract import extract_source
+    from sitegen.code.graph import EdgeKind
+    from sitegen.code.records import LangId
+    from sitegen.config import Config
+
+    files = {"pkg/__init__.py": b"", "pkg/json.py": b"import json\n",
+             "pkg/http/__init__.py": b"", "pkg/a.py": b"import json\nfrom http import cookies\nfrom pkg import json as j\n"}
+    records = [extract_source(p, LangId.PYTHON, d) for p, d in sorted(files.items())]
+    graph, _ = build_code_graph(records, Config(source=("pkg",)), set(files))
+    imports = {(graph.file_of(e.src).path, e.dst) for e in graph.edges(EdgeKind.IMPORT)}
+    assert ("pkg/a.py", "external:python:json") in imports
+    assert ("pkg/a.py", "external:python:http") in imports
+    assert ("pkg/a.py", "python:pkg/json.py") in imports  # the explicit package import still resolves
+    assert ("pkg/json.py", "python:pkg/json.py") not in imports

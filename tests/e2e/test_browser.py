@@ -55,7 +55,7 @@ def _open(browser, url: str):  # type: ignore[no-untyped-def]
 
 def test_backlinks_section_is_visible(browser, site: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors, remote = _open(browser, (site / "adr/0001-old.html").as_uri())
-    section = page.locator("#backlinks")
+    section = page.locator("#sitegen-backlinks")
     assert section.is_visible()
     text = section.inner_text()
     assert "Superseded by" in text and "ADR 0002 new" in text and "[supersedes]" in text

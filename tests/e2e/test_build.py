@@ -22,12 +22,12 @@ def test_build_publishes_pages_with_backlinks(project: Path) -> None:
     home = html.unescape((site / "index.html").read_text())
     # The install guide links home four times (one with a fragment); the first labelled
     # occurrence gives the label and the anchor of its section.
-    backlinks = home[home.index('id="backlinks"'):]
+    backlinks = home[home.index('id="sitegen-backlinks"'):]
     assert "Install" in backlinks
     assert '("home", #step-1-download, x4)' in backlinks
     assert 'href="guides/install.html#step-1-download"' in backlinks
     old = (site / "adr/0001-old.html").read_text()
-    section = old[old.index('id="backlinks"'):]
+    section = old[old.index('id="sitegen-backlinks"'):]
     assert "Superseded by" in section
     assert "ADR 0002 new" in section and "[supersedes]" in section
     # Content is escaped: the label <script> shows as text.

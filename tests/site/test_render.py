@@ -119,7 +119,7 @@ def test_project_templates_override_shipped_ones(tmp_path: Path) -> None:
         '{% extends "base.html" %}{% block content %}<p id="mine">{{ page.title }}</p>{% endblock %}')
     html = Renderer(tmp_path).render_page(_site(), _page(title="Own <b>"))
     assert '<p id="mine">Own &lt;b&gt;</p>' in html
-    assert 'id="backlinks"' not in html  # the shipped page.html was not used
+    assert 'id="sitegen-backlinks"' not in html  # the shipped page.html was not used
     assert 'class="site-header"' in html  # ... but the shipped base.html still was
 
 
@@ -238,7 +238,7 @@ def test_backlinks_section_groups_with_counts_and_folds_long_lists(renderer: Ren
     typed = (BacklinkEntry("ADR 3", "adr3.html", " [supersedes]", "supersedes"),)
     groups = (BacklinkGroup("Superseded by", "supersedes", typed), BacklinkGroup("Linked from", "", plain))
     html = renderer.render_page(_site(), _page(backlinks=groups))
-    section = html[html.index('<section id="backlinks"'):]
+    section = html[html.index('<section id="sitegen-backlinks"'):]
     section = section[:section.index("</section>")]
     assert "Linked from <span class=\"count\">(26)</span>" in section
     assert section.index("Superseded by") < section.index("P00")
@@ -251,7 +251,7 @@ def test_backlinks_section_groups_with_counts_and_folds_long_lists(renderer: Ren
 
 def test_a_page_without_backlinks_still_has_the_section(renderer: Renderer) -> None:
     html = renderer.render_page(_site(), _page())
-    assert '<section id="backlinks"' in html
+    assert '<section id="sitegen-backlinks"' in html
     assert "No pages link here" in html
 
 
@@ -292,7 +292,7 @@ def test_source_page_has_code_outline_deps_and_referenced_by(renderer: Renderer)
     html = renderer.render_source(_site("code/pkg/a.py.html"), source)
     assert html.index("Imported by") < html.index('id="L1"')
     assert '<a href="#L1"><span class="kind">function</span> f</a>' in html
-    section = html[html.index('<section id="backlinks"'):]
+    section = html[html.index('<section id="sitegen-backlinks"'):]
     assert "Referenced by" in section and "Documented by" in section
     assert '<a href="../../guides/a.html#api">Guide</a>' in section
     assert "../../cycles.html#cycle-1" in html
