@@ -6,6 +6,8 @@ plain records to the next; only crawl reads input and only emit (and the store) 
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph
 from sitegen.graph.store import open_store
 from sitegen.graph.store.base import CrawlResult, SourceStatus
+from sitegen.incremental import BuildState, input_fingerprint, load_state, save_state
 from sitegen.link import Linked, link_all
 from sitegen.parallel import pool_map
 from sitegen.paths import RepoPath, source_node_id
@@ -34,12 +37,23 @@ def _extract_page_job(item: tuple[str, bytes]) -> dict[str, Any]:
     return extract_page(item[0], item[1]).to_dict()
 
 
-def extract_pages(files: list[SourceFile], jobs: int, progress: Progress) -> list[PageRecord]:
-    items = [(f.path, f.data) for f in files]
+def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
+                  state: BuildState | None = None) -> list[PageRecord]:
+    """A record per page, in path order; a page whose bytes the cache knows is not parsed."""
+    cached: dict[str, PageRecord] = {}
+    if state is not None:
+        for f in files:
+            rec = state.page(f.path, hashlib.sha256(f.data).hexdigest())
+            if rec is not None:
+                cached[f.path] = rec
+    items = [(f.path, f.data) for f in files if f.path not in cached]
     if jobs == 1 or len(items) < 64:
-        return [extract_page(p, d) for p, d in items]
-    return [PageRecord.from_dict(d) for d in pool_map(_extract_page_job, items, jobs, progress,
-                                                     "Extracting pages")]
+        fresh = [extract_page(p, d) for p, d in items]
+    else:
+        fresh = [PageRecord.from_dict(d) for d in pool_map(_extract_page_job, items, jobs, progress,
+                                                           "Extracting pages")]
+    cached.update((r.path, r) for r in fresh)
+    return [cached[f.path] for f in files]
 
 
 def site_index(config: Config, found: Crawl) -> SiteIndex:
@@ -76,15 +90,24 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
 
 
 def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult:
-    """One whole build. Diagnostics are collected, never raised: a bad file never stops it."""
+    """One whole build. Diagnostics are collected, never raised: a bad file never stops it.
+
+    Incremental: pages whose content hash is unchanged are not parsed again, outputs whose
+    inputs are unchanged are linked from the previous site, and when the whole input is the
+    previous build's, nothing is redone at all. The result is the same bytes either way.
+    """
     started = time.perf_counter()
     jobs = options.jobs or config.jobs or _cores()
     progress = Progress(enabled=not options.quiet)
+    state = load_state(config.cache_dir, options.clean)
     with progress:
         # 1. crawl: the only step that reads the project
         found = crawl(config)
-        # 2. extract, per file and pure
-        pages = extract_pages(found.pages, jobs, progress)
+        fingerprint = build_fingerprint(config, found)
+        if options.write_site and _unchanged(config, state, fingerprint):
+            return _previous_result(config, found, state, started)
+        # 2. extract, per file and pure (unchanged pages come from the cache)
+        pages = extract_pages(found.pages, jobs, progress, state)
         code_records, code, code_diags = analyse_code(config, found, jobs, options, progress)
         # 3. link: resolve every link and relation against the whole set of files
         linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code))
@@ -99,7 +122,44 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         # 6. emit: the site, written into a temporary folder and swapped in whole
         if options.write_site:
             from sitegen.site.emit import emit_site
-            result.written = emit_site(result, progress, jobs)
+            result.written, state.outputs = emit_site(result, progress, jobs, state.outputs)
+            result.diagnostics = sorted(set(result.diagnostics))
+            state.fingerprint, state.diagnostics = fingerprint, result.diagnostics
+            state.summary = result.counts()
+        state.pages = {p.path: p for p in pages}
+        save_state(config.cache_dir, state)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def build_fingerprint(config: Config, found: Crawl) -> str:
+    """The whole input of a site build: options that change output, templates, every file."""
+    from sitegen.site.render import template_files
+    options = dataclasses.replace(config, jobs=0)  # output is the same for every --jobs
+    files = [(f.path, hashlib.sha256(f.data).hexdigest()) for f in found.pages + found.code]
+    files += [(a, _file_hash(config.root / a)) for a in found.assets]
+    files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
+    return input_fingerprint(repr(options), template_files(config.root), files,
+                             (sorted(found.all_paths), sorted(found.diagnostics)))
+
+
+def _file_hash(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _unchanged(config: Config, state: BuildState, fingerprint: str) -> bool:
+    from sitegen.crawl import OUTPUT_MARKER
+    return state.fingerprint == fingerprint and (config.out_dir / OUTPUT_MARKER).is_file()
+
+
+def _previous_result(config: Config, found: Crawl, state: BuildState, started: float) -> BuildResult:
+    """Nothing changed since the last build: its site stands; report what it reported."""
+    result = BuildResult(config, found, [], [], Linked(Graph(), {}, {}), Graph())
+    result.diagnostics = list(state.diagnostics)
+    result.unchanged = state.summary
     result.seconds = time.perf_counter() - started
     return result
 

@@ -72,12 +72,15 @@ class run_in_background:
     while the block runs, and waits for it at the end (re-raising its failure); in this
     process at the start of the block when not enabled."""
 
-    def __init__(self, fn: Callable[[Any], None], state: Any, enabled: bool) -> None:
-        self.fn, self.state = fn, state
+    def __init__(self, fn: Callable[[Any], None], state: Any, enabled: bool,
+                 skip: bool = False) -> None:
+        self.fn, self.state, self.skip = fn, state, skip
         self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
         self.proc: Any = None
 
     def __enter__(self) -> "run_in_background":
+        if self.skip:
+            return self
         if self.enabled:
             self.proc = multiprocessing.get_context("fork").Process(target=self.fn, args=(self.state,))
             self.proc.start()

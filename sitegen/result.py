@@ -42,13 +42,22 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     written: int = 0
+    #: When the input is the previous build's exactly: that build's counts, and nothing is redone.
+    unchanged: str = ""
 
     @property
     def warnings(self) -> int:
         return sum(1 for d in self.diagnostics if d.level in (Level.WARNING, Level.ERROR))
 
-    def summary(self) -> str:
+    def counts(self) -> str:
+        """What the build found, without the time: remembered for a no-change rebuild."""
+        if self.unchanged:
+            return self.unchanged
         links = sum(len(p.links) for p in self.pages)
         broken = sum(1 for b in self.linked.broken if b[3] != "broken-anchor")
         return (f"{len(self.pages)} pages, {len(self.code_records)} source files, {links} links, "
-                f"{broken} broken links, {self.warnings} warnings in {self.seconds:.2f} s")
+                f"{broken} broken links, {self.warnings} warnings")
+
+    def summary(self) -> str:
+        note = " (nothing changed)" if self.unchanged else ""
+        return f"{self.counts()} in {self.seconds:.2f} s{note}"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from sitegen.code.records import CodeRecord
 from sitegen.graph.model import annotate
+from sitegen.incremental import digest
 from sitegen.paths import NodeId, OutPath, RepoPath, href_between, html_out_path, is_source_node, source_node_id
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
@@ -108,17 +109,27 @@ def emit_source_pages(site: "SiteState", writer: "SiteWriter", progress: Progres
     cycles_of = membership(result.cycles) if result.cycles is not None else {}
     data = {f.path: f.data for f in result.crawl.code}
     task = progress.task("Writing source pages", len(result.code_records))
+    # A source page shows the whole code graph around it (imports, references, cycles).
+    code_key = digest(site.site_key, [(r.path, r.content_hash) for r in result.code_records],
+                      result.cycles)
     for rec in result.code_records:
         out = _source_out(rec.path)
-        text = data[rec.path].decode("utf-8", errors="replace")
-        if writer.claim(out, rec.path):
+        if writer.claim(out, rec.path) and not writer.reuse(out, _source_key(rec, site, code_key)):
+            text = data[rec.path].decode("utf-8", errors="replace")
             view = source_view(rec, text, site, index, cycles_of)
             writer.write(out, site.renderer.render_source(site.context(out), view))
         raw = OutPath("code/" + rec.path)
-        if writer.claim(raw, rec.path):
+        if writer.claim(raw, rec.path) and not writer.reuse(raw, rec.content_hash):
             writer.write(raw, data[rec.path])
         task.advance()
     emit_code_index(site, writer)
+
+
+def _source_key(rec: CodeRecord, site: "SiteState", code_key: str) -> str:
+    node = source_node_id(RepoPath(rec.path))
+    incoming = [(e.src, e.rel, e.label, e.anchor, e.count, e.occurrences[:1], site.titles.get(e.src, ""))
+                for e in site.graph.backlinks_of(node)]
+    return digest(code_key, rec.content_hash, incoming)
 
 
 def emit_code_index(site: "SiteState", writer: "SiteWriter") -> None:

@@ -23,7 +23,8 @@ from sitegen.parallel import run_forked, run_in_background
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
-from sitegen.site.render import Renderer
+from sitegen.incremental import digest
+from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
 from sitegen.site.writer import SiteWriter
 from sitegen.site.views import (CodeRef, Crumb, IndexEntry, IndexSection, IndexView, NavItem,
@@ -158,7 +159,8 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
 
 
 def emit_pages(site: SiteState, writer: SiteWriter, progress: Progress, jobs: int) -> None:
-    """Every page's HTML and raw markdown; rendered in forked workers on a large site."""
+    """Every page's HTML and raw markdown; rendered in forked workers on a large site. A page
+    whose inputs are all unchanged is taken from the previous site."""
     task = progress.task("Writing pages", len(site.pages_by_node))
     todo: list[NodeId] = []
     for node, rec in sorted(site.pages_by_node.items()):
@@ -166,21 +168,36 @@ def emit_pages(site: SiteState, writer: SiteWriter, progress: Progress, jobs: in
         if not writer.claim(out, rec.path):
             site.result.diagnostics.append(duplicate_output(rec.path, out, writer.outputs[out]))
             continue
-        todo.append(node)
-        writer.claim(raw_out_path(node), rec.path)
+        raw = raw_out_path(node)
+        writer.claim(raw, rec.path)
+        if not writer.reuse(raw, rec.content_hash):
+            writer.copy(raw, site.result.config.root / rec.path)
+        if writer.reuse(out, page_key(node, rec, site)):
+            task.advance()
+        else:
+            todo.append(node)
     for done in run_forked(_write_pages, (site, writer), todo, jobs):
         task.advance(done)
-    writer.count += 2 * len(todo)
+
+
+def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
+    """Everything a page shows: its own content, where its links point, its backlinks (and
+    their sources' titles and kinds), and the site around it (nav, templates, titles)."""
+    graph = site.graph
+    links = [(r.outcome, r.node, r.fragment, graph.nodes[r.node].kind if r.node in graph.nodes else "")
+             for r in site.result.linked.resolutions.get(node, [])]
+    incoming = [(e.src, e.rel, e.label, e.anchor, e.count,
+                 e.occurrences[0].line if e.occurrences else 0, site.titles.get(e.src, ""))
+                for e in graph.backlinks_of(node)]
+    return digest(site.site_key, rec.content_hash, links, incoming)
 
 
 def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> int:
     site, writer = state
-    root = site.result.config.root
     for node in nodes:
         rec = site.pages_by_node[node]
         out = html_out_path(node)
         writer.write(out, site.renderer.render_page(site.context(out), page_view(node, rec, site)))
-        writer.copy(raw_out_path(node), root / rec.path)
     return len(nodes)
 
 
@@ -255,31 +272,49 @@ def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
 # ---------------------------------------------------------------------------- the whole site
 
 
-def emit_site(result: "BuildResult", progress: Progress, jobs: int = 1) -> int:
-    """Write every file of the site; returns how many files were written.
+def emit_site(result: "BuildResult", progress: Progress, jobs: int = 1,
+              old_keys: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
+    """Write every file of the site; returns how many files it has and every output's key.
 
     Outputs are claimed first (sitegen's own reports, then pages, assets and source pages),
-    so a clash is reported deterministically; then the reports are written in a forked
-    process while the pages render, since neither needs the other's output.
+    so a clash is reported deterministically; an output whose key is the previous build's is
+    linked from the previous site; the reports are written in a forked process while the
+    pages render, since neither needs the other's output.
     """
     config = result.config
     pages = publishable_pages(result)
     nav, folder_index = build_nav(pages)
     titles = {n: node.title or n for n, node in result.graph.nodes.items()}
-    site = SiteState(result, Renderer(config.root), nav, titles, pages, folder_index)
-    with SiteWriter(config.out_dir) as writer:
+    renderer = Renderer(config.root)
+    site = SiteState(result, renderer, nav, titles, pages, folder_index,
+                     site_key=digest(template_files(config.root), nav, folder_index,
+                                     config.site_title, config.base_url))
+    with SiteWriter(config.out_dir, old_keys) as writer:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)
-        for out in report_outputs(site):
+        reports = report_outputs(site)
+        for out in reports:
             writer.claim(out, "sitegen")
-        with run_in_background(emit_reports, (site, writer), jobs > 1):
+        reports_key = digest(site.site_key, graph_key(result))
+        fresh = [out for out in reports if not writer.reuse(out, reports_key)]
+        with run_in_background(emit_reports, (site, writer), jobs > 1 and bool(fresh),
+                               skip=not fresh):
             emit_pages(site, writer, progress, jobs)
             emit_assets(site, writer)
             emit_code(site, writer, progress)
         html_outs = [o for o in writer.outputs if o.endswith(".html")]
         writer.write(OutPath("sitemap.xml"), sitemap_xml(site, html_outs))
-    return len(writer.outputs)
+    return len(writer.outputs), writer.keys
+
+
+def graph_key(result: "BuildResult") -> str:
+    """Everything the graph-wide reports show: nodes, edges with occurrences, cycles, code."""
+    edges = [(e.src, e.dst, e.rel, e.label, e.anchor, e.count, e.occurrences)
+             for e in result.graph.edges()]
+    code = [(r.path, r.content_hash) for r in result.code_records]
+    return digest(sorted(result.graph.nodes.items()), edges, result.linked.broken, code,
+                  result.cycles)
 
 
 def _index_out(site: SiteState) -> OutPath:

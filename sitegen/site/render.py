@@ -64,6 +64,18 @@ def shipped_templates() -> Traversable:
         return Path(__file__).resolve().parents[2] / "templates"
 
 
+def template_files(project_root: Path | str | None) -> list[tuple[str, bytes]]:
+    """Every template and static file a build can use (shipped, then the project's own), so a
+    change to any of them counts as a change of input."""
+    files = [("shipped/" + p.name, p.read_bytes()) for p in shipped_templates().iterdir()
+             if p.is_file() and not p.name.endswith((".py", ".pyc"))]
+    own = Path(project_root) / "templates" if project_root is not None else None
+    if own is not None and own.is_dir():
+        files += [("project/" + p.relative_to(own).as_posix(), p.read_bytes())
+                  for p in own.rglob("*") if p.is_file()]
+    return sorted(files)
+
+
 class TraversableLoader(BaseLoader):
     """Loads templates from an importlib Traversable, so a zipped install works too."""
 

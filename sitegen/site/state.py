@@ -28,6 +28,8 @@ class SiteState:
     titles: dict[str, str]
     pages_by_node: dict[NodeId, PageRecord]
     folder_index: dict[str, NodeId] = field(default_factory=dict)  # content folder -> index node
+    #: A hash of what every page shares (templates, nav, titles): part of every output's key.
+    site_key: str = ""
 
     @property
     def graph(self) -> Graph:

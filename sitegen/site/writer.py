@@ -1,9 +1,14 @@
 """The site writer: files go into a temporary folder beside the output, swapped in whole at
 the end, so a killed build never leaves a half-written site. Writes nothing else.
+
+Files whose key (a hash of everything that went into them) matches the previous build's,
+or whose bytes are unchanged, are hard-linked from the previous site instead of rewritten.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import shutil
 from pathlib import Path
@@ -11,16 +16,34 @@ from pathlib import Path
 from sitegen.crawl import OUTPUT_MARKER
 from sitegen.paths import OutPath
 
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one atomic step (Linux renameat2); False where unsupported."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    return fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0
+
 
 class SiteWriter:
     """Writes the site into a temporary folder beside the output and swaps it in at the end,
     so a killed build never leaves a half-written site."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, old_keys: dict[str, str] | None = None) -> None:
         self.out = out
         self.tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
         self.outputs: dict[str, str] = {}  # out path -> node that produced it
+        self.previous = out if (out / OUTPUT_MARKER).is_file() else None
+        self.old_keys = old_keys or {}
+        self.keys: dict[str, str] = {}  # out path -> key, for the next build
         self.count = 0
+        self.reused = 0
 
     def __enter__(self) -> "SiteWriter":
         if self.tmp.exists():
@@ -36,11 +59,40 @@ class SiteWriter:
         self.outputs[out] = owner
         return True
 
+    def reuse(self, out: OutPath, key: str) -> bool:
+        """Take ``out`` from the previous site when its key is unchanged; records the key."""
+        self.keys[out] = key
+        if self.previous is None or self.old_keys.get(out) != key:
+            return False
+        return self._link(out)
+
+    def _link(self, out: OutPath) -> bool:
+        assert self.previous is not None
+        source, target = self.previous / out, self.tmp / out
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, target)
+        except OSError:
+            return False
+        self.reused += 1
+        return True
+
     def write(self, out: OutPath, data: bytes | str) -> None:
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        if self.previous is not None and self._same(out, raw) and self._link(out):
+            return
         target = self.tmp / out
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        target.write_bytes(raw)
         self.count += 1
+
+    def _same(self, out: OutPath, raw: bytes) -> bool:
+        assert self.previous is not None
+        try:
+            old = self.previous / out
+            return old.stat().st_size == len(raw) and old.read_bytes() == raw
+        except OSError:
+            return False
 
     def copy(self, out: OutPath, source: Path) -> None:
         target = self.tmp / out
@@ -51,6 +103,9 @@ class SiteWriter:
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if exc_type is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
+            return
+        if self.out.exists() and _exchange(self.tmp, self.out):
+            shutil.rmtree(self.tmp, ignore_errors=True)  # the previous site, swapped out
             return
         old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
         if self.out.exists():

@@ -1,0 +1,107 @@
+"""Incremental builds (issue 5): unchanged work is skipped, and the result is byte-identical
+to a clean build of the same input, over random sequences of edits."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from sitegen.build import BuildOptions, build
+from sitegen.config import load_config
+from tests.e2e.conftest import write_project
+
+QUIET = BuildOptions(jobs=1, quiet=True)
+
+
+def _site_bytes(root: Path) -> dict[str, bytes]:
+    site = root / "site"
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def _inode(path: Path) -> int:
+    return path.stat().st_ino
+
+
+def test_no_change_rebuild_does_nothing_and_rewrites_nothing(project: Path) -> None:
+    first = build(load_config(project), QUIET)
+    page = project / "site/guides/install.html"
+    before = _inode(page)
+    again = build(load_config(project), QUIET)
+    assert again.unchanged and "(nothing changed)" in again.summary()
+    assert again.pages == []  # nothing was parsed
+    assert again.counts() == first.counts()
+    assert [d.format() for d in again.diagnostics] == [d.format() for d in first.diagnostics]
+    assert _inode(page) == before
+
+
+def test_one_page_edit_rerenders_only_what_shows_it(project: Path) -> None:
+    build(load_config(project), QUIET)
+    unrelated = project / "site/adr/0001-old.html"
+    edited = project / "site/adr/index.html"
+    before_unrelated, before_edited = _inode(unrelated), _inode(edited)
+    src = project / "content/adr/index.md"
+    src.write_text(src.read_text() + "\nOne more sentence.\n")
+    result = build(load_config(project), QUIET)
+    assert not result.unchanged
+    assert _inode(unrelated) == before_unrelated  # linked from the previous site
+    assert _inode(edited) != before_edited
+    assert "One more sentence." in edited.read_text()
+
+
+def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    build(load_config(project), QUIET)
+    before = _site_bytes(project)
+    parsed: list[str] = []
+    import sitegen.build as build_module
+    real = build_module.extract_page
+    monkeypatch.setattr(build_module, "extract_page", lambda p, d: parsed.append(p) or real(p, d))
+    build(load_config(project), QUIET)
+    assert parsed == []  # everything came from the cache
+    result = build(load_config(project), BuildOptions(jobs=1, quiet=True, clean=True))
+    assert not result.unchanged
+    assert sorted(parsed) == sorted(p.path for p in result.pages)  # --clean parsed every page
+    assert _site_bytes(project) == before
+
+
+NAMES = ["a", "b", "c", "d"]
+edit = st.one_of(
+    st.tuples(st.just("write"), st.sampled_from(NAMES), st.lists(st.sampled_from(NAMES + ["zz"]), max_size=3),
+              st.sampled_from(["", "Intro", "Other"])),
+    st.tuples(st.just("delete"), st.sampled_from(NAMES)),
+    st.tuples(st.just("rename"), st.sampled_from(NAMES), st.sampled_from(NAMES)),
+)
+
+
+def _apply(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
+    content = root / "content"
+    if op[0] == "write":
+        _, name, targets, heading = op
+        links = " ".join(f"[to {t}]({t}.md#intro)" for t in targets)
+        head = f"## {heading}\n\n" if heading else ""
+        (content / f"{name}.md").write_text(f"# Page {name}\n\n{head}{links}\n")
+    elif op[0] == "delete":
+        (content / f"{op[1]}.md").unlink(missing_ok=True)
+    elif (content / f"{op[1]}.md").exists() and op[1] != op[2]:
+        (content / f"{op[1]}.md").rename(content / f"{op[2]}.md")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(edit, min_size=1, max_size=5))
+def test_incremental_equals_clean_over_random_edits(tmp_path_factory, ops) -> None:  # type: ignore[no-untyped-def]
+    base = tmp_path_factory.mktemp("inc")
+    files = {"sitegen.toml": 'title = "Inc"\n', "content/index.md": "# Home\n\n[a](a.md)\n",
+             "content/a.md": "# Page a\n\n## Intro\n\n[b](b.md)\n", "content/b.md": "# Page b\n"}
+    inc = write_project(base / "inc", files)
+    build(load_config(inc), QUIET)
+    for op in ops:
+        _apply(inc, op)
+        build(load_config(inc), QUIET)
+        clean = base / "clean"
+        shutil.rmtree(clean, ignore_errors=True)
+        clean.mkdir()
+        shutil.copytree(inc / "content", clean / "content")
+        shutil.copy(inc / "sitegen.toml", clean / "sitegen.toml")
+        build(load_config(clean), QUIET)
+        assert _site_bytes(inc) == _site_bytes(clean), op
