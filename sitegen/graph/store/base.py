@@ -58,6 +58,10 @@ class GraphStore(Protocol):
         """Apply ``merge_graphs`` to the stored graph, persist the result atomically, return it."""
         ...
 
+    def save(self, merged: Graph) -> None:
+        """Persist a graph that ``merge_graphs`` made from this store's ``load()``, atomically."""
+        ...
+
 
 def merge_graphs(stored: Graph, crawl: CrawlResult) -> Graph:
     """The stored graph with every read or deleted source's outgoing edges replaced by the crawl's.

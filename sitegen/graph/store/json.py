@@ -30,8 +30,13 @@ class JsonStore:
 
     def merge(self, crawl: CrawlResult) -> Graph:
         merged = merge_graphs(self.load(), crawl)
-        write_atomically(self.path, dump_graph_json(merged))
+        self.save(merged)
         return merged
+
+    def save(self, merged: Graph) -> None:
+        """Persist a graph already merged by ``merge_graphs`` (the build does it in the
+        background while the site is emitted)."""
+        write_atomically(self.path, dump_graph_json(merged))
 
 
 def read_json_store(path: Path) -> Graph:

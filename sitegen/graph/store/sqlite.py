@@ -64,6 +64,15 @@ class SqliteStore:
             _write_difference(conn, on_disk, merged)
         return merged
 
+    def save(self, merged: Graph) -> None:
+        """Persist a graph already merged by ``merge_graphs``: only the rows that differ."""
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        with self._transaction("BEGIN IMMEDIATE", wal=True) as conn:
+            if not _has_schema(conn):
+                _create_schema(conn)
+            on_disk = _read_graph(conn) if _has_rows(conn) else Graph()
+            _write_difference(conn, on_disk, merged)
+
     @contextmanager
     def _transaction(self, begin: str, wal: bool = False) -> Iterator[sqlite3.Connection]:
         """A connection in one transaction: committed if the block succeeds, else rolled back."""
