@@ -23,7 +23,7 @@ from sitegen.diagnostics import Diagnostic
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
-from sitegen.graph.model import Graph
+from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import open_store
 from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs
 from sitegen.incremental import BuildState, input_fingerprint, load_state, save_state
@@ -84,7 +84,9 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
     content = config.content.strip("/")
     skipped |= {"/" + d.path[len(content) + 1:] for d in found.diagnostics
                 if d.path.startswith(content + "/")}
-    for src in sorted({e.src for e in store_graph.edges()}):
+    local = {n for n, node in store_graph.nodes.items()
+             if node.kind in (NodeKind.PAGE, NodeKind.SOURCE, NodeKind.ASSET)}
+    for src in sorted({e.src for e in store_graph.edges()} | local):
         if src in result.sources:
             continue
         # A source the crawl saw but could not read keeps its edges; one that is gone has none.
