@@ -253,21 +253,21 @@ def test_sigkill_at_random_points_leaves_the_old_or_the_new_site(project: Projec
 
 # ---------------------------------------------------------------------------- chosen kills
 
-#: Where a build dies: the function (or method) replaced by an immediate ``os._exit(137)``.
+#: Where a build dies (with --jobs 1, so the store is saved before emit starts): the
+#: function or method that SIGKILLs the build's process group instead of running.
 KILL_POINTS = {
     "writer-exit": ("sitegen.site.writer", "SiteWriter.__exit__"),  # all written, not moved
-    "after-store-merge": ("sitegen.site.emit", "emit_site"),  # store merged, site untouched
+    "after-store-merge": ("sitegen.site.emit", "emit_site"),  # store saved, site untouched
     "before-swap": ("sitegen.site.writer", "_exchange"),  # new site complete in the tmp folder
     "after-swap": ("sitegen.build", "save_state"),  # new site in place, state not yet saved
 }
-KILLED = 137
 DIE_AT = """
-import importlib, os, sys
+import importlib, os, signal, sys
 owner = importlib.import_module(sys.argv[1])
 *path, name = sys.argv[2].split(".")
 for part in path:
     owner = getattr(owner, part)
-setattr(owner, name, lambda *a, **k: os._exit(137))
+setattr(owner, name, lambda *a, **k: os.killpg(0, signal.SIGKILL))
 sys.argv = ["sitegen", *sys.argv[3:]]
 from sitegen.cli import main
 main()
@@ -276,9 +276,10 @@ main()
 
 def build_dying_at(root: Path, point: str, *extra: str) -> None:
     module, name = KILL_POINTS[point]
-    cmd = [sys.executable, "-c", DIE_AT, module, name, "build", "--quiet", *extra]
-    done = subprocess.run(cmd, cwd=root, env=_env(), capture_output=True, text=True, timeout=300)
-    assert done.returncode == KILLED, f"the build did not reach {point}: {done.stderr[-2000:]}"
+    cmd = [sys.executable, "-c", DIE_AT, module, name, "build", "--quiet", "--jobs", "1", *extra]
+    done = subprocess.run(cmd, cwd=root, env=_env(), capture_output=True, text=True, timeout=300,
+                          start_new_session=True)  # its own process group, to kill whole
+    assert done.returncode == -signal.SIGKILL, f"the build did not reach {point}: {done.stderr[-2000:]}"
 
 
 def _stale(reason: str) -> pytest.MarkDecorator:
