@@ -252,10 +252,16 @@ def dependency_edges(graph: CodeGraph) -> tuple[list[Any], list[Any]]:
     reference is passed twice.
     """
     from sitegen.analyse.cycles import DepEdge
+    # A metacall inside a symbol has both projections; the symbol one already carries it.
+    in_symbols = {(graph.file_of(e.src).path, e.dst, e.line)  # type: ignore[union-attr]
+                  for e in graph.edges(EdgeKind.REFERENCE)
+                  if e.src in graph.symbols and graph.file_of(e.src) is not None}
     file_edges = []
     for edge in graph.edges():
         src, dst = graph.file_of(edge.src), graph.file_of(edge.dst)
         if src is None or dst is None or edge.src in graph.symbols:
+            continue
+        if edge.kind == EdgeKind.REFERENCE and (src.path, edge.dst, edge.line) in in_symbols:
             continue
         if edge.kind == EdgeKind.IMPORT or (edge.kind == EdgeKind.REFERENCE and src.id != dst.id):
             file_edges.append(CodeEdge(src.path, dst.path, edge.kind, edge.confidence, edge.line))

@@ -246,10 +246,22 @@ def rust_use(node: Node, caps: Captures, src: SourceText) -> list[Import]:
     grouped: dict[str, list[Binding | None]] = {}
     for prefix, binding in _use_tree(argument, "", src):
         grouped.setdefault(prefix, []).append(binding)
+    level = _inline_mods(node)
     return [Import(prefix, "use", line_of(node),
                    tuple(b for b in items if b is not None and b is not _STAR),
-                   star=_STAR in items)
+                   star=_STAR in items, level=level)
             for prefix, items in grouped.items()]
+
+
+def _inline_mods(node: Node) -> int:
+    """How many inline ``mod m { … }`` blocks enclose a ``use``: ``super::`` inside
+    ``mod tests { use super::*; }`` names the file's own module, not its parent."""
+    count, parent = 0, node.parent
+    while parent is not None:
+        if parent.type == "mod_item" and parent.child_by_field_name("body") is not None:
+            count += 1
+        parent = parent.parent
+    return count
 
 
 #: Marks a ``*`` leaf of a use tree (None marks a bare module: ``use serde;``).

@@ -81,3 +81,22 @@ def test_doc_comment_links() -> None:
         ("../docs/guide.md", 1, 39),
         ("https://example.com/rust", 34, 16),
     ]
+
+
+def test_use_inside_an_inline_mod_counts_its_enclosing_mods() -> None:
+    """`mod tests { use super::*; }` names the file's own module: level 1 tells the resolver."""
+    from sitegen.code.analyse import build_code_graph
+    from sitegen.code.extract import extract_source
+    from sitegen.code.graph import EdgeKind
+    from sitegen.code.records import LangId
+    from sitegen.config import Config
+
+    util = b"pub fn help() {}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    fn t() { help(); }\n}\n"
+    lib = b"mod util;\npub fn run() { util::help(); }\n"
+    rec = extract_source("src/util.rs", LangId.RUST, util)
+    assert [(i.specifier, i.level) for i in rec.imports] == [("super", 1)]
+    records = [extract_source("src/lib.rs", LangId.RUST, lib), rec]
+    graph, _ = build_code_graph(records, Config(), {"src/lib.rs", "src/util.rs"})
+    imports = {(graph.file_of(e.src).path, graph.file_of(e.dst).path if graph.file_of(e.dst) else e.dst)
+               for e in graph.edges(EdgeKind.IMPORT)}
+    assert imports == {("src/lib.rs", "src/util.rs")}  # no false util -> lib edge, no cycle
