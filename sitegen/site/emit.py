@@ -16,9 +16,9 @@ from sitegen.docs.links import Outcome, Resolved
 from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
 from sitegen.graph.graphjson import dump_graph_json
-from sitegen.graph.model import Graph, annotate
+from sitegen.graph.model import Edge, Graph, annotate
 from sitegen.paths import (NodeId, OutPath, html_out_path, is_local_node, is_source_node,
-                           raw_out_path, href_between, source_repo_path)
+                           raw_out_path, href_between, source_node_id, source_repo_path, RepoPath)
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
@@ -342,9 +342,10 @@ def emit_reports(state: tuple[SiteState, SiteWriter]) -> None:
     out = OutPath("broken-links.html")
     writer.write(out, site.renderer.render_report(site.context(out), broken_links_view(site, out)))
     writer.write(OutPath("graph.md"), export_graph_md(result.graph, title=f"{result.config.site_title} graph"))
-    figures = compute_figures(result.graph)
+    whole = whole_graph(result)
+    figures = compute_figures(whole)
     writer.write(OutPath("graph.json"), dump_graph_json(result.graph, _figure_table(figures)))
-    emit_graph_page(site, writer, figures)
+    emit_graph_page(site, whole, writer, figures)
     emit_code_reports(site, writer)
 
 
@@ -353,12 +354,26 @@ def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
             for n, r in figures.pagerank.items()}
 
 
-def emit_graph_page(site: SiteState, writer: SiteWriter, figures: Figures) -> None:
+def whole_graph(result: "BuildResult") -> Graph:
+    """The document graph plus the code's file imports (as ``imports`` edges between source
+    nodes): the one graph of docs and code that the graph page draws and ranks."""
+    if result.code is None:
+        return result.graph
+    from sitegen.code.analyse import file_dependency_edges
+    whole = Graph.from_edges(result.graph.edges(), result.graph.nodes.values())
+    for dep in file_dependency_edges(result.code):
+        if dep.kind == "import" and dep.src != dep.dst:
+            whole.add_edge(Edge(source_node_id(RepoPath(dep.src)), source_node_id(RepoPath(dep.dst)),
+                                "imports"))
+    return whole
+
+
+def emit_graph_page(site: SiteState, whole: Graph, writer: SiteWriter, figures: Figures) -> None:
     """``/graph.html``: pages and source files, colour = community, size = PageRank."""
     from sitegen.site.graphview import render_graph_page
     out = OutPath("graph.html")
-    nodes = [n for _, n in sorted(site.graph.nodes.items()) if n.id in figures.pagerank]
-    edges = [e for e in site.graph.edges() if e.src in figures.pagerank and e.dst in figures.pagerank]
+    nodes = [n for _, n in sorted(whole.nodes.items()) if n.id in figures.pagerank]
+    edges = [e for e in whole.edges() if e.src in figures.pagerank and e.dst in figures.pagerank]
     hrefs = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
     writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
                                         site=site.context(out), renderer=site.renderer,
