@@ -28,17 +28,12 @@ from sitegen.graph.store import open_store
 from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs
 from sitegen.incremental import BuildState, input_fingerprint, load_state, save_state
 from sitegen.link import Linked, link_all
-from sitegen.parallel import pool_map, run_in_background
+from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import RepoPath, source_node_id
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
 
 __all__ = ["BuildOptions", "BuildResult", "build"]
-
-
-def _extract_page_job(item: tuple[str, bytes]) -> dict[str, Any]:
-    # Records cross the process boundary as plain dicts (the shard form), never parse trees.
-    return extract_page(item[0], item[1]).to_dict()
 
 
 def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
@@ -50,14 +45,18 @@ def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
             rec = state.page(f.path, hashlib.sha256(f.data).hexdigest())
             if rec is not None:
                 cached[f.path] = rec
-    items = [(f.path, f.data) for f in files if f.path not in cached]
-    if jobs == 1 or len(items) < 64:
-        fresh = [extract_page(p, d) for p, d in items]
-    else:
-        fresh = [PageRecord.from_dict(d) for d in pool_map(_extract_page_job, items, jobs, progress,
-                                                           "Extracting pages")]
-    cached.update((r.path, r) for r in fresh)
+    todo = [f for f in files if f.path not in cached]
+    task = progress.task("Extracting pages", len(todo))
+    # Forked workers read the bytes from the crawl they inherit; records come back as the
+    # plain dataclasses the cache stores, never as parse trees.
+    for chunk in run_forked(_extract_chunk, todo, list(range(len(todo))), jobs):
+        cached.update((r.path, r) for r in chunk)
+        task.advance(len(chunk))
     return [cached[f.path] for f in files]
+
+
+def _extract_chunk(todo: list[SourceFile], indexes: list[int]) -> list[PageRecord]:
+    return [extract_page(todo[i].path, todo[i].data) for i in indexes]
 
 
 def site_index(config: Config, found: Crawl) -> SiteIndex:
