@@ -13,12 +13,13 @@ import hashlib
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
-from sitegen.crawl import Crawl, CodeFile, SourceFile, crawl
+from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page

@@ -7,8 +7,9 @@ Parses options, runs the pipeline, prints diagnostics and one summary line. Exit
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
@@ -78,7 +79,8 @@ def main() -> None:
 def build(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
           jobs: int | None, quiet: bool, strict: bool, clean: bool) -> None:
     """Build the site into the output folder."""
-    from sitegen.build import BuildOptions, build as run_build
+    from sitegen.build import BuildOptions
+    from sitegen.build import build as run_build
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(jobs=jobs or 0, clean=clean, quiet=quiet))
     _print_diagnostics(result.diagnostics)
@@ -122,7 +124,8 @@ def cycles(root: Path, out: str | None, config_file: Path | None, languages: tup
 def backlinks(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
               jobs: int | None, quiet: bool, page: str) -> None:
     """Print what links to PAGE (a node id like /guides/a.md or a path), as a reader sees it."""
-    from sitegen.build import BuildOptions, build as run_build
+    from sitegen.build import BuildOptions
+    from sitegen.build import build as run_build
     from sitegen.site.backlinks import backlink_groups, format_backlinks_text
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
@@ -174,7 +177,8 @@ def graph_parse(file: Path, as_json: bool) -> None:
 def export(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
            jobs: int | None, quiet: bool, fmt: str, output: Path | None) -> None:
     """Export the graph: dgraph (RDF N-Quads), code-graph (JSON v2), graph-json, graph-md."""
-    from sitegen.build import BuildOptions, build as run_build
+    from sitegen.build import BuildOptions
+    from sitegen.build import build as run_build
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
     text = _export_text(result, fmt)

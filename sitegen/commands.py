@@ -13,7 +13,7 @@ from sitegen.build import BuildOptions, BuildResult, build
 from sitegen.config import Config
 
 
-def _build(config: Config, jobs: int) -> "BuildResult":
+def _build(config: Config, jobs: int) -> BuildResult:
     return build(config, BuildOptions(write_site=False, jobs=jobs, quiet=True))
 
 

@@ -6,9 +6,9 @@ Collected during a build, printed at the end, counted for ``--strict``; never ra
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Iterable
 
 
 class Level(StrEnum):

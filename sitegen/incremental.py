@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from sitegen import __version__
 from sitegen.diagnostics import Diagnostic

@@ -6,15 +6,22 @@ Never reads files and never renders; the merge rules themselves live in ``graph.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from sitegen.code.records import CodeRecord
 from sitegen.diagnostics import Diagnostic, Level, Suggester
 from sitegen.docs.links import Outcome, Resolved, SiteIndex, check_fragment, resolve
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
-from sitegen.paths import NodeId, RepoPath, is_source_node, page_node_id, source_node_id, source_repo_path
+from sitegen.paths import (
+    NodeId,
+    RepoPath,
+    is_source_node,
+    page_node_id,
+    source_node_id,
+    source_repo_path,
+)
 
 _OUTCOME_KIND = {Outcome.EXTERNAL: NodeKind.EXTERNAL, Outcome.MISSING: NodeKind.MISSING,
                  Outcome.OUTSIDE: NodeKind.MISSING}

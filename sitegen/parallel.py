@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from sitegen.progress import Progress
 
@@ -78,7 +79,7 @@ class run_in_background:
         self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
         self.proc: Any = None
 
-    def __enter__(self) -> "run_in_background":
+    def __enter__(self) -> run_in_background:
         if self.skip:
             return self
         if self.enabled:

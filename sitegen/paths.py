@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from urllib.parse import quote
 from typing import NewType
+from urllib.parse import quote
 
 #: A node of the document graph, named by its site-absolute path: ``/guides/a.md``,
 #: ``/code/sitegen/graph.py``, or an absolute URL for an external node.

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 from types import TracebackType
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 
 
 class _Task:
@@ -33,7 +34,7 @@ class Progress:
     def task(self, label: str, total: int) -> _Task:
         return _Task(self._bar if total >= 200 else None, total, label)
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         if self._bar is not None:
             self._bar.start()
         return self

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import posixpath
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitegen.paths import href_between, html_out_path, raw_out_path, relative_url, source_node_id
 

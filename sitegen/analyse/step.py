@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from sitegen.result import BuildResult
 
 
-def cycles_of_build(result: "BuildResult") -> CycleReport:
+def cycles_of_build(result: BuildResult) -> CycleReport:
     """Code cycles on the import + reference graph, relation cycles per predicate."""
     files: list[str] = [r.path for r in result.code_records]
     file_edges: list[DepEdge] = []
@@ -24,7 +24,7 @@ def cycles_of_build(result: "BuildResult") -> CycleReport:
     return analyse_cycles(files, file_edges, symbol_edges, relations)
 
 
-def findings_of_build(result: "BuildResult") -> list:  # type: ignore[type-arg]
+def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]
     from sitegen.analyse import check
     problems: dict[str, list[check.LinkProblem]] = {"broken-link": [], "broken-anchor": [],
                                                     "missing-rel-target": []}
@@ -40,7 +40,7 @@ def findings_of_build(result: "BuildResult") -> list:  # type: ignore[type-arg]
     return sorted(findings)
 
 
-def _rel_sources(result: "BuildResult"):  # type: ignore[no-untyped-def]
+def _rel_sources(result: BuildResult):  # type: ignore[no-untyped-def]
     """Where a page's relations are declared: its file, at the first rel- key's line."""
     content = result.config.content.strip("/")
     where = {"/" + p.path[len(content) + 1:]: (p.path, min((r.line for r in p.relations), default=1), 1)

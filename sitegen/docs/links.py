@@ -9,9 +9,9 @@ from __future__ import annotations
 import ipaddress
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Callable
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitegen.paths import NodeId, RepoPath, normalize_repo_path, page_node_id, source_node_id
@@ -50,7 +50,7 @@ class SiteIndex:
     sources: set[str]  # repository paths of analysed source files
     dirs: set[str]  # repository paths of folders
     #: (destination, linking folder) -> resolution, filled by ``resolve``.
-    cache: dict[tuple[str, str], tuple["Resolved", str | None]] = field(default_factory=dict)
+    cache: dict[tuple[str, str], tuple[Resolved, str | None]] = field(default_factory=dict)
 
     def node_for(self, repo_path: str) -> NodeId | None:
         """The node an existing repository path is published as, if it is published."""

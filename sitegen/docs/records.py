@@ -62,7 +62,7 @@ class PageRecord:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "PageRecord":
+    def from_dict(cls, d: dict[str, Any]) -> PageRecord:
         from sitegen.diagnostics import Level
         return cls(
             path=d["path"], content_hash=d["content_hash"], title=d["title"],

@@ -6,9 +6,9 @@ here and nowhere else. This module never reads files and never renders anything.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Iterable, Iterator
 
 from sitegen.paths import NodeId
 
@@ -58,7 +58,7 @@ class Edge:
     def key(self) -> EdgeKey:
         return (self.src, self.dst, self.rel)
 
-    def absorb(self, other: "Edge") -> None:
+    def absorb(self, other: Edge) -> None:
         """Aggregate a later occurrence (or group of them) of the same edge, in document order."""
         assert other.key == self.key
         self.count += other.count
@@ -66,7 +66,7 @@ class Edge:
         if not self.label and other.label:
             self.label, self.anchor = other.label, other.anchor
 
-    def copy(self) -> "Edge":
+    def copy(self) -> Edge:
         return Edge(self.src, self.dst, self.rel, self.label, self.anchor, self.count,
                     list(self.occurrences))
 
@@ -110,9 +110,7 @@ class Graph:
 
     def add_node(self, node: Node) -> None:
         old = self.nodes.get(node.id)
-        if old is None or _KIND_RANK[node.kind] > _KIND_RANK[old.kind]:
-            self.nodes[node.id] = node
-        elif old.kind == node.kind and not old.title and node.title:
+        if old is None or _KIND_RANK[node.kind] > _KIND_RANK[old.kind] or old.kind == node.kind and not old.title and node.title:
             self.nodes[node.id] = node
 
     def add_edge(self, edge: Edge) -> Edge:
@@ -152,7 +150,7 @@ class Graph:
         return (n.title if n and n.title else "") or str(node)
 
     @classmethod
-    def from_edges(cls, edges: Iterable[Edge], nodes: Iterable[Node] = ()) -> "Graph":
+    def from_edges(cls, edges: Iterable[Edge], nodes: Iterable[Node] = ()) -> Graph:
         g = cls()
         for n in nodes:
             g.add_node(n)

@@ -11,12 +11,20 @@ from typing import TYPE_CHECKING, Any
 from sitegen.code.records import CodeRecord
 from sitegen.graph.model import annotate
 from sitegen.incremental import digest
-from sitegen.paths import NodeId, OutPath, RepoPath, href_between, html_out_path, is_source_node, source_node_id
+from sitegen.paths import (
+    NodeId,
+    OutPath,
+    RepoPath,
+    href_between,
+    html_out_path,
+    is_source_node,
+    source_node_id,
+)
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.render import highlight_source
 from sitegen.site.state import edge_source_href
-from sitegen.site.views import (BacklinkEntry, Crumb, LinkItem, SourceView, SymbolEntry)
+from sitegen.site.views import BacklinkEntry, Crumb, LinkItem, SourceView, SymbolEntry
 
 if TYPE_CHECKING:
     from sitegen.site.state import SiteState
@@ -59,7 +67,7 @@ class _CodeIndex:
                 self.refs_in[dst.path].add((src.path, src_name))
 
 
-def source_view(rec: CodeRecord, text: str, site: "SiteState", index: _CodeIndex,
+def source_view(rec: CodeRecord, text: str, site: SiteState, index: _CodeIndex,
                 cycles_of: dict[str, list[int]]) -> SourceView:
     out = _source_out(rec.path)
     node = source_node_id(RepoPath(rec.path))
@@ -100,7 +108,7 @@ def source_view(rec: CodeRecord, text: str, site: "SiteState", index: _CodeIndex
                       line_count=text.count("\n") + 1)
 
 
-def emit_source_pages(site: "SiteState", writer: "SiteWriter", progress: Progress) -> None:
+def emit_source_pages(site: SiteState, writer: SiteWriter, progress: Progress) -> None:
     result = site.result
     if not result.code_records:
         return
@@ -125,14 +133,14 @@ def emit_source_pages(site: "SiteState", writer: "SiteWriter", progress: Progres
     emit_code_index(site, writer)
 
 
-def _source_key(rec: CodeRecord, site: "SiteState", code_key: str) -> str:
+def _source_key(rec: CodeRecord, site: SiteState, code_key: str) -> str:
     node = source_node_id(RepoPath(rec.path))
     incoming = [(e.src, e.rel, e.label, e.anchor, e.count, e.occurrences[:1], site.titles.get(e.src, ""))
                 for e in site.graph.backlinks_of(node)]
     return digest(code_key, rec.content_hash, incoming)
 
 
-def emit_code_index(site: "SiteState", writer: "SiteWriter") -> None:
+def emit_code_index(site: SiteState, writer: SiteWriter) -> None:
     from sitegen.site.views import IndexEntry, IndexSection, IndexView
     out = OutPath("code/index.html")
     by_folder: dict[str, list[IndexEntry]] = defaultdict(list)
@@ -147,7 +155,7 @@ def emit_code_index(site: "SiteState", writer: "SiteWriter") -> None:
     writer.write(out, site.renderer.render_index(site.context(out), view))
 
 
-def emit_code_reports(site: "SiteState", writer: "SiteWriter") -> None:
+def emit_code_reports(site: SiteState, writer: SiteWriter) -> None:
     result = site.result
     if result.code is not None:
         from sitegen.code.serialize import dump_code_graph_json

@@ -9,7 +9,8 @@ from __future__ import annotations
 import html as htmlmod
 import posixpath
 import re
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from sitegen.analyse.figures import Figures, compute_figures
 from sitegen.docs.links import Outcome, Resolved
@@ -17,18 +18,38 @@ from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
 from sitegen.graph.graphjson import dump_graph_json
 from sitegen.graph.model import Edge, Graph, annotate
-from sitegen.paths import (NodeId, OutPath, html_out_path, is_local_node, is_source_node,
-                           raw_out_path, href_between, source_node_id, source_repo_path, RepoPath)
+from sitegen.incremental import digest
 from sitegen.parallel import run_forked, run_in_background
+from sitegen.paths import (
+    NodeId,
+    OutPath,
+    RepoPath,
+    href_between,
+    html_out_path,
+    is_local_node,
+    is_source_node,
+    raw_out_path,
+    source_node_id,
+    source_repo_path,
+)
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
-from sitegen.incremental import digest
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
+from sitegen.site.views import (
+    CodeRef,
+    Crumb,
+    IndexEntry,
+    IndexSection,
+    IndexView,
+    NavItem,
+    PageView,
+    ReportCell,
+    ReportView,
+    TocEntry,
+)
 from sitegen.site.writer import SiteWriter
-from sitegen.site.views import (CodeRef, Crumb, IndexEntry, IndexSection, IndexView, NavItem,
-                                PageView, ReportCell, ReportView, TocEntry)
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -272,7 +293,7 @@ def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
 # ---------------------------------------------------------------------------- the whole site
 
 
-def emit_site(result: "BuildResult", progress: Progress, jobs: int = 1,
+def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
               old_keys: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
     """Write every file of the site; returns how many files it has and every output's key.
 
@@ -308,7 +329,7 @@ def emit_site(result: "BuildResult", progress: Progress, jobs: int = 1,
     return len(writer.outputs), writer.keys
 
 
-def graph_key(result: "BuildResult") -> str:
+def graph_key(result: BuildResult) -> str:
     """Everything the graph-wide reports show: nodes, edges with occurrences, cycles, code."""
     edges = [(e.src, e.dst, e.rel, e.label, e.anchor, e.count, e.occurrences)
              for e in result.graph.edges()]
@@ -354,7 +375,7 @@ def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
             for n, r in figures.pagerank.items()}
 
 
-def whole_graph(result: "BuildResult") -> Graph:
+def whole_graph(result: BuildResult) -> Graph:
     """The document graph plus the code's file imports (as ``imports`` edges between source
     nodes): the one graph of docs and code that the graph page draws and ranks."""
     if result.code is None:
@@ -384,7 +405,7 @@ def emit_code(site: SiteState, writer: SiteWriter, progress: Progress) -> None:
     emit_source_pages(site, writer, progress)
 
 
-def publishable_pages(result: "BuildResult") -> dict[NodeId, PageRecord]:
+def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
     """Pages by node; when two map to one HTML file (a.md, a.markdown) the .md one wins,
     whatever the listing order, and the other is reported and not published."""
     by_out: dict[OutPath, list[tuple[NodeId, PageRecord]]] = {}
@@ -402,7 +423,7 @@ def publishable_pages(result: "BuildResult") -> dict[NodeId, PageRecord]:
     return dict(sorted(pages.items()))
 
 
-def _page_node(result: "BuildResult", rec: PageRecord) -> NodeId | None:
+def _page_node(result: BuildResult, rec: PageRecord) -> NodeId | None:
     content = result.config.content.strip("/")
     rel = rec.path[len(content) + 1:] if content else rec.path
     node = NodeId("/" + rel)

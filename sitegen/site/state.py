@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class SiteState:
     """What every page of one build shares."""
 
-    result: "BuildResult"
+    result: BuildResult
     renderer: Renderer
     nav: tuple[NavItem, ...]
     titles: dict[str, str]

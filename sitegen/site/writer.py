@@ -45,7 +45,7 @@ class SiteWriter:
         self.count = 0
         self.reused = 0
 
-    def __enter__(self) -> "SiteWriter":
+    def __enter__(self) -> SiteWriter:
         if self.tmp.exists():
             shutil.rmtree(self.tmp)
         self.tmp.mkdir(parents=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitegen.analyse.figures import compute_figures, pagerank
 from sitegen.graph.model import Edge, Graph, Node, NodeKind

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.docs.links import Outcome, SiteIndex, check_fragment, is_loopback, normalize_url, resolve
+from sitegen.docs.links import (
+    Outcome,
+    SiteIndex,
+    check_fragment,
+    is_loopback,
+    normalize_url,
+    resolve,
+)
 
 
 @pytest.fixture()
