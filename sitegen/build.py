@@ -30,7 +30,7 @@ from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs
 from sitegen.incremental import BuildState, input_fingerprint, load_state, save_state
 from sitegen.link import Linked, link_all
 from sitegen.parallel import run_forked, run_in_background
-from sitegen.paths import RepoPath, source_node_id
+from sitegen.paths import NodeId, RepoPath, source_node_id
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
 
@@ -82,7 +82,7 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
         result.sources[src] = (SourceStatus.READ, edges)
     skipped = {source_node_id(RepoPath(d.path)) for d in found.diagnostics}
     content = config.content.strip("/")
-    skipped |= {"/" + d.path[len(content) + 1:] for d in found.diagnostics
+    skipped |= {NodeId("/" + d.path[len(content) + 1:]) for d in found.diagnostics
                 if d.path.startswith(content + "/")}
     local = {n for n, node in store_graph.nodes.items()
              if node.kind in (NodeKind.PAGE, NodeKind.SOURCE, NodeKind.ASSET)}
@@ -181,7 +181,7 @@ def build_fingerprint(config: Config, found: Crawl) -> str:
     """The whole input of a site build: options that change output, templates, every file."""
     from sitegen.site.render import template_files
     options = dataclasses.replace(config, jobs=0)  # output is the same for every --jobs
-    files = [(f.path, hashlib.sha256(f.data).hexdigest()) for f in found.pages + found.code]
+    files: list[tuple[str, str]] = [(f.path, hashlib.sha256(f.data).hexdigest()) for f in found.pages + found.code]
     files += [(a, _file_hash(config.root / a)) for a in found.assets]
     files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
     return input_fingerprint(repr(options), template_files(config.root), files,

@@ -15,6 +15,7 @@ import click
 
 from sitegen import __version__
 from sitegen.config import Config, ConfigError, load_config, parse_languages
+from sitegen.paths import NodeId
 
 
 class _Group(click.Group):
@@ -22,7 +23,7 @@ class _Group(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
@@ -132,8 +133,9 @@ def backlinks(root: Path, out: str | None, config_file: Path | None, languages: 
     node = _page_node_arg(page, config, set(result.graph.nodes))
     if node is None:
         raise click.BadParameter(f"no page or source file '{page}' in the graph", param_hint="PAGE")
-    titles = {n: x.title or n for n, x in result.graph.nodes.items()}
-    groups = backlink_groups(result.graph.backlinks_of(node), titles, lambda e: e.src + ("#" + e.anchor if e.anchor else ""))
+    titles: dict[str, str] = {n: x.title or n for n, x in result.graph.nodes.items()}
+    groups = backlink_groups(result.graph.backlinks_of(NodeId(node)), titles,
+                             lambda e: e.src + ("#" + e.anchor if e.anchor else ""))
     click.echo(format_backlinks_text(groups, node), nl=False)
 
 

@@ -13,6 +13,7 @@ from sitegen.analyse.figures import compute_figures
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config
 from sitegen.graph.model import Graph, NodeKind
+from sitegen.paths import NodeId
 
 MAX_SEEDS = 200
 MAX_DEPTH = 20
@@ -81,4 +82,4 @@ def explore(config: Config, query: str, limit: int = 10) -> str:
                     key=lambda t: (-t[0], t[1]))[:limit]
     if not ranked:
         return f"No page matches '{query}'.\n"
-    return "".join(f"{score:6.3f}  {graph.title_of(node)}  {node}\n" for score, node in ranked)
+    return "".join(f"{score:6.3f}  {graph.title_of(NodeId(node))}  {node}\n" for score, node in ranked)

@@ -35,12 +35,14 @@ def dump_graph_json(graph: Graph, figures: Figures | None = None) -> str:
         "nodes": [_node_obj(graph.nodes[nid], figures.get(nid, {})) for nid in sorted(graph.nodes)],
         "edges": [_edge_obj(e) for e in graph.edges()],
     }
+    nodes: list[dict[str, Any]] = doc["nodes"]  # type: ignore[assignment]
+    edges: list[dict[str, Any]] = doc["edges"]  # type: ignore[assignment]
     try:
         # One node or edge per line: diff-friendly, and fast (an indent would force json's
         # pure-Python encoder; each line here goes through the C one).
         return "".join([
-            '{"version": ', str(doc["version"]), ',\n "nodes": [', _lines(doc["nodes"]),
-            '],\n "edges": [', _lines(doc["edges"]), "]\n}\n"])
+            '{"version": ', str(doc["version"]), ',\n "nodes": [', _lines(nodes),
+            '],\n "edges": [', _lines(edges), "]\n}\n"])
     except ValueError as err:
         raise GraphJsonError(f"graph.json cannot hold a non-finite figure: {err}") from None
 

@@ -115,7 +115,7 @@ def emit_source_pages(site: SiteState, writer: SiteWriter, progress: Progress) -
     from sitegen.analyse.reports import membership
     index = _CodeIndex(result.code)
     cycles_of = membership(result.cycles) if result.cycles is not None else {}
-    data = {f.path: f.data for f in result.crawl.code}
+    data: dict[str, bytes] = {f.path: f.data for f in result.crawl.code}
     task = progress.task("Writing source pages", len(result.code_records))
     # A source page shows the whole code graph around it (imports, references, cycles).
     code_key = digest(site.site_key, [(r.path, r.content_hash) for r in result.code_records],

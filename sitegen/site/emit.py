@@ -305,7 +305,7 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     config = result.config
     pages = publishable_pages(result)
     nav, folder_index = build_nav(pages)
-    titles = {n: node.title or n for n, node in result.graph.nodes.items()}
+    titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root)
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
                      site_key=digest(template_files(config.root), nav, folder_index,
@@ -395,7 +395,7 @@ def emit_graph_page(site: SiteState, whole: Graph, writer: SiteWriter, figures: 
     out = OutPath("graph.html")
     nodes = [n for _, n in sorted(whole.nodes.items()) if n.id in figures.pagerank]
     edges = [e for e in whole.edges() if e.src in figures.pagerank and e.dst in figures.pagerank]
-    hrefs = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
+    hrefs: dict[str, str] = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
     writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
                                         site=site.context(out), renderer=site.renderer,
                                         title="Graph"))
