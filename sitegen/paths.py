@@ -6,6 +6,7 @@ conversion lives here. This module never touches the file system.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from typing import NewType
@@ -46,6 +47,7 @@ def is_local_node(node: NodeId) -> bool:
     return node.startswith("/")
 
 
+@functools.lru_cache(maxsize=65536)
 def html_out_path(node: NodeId) -> OutPath:
     """The HTML file a page or source node is published as.
 

@@ -74,16 +74,20 @@ def _link_href(res: Resolved, written: str, from_out: OutPath, graph: Graph) -> 
 def substitute_links(rec: PageRecord, resolutions: list[Resolved], from_out: OutPath,
                      graph: Graph) -> str:
     """The page's HTML with every link placeholder replaced by its published URL."""
-    pattern = re.compile(re.escape(rec.link_mark) + r"(\d+)")
+    mark = rec.link_mark
 
     def repl(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        if i >= len(resolutions):
+        i = int(m.group(2))
+        if m.group(1) != mark or i >= len(resolutions):
             return m.group(0)
         url = _link_href(resolutions[i], rec.links[i].href, from_out, graph)
         return htmlmod.escape(url, quote=True)
 
-    return pattern.sub(repl, rec.html)
+    return _LINK_MARK.sub(repl, rec.html)
+
+
+# Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
+_LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)")
 
 
 # ---------------------------------------------------------------------------- navigation
