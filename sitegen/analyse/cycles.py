@@ -7,6 +7,7 @@ looks at ownership (or flow) edges — they are dropped on entry, whatever the c
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterable
@@ -145,15 +146,50 @@ def merge_edges(edges: Iterable[DepEdge]) -> list[DepEdge]:
     return [_merge_group(groups[key]) for key in sorted(groups)]
 
 
-def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
-    """A small set of ``(src, dst)`` pairs whose removal makes the graph of ``edges`` acyclic.
+#: Units of at most this many dependency pairs get the exact answer (fewest pairs, then the
+#: weakest), searched over removal sets of at most EXACT_SIZE pairs.
+EXACT_PAIRS = 14
+EXACT_SIZE = 3
 
-    Heuristic (greedy feedback arc set, weakest first): while a cycle remains, remove the
-    weakest pair that lies on one — lowest confidence, then fewest occurrences, then by
-    path. Then a minimality pass re-adds removed pairs, strongest first, whenever re-adding one
-    creates no cycle. The result is verified: the remaining graph is acyclic.
+
+def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
+    """A small set of ``(src, dst)`` pairs whose removal makes the graph of ``edges`` acyclic:
+    SPEC §11's "fewest, weakest edges".
+
+    Small units (at most ``EXACT_PAIRS`` pairs): the exact answer when one of at most
+    ``EXACT_SIZE`` pairs exists — the fewest pairs, then the weakest (lowest total
+    confidence, then fewest occurrences, then by path). Otherwise a greedy feedback arc set,
+    weakest first: while a cycle remains, remove the weakest pair that lies on one — lowest
+    confidence, then fewest occurrences, then by path; then a minimality pass re-adds removed
+    pairs, strongest first, whenever re-adding one creates no cycle. The result is verified:
+    the remaining graph is acyclic.
     """
     weights = _pair_weights(edges)
+    removed = _fewest_weakest(weights) if len(weights) <= EXACT_PAIRS else None
+    if removed is None:
+        removed = _greedy_breaks(weights)
+    graph = nx.DiGraph(sorted(set(weights) - set(removed)))
+    graph.add_nodes_from(n for pair in weights for n in pair)
+    if not nx.is_directed_acyclic_graph(graph):
+        raise AssertionError("refactor guidance does not break every cycle")
+    return tuple(sorted(removed))
+
+
+def _fewest_weakest(weights: dict[tuple[str, str], tuple[float, int]]) -> list[tuple[str, str]] | None:
+    pairs = sorted(weights)
+    if nx.is_directed_acyclic_graph(nx.DiGraph(pairs)):
+        return []
+    for size in range(1, EXACT_SIZE + 1):
+        found = [combo for combo in itertools.combinations(pairs, size)
+                 if nx.is_directed_acyclic_graph(nx.DiGraph(sorted(set(pairs) - set(combo))))]
+        if found:
+            best = min(found, key=lambda c: (sum(weights[p][0] for p in c),
+                                             sum(weights[p][1] for p in c), c))
+            return list(best)
+    return None
+
+
+def _greedy_breaks(weights: dict[tuple[str, str], tuple[float, int]]) -> list[tuple[str, str]]:
     graph = nx.DiGraph(sorted(weights))
     removed: list[tuple[str, str]] = []
     # One pass, weakest first, does the same as "repeatedly remove the weakest pair on a
@@ -169,9 +205,7 @@ def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
         if src != dst and not nx.has_path(graph, dst, src):
             graph.add_edge(src, dst)
             removed.remove(pair)
-    if not nx.is_directed_acyclic_graph(graph):
-        raise AssertionError("refactor guidance does not break every cycle")
-    return tuple(sorted(removed))
+    return removed
 
 
 def _dependencies(edges: Iterable[DepEdge]) -> list[DepEdge]:

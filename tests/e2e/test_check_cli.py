@@ -30,9 +30,10 @@ BROKEN_LINK = ("content/index.md:3:43: {level}: link target 'nowhere.md' does no
 BROKEN_ANCHOR = ("content/index.md:5:5: {level}: link 'adr/0002-two.md#no-such-heading': "
                  "no heading or line '#no-such-heading' in the target [broken-anchors]")
 CODE_CYCLES = [
-    ("pkg/b.py:2:1: {level}: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/c.py "
-     "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/b.py -> pkg/a.py, "
-     "pkg/b.py -> pkg/c.py makes them acyclic. [code-cycles]"),
+    # the fewest pairs first (SPEC §11): a -> b alone breaks both loops of a, b, c
+    ("pkg/a.py:2:1: {level}: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/c.py "
+     "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/a.py -> pkg/b.py "
+     "makes them acyclic. [code-cycles]"),
     ("pkg/r1.py:6:1: {level}: Dependency cycle of 2 files: pkg/r1.py, web/r2.js "
      "(e.g. pkg/r1.py -> web/r2.js -> pkg/r1.py); removing pkg/r1.py -> web/r2.js "
      "makes them acyclic. [code-cycles]"),
@@ -150,7 +151,7 @@ def test_format_json_lists_the_findings(project: Path) -> None:
         ("missing-rel-targets", "content/adr/0002-two.md", 4, 1, "error"),
         ("broken-links", "content/index.md", 3, 43, "error"),
         ("broken-anchors", "content/index.md", 5, 5, "error"),
-        ("code-cycles", "pkg/b.py", 2, 1, "error"),
+        ("code-cycles", "pkg/a.py", 2, 1, "error"),
         ("code-cycles", "pkg/r1.py", 6, 1, "error"),
         ("code-cycles", "pkg/selfish.py", 2, 1, "error"),
         ("code-cycles", "web/ui.js", 2, 1, "error"),
@@ -224,7 +225,8 @@ def test_baseline_covers_a_shrunk_cycle_but_not_a_merged_one(tmp_path: Path) -> 
                                          encoding="utf-8")
     proc = _check(root)
     assert proc.returncode == 1
-    # weakest first: a -> selfish, b -> a and the self-import go; a -> b (import + call) stays
+    # three pairs are needed; of the sets of three, the weakest: a -> selfish, b -> a and the
+    # self-import go; a -> b (import + call, two occurrences) stays
     assert _findings(proc.stdout) == [
         ("pkg/a.py:3:1: error: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/selfish.py "
          "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/a.py -> pkg/selfish.py, "
