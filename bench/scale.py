@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""Scale benchmark (issue 5): sitegen full, no-change and one-page-edit builds vs mkdocs
+small-nav and the markdown-it floors, with peak memory, on generated corpora.
+
+    python bench/scale.py [--pages 1000 5000] [--runs 3] [--jobs 0] [--profile]
+
+For each size, generates a corpus with ../shared/bench/gen_corpus.py into a temporary folder,
+then times, side by side in each run, every command in a fresh wrapper process (its max RSS
+is ``getrusage(RUSAGE_CHILDREN)`` after the command exits): ``sitegen build --clean`` (site
+and .sitegen removed first), a no-change rebuild, a one-page-edit rebuild, ``mkdocs build
+-f mkdocs-smallnav.yml``, and markdown-it-py parse + render of the same pages in one process
+and in a pool over all cores. Prints the medians as one markdown table per size and the
+issue's targets, met or missed by how much. Writes only in its temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
+SITE, CACHE = "site-sitegen", ".sitegen"  # gen_corpus.py's sitegen.toml: out = "site-sitegen"
+EDIT = "\nOne more sentence, appended by the benchmark.\n"
+
+#: Runs one command (argv[3:]) in argv[1], its output to the file argv[2]; prints wall time
+#: and the max RSS of the command and every process it waited for.
+WRAPPER = """
+import json, resource, subprocess, sys, time
+with open(sys.argv[2], "wb") as log:
+    start = time.perf_counter()
+    code = subprocess.call(sys.argv[3:], cwd=sys.argv[1], stdout=log, stderr=log)
+    seconds = time.perf_counter() - start
+print(json.dumps({"code": code, "seconds": seconds,
+                  "rss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+#: ``python -m sitegen.cli ARGS`` that also writes, at exit, the max RSS of the main process
+#: and of its worker processes apart (argv[1] is the file; forked workers skip atexit).
+SITEGEN = """
+import atexit, json, resource, sys
+path, sys.argv = sys.argv[1], ["sitegen", *sys.argv[2:]]
+def report():
+    with open(path, "w") as f:
+        json.dump({"main_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                   "workers_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}, f)
+atexit.register(report)
+from sitegen.cli import main
+main()
+"""
+
+#: markdown-it-py parse + render of every page under argv[1], in argv[2] processes; prints
+#: the seconds of the rendering alone (files are read before the clock starts).
+FLOOR = """
+import json, os, pathlib, sys, time
+from multiprocessing import get_context
+from markdown_it import MarkdownIt
+MD = None
+def init():
+    global MD
+    MD = MarkdownIt("commonmark").enable("table")
+def render(text):
+    return len(MD.render(text))
+texts = [p.read_text(encoding="utf-8") for p in sorted(pathlib.Path(sys.argv[1]).rglob("*.md"))]
+procs = int(sys.argv[2])
+start = time.perf_counter()
+if procs == 1:
+    init()
+    sizes = [render(t) for t in texts]
+else:
+    with get_context("fork").Pool(procs, initializer=init) as pool:
+        sizes = pool.map(render, texts, chunksize=max(1, len(texts) // (procs * 8)))
+print(json.dumps({"seconds": time.perf_counter() - start, "pages": len(sizes)}))
+"""
+
+
+@dataclass
+class Sample:
+    seconds: float
+    rss_kb: int  # the command and every process it waited for
+    main_kb: int = 0  # sitegen only: the main process ...
+    workers_kb: int = 0  # ... and the largest of its workers
+    wall: float = 0.0  # floors: the whole process; ``seconds`` is the rendering alone
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [str(REPO), env.get("PYTHONPATH", "")] if p)
+    return env
+
+
+def measure(cmd: list[str], cwd: Path, log: Path) -> tuple[dict[str, float], str]:
+    """One command in a fresh wrapper process: its wall time, max RSS, and output."""
+    done = subprocess.run([sys.executable, "-c", WRAPPER, str(cwd), str(log), *cmd],
+                          capture_output=True, text=True, env=_env(), check=True)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    text = log.read_text(encoding="utf-8", errors="replace")
+    if out["code"] != 0:
+        raise SystemExit(f"failed ({out['code']}): {' '.join(cmd)}\n{text[-3000:]}")
+    return out, text
+
+
+def sitegen(corpus: Path, tmp: Path, args: list[str]) -> Sample:
+    usage = tmp / "sitegen-rusage.json"
+    out, _ = measure([sys.executable, "-c", SITEGEN, str(usage), *args], corpus, tmp / "log")
+    own = json.loads(usage.read_text())
+    return Sample(out["seconds"], int(out["rss_kb"]), own["main_kb"], own["workers_kb"])
+
+
+def mkdocs(corpus: Path, tmp: Path) -> Sample:
+    dest = tmp / "mkdocs-site"
+    shutil.rmtree(dest, ignore_errors=True)
+    cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs-smallnav.yml",
+           "-d", str(dest)]
+    out, _ = measure(cmd, corpus, tmp / "log")
+    return Sample(out["seconds"], int(out["rss_kb"]))
+
+
+def floor(corpus: Path, tmp: Path, procs: int) -> Sample:
+    out, text = measure([sys.executable, "-c", FLOOR, str(corpus / "docs"), str(procs)], corpus,
+                        tmp / "log")
+    inner = json.loads(text.strip().splitlines()[-1])
+    return Sample(inner["seconds"], int(out["rss_kb"]), wall=out["seconds"])
+
+
+def edit_page(corpus: Path) -> Path:
+    """The page the one-page edit changes: the middle one in path order, not the home page."""
+    pages = sorted(p for p in (corpus / "docs").rglob("*.md") if p.name != "index.md")
+    return pages[len(pages) // 2]
+
+
+def one_run(corpus: Path, tmp: Path, jobs: int, cores: int) -> dict[str, Sample]:
+    """Every measurement once, side by side; the corpus is as generated afterwards."""
+    build = ["build", "--quiet", "--jobs", str(jobs)]
+    for d in (SITE, CACHE):
+        shutil.rmtree(corpus / d, ignore_errors=True)
+    got = {"full": sitegen(corpus, tmp, build + ["--clean"])}
+    got["nochange"] = sitegen(corpus, tmp, build)
+    page = edit_page(corpus)
+    original = page.read_bytes()
+    page.write_bytes(original + EDIT.encode())
+    try:
+        got["edit"] = sitegen(corpus, tmp, build)
+    finally:
+        page.write_bytes(original)
+    got["mkdocs"] = mkdocs(corpus, tmp)
+    got["floor1"] = floor(corpus, tmp, 1)
+    got["floorN"] = floor(corpus, tmp, cores)
+    return got
+
+
+def generate(dest: Path, pages: int) -> int:
+    subprocess.run([sys.executable, str(GEN), str(dest), "--pages", str(pages)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return len(list((dest / "docs").rglob("*.md")))
+
+
+def median_of(runs: list[dict[str, Sample]]) -> dict[str, Sample]:
+    """Median seconds per measurement; memory is the peak over the runs."""
+    out = {}
+    for key in runs[0]:
+        samples = [r[key] for r in runs]
+        out[key] = Sample(statistics.median(s.seconds for s in samples),
+                          max(s.rss_kb for s in samples), max(s.main_kb for s in samples),
+                          max(s.workers_kb for s in samples),
+                          statistics.median(s.wall for s in samples))
+    return out
+
+
+# ---------------------------------------------------------------------------- report
+
+ROWS = [
+    ("full", "sitegen build --clean"),
+    ("mkdocs", "mkdocs build (small nav)"),
+    ("floor1", "markdown-it floor, 1 process"),
+    ("floorN", "markdown-it floor, {cores} processes"),
+    ("nochange", "sitegen rebuild, no change"),
+    ("edit", "sitegen rebuild, one page edited"),
+]
+
+
+def _mb(kb: int) -> str:
+    return f"{kb / 1024:.0f}"
+
+
+def table(pages: int, med: dict[str, Sample], cores: int) -> list[str]:
+    full, mk = med["full"].seconds, med["mkdocs"].seconds
+    lines = [(f"| {'measurement':<34} | {'seconds':>7} | {'pages/s':>7} | {'vs mkdocs':>9} "
+              f"| {'of full':>7} | {'max RSS MB':>10} | {'main / workers MB':>17} |"),
+             f"|{'-' * 36}|{'-' * 9}|{'-' * 9}|{'-' * 11}|{'-' * 9}|{'-' * 12}|{'-' * 19}|"]
+    for key, label in ROWS:
+        s = med[key]
+        rate = pages / s.seconds
+        frac = f"{s.seconds / full * 100:6.1f}%" if key in ("nochange", "edit") else ""
+        split = f"{_mb(s.main_kb)} / {_mb(s.workers_kb)}" if s.main_kb else ""
+        lines.append(f"| {label.format(cores=cores):<34} | {s.seconds:7.2f} | {rate:7.0f} "
+                     f"| {mk / s.seconds:8.2f}x | {frac:>7} | {_mb(s.rss_kb):>10} | {split:>17} |")
+    return lines
+
+
+def _verdict(ok: bool, miss: str) -> str:
+    return "met" if ok else f"MISSED: {miss}"
+
+
+def targets(pages: int, med: dict[str, Sample]) -> list[str]:
+    full = med["full"]
+    speed = med["mkdocs"].seconds / full.seconds
+    vs_floor = full.seconds / med["floorN"].seconds
+    nochange = med["nochange"].seconds / full.seconds
+    edit = med["edit"].seconds / full.seconds
+    peak = max(max(med[k].main_kb, med[k].workers_kb) for k in ("full", "nochange", "edit"))
+    return [
+        f"- full build >= 4x mkdocs small-nav pages/s: {speed:.2f}x -> "
+        + _verdict(speed >= 4, f"{4 / speed:.2f}x too slow "
+                   f"(needs <= {full.seconds * speed / 4:.2f} s)"),
+        f"- full build within 1.5x of the all-cores floor: {vs_floor:.2f}x -> "
+        + _verdict(vs_floor <= 1.5, f"{vs_floor / 1.5:.2f}x too slow (needs <= "
+                   f"{med['floorN'].seconds * 1.5:.2f} s)"),
+        f"- no-change rebuild < 5 % of the full build: {nochange * 100:.1f} % -> "
+        + _verdict(nochange < 0.05, f"{nochange / 0.05:.1f}x over "
+                   f"(needs < {full.seconds * 0.05:.2f} s)"),
+        f"- one-page edit < 10 % of the full build: {edit * 100:.1f} % -> "
+        + _verdict(edit < 0.10, f"{edit / 0.10:.1f}x over (needs < {full.seconds * 0.10:.2f} s)"),
+        f"- peak memory < 1 GB (largest sitegen process): {peak / 1024:.0f} MB -> "
+        + _verdict(peak < 1024 * 1024, f"{peak / 1024 / 1024:.2f} GB"),
+    ]
+
+
+def header(args: argparse.Namespace, cores: int) -> list[str]:
+    import markdown_it
+    import mkdocs
+    cmd = "python bench/scale.py " + " ".join(sys.argv[1:])
+    return [f"{datetime.date.today().isoformat()} (machine date): `{cmd}`; sitegen {_revision()}",
+            (f"python {platform.python_version()}, mkdocs {mkdocs.__version__}, markdown-it-py "
+             f"{markdown_it.__version__}; {cores} cores; sitegen --jobs {args.jobs}; "
+             f"median of {args.runs} runs (max RSS: peak over the runs)")]
+
+
+def _revision() -> str:
+    """The commit measured, and whether sitegen's files differ from it."""
+    try:
+        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "sitegen",
+                                "templates"], capture_output=True, text=True,
+                               check=False).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return f"from {REPO} (not a git checkout)"
+    return f"at {head}" + (" with uncommitted changes" if dirty else "")
+
+
+# ---------------------------------------------------------------------------- profile
+
+
+def profile(corpus: Path, tmp: Path, top: int = 15) -> list[str]:
+    """A cProfile of one in-process full build (--jobs 1): top entries and time by module."""
+    import pstats
+    for d in (SITE, CACHE):
+        shutil.rmtree(corpus / d, ignore_errors=True)
+    prof = tmp / "build.prof"
+    subprocess.run([sys.executable, "-m", "cProfile", "-o", str(prof), "-m", "sitegen.cli",
+                    "build", "--jobs", "1", "--quiet", "--clean"], cwd=corpus, env=_env(),
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    entries = pstats.Stats(str(prof)).stats  # type: ignore[attr-defined]
+    build = max(ct for (path, _, name), (_, _, _, ct, _) in entries.items()
+                if name == "build" and path.endswith("sitegen/build.py"))
+    lines = [f"profile of `sitegen build --jobs 1 --clean` (cProfile): build() {build:.2f} s"]
+    # Callers of build() (cli, click, runpy) are left out: they only wrap it.
+    below = {k: v for k, v in entries.items() if v[3] <= build}
+    for col, title in ((3, "cumulative"), (2, "tottime")):
+        lines += ["", f"top {top} by {title}:", "| seconds | calls | function |",
+                  "|--------:|------:|----------|"]
+        for (path, line, name), stat in sorted(below.items(), key=lambda kv: -kv[1][col])[:top]:
+            lines.append(f"| {stat[col]:7.2f} | {stat[1]} | {_where(path, line, name)} |")
+    by_module: dict[str, float] = {}
+    for (path, _, name), (_, _, tt, _, _) in entries.items():
+        mod = name if path == "~" else _short(path)
+        by_module[mod] = by_module.get(mod, 0.0) + tt
+    total = sum(by_module.values())
+    lines += ["", f"top {top} modules by own time (of {total:.2f} s in all):",
+              "| seconds | share | module |", "|--------:|------:|--------|"]
+    for mod, tt in sorted(by_module.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"| {tt:7.2f} | {tt / total * 100:4.1f}% | {mod} |")
+    return lines
+
+
+def phases(corpus: Path, jobs: int) -> list[str]:
+    """sitegen's own phase timings (SITEGEN_TIMINGS=1) of a full, no-change and edit build."""
+    page = edit_page(corpus)
+    original = page.read_bytes()
+    lines = []
+    runs = (("full (--clean)", ["--clean"]), ("no change", []), ("one page edited", []))
+    for label, extra in runs:
+        if label == "one page edited":
+            page.write_bytes(original + EDIT.encode())
+        env = {**_env(), "SITEGEN_TIMINGS": "1"}
+        done = subprocess.run([sys.executable, "-m", "sitegen.cli", "build", "--quiet",
+                               "--jobs", str(jobs), *extra], cwd=corpus, env=env,
+                              capture_output=True, text=True, check=True)
+        marks = [ln.removeprefix("sitegen timing: ") for ln in done.stderr.splitlines()
+                 if ln.startswith("sitegen timing:")]
+        lines.append(f"- {label}: " + ", ".join(marks))
+    page.write_bytes(original)
+    return lines
+
+
+def _where(path: str, line: int, name: str) -> str:
+    return name if path == "~" else f"{_short(path)}:{line} {name}"
+
+
+def _short(path: str) -> str:
+    """A path from its package on: site-packages, the repository, or the standard library."""
+    for marker in ("site-packages/", str(REPO) + "/"):
+        if marker in path:
+            return path.split(marker, 1)[1]
+    return re.sub(r"^.*/lib/python3\.\d+/", "", path)
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", type=int, nargs="+", default=[1000, 5000])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=0, help="sitegen --jobs (0 = one per core)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile a --jobs 1 build of the largest corpus")
+    args = ap.parse_args()
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count() or 1)
+    print("\n".join(header(args, cores)), flush=True)
+    with tempfile.TemporaryDirectory(prefix="sitegen-scale-") as name:
+        tmp = Path(name)
+        for n in args.pages:
+            corpus = tmp / f"corpus-{n}"
+            pages = generate(corpus, n)
+            load = os.getloadavg()
+            runs = [one_run(corpus, tmp, args.jobs, cores) for _ in range(args.runs)]
+            after = os.getloadavg()
+            print(f"\n### {pages} pages\n\nload average (1 min) before {load[0]:.2f}, "
+                  f"after {after[0]:.2f}\n", flush=True)
+            med = median_of(runs)
+            print("\n".join(table(pages, med, cores)))
+            print(f"\nfloor processes' wall time (interpreter, imports, reading): "
+                  f"1 process {med['floor1'].wall:.2f} s, "
+                  f"{cores} processes {med['floorN'].wall:.2f} s")
+            print(f"\ntargets (issue 5, stated for 5,000 pages) at {pages} pages:")
+            print("\n".join(targets(pages, med)), flush=True)
+        if args.profile:
+            corpus = tmp / f"corpus-{args.pages[-1]}"
+            print(f"\nphase timings at {args.pages[-1]} pages (--jobs {args.jobs}):")
+            print("\n".join(phases(corpus, args.jobs)))
+            print("\n" + "\n".join(profile(corpus, tmp)))
+
+
+if __name__ == "__main__":
+    main()
