@@ -19,7 +19,7 @@ from typing import Any
 
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
-from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
+from sitegen.crawl import OUTPUT_MARKER, CodeFile, Crawl, SourceFile, crawl
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
@@ -27,7 +27,8 @@ from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import open_store
 from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs
-from sitegen.incremental import BuildState, input_fingerprint, load_state, save_state
+from sitegen.incremental import (BuildState, SiteRecord, finished_fingerprint, input_fingerprint,
+                                 load_state, mark_finished, mark_unfinished, save_state)
 from sitegen.link import Linked, link_all
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import NodeId, RepoPath, source_node_id
@@ -139,8 +140,10 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         found = crawl(config)
         fingerprint = build_fingerprint(config, found)
         timings.mark("crawl")
-        if options.write_site and _unchanged(config, state, fingerprint):
-            return _previous_result(config, found, state, started)
+        previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
+        if options.write_site and not options.clean and _unchanged(config, previous, fingerprint):
+            return _previous_result(config, found, previous, started)
+        mark_unfinished(config.cache_dir)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state)
         timings.mark("extract pages")
@@ -165,13 +168,12 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
                 from sitegen.site.emit import emit_site
-                result.written, state.outputs = emit_site(result, progress, jobs, state.outputs)
-                result.diagnostics = sorted(set(result.diagnostics))
-                state.fingerprint, state.diagnostics = fingerprint, result.diagnostics
-                state.summary = result.counts()
+                result.written = emit_site(result, progress, jobs, fingerprint)
             timings.mark("emit")
         state.pages = {p.path: p for p in pages}
         save_state(config.cache_dir, state)
+        if options.write_site:  # the store, the state and the site all hold this input now
+            mark_finished(config.cache_dir, fingerprint)
         timings.mark("save state")
     result.seconds = time.perf_counter() - started
     return result
@@ -180,7 +182,9 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
 def build_fingerprint(config: Config, found: Crawl) -> str:
     """The whole input of a site build: options that change output, templates, every file."""
     from sitegen.site.render import template_files
-    options = dataclasses.replace(config, jobs=0)  # output is the same for every --jobs
+    # Output is the same for every --jobs and wherever the project lies (but for the default
+    # title, the folder's name, which site_title carries).
+    options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title)
     files: list[tuple[str, str]] = [(f.path, hashlib.sha256(f.data).hexdigest()) for f in found.pages + found.code]
     files += [(a, _file_hash(config.root / a)) for a in found.assets]
     files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
@@ -195,16 +199,17 @@ def _file_hash(path: Path) -> str:
         return ""
 
 
-def _unchanged(config: Config, state: BuildState, fingerprint: str) -> bool:
-    from sitegen.crawl import OUTPUT_MARKER
-    return state.fingerprint == fingerprint and (config.out_dir / OUTPUT_MARKER).is_file()
+def _unchanged(config: Config, site: SiteRecord, fingerprint: str) -> bool:
+    """The site on disk and the finished cache are both of exactly this input."""
+    return bool(fingerprint) and site.fingerprint == fingerprint \
+        and finished_fingerprint(config.cache_dir) == fingerprint
 
 
-def _previous_result(config: Config, found: Crawl, state: BuildState, started: float) -> BuildResult:
+def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: float) -> BuildResult:
     """Nothing changed since the last build: its site stands; report what it reported."""
     result = BuildResult(config, found, [], [], Linked(Graph(), {}, {}), Graph())
-    result.diagnostics = list(state.diagnostics)
-    result.unchanged = state.summary
+    result.diagnostics = list(site.diagnostics)
+    result.unchanged = site.summary
     result.seconds = time.perf_counter() - started
     return result
 

@@ -18,7 +18,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
 from sitegen.graph.graphjson import dump_graph_json
 from sitegen.graph.model import Edge, Graph, annotate
-from sitegen.incremental import digest
+from sitegen.incremental import SiteRecord, digest
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import (
     NodeId,
@@ -298,8 +298,8 @@ def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
 
 
 def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
-              old_keys: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
-    """Write every file of the site; returns how many files it has and every output's key.
+              fingerprint: str = "") -> int:
+    """Write every file of the site; returns how many files it has.
 
     Outputs are claimed first (sitegen's own reports, then pages, assets and source pages),
     so a clash is reported deterministically; an output whose key is the previous build's is
@@ -314,7 +314,7 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
                      site_key=digest(template_files(config.root), nav, folder_index,
                                      config.site_title, config.base_url))
-    with SiteWriter(config.out_dir, old_keys) as writer:
+    with SiteWriter(config.out_dir) as writer:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)
@@ -330,7 +330,9 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
             emit_code(site, writer, progress)
         html_outs = [o for o in writer.outputs if o.endswith(".html")]
         writer.write(OutPath("sitemap.xml"), sitemap_xml(site, html_outs))
-    return len(writer.outputs), writer.keys
+        result.diagnostics = sorted(set(result.diagnostics))
+        writer.record = SiteRecord(fingerprint, {}, result.diagnostics, result.counts())
+    return len(writer.outputs)
 
 
 def graph_key(result: BuildResult) -> str:

@@ -284,28 +284,16 @@ def build_dying_at(root: Path, point: str, *extra: str) -> None:
         f"the build did not reach {point}: {done.stderr[-2000:]}")
 
 
-def _stale(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
-STALE_STORE = ("state.pickle is saved last, yet its fingerprint is trusted: the store already "
-               "holds the killed build's graph, the next build of the old input returns "
-               "'(nothing changed)' early and never merges it back")
-STALE_SITE = ("killed after the site swap and before save_state, state.pickle still describes "
-              "the site before: the next build trusts its fingerprint and output keys and keeps "
-              "or hard-links files of the killed build's site")
-
-
 @pytest.mark.parametrize("point,follow", [
     pytest.param("after-store-merge", "edited"),
-    pytest.param("after-store-merge", "original", marks=_stale(STALE_STORE)),
+    pytest.param("after-store-merge", "original"),
     pytest.param("after-store-merge", "other"),
     pytest.param("before-swap", "edited"),
-    pytest.param("before-swap", "original", marks=_stale(STALE_STORE)),
+    pytest.param("before-swap", "original"),
     pytest.param("before-swap", "other"),
     pytest.param("after-swap", "edited"),
-    pytest.param("after-swap", "original", marks=_stale(STALE_SITE + "; " + STALE_STORE)),
-    pytest.param("after-swap", "other", marks=_stale(STALE_SITE)),
+    pytest.param("after-swap", "original"),
+    pytest.param("after-swap", "other"),
 ])
 def test_build_killed_at_a_chosen_point_then_any_input_builds_right(
         project: Project, tmp_path: Path, point: str, follow: str) -> None:
@@ -339,8 +327,6 @@ def test_leftover_temp_folder_does_not_break_the_next_build(project: Project,
     assert_recovers(root, project, edited(corpus()), project.new_site, project.new_store)
 
 
-@pytest.mark.xfail(strict=True, reason="SiteWriter removes only .<out>.tmp-<its own pid>; a "
-                   "killed build's folder (a whole site) stays beside the output forever")
 def test_next_build_removes_temp_folders_of_killed_builds(project: Project,
                                                           tmp_path: Path) -> None:
     root = project.copy(tmp_path / "kill", edited(corpus()))
