@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from sitegen.progress import Progress
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -50,22 +48,6 @@ def run_forked(fn: Callable[[Any, list[T]], R], state: Any, items: Sequence[T],
             yield from pool.imap(_call, _chunks(items, jobs))
     finally:
         _STATE, _FN = None, None
-
-
-def pool_map(fn: Callable[[T], R], items: list[T], jobs: int, progress: Progress,
-             label: str) -> Iterable[R]:
-    """``fn`` over ``items`` in order, in a process pool unless jobs == 1 or the work is small.
-    Items and results are pickled: pass plain records, never parse trees."""
-    task = progress.task(label, len(items))
-    if jobs <= 1 or len(items) < MIN_PARALLEL:
-        for item in items:
-            yield fn(item)
-            task.advance()
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for out in pool.map(fn, items, chunksize=max(1, min(64, len(items) // (jobs * 8) or 1))):
-            yield out
-            task.advance()
 
 
 class run_in_background:

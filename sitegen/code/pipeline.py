@@ -12,14 +12,16 @@ from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic
-from sitegen.parallel import pool_map
+from sitegen.parallel import run_forked
 from sitegen.progress import Progress
 
 
-def _extract_job(item: tuple[str, str, bytes]) -> CodeRecord:
+def _extract_chunk(todo: list[tuple[str, str, bytes]], indexes: list[int]) -> list[CodeRecord]:
+    # Forked workers read the bytes from the list they inherit; records come back as the
+    # plain dataclasses a shard holds, never as tree-sitter objects.
     from sitegen.code.extract import extract_source
     from sitegen.code.records import LangId
-    return extract_source(item[0], LangId(item[1]), item[2])
+    return [extract_source(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]
 
 
 def extract_records(found: Crawl, config: Config, jobs: int, clean: bool,
@@ -36,9 +38,12 @@ def extract_records(found: Crawl, config: Config, jobs: int, clean: bool,
             records[f.path] = hit
         else:
             todo.append((f.path, f.language.value, f.data))
-    for rec in pool_map(_extract_job, todo, jobs, progress, "Analysing source files"):
-        records[rec.path] = rec
-        cache.put(rec)
+    task = progress.task("Analysing source files", len(todo))
+    for chunk in run_forked(_extract_chunk, todo, list(range(len(todo))), jobs):
+        for rec in chunk:
+            records[rec.path] = rec
+            cache.put(rec)
+        task.advance(len(chunk))
     cache.prune({f.path for f in found.code})
     cache.flush()
     out = [records[f.path] for f in found.code]
