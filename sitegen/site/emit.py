@@ -184,8 +184,9 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
 
 
 def emit_pages(site: SiteState, writer: SiteWriter, progress: Progress, jobs: int) -> None:
-    """Every page's HTML and raw markdown; rendered in forked workers on a large site. A page
-    whose inputs are all unchanged is taken from the previous site."""
+    """Every page's HTML and raw markdown; in forked workers on a large site. A page whose
+    inputs are all unchanged is taken from the previous site. Outputs are claimed here, so a
+    clash is reported deterministically; the workers compute keys and write."""
     task = progress.task("Writing pages", len(site.pages_by_node))
     todo: list[NodeId] = []
     for node, rec in sorted(site.pages_by_node.items()):
@@ -193,16 +194,11 @@ def emit_pages(site: SiteState, writer: SiteWriter, progress: Progress, jobs: in
         if not writer.claim(out, rec.path):
             site.result.diagnostics.append(duplicate_output(rec.path, out, writer.outputs[out]))
             continue
-        raw = raw_out_path(node)
-        writer.claim(raw, rec.path)
-        if not writer.reuse(raw, rec.content_hash):
-            writer.copy(raw, site.result.config.root / rec.path)
-        if writer.reuse(out, page_key(node, rec, site)):
-            task.advance()
-        else:
-            todo.append(node)
-    for done in run_forked(_write_pages, (site, writer), todo, jobs):
-        task.advance(done)
+        writer.claim(raw_out_path(node), rec.path)
+        todo.append(node)
+    for keys in run_forked(_write_pages, (site, writer), todo, jobs):
+        writer.keys.update(keys)
+        task.advance(len(keys) // 2)
 
 
 def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
@@ -217,13 +213,21 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
     return digest(site.site_key, rec.content_hash, links, incoming)
 
 
-def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> int:
+def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> dict[str, str]:
+    """Raw markdown and HTML of ``nodes``; returns the key of each output for the parent."""
     site, writer = state
+    data = site.page_bytes
+    keys: dict[str, str] = {}
     for node in nodes:
         rec = site.pages_by_node[node]
-        out = html_out_path(node)
-        writer.write(out, site.renderer.render_page(site.context(out), page_view(node, rec, site)))
-    return len(nodes)
+        out, raw = html_out_path(node), raw_out_path(node)
+        keys[raw] = rec.content_hash
+        if not writer.reuse(raw, rec.content_hash):
+            writer.write(raw, data[rec.path])
+        keys[out] = page_key(node, rec, site)
+        if not writer.reuse(out, keys[out]):
+            writer.write(out, site.renderer.render_page(site.context(out), page_view(node, rec, site)))
+    return keys
 
 
 def emit_assets(site: SiteState, writer: SiteWriter) -> None:

@@ -4,6 +4,7 @@ published files. Read-only views of the finished build; never writes or resolves
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,11 @@ class SiteState:
     folder_index: dict[str, NodeId] = field(default_factory=dict)  # content folder -> index node
     #: A hash of what every page shares (templates, nav, titles): part of every output's key.
     site_key: str = ""
+
+    @functools.cached_property
+    def page_bytes(self) -> dict[str, bytes]:
+        """The crawled bytes of each page, by repository path (the raw markdown published)."""
+        return {f.path: f.data for f in self.result.crawl.pages}
 
     @property
     def graph(self) -> Graph:
