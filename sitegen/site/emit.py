@@ -268,8 +268,10 @@ def index_view(site: SiteState, out: OutPath) -> IndexView:
 
 def broken_links_view(site: SiteState, out: OutPath) -> ReportView:
     rows = []
+    node_of = {rec.path: node for node, rec in site.pages_by_node.items()}
     for path, line, col, check, target, message in sorted(site.result.linked.broken):
-        rows.append((ReportCell(f"{path}:{line}:{col}", _source_href(site, path, line, out), code=True),
+        href = _source_href(site, node_of.get(path), line, out)
+        rows.append((ReportCell(f"{path}:{line}:{col}", href, code=True),
                      check, ReportCell(target, code=True), message))
     return ReportView(
         title="Broken links", columns=("Where", "Check", "Target", "Fix"), rows=tuple(rows),
@@ -277,15 +279,15 @@ def broken_links_view(site: SiteState, out: OutPath) -> ReportView:
         empty_text="No broken links.")
 
 
-def _source_href(site: SiteState, path: str, line: int, out: OutPath) -> str:
-    for node, rec in site.pages_by_node.items():
-        if rec.path == path:
-            heading = ""
-            for h in rec.headings:
-                if h.line <= line:
-                    heading = h.id
-            return href_between(out, html_out_path(node), heading)
-    return ""
+def _source_href(site: SiteState, node: NodeId | None, line: int, out: OutPath) -> str:
+    """A link to the section of a page that holds ``line``."""
+    if node is None:
+        return ""
+    heading = ""
+    for h in site.pages_by_node[node].headings:
+        if h.line <= line:
+            heading = h.id
+    return href_between(out, html_out_path(node), heading)
 
 
 def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
