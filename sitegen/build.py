@@ -133,7 +133,6 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
     started = time.perf_counter()
     jobs = options.jobs or config.jobs or _cores()
     progress = Progress(enabled=not options.quiet)
-    state = load_state(config.cache_dir, options.clean)
     with progress, _long_lived_data():
         # 1. crawl: the only step that reads the project
         timings = _Timings()
@@ -144,6 +143,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         if options.write_site and not options.clean and _unchanged(config, previous, fingerprint):
             return _previous_result(config, found, previous, started)
         mark_unfinished(config.cache_dir)
+        state = load_state(config.cache_dir, options.clean)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state)
         timings.mark("extract pages")
@@ -168,7 +168,8 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
                 from sitegen.site.emit import emit_site
-                result.written = emit_site(result, progress, jobs, fingerprint)
+                result.written = emit_site(result, progress, jobs, fingerprint,
+                                           reuse=not options.clean)
             timings.mark("emit")
         state.pages = {p.path: p for p in pages}
         save_state(config.cache_dir, state)

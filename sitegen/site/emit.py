@@ -304,7 +304,7 @@ def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
 
 
 def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
-              fingerprint: str = "") -> int:
+              fingerprint: str = "", reuse: bool = True) -> int:
     """Write every file of the site; returns how many files it has.
 
     Outputs are claimed first (sitegen's own reports, then pages, assets and source pages),
@@ -320,7 +320,7 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
                      site_key=digest(template_files(config.root), nav, folder_index,
                                      config.site_title, config.base_url))
-    with SiteWriter(config.out_dir) as writer:
+    with SiteWriter(config.out_dir, reuse=reuse) as writer:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)

@@ -36,11 +36,12 @@ class SiteWriter:
     """Writes the site into a temporary folder beside the output and swaps it in at the end,
     so a killed build never leaves a half-written site."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, reuse: bool = True) -> None:
         self.out = out
         self.tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
         self.outputs: dict[str, str] = {}  # out path -> node that produced it
-        self.previous = out if (out / OUTPUT_MARKER).is_file() else None
+        # Without reuse (--clean) every file is written anew, whatever the previous site holds.
+        self.previous = out if reuse and (out / OUTPUT_MARKER).is_file() else None
         # The keys of the files beside it: the previous site describes itself.
         self.old_keys = SiteRecord.read(out / OUTPUT_MARKER).keys if self.previous else {}
         self.keys: dict[str, str] = {}  # out path -> key, for the next build

@@ -60,9 +60,12 @@ def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: i
     monkeypatch.setattr(build_module, "extract_page", lambda p, d: parsed.append(p) or real(p, d))
     build(load_config(project), QUIET)
     assert parsed == []  # everything came from the cache
+    page = project / "site/guides/install.html"
+    inode = _inode(page)
     result = build(load_config(project), BuildOptions(jobs=1, quiet=True, clean=True))
     assert not result.unchanged
     assert sorted(parsed) == sorted(p.path for p in result.pages)  # --clean parsed every page
+    assert _inode(page) != inode  # and wrote every file anew, trusting nothing from before
     assert _site_bytes(project) == before
 
 
