@@ -232,7 +232,3 @@ def analyse_cycles(result: BuildResult) -> Any:
 def _cores() -> int:
     import os
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-
-
-def out_dir(config: Config) -> Path:
-    return config.out_dir

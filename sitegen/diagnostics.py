@@ -57,11 +57,6 @@ class Diagnostics:
         return sum(1 for d in set(self.items) if d.level == level)
 
 
-def did_you_mean(wanted: str, candidates: Iterable[str]) -> str:
-    """`` Did you mean 'guides/install.md'?`` or the empty string when nothing is close."""
-    return Suggester(candidates).suggest(wanted)
-
-
 class Suggester:
     """Close matches for mistyped paths, cheap enough for thousands of broken links.
 

@@ -18,7 +18,6 @@ from sitegen.paths import (
     NodeId,
     RepoPath,
     is_source_node,
-    page_node_id,
     source_node_id,
     source_repo_path,
 )
@@ -182,8 +181,3 @@ def link_all(index: SiteIndex, pages: list[PageRecord], code: list[CodeRecord],
     for c in sorted(code, key=lambda c: c.path):
         linker.link_code(c)
     return linker.out
-
-
-def page_node(index: SiteIndex, repo_path: str) -> NodeId:
-    node = index.node_for(repo_path)
-    return node if node is not None else page_node_id(repo_path)

@@ -56,7 +56,7 @@ class LinkProblem:
     target: str  # the destination as resolved (a node id or path)
     fragment: str = ""
     predicate: str = ""  # for missing relation targets
-    hint: str = ""  # e.g. did_you_mean(...), appended to the message
+    hint: str = ""  # e.g. a "Did you mean ...?" suggestion, appended to the message
     #: The linker's own sentence, used instead of the default one when given.
     message: str = ""
 
