@@ -77,7 +77,13 @@ def _line_counts(code: list[CodeFile]) -> dict[str, int]:
 
 
 def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Config) -> CrawlResult:
-    """What this crawl read, per source, for the store's last-crawl-wins merge (SPEC §4)."""
+    """What this crawl read, per source, for the store's last-crawl-wins merge (SPEC §4).
+
+    Every stored source the crawl did not read is either gone (DELETED) or was seen but not
+    readable (ERROR, it keeps its edges). When the crawl skipped nothing, there is no ERROR
+    source, so the merge is the crawl's graph whatever the store holds: ``build`` then does
+    not read the store at all (the merge of an empty stored graph is the same graph).
+    """
     result = CrawlResult(nodes=[n for _, n in sorted(linked.graph.nodes.items())])
     for src, edges in sorted(linked.edges_by_source.items()):
         result.sources[src] = (SourceStatus.READ, edges)
@@ -154,7 +160,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store = open_store(config.store, config.cache_dir)
-        stored = store.load()
+        stored = store.load() if found.diagnostics else Graph()
         graph = merge_graphs(stored, crawl_result(found, linked, stored, config))
         result = BuildResult(config, found, pages, code_records, linked, graph, code)
         timings.mark("store merge")

@@ -109,3 +109,19 @@ def test_incremental_equals_clean_over_random_edits(tmp_path_factory, ops) -> No
         shutil.copy(inc / "sitegen.toml", clean / "sitegen.toml")
         build(load_config(clean), QUIET)
         assert _site_bytes(inc) == _site_bytes(clean), op
+
+
+def test_a_page_that_becomes_unreadable_keeps_its_stored_links(tmp_path: Path) -> None:
+    """SPEC §4: a source the crawl could not read (here: it became binary) keeps its stored
+    edges; one that is gone loses them."""
+    root = write_project(tmp_path / "p", {"sitegen.toml": 'title = "E"\n',
+                                          "content/a.md": "# A\n",
+                                          "content/b.md": "# B\n\n[to a](a.md)\n",
+                                          "content/c.md": "# C\n\n[also a](a.md)\n"})
+    build(load_config(root), QUIET)
+    (root / "content/b.md").write_bytes(b"# B\x00\x01 binary now")
+    (root / "content/c.md").unlink()
+    result = build(load_config(root), QUIET)
+    assert any(d.path == "content/b.md" and d.code == "binary" for d in result.diagnostics)
+    assert [e.src for e in result.graph.backlinks_of("/a.md")] == ["/b.md"]
+    assert "to a" in (root / "site/a.html").read_text()
