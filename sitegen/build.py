@@ -160,8 +160,11 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store = open_store(config.store, config.cache_dir)
-        stored = store.load() if found.diagnostics else Graph()
-        graph = merge_graphs(stored, crawl_result(found, linked, stored, config))
+        if found.diagnostics:
+            stored = store.load()
+            graph = merge_graphs(stored, crawl_result(found, linked, stored, config))
+        else:  # nothing skipped: the merge is the crawl's own graph (see crawl_result)
+            graph = linked.graph
         result = BuildResult(config, found, pages, code_records, linked, graph, code)
         timings.mark("store merge")
         # The store is written (atomically) by a forked process while the site is made.
