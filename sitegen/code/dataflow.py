@@ -164,7 +164,38 @@ def _scope_events(node: Node, order_pop: int = 9) -> list[_Event]:
 
 # ---------------------------------------------------------------- Python
 
-class _Python:
+class _Walker:
+    """What the per-language walkers share: skip nested definitions, dispatch a node to its
+    ``_on_<type>`` handler, open a scope where the language does, bind a target's names."""
+
+    _nested: frozenset[str] = frozenset()
+    _scopes: frozenset[str] = frozenset()
+
+    @classmethod
+    def _names(cls, target: Node | None) -> list[Node]:
+        raise NotImplementedError
+
+    @classmethod
+    def _walk(cls, node: Node, data: bytes) -> list[_Event]:
+        if node.type in cls._nested:
+            return []
+        handler = getattr(cls, "_on_" + node.type, None)
+        if handler is not None:
+            return handler(node, data)  # type: ignore[no-any-return]
+        out = _scope_events(node) if node.type in cls._scopes else []
+        for child in node.children:
+            out += cls._walk(child, data)
+        return out
+
+    @classmethod
+    def _binds(cls, target: Node | None, reads: list[Node], at: int, data: bytes,
+               hint: Node | None = None) -> list[_Event]:
+        return [_Event(at, "def", _text(n, data), n, DataScope.LOCAL,
+                       _text(hint, data) if hint is not None else None, reads, order=10)
+                for n in cls._names(target)]
+
+
+class _Python(_Walker):
     unit_types = frozenset({"function_definition"})
     _nested = frozenset({"function_definition", "class_definition", "lambda"})
     _scopes = frozenset({"list_comprehension", "set_comprehension", "dictionary_comprehension",
@@ -192,23 +223,8 @@ class _Python:
         return out
 
     @classmethod
-    def _walk(cls, node: Node, data: bytes) -> list[_Event]:
-        if node.type in cls._nested:
-            return []
-        handler = getattr(cls, "_on_" + node.type, None)
-        if handler is not None:
-            return handler(node, data)  # type: ignore[no-any-return]
-        out = _scope_events(node) if node.type in cls._scopes else []
-        for child in node.children:
-            out += cls._walk(child, data)
-        return out
-
-    @classmethod
-    def _binds(cls, targets: Node | None, reads: list[Node], at: int, data: bytes,
-               hint: Node | None = None) -> list[_Event]:
-        return [_Event(at, "def", _text(n, data), n, DataScope.LOCAL,
-                       _text(hint, data) if hint is not None else None, reads, order=10)
-                for n in _identifiers(targets, cls._not_bindings)]
+    def _names(cls, target: Node | None) -> list[Node]:
+        return list(_identifiers(target, cls._not_bindings))
 
     @classmethod
     def _on_assignment(cls, node: Node, data: bytes) -> list[_Event]:
@@ -273,8 +289,9 @@ class _Python:
 
 # ---------------------------------------------------------------- Rust
 
-class _Rust:
+class _Rust(_Walker):
     unit_types = frozenset({"function_item"})
+    _scopes = frozenset({"block"})
     _nested = frozenset({"function_item", "impl_item", "mod_item", "trait_item", "struct_item",
                          "enum_item"})
     _no_reads = frozenset({"scoped_identifier", "type_arguments", "field_identifier",
@@ -308,23 +325,8 @@ class _Rust:
         return _identifiers(pattern, cls._pattern_skip)
 
     @classmethod
-    def _walk(cls, node: Node, data: bytes) -> list[_Event]:
-        if node.type in cls._nested:
-            return []
-        handler = getattr(cls, "_on_" + node.type, None)
-        if handler is not None:
-            return handler(node, data)  # type: ignore[no-any-return]
-        out = _scope_events(node) if node.type == "block" else []
-        for child in node.children:
-            out += cls._walk(child, data)
-        return out
-
-    @classmethod
-    def _binds(cls, pattern: Node | None, reads: list[Node], at: int, data: bytes,
-               hint: Node | None = None) -> list[_Event]:
-        return [_Event(at, "def", _text(n, data), n, DataScope.LOCAL,
-                       _text(hint, data) if hint is not None else None, reads, order=10)
-                for n in cls._pattern_names(pattern)]
+    def _names(cls, target: Node | None) -> list[Node]:
+        return list(cls._pattern_names(target))
 
     @classmethod
     def _on_let_declaration(cls, node: Node, data: bytes) -> list[_Event]:
