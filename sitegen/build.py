@@ -44,7 +44,7 @@ def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
     cached: dict[str, PageRecord] = {}
     if state is not None:
         for f in files:
-            rec = state.page(f.path, hashlib.sha256(f.data).hexdigest())
+            rec = state.page(f.path, f.content_hash)
             if rec is not None:
                 cached[f.path] = rec
     todo = [f for f in files if f.path not in cached]
@@ -195,18 +195,12 @@ def build_fingerprint(config: Config, found: Crawl) -> str:
     # Output is the same for every --jobs and wherever the project lies (but for the default
     # title, the folder's name, which site_title carries).
     options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title)
-    files: list[tuple[str, str]] = [(f.path, hashlib.sha256(f.data).hexdigest()) for f in found.pages + found.code]
-    files += [(a, _file_hash(config.root / a)) for a in found.assets]
+    files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
+    files += [(f.path, f.content_hash) for f in found.code]
+    files += sorted(found.asset_hashes.items())
     files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
     return input_fingerprint(repr(options), template_files(config.root), files,
                              (sorted(found.all_paths), sorted(found.diagnostics)))
-
-
-def _file_hash(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return ""
 
 
 def _unchanged(config: Config, site: SiteRecord, fingerprint: str) -> bool:

@@ -7,6 +7,8 @@ root, sitegen's own output or cache, hidden folders, or paths the project's .git
 from __future__ import annotations
 
 import fnmatch
+import functools
+import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -33,12 +35,21 @@ class SourceFile:
     path: RepoPath
     data: bytes
 
+    @functools.cached_property
+    def content_hash(self) -> str:
+        """What caches and fingerprints key on: the bytes, never the modification time."""
+        return hashlib.sha256(self.data).hexdigest()
+
 
 @dataclass
 class CodeFile:
     path: RepoPath
     language: LangId
     data: bytes
+
+    @functools.cached_property
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
 
 
 @dataclass
@@ -52,6 +63,8 @@ class Crawl:
     all_paths: set[str] = field(default_factory=set)
     #: Folders seen under the root.
     all_dirs: set[str] = field(default_factory=set)
+    #: Content hash of every asset (assets are copied, not parsed; the hash keys rebuilds).
+    asset_hashes: dict[str, str] = field(default_factory=dict)
     #: Project files that code resolution reads by name (go.mod), path -> text.
     manifests: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -168,6 +181,7 @@ class _Walker:
             return
         if in_content and not is_page:
             self.crawl.assets.append(RepoPath(rel))
+            self.crawl.asset_hashes[rel] = self._hash(rel)
             return
         if not is_page and lang is None:
             return
@@ -178,6 +192,17 @@ class _Walker:
             self.crawl.pages.append(SourceFile(RepoPath(rel), data))
         elif lang is not None:
             self.crawl.code.append(CodeFile(RepoPath(rel), lang, data))
+
+    def _hash(self, rel: str) -> str:
+        digest = hashlib.sha256()
+        try:
+            with open(self.root / rel, "rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+        except OSError as exc:
+            self.crawl.warn(rel, f"cannot read file: {exc.strerror}", "io")
+            return ""
+        return digest.hexdigest()
 
     def _read(self, rel: str, size: int) -> bytes | None:
         limit = self.config.max_file_size

@@ -33,7 +33,7 @@ def extract_records(found: Crawl, config: Config, jobs: int, clean: bool,
     records: dict[str, CodeRecord] = {}
     todo = []
     for f in found.code:
-        hit = cache.get(f.path, shards.content_hash(f.data))
+        hit = cache.get(f.path, f.content_hash)
         if hit is not None:
             records[f.path] = hit
         else:

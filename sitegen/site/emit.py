@@ -233,14 +233,14 @@ def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> di
 def emit_assets(site: SiteState, writer: SiteWriter) -> None:
     config = site.result.config
     for asset in site.result.crawl.assets:
-        node = site.graph.nodes
         rel = asset[len(config.content.strip("/")) + 1:] if config.content else asset
         out = OutPath(rel)
         if not writer.claim(out, asset):
             site.result.diagnostics.append(duplicate_output(asset, out, writer.outputs[out]))
             continue
-        writer.copy(out, config.root / asset)
-        del node
+        key = site.result.crawl.asset_hashes.get(asset, "")
+        if not (key and writer.reuse(out, key)):
+            writer.copy(out, config.root / asset)
 
 
 # ---------------------------------------------------------------------------- index, reports
