@@ -103,41 +103,37 @@ def _is_index(rel: str) -> bool:
 
 
 def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dict[str, NodeId]]:
-    """The page tree (folders first by name, then pages by file name; a folder's index page
-    is the folder's link), and each folder's index node."""
+    """The page tree (the home page first, then folders by name, then pages by file name; a
+    folder's index page is the folder's link), and each folder's index node."""
     folder_index: dict[str, NodeId] = {}
+    in_folder: dict[str, list[NodeId]] = {}
+    subfolders: dict[str, set[str]] = {}
     for node in sorted(pages):
         rel = node.lstrip("/")
         folder = posixpath.dirname(rel)
+        in_folder.setdefault(folder, []).append(node)
         if _is_index(rel) and (folder not in folder_index or rel.lower().endswith("index.md")):
             folder_index[folder] = node
+        while folder:  # every ancestor folder lists the next one down
+            parent = posixpath.dirname(folder)
+            subfolders.setdefault(parent, set()).add(folder)
+            folder = parent
+
+    def page(node: NodeId) -> NavItem:
+        return NavItem(title=pages[node].title, href=html_out_path(node))
 
     def items(folder: str) -> tuple[NavItem, ...]:
-        subfolders = sorted({posixpath.relpath(posixpath.dirname(n.lstrip("/")), folder or ".")
-                             .split("/")[0] for n in pages
-                             if _within(n.lstrip("/"), folder)
-                             and posixpath.dirname(n.lstrip("/")) != folder})
+        home = [page(folder_index[""])] if not folder and "" in folder_index else []
         out = []
-        for name in subfolders:
-            sub = posixpath.join(folder, name) if folder else name
+        for sub in sorted(subfolders.get(folder, ())):
             idx = folder_index.get(sub)
-            title = pages[idx].title if idx else _humanize(name)
+            title = pages[idx].title if idx else _humanize(posixpath.basename(sub))
             out.append(NavItem(title=title, href=html_out_path(idx) if idx else "",
                                children=items(sub), is_folder=True))
-        home = []
-        for node in sorted(n for n in pages if posixpath.dirname(n.lstrip("/")) == folder):
-            if folder_index.get(folder) == node:
-                if not folder:  # the site's home page leads the tree
-                    home.append(NavItem(title=pages[node].title, href=html_out_path(node)))
-                continue
-            out.append(NavItem(title=pages[node].title, href=html_out_path(node)))
+        out += [page(n) for n in in_folder.get(folder, []) if folder_index.get(folder) != n]
         return tuple(home + out)
 
     return items(""), folder_index
-
-
-def _within(rel: str, folder: str) -> bool:
-    return not folder or rel.startswith(folder + "/")
 
 
 def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]:
