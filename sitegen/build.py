@@ -11,27 +11,39 @@ import dataclasses
 import gc
 import hashlib
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
-from sitegen.crawl import OUTPUT_MARKER, CodeFile, Crawl, SourceFile, crawl
-from sitegen.diagnostics import Diagnostic
+from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
+from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import open_store
-from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs
-from sitegen.incremental import (BuildState, SiteRecord, finished_fingerprint, input_fingerprint,
-                                 load_state, mark_finished, mark_unfinished, save_state)
+from sitegen.graph.store.base import CrawlResult, GraphStore, SourceStatus, StoreError, merge_graphs
+from sitegen.incremental import (
+    STATE_FILE,
+    BuildState,
+    SiteRecord,
+    finished_fingerprint,
+    input_fingerprint,
+    load_state,
+    mark_finished,
+    mark_unfinished,
+    save_state,
+)
 from sitegen.link import Linked, link_all
+from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_forked, run_in_background
-from sitegen.paths import NodeId, RepoPath, source_node_id
+from sitegen.paths import RepoPath, page_node_of, source_node_id
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
 
@@ -63,7 +75,7 @@ def _extract_chunk(todo: list[SourceFile], indexes: list[int]) -> list[PageRecor
 
 def site_index(config: Config, found: Crawl) -> SiteIndex:
     return SiteIndex(
-        content=config.content.strip("/"),
+        content=config.content_rel,
         pages={f.path for f in found.pages},
         assets=set(found.assets),
         sources={f.path for f in found.code},
@@ -88,9 +100,8 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
     for src, edges in sorted(linked.edges_by_source.items()):
         result.sources[src] = (SourceStatus.READ, edges)
     skipped = {source_node_id(RepoPath(d.path)) for d in found.diagnostics}
-    content = config.content.strip("/")
-    skipped |= {NodeId("/" + d.path[len(content) + 1:]) for d in found.diagnostics
-                if d.path.startswith(content + "/")}
+    skipped |= {node for d in found.diagnostics
+                if (node := page_node_of(config.content_rel, d.path)) is not None}
     local = {n for n, node in store_graph.nodes.items()
              if node.kind in (NodeKind.PAGE, NodeKind.SOURCE, NodeKind.ASSET)}
     for src in sorted({e.src for e in store_graph.edges()} | local):
@@ -137,6 +148,28 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
     previous build's, nothing is redone at all. The result is the same bytes either way.
     """
     started = time.perf_counter()
+    # 0. safety, before anything is written: the output must be ours to replace, the cache a
+    # real folder made here, and no other build of this project running (content/guides/safety.md)
+    check_output(config, writing=options.write_site)
+    cache = prepare_cache(config.cache_dir)
+    clean = options.clean or not cache.trusted
+    with build_lock(config.cache_dir, _announce):
+        result = _build_locked(config, options, clean, started)
+    if not cache.trusted and not cache.fresh and not options.clean:
+        result.diagnostics.append(Diagnostic(
+            ".sitegen", 1, 1, Level.INFO,
+            "the cache was not made in this folder (committed or copied); it was ignored and "
+            "rebuilt", "cache"))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _announce(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _build_locked(config: Config, options: BuildOptions, clean: bool,
+                  started: float) -> BuildResult:
     jobs = options.jobs or config.jobs or _cores()
     progress = Progress(enabled=not options.quiet)
     with progress, _long_lived_data():
@@ -146,22 +179,23 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         fingerprint = build_fingerprint(config, found)
         timings.mark("crawl")
         previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
-        if options.write_site and not options.clean and _unchanged(config, previous, fingerprint):
+        if options.write_site and not clean and _unchanged(config, previous, fingerprint):
             return _previous_result(config, found, previous, started)
         mark_unfinished(config.cache_dir)
-        state = load_state(config.cache_dir, options.clean)
+        state = load_state(config.cache_dir, clean)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state)
         timings.mark("extract pages")
-        code_records, code, code_diags = analyse_code(config, found, jobs, options, progress)
+        code_records, code, code_diags = analyse_code(config, found, jobs, clean, progress)
         timings.mark("code graph")
         # 3. link: resolve every link and relation against the whole set of files
         linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code))
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store = open_store(config.store, config.cache_dir)
+        stored, store_diags = load_store(store, config, needed=bool(found.diagnostics),
+                                         untrusted=clean and not options.clean)
         if found.diagnostics:
-            stored = store.load()
             graph = merge_graphs(stored, crawl_result(found, linked, stored, config))
         else:  # nothing skipped: the merge is the crawl's own graph (see crawl_result)
             graph = linked.graph
@@ -172,6 +206,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
             # 5. analyse: figures over the finished graphs, which are never mutated
             result.cycles = analyse_cycles(result)
             result.diagnostics = sorted(set(found.diagnostics + code_diags + linked.diagnostics
+                                            + store_diags + _dropped(state)
                                             + [d for p in pages for d in p.diagnostics]))
             timings.mark("analyse")
             # 6. emit: the site, written into a temporary folder and swapped in whole
@@ -185,8 +220,52 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         if options.write_site:  # the store, the state and the site all hold this input now
             mark_finished(config.cache_dir, fingerprint)
         timings.mark("save state")
-    result.seconds = time.perf_counter() - started
     return result
+
+
+def _dropped(state: BuildState) -> list[Diagnostic]:
+    if not state.dropped:
+        return []
+    entries = "entry" if state.dropped == 1 else "entries"
+    return [Diagnostic(f".sitegen/{STATE_FILE}", 1, 1, Level.INFO,
+                       f"{state.dropped} page cache {entries} failed validation and were "
+                       "dropped; those pages were parsed again", "cache")]
+
+
+def load_store(store: GraphStore, config: Config, needed: bool,
+               untrusted: bool) -> tuple[Graph, list[Diagnostic]]:
+    """The stored graph when the merge needs it; a store that cannot be read is set aside
+    (renamed, never deleted) with a warning saying what is lost, and the build goes on."""
+    path: Path = store.path  # type: ignore[attr-defined]
+    if not path.exists() or not (needed or untrusted or config.store == "sqlite"):
+        return Graph(), []
+    if untrusted:  # a cache not made here: its graph is not read, and not diffed against
+        _set_aside(path, ".ignored")
+        return Graph(), []
+    try:
+        return (store.load() if needed else _probe(store)), []
+    except (StoreError, sqlite3.Error, OSError) as err:
+        aside = _set_aside(path, ".unreadable")
+        return Graph(), [Diagnostic(
+            f".sitegen/{path.name}", 1, 1, Level.WARNING,
+            f"the graph store cannot be read ({err}); it was set aside as .sitegen/{aside.name}. "
+            "Lost: the stored links of pages this build could not read (they return when those "
+            "pages are read again)", "store")]
+
+
+def _probe(store: GraphStore) -> Graph:
+    """The SQLite store diffs against its rows when it saves: read them once to be sure it can."""
+    store.load()
+    return Graph()
+
+
+def _set_aside(path: Path, suffix: str) -> Path:
+    aside = path.with_name(path.name + suffix)
+    for extra in ("", "-wal", "-shm"):
+        part = path.with_name(path.name + extra)
+        if part.exists():
+            os.replace(part, aside.with_name(aside.name + extra))
+    return aside
 
 
 def build_fingerprint(config: Config, found: Crawl) -> str:
@@ -218,13 +297,13 @@ def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: fl
     return result
 
 
-def analyse_code(config: Config, found: Crawl, jobs: int, options: BuildOptions,
+def analyse_code(config: Config, found: Crawl, jobs: int, clean: bool,
                  progress: Progress) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
     """Extract and resolve the source files (SPEC §7); shards skip unchanged files."""
     if not found.code:
         return [], None, []
     from sitegen.code.pipeline import analyse_sources
-    return analyse_sources(config, found, jobs, options.clean, progress)
+    return analyse_sources(config, found, jobs, clean, progress)
 
 
 def analyse_cycles(result: BuildResult) -> Any:

@@ -140,10 +140,11 @@ def backlinks(root: Path, out: str | None, config_file: Path | None, languages: 
 
 
 def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
-    content = config.content.strip("/")
+    from sitegen.paths import page_node_of
     candidates = [page, "/" + page.lstrip("/")]
-    if page.startswith(content + "/"):
-        candidates.append("/" + page[len(content) + 1:])
+    node = page_node_of(config.content_rel, page)
+    if node is not None:
+        candidates.append(node)
     candidates.append("/code/" + page.lstrip("/"))
     return next((c for c in candidates if c in nodes), None)
 

@@ -7,6 +7,7 @@ reads only the configuration file; a bad value raises ``ConfigError`` (exit code
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,8 +64,15 @@ class Config:
     checks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CHECKS))
 
     @property
+    def content_rel(self) -> str:
+        """The content folder relative to the root, normalized: ``docs``, or ``""`` for the
+        root itself (``content = "."``). Every consumer uses this form."""
+        rel = posixpath.normpath(self.content.strip("/")) if self.content.strip("/") else "."
+        return "" if rel == "." else rel
+
+    @property
     def content_dir(self) -> Path:
-        return self.root / self.content
+        return self.root / self.content_rel
 
     @property
     def out_dir(self) -> Path:
@@ -137,12 +145,18 @@ def _read_table(root: Path, config_file: Path | None) -> tuple[dict[str, Any], s
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
-        if path.name == "pyproject.toml" and config_file is None:
-            table = data.get("tool", {}).get("sitegen")
-            if table is None:
+        if path.name == "pyproject.toml":
+            tool = data.get("tool", {})
+            table = tool.get("sitegen") if isinstance(tool, dict) else None
+            if table is None and config_file is None:
                 continue
-            return table, str(path)
-        return data.get("tool", {}).get("sitegen", data) if path.name == "pyproject.toml" else data, str(path)
+            table = data if table is None else table
+        else:
+            table = data
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.sitegen] must be a table of options, e.g. "
+                              "content = \"docs\"")
+        return table, str(path)
     return {}, ""
 
 
@@ -160,7 +174,23 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
             raise ConfigError(f"{origin}: {exc}") from exc
     values.update({k: v for k, v in overrides.items() if v is not None})
     config = Config(root=root, **values)
+    _check_folders(config, origin or "the command line")
     if not config.content:
         content = "content" if (root / "content").is_dir() else "docs"
         config = dataclasses.replace(config, content=content)
     return config
+
+
+def _check_folders(config: Config, origin: str) -> None:
+    """Configured folders lie inside the root and exist: a typo must not build an empty site."""
+    root = config.root.resolve()
+    named = [("content", config.content)] if config.content else []
+    named += [("source", s) for s in config.source]
+    for key, rel in named:
+        folder = (root / rel).resolve()
+        if folder != root and root not in folder.parents:
+            raise ConfigError(f"{origin}: {key} = '{rel}' lies outside the project root; "
+                              "sitegen reads nothing outside it")
+        if not folder.is_dir():
+            raise ConfigError(f"{origin}: {key} = '{rel}' is not a folder of the project; "
+                              "create it or fix the setting")

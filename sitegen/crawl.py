@@ -20,11 +20,14 @@ from sitegen.code.languages import language_for_path
 from sitegen.code.records import LangId
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
+# The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
+from sitegen.ownership import OUTPUT_MARKER
 from sitegen.paths import RepoPath
 
-#: A file in every output folder sitegen writes, so a later crawl skips it whatever ``--out``.
-OUTPUT_MARKER = ".sitegen-output"
 PAGE_EXTENSIONS = (".md", ".markdown")
+#: With pages at the project root, the files published as assets (images, media, documents).
+ROOT_ASSET_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico",
+                         ".pdf", ".mp4", ".webm", ".mp3", ".ogg", ".txt", ".csv")
 _BINARY_SNIFF = 8192
 #: Files code resolution needs (Go's module path), read wherever they sit in a source root.
 MANIFEST_NAMES = ("go.mod",)
@@ -110,10 +113,10 @@ class _Walker:
         self.crawl = crawl
         self.ignore = _Ignore(config.exclude)
         self.skip_dirs = {self._rel(config.out_dir.resolve()), self._rel(config.cache_dir.resolve())}
-        self.content = config.content.strip("/")
+        self.content = config.content_rel
         self.sources = tuple(s.strip("/") for s in config.source) or ("",)
         self.languages = set(config.languages)
-        self.seen_dirs: set[str] = set()
+        self.seen_dirs: dict[str, str] = {}  # real path -> the first name it was read under
 
     def _rel(self, path: Path) -> str:
         try:
@@ -124,9 +127,14 @@ class _Walker:
     def walk(self, rel_dir: str) -> None:
         real = os.path.realpath(self.root / rel_dir)
         if real in self.seen_dirs:
-            self.crawl.warn(rel_dir, "symbolic link loop; folder ignored", "symlink")
+            parent = os.path.realpath(self.root / os.path.dirname(rel_dir))
+            if real == parent or parent.startswith(real + os.sep):
+                self.crawl.warn(rel_dir, "symbolic link loop; folder ignored", "symlink")
+            else:
+                self.crawl.warn(rel_dir, f"the same folder as '{self.seen_dirs[real] or '.'}' "
+                                         "(a symbolic link); read once, there", "symlink")
             return
-        self.seen_dirs.add(real)
+        self.seen_dirs[real] = rel_dir
         self.ignore.load(self.root, rel_dir)
         try:
             entries = sorted(os.scandir(self.root / rel_dir), key=lambda e: e.name)
@@ -169,6 +177,10 @@ class _Walker:
     def _file(self, rel: str, size: int) -> None:
         in_content = _is_under(rel, self.content)
         is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
+        if in_content and not self.content and not is_page:
+            # Pages at the root (content = "."): source files stay code, and only files that
+            # look like a document's assets are published (never the project's config).
+            in_content = rel.lower().endswith(ROOT_ASSET_EXTENSIONS)
         lang = None
         if not in_content and any(_is_under(rel, s) for s in self.sources):
             lang = language_for_path(rel)

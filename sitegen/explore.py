@@ -13,7 +13,7 @@ from sitegen.analyse.figures import compute_figures
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config
 from sitegen.graph.model import Graph, NodeKind
-from sitegen.paths import NodeId
+from sitegen.paths import NodeId, page_node_of
 
 MAX_SEEDS = 200
 MAX_DEPTH = 20
@@ -73,7 +73,7 @@ def explore(config: Config, query: str, limit: int = 10) -> str:
     graph = result.graph
     texts = {}
     for rec in result.pages:
-        node = "/" + rec.path[len(config.content.strip("/")) + 1:]
+        node = page_node_of(config.content_rel, rec.path) or "/" + rec.path
         texts[node] = " ".join([rec.title, *(h.text for h in rec.headings), *(l.label for l in rec.links)])
     ranks = compute_figures(graph).pagerank
     scores = activate(graph, seeds(graph, texts, query))

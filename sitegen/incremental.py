@@ -1,5 +1,5 @@
 """What a build remembers for the next one: page records by content hash
-(``.sitegen/state.pickle``), and which input the cache and the site were last completed for.
+(``.sitegen/pages.json``, data only), and which input the cache and the site were last completed for.
 
 The site folder says itself what it holds (its marker file: the input's fingerprint, every
 output's key, what that build reported), written inside the folder before it is swapped in,
@@ -12,8 +12,9 @@ read defensively: missing, corrupt or foreign means a full build.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
-import pickle
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +26,9 @@ from sitegen.docs.records import PageRecord
 from sitegen.fsutil import write_atomically
 
 #: Bump when anything the cache holds changes shape or meaning.
-STATE_VERSION = 1
-STATE_FILE = "state.pickle"
+STATE_VERSION = 2
+#: JSON only: nothing read back from the cache is ever unpickled or evaluated.
+STATE_FILE = "pages.json"
 
 
 def digest(*parts: Any) -> str:
@@ -41,6 +43,8 @@ class BuildState:
     version: tuple[int, str] = (STATE_VERSION, __version__)
     #: repository path -> the page record extracted from the bytes of that content hash
     pages: dict[str, PageRecord] = field(default_factory=dict)
+    #: Cache entries that failed validation on load (dropped; their pages are parsed again).
+    dropped: int = 0
 
     def page(self, path: str, content_hash: str) -> PageRecord | None:
         rec = self.pages.get(path)
@@ -48,20 +52,67 @@ class BuildState:
 
 
 def load_state(cache_dir: Path, clean: bool) -> BuildState:
+    """The page cache, validated entry by entry; anything malformed is dropped, never trusted."""
     path = cache_dir / STATE_FILE
     if clean or not path.is_file():
         return BuildState()
     try:
-        state = pickle.loads(path.read_bytes())
-    except Exception:  # a corrupt or foreign cache is only a cache: build from scratch
-        return BuildState()
-    if not isinstance(state, BuildState) or state.version != (STATE_VERSION, __version__):
-        return BuildState()
+        doc = json.loads(path.read_bytes(), object_hook=revive_front_matter)
+    except (OSError, ValueError, RecursionError):
+        return BuildState(dropped=1)
+    if not isinstance(doc, dict) or doc.get("version") != [STATE_VERSION, __version__]:
+        return BuildState()  # another version's cache: simply not ours to read
+    entries = doc.get("pages")
+    if not isinstance(entries, dict):
+        return BuildState(dropped=1)
+    state = BuildState()
+    for key, entry in entries.items():
+        try:
+            rec = PageRecord.from_dict(entry)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            state.dropped += 1
+            continue
+        if rec.path != key:
+            state.dropped += 1
+            continue
+        state.pages[key] = rec
     return state
 
 
 def save_state(cache_dir: Path, state: BuildState) -> None:
-    write_atomically(cache_dir / STATE_FILE, pickle.dumps(state, protocol=5))
+    pages = {}
+    for path, rec in sorted(state.pages.items()):
+        data = rec.to_dict()
+        # Front matter that JSON cannot hold exactly is not cached: the page is parsed again.
+        if json.loads(json.dumps(data["front_matter"], default=tag_front_matter),
+                      object_hook=revive_front_matter) == data["front_matter"]:
+            pages[path] = data
+    doc = {"version": [STATE_VERSION, __version__], "pages": pages}
+    write_atomically(cache_dir / STATE_FILE,
+                     json.dumps(doc, ensure_ascii=False, default=tag_front_matter,
+                                separators=(",", ":")).encode("utf-8", "surrogatepass"))
+
+
+_DATE_TAG, _DATETIME_TAG = "$sitegen-date", "$sitegen-datetime"
+
+
+def tag_front_matter(value: object) -> object:
+    """YAML dates in front matter, as JSON objects that ``revive_front_matter`` reads back."""
+    if isinstance(value, datetime.datetime):
+        return {_DATETIME_TAG: value.isoformat()}
+    if isinstance(value, datetime.date):
+        return {_DATE_TAG: value.isoformat()}
+    raise TypeError(f"not cacheable: {type(value).__name__}")
+
+
+def revive_front_matter(obj: dict[str, Any]) -> object:
+    if len(obj) == 1:
+        ((key, value),) = obj.items()
+        if key == _DATETIME_TAG and isinstance(value, str):
+            return datetime.datetime.fromisoformat(value)
+        if key == _DATE_TAG and isinstance(value, str):
+            return datetime.date.fromisoformat(value)
+    return obj
 
 
 def input_fingerprint(config_repr: str, templates: Iterable[tuple[str, bytes]],
@@ -102,6 +153,8 @@ class SiteRecord:
     keys: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     summary: str = ""
+    #: Every file of the site folder (but the marker), relative to it: what sitegen may replace.
+    files: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         import json
@@ -109,7 +162,8 @@ class SiteRecord:
                            "fingerprint": self.fingerprint, "summary": self.summary,
                            "diagnostics": [[d.path, d.line, d.col, str(d.level), d.message, d.code]
                                            for d in self.diagnostics],
-                           "keys": dict(sorted(self.keys.items()))},
+                           "keys": dict(sorted(self.keys.items())),
+                           "files": sorted(self.files)},
                           ensure_ascii=False, separators=(",", ":")) + "\n"
 
     @classmethod
@@ -121,8 +175,9 @@ class SiteRecord:
             doc = json.loads(marker.read_text(encoding="utf-8"))
             if doc.get("version") != __version__:
                 return cls()
-            return cls(doc["fingerprint"], dict(doc["keys"]),
-                       [Diagnostic(p, ln, c, Level(lv), m, code)
-                        for p, ln, c, lv, m, code in doc["diagnostics"]], doc["summary"])
-        except (OSError, ValueError, KeyError, TypeError):
+            return cls(str(doc["fingerprint"]), {str(k): str(v) for k, v in doc["keys"].items()},
+                       [Diagnostic(str(p), int(ln), int(c), Level(lv), str(m), str(code))
+                        for p, ln, c, lv, m, code in doc["diagnostics"]], str(doc["summary"]),
+                       [str(f) for f in doc.get("files", [])])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return cls()

@@ -28,6 +28,19 @@ def page_node_id(content_relative: str) -> NodeId:
     return NodeId("/" + content_relative.lstrip("/"))
 
 
+def page_node_of(content: str, path: str) -> NodeId | None:
+    """A page's node from its repository path: ``content/guides/a.md`` -> ``/guides/a.md``.
+
+    ``content`` is the normalized content folder (``Config.content_rel``; ``""`` when the
+    pages are at the root). None when ``path`` does not lie under it.
+    """
+    if not content:
+        return page_node_id(path)
+    if path.startswith(content + "/"):
+        return page_node_id(path[len(content) + 1:])
+    return None
+
+
 def source_node_id(path: RepoPath) -> NodeId:
     """``sitegen/graph.py`` (relative to the project root) -> ``/code/sitegen/graph.py``."""
     return NodeId(CODE_PREFIX + path.lstrip("/"))

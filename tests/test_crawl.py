@@ -88,13 +88,26 @@ def test_crawler_skips_output_cache_hidden_and_ignored(tmp_path: Path) -> None:
     assert not any(p.startswith((".sitegen", "site/", ".git/", "build/")) for p in found.all_paths)
 
 
-class _Listing(list):  # type: ignore[type-arg]
-    """A shuffled directory listing that, like os.scandir's iterator, is a context manager."""
+class _Listing:
+    """A shuffled directory listing that, like os.scandir's iterator, is an iterator and a
+    context manager (os.walk uses both)."""
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
-        return iter(self)
+    def __init__(self, entries: list[os.DirEntry[str]]) -> None:
+        self._it = iter(entries)
+
+    def __iter__(self) -> "_Listing":
+        return self
+
+    def __next__(self) -> os.DirEntry[str]:
+        return next(self._it)
+
+    def __enter__(self) -> "_Listing":
+        return self
 
     def __exit__(self, *exc: object) -> None:
+        return None
+
+    def close(self) -> None:
         return None
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sitegen.analyse.cycles import CycleReport, DepEdge, analyse_cycles
+from sitegen.paths import page_node_of
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -42,7 +43,7 @@ def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]
 
 def _rel_sources(result: BuildResult):  # type: ignore[no-untyped-def]
     """Where a page's relations are declared: its file, at the first rel- key's line."""
-    content = result.config.content.strip("/")
-    where = {"/" + p.path[len(content) + 1:]: (p.path, min((r.line for r in p.relations), default=1), 1)
+    content = result.config.content_rel
+    where = {page_node_of(content, p.path): (p.path, min((r.line for r in p.relations), default=1), 1)
              for p in result.pages}
     return lambda node: where.get(node, (node, 1, 1))

@@ -62,15 +62,40 @@ class PageRecord:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> PageRecord:
+    def from_dict(cls, d: Any) -> PageRecord:
+        """A record read back from the cache, checked field by field: any value of the wrong
+        type raises ``TypeError`` (the cache entry is then dropped, never half-trusted)."""
         from sitegen.diagnostics import Level
+        if not isinstance(d, dict):
+            raise TypeError("a page record is an object")
         return cls(
-            path=d["path"], content_hash=d["content_hash"], title=d["title"],
-            front_matter=d["front_matter"],
-            headings=[Heading(**h) for h in d["headings"]],
-            links=[Link(**link) for link in d["links"]],
-            relations=[Relation(**r) for r in d["relations"]],
-            html=d["html"], link_mark=d["link_mark"],
+            path=_typed(d, "path", str), content_hash=_typed(d, "content_hash", str),
+            title=_typed(d, "title", str), front_matter=_typed(d, "front_matter", dict),
+            headings=[Heading(**_fields(h, _HEADING)) for h in _typed(d, "headings", list)],
+            links=[Link(**_fields(x, _LINK)) for x in _typed(d, "links", list)],
+            relations=[Relation(**_fields(r, _RELATION)) for r in _typed(d, "relations", list)],
+            html=_typed(d, "html", str), link_mark=_typed(d, "link_mark", str),
             diagnostics=[Diagnostic(**{**x, "level": Level(x["level"])})
-                         for x in d.get("diagnostics", [])],
+                         for x in (_fields(x, _DIAGNOSTIC) for x in d.get("diagnostics", []))],
         )
+
+
+_HEADING = {"level": int, "text": str, "id": str, "line": int, "offset": int}
+_LINK = {"href": str, "label": str, "kind": str, "offset": int, "line": int, "column": int,
+         "anchor": str}
+_RELATION = {"predicate": str, "ref": str, "line": int}
+_DIAGNOSTIC = {"path": str, "line": int, "col": int, "level": str, "message": str, "code": str}
+
+
+def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
+    value = d[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(f"{key}: expected {kind.__name__}")
+    return value
+
+
+def _fields(d: Any, spec: dict[str, type]) -> dict[str, Any]:
+    """Exactly the fields of ``spec``, each of its type."""
+    if not isinstance(d, dict) or set(d) != set(spec):
+        raise TypeError("unexpected fields")
+    return {key: _typed(d, key, kind) for key, kind in spec.items()}

@@ -28,6 +28,7 @@ from sitegen.paths import (
     html_out_path,
     is_local_node,
     is_source_node,
+    page_node_of,
     raw_out_path,
     source_node_id,
     source_repo_path,
@@ -229,7 +230,7 @@ def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> di
 def emit_assets(site: SiteState, writer: SiteWriter) -> None:
     config = site.result.config
     for asset in site.result.crawl.assets:
-        rel = asset[len(config.content.strip("/")) + 1:] if config.content else asset
+        rel = asset[len(config.content_rel) + 1:] if config.content_rel else asset
         out = OutPath(rel)
         if not writer.claim(out, asset):
             site.result.diagnostics.append(duplicate_output(asset, out, writer.outputs[out]))
@@ -432,7 +433,5 @@ def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
 
 
 def _page_node(result: BuildResult, rec: PageRecord) -> NodeId | None:
-    content = result.config.content.strip("/")
-    rel = rec.path[len(content) + 1:] if content else rec.path
-    node = NodeId("/" + rel)
-    return node if is_local_node(node) else None
+    node = page_node_of(result.config.content_rel, rec.path)
+    return node if node is not None and is_local_node(node) else None

@@ -13,8 +13,8 @@ import os
 import shutil
 from pathlib import Path
 
-from sitegen.crawl import OUTPUT_MARKER
 from sitegen.incremental import SiteRecord
+from sitegen.ownership import OUTPUT_MARKER, files_below, real, scratch_folders
 from sitegen.paths import OutPath
 
 _RENAME_EXCHANGE = 2
@@ -37,7 +37,9 @@ class SiteWriter:
     so a killed build never leaves a half-written site."""
 
     def __init__(self, out: Path, reuse: bool = True) -> None:
-        self.out = out
+        # A symlinked output keeps its link: the folder it points to is what gets replaced.
+        # The build checked before (sitegen.ownership.check_output) that it is ours to replace.
+        self.out = out = real(out)
         self.tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
         self.outputs: dict[str, str] = {}  # out path -> node that produced it
         # Without reuse (--clean) every file is written anew, whatever the previous site holds.
@@ -51,10 +53,9 @@ class SiteWriter:
         self.reused = 0
 
     def __enter__(self) -> SiteWriter:
-        for stale in self.out.parent.glob(f".{self.out.name}.tmp-*"):
-            # Left by a killed build (or this one's pid, reused): never part of any site.
-            shutil.rmtree(stale, ignore_errors=True)
-        for stale in self.out.parent.glob(f".{self.out.name}.old-*"):
+        for stale in scratch_folders(self.out):
+            # Left by a killed build (or this one's pid, reused), found by sitegen's exact
+            # names and marker only; the build lock means no other build is using it.
             shutil.rmtree(stale, ignore_errors=True)
         self.tmp.mkdir(parents=True)
         # A marker from the start, so a crawl skips this folder even if the build dies.
@@ -114,6 +115,8 @@ class SiteWriter:
             shutil.rmtree(self.tmp, ignore_errors=True)
             return
         self.record.keys = self.keys
+        # Every file the folder holds, so a later build can tell its own files from a user's.
+        self.record.files = sorted(set(files_below(self.tmp)) - {OUTPUT_MARKER})
         (self.tmp / OUTPUT_MARKER).write_text(self.record.to_json())
         if self.out.exists() and _exchange(self.tmp, self.out):
             shutil.rmtree(self.tmp, ignore_errors=True)  # the previous site, swapped out
@@ -124,3 +127,4 @@ class SiteWriter:
         os.replace(self.tmp, self.out)
         if old.exists():
             shutil.rmtree(old, ignore_errors=True)
+
