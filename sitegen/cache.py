@@ -40,7 +40,7 @@ def _identity(folder: Path) -> dict[str, int]:
 def _recorded_identity(folder: Path) -> object:
     try:
         return json.loads((folder / ORIGIN_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
 
 

@@ -6,6 +6,7 @@ Parses options, runs the pipeline, prints diagnostics and one summary line. Exit
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,18 @@ class _Group(click.Group):
             sys.exit(2)
         except ConfigError as exc:
             click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            sys.exit(130)
+        except OSError as exc:  # the disk said no (permissions, a full disk): one sentence
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(2)
+        except Exception as exc:  # a bug: one line, never a traceback (content/guides/safety.md)
+            if os.environ.get("SITEGEN_DEBUG") == "1":
+                raise
+            click.echo(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in "
+                       "sitegen, please report it (SITEGEN_DEBUG=1 shows the traceback)", err=True)
             sys.exit(2)
 
 

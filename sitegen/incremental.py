@@ -179,5 +179,5 @@ class SiteRecord:
                        [Diagnostic(str(p), int(ln), int(c), Level(lv), str(m), str(code))
                         for p, ln, c, lv, m, code in doc["diagnostics"]], str(doc["summary"]),
                        [str(f) for f in doc.get("files", [])])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return cls()

@@ -44,7 +44,7 @@ def read_marker(folder: Path) -> dict[str, object] | None:
     """The folder's sitegen marker as data, or None when it has no valid one."""
     try:
         doc = json.loads((folder / OUTPUT_MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(doc, dict) or doc.get("generator") != "sitegen":
         return None

@@ -96,10 +96,13 @@ def relative_url(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
 def href_between(from_out: OutPath, to_out: OutPath, fragment: str = "") -> str:
     """``relative_url`` percent-encoded for an href: a space or ``#`` in a file name must not
     end the path. The fragment is kept as is (heading ids are matched after decoding)."""
-    rel = relative_url(from_out, to_out)
-    if not _PLAIN_URL_PATH.fullmatch(rel):
-        rel = quote(rel)
-    return rel + ("#" + fragment if fragment else "")
+    return url_path(relative_url(from_out, to_out)) + ("#" + fragment if fragment else "")
+
+
+def url_path(out: str) -> str:
+    """An output path as it is written in an href: percent-encoded, so ``#``, ``?``, ``%``
+    and spaces in file names never end or change the path."""
+    return out if _PLAIN_URL_PATH.fullmatch(out) else quote(out)
 
 
 # Paths of these characters come out of quote() unchanged; skipping it is a hot-path saving.

@@ -21,6 +21,7 @@ def test_defaults_need_no_configuration(tmp_path: Path) -> None:
 
 def test_sitegen_toml_and_pyproject_table(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.sitegen]\ntitle = "From pyproject"\nsource = "src"\n')
+    (tmp_path / "src").mkdir()
     config = load_config(tmp_path)
     assert (config.title, config.source) == ("From pyproject", ("src",))
     (tmp_path / "sitegen.toml").write_text('title = "From sitegen.toml"\nlanguages = ["python", "go"]\n'

@@ -310,7 +310,7 @@ def load_baseline(path: Path) -> Baseline:
             raise ValueError(f"expected version {BASELINE_VERSION}")
         entries = [(str(e["check"]), str(e["key"]), tuple(str(m) for m in e.get("members", ())))
                    for e in data["findings"]]
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ConfigError(f"{path}: not a sitegen baseline ({exc}); "
                           "rewrite it or delete it") from exc
     return Baseline(frozenset((check, key) for check, key, _ in entries),

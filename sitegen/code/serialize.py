@@ -115,7 +115,7 @@ def load_code_graph_json(text: str) -> CodeGraph:
     """Parse a code-graph.json v2 text back into a graph (raises ``CodeGraphJsonError``)."""
     try:
         doc = json.loads(text)
-    except json.JSONDecodeError as err:
+    except (ValueError, RecursionError) as err:  # bad JSON, huge numbers, deep nesting
         raise CodeGraphJsonError(f"code-graph.json is not valid JSON: {err}") from None
     if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
         found = doc.get("schema_version") if isinstance(doc, dict) else None

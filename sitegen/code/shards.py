@@ -138,7 +138,7 @@ def load_shard(text: str, where: str = "") -> CodeRecord:
             continue
         try:
             row = json.loads(line)
-        except json.JSONDecodeError as err:
+        except (ValueError, RecursionError) as err:  # bad JSON, huge numbers, deep nesting
             raise ShardFormatError(f"{where}:{number}: {err}") from None
         if not isinstance(row, dict) or row.get(VERSION_KEY) != SHARD_SCHEMA_VERSION:
             raise ShardVersionError(row.get(VERSION_KEY) if isinstance(row, dict) else None,
@@ -233,7 +233,7 @@ def read_header(folder: Path) -> int | None:
         return None
     try:
         found = json.loads(path.read_text(encoding="utf-8")).get(VERSION_KEY)
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+    except (ValueError, RecursionError, AttributeError, OSError):
         found = "unreadable"
     if found != SHARD_SCHEMA_VERSION:
         raise ShardVersionError(found, str(path))

@@ -44,7 +44,8 @@ _MD_LINES = re.compile(r"\r\n|\r|\n")
 _DELIMITER_CELL = re.compile(r":?-+:?")
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_COUNT = re.compile(r"[0-9]+")
+# At most 18 digits: a count is a number of links, and int() of a 5,000-digit string raises.
+_COUNT = re.compile(r"[0-9]{1,18}")
 
 
 # --- export ---------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def load_figures(text: str) -> dict[str, dict[str, Any]]:
 def _parse_doc(text: str) -> dict[str, Any]:
     try:
         doc = json.loads(text, parse_constant=_refuse_constant)
-    except (json.JSONDecodeError, ValueError) as err:
+    except (ValueError, RecursionError) as err:
         raise GraphJsonError(f"graph.json is not valid JSON: {err}") from None
     if not isinstance(doc, dict):
         raise GraphJsonError("graph.json must hold a JSON object")

@@ -32,6 +32,7 @@ from sitegen.paths import (
     raw_out_path,
     source_node_id,
     source_repo_path,
+    url_path,
 )
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
@@ -121,7 +122,7 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
             folder = parent
 
     def page(node: NodeId) -> NavItem:
-        return NavItem(title=pages[node].title, href=html_out_path(node))
+        return NavItem(title=pages[node].title, href=url_path(html_out_path(node)))
 
     def items(folder: str) -> tuple[NavItem, ...]:
         home = [page(folder_index[""])] if not folder and "" in folder_index else []
@@ -129,7 +130,7 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
         for sub in sorted(subfolders.get(folder, ())):
             idx = folder_index.get(sub)
             title = pages[idx].title if idx else _humanize(posixpath.basename(sub))
-            out.append(NavItem(title=title, href=html_out_path(idx) if idx else "",
+            out.append(NavItem(title=title, href=url_path(html_out_path(idx)) if idx else "",
                                children=items(sub), is_folder=True))
         out += [page(n) for n in in_folder.get(folder, []) if folder_index.get(folder) != n]
         return tuple(home + out)

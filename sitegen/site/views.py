@@ -3,7 +3,8 @@
 Every string here is plain text that the templates escape, except the fields typed ``Markup``
 (already-safe HTML made by sitegen itself). This module never reads files and never renders.
 
-Href rule: ``NavItem.href`` is relative to the SITE ROOT (``guides/a.html``), because one nav
+Href rule: every href is percent-encoded (``sitegen.paths.url_path``). ``NavItem.href`` is
+relative to the SITE ROOT (``guides/a.html``), because one nav
 tree is shared by every page and the template prefixes ``SiteContext.root_prefix``. Every
 other href (``css_href``, crumbs, backlinks, code refs, symbols, index and report cells) is
 already relative to the page being rendered.
@@ -15,6 +16,8 @@ import posixpath
 from dataclasses import dataclass, field
 
 from markupsafe import Markup
+
+from sitegen.paths import url_path
 
 
 def _as_markup(obj: object, name: str) -> None:
@@ -238,5 +241,5 @@ def site_context_for(site_title: str, nav: tuple[NavItem, ...], out_path: str,
     return SiteContext(
         site_title=site_title, root_prefix=prefix, nav=nav, css_href=prefix + "style.css",
         graph_href=prefix + "graph.html", index_href=prefix + "index.html",
-        current_href=out_path.strip("/"), **extra,  # type: ignore[arg-type]
+        current_href=url_path(out_path.strip("/")), **extra,  # type: ignore[arg-type]
     )
