@@ -152,14 +152,17 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
     # real folder made here, and no other build of this project running (content/guides/safety.md)
     check_output(config, writing=options.write_site)
     cache = prepare_cache(config.cache_dir)
-    clean = options.clean or not cache.trusted
+    # The page cache holds rendered HTML: it is used only in the folder it was made in.
+    # Shards and the store hold plain data, validated on load, and are used wherever they
+    # come from (a CI cache restored into a fresh checkout).
+    clean_pages = options.clean or not cache.trusted
     with build_lock(config.cache_dir, _announce):
-        result = _build_locked(config, options, clean, started)
+        result = _build_locked(config, options, clean_pages, started)
     if not cache.trusted and not cache.fresh and not options.clean:
         result.diagnostics.append(Diagnostic(
             ".sitegen", 1, 1, Level.INFO,
-            "the cache was not made in this folder (committed or copied); it was ignored and "
-            "rebuilt", "cache"))
+            "the page cache was not made in this folder (committed or copied); it was ignored "
+            "and every page parsed again", "cache"))
     result.seconds = time.perf_counter() - started
     return result
 
@@ -168,7 +171,7 @@ def _announce(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _build_locked(config: Config, options: BuildOptions, clean: bool,
+def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
                   started: float) -> BuildResult:
     jobs = options.jobs or config.jobs or _cores()
     progress = Progress(enabled=not options.quiet)
@@ -179,22 +182,21 @@ def _build_locked(config: Config, options: BuildOptions, clean: bool,
         fingerprint = build_fingerprint(config, found)
         timings.mark("crawl")
         previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
-        if options.write_site and not clean and _unchanged(config, previous, fingerprint):
+        if options.write_site and not clean_pages and _unchanged(config, previous, fingerprint):
             return _previous_result(config, found, previous, started)
         mark_unfinished(config.cache_dir)
-        state = load_state(config.cache_dir, clean)
+        state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state)
         timings.mark("extract pages")
-        code_records, code, code_diags = analyse_code(config, found, jobs, clean, progress)
+        code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
         timings.mark("code graph")
         # 3. link: resolve every link and relation against the whole set of files
         linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code))
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store = open_store(config.store, config.cache_dir)
-        stored, store_diags = load_store(store, config, needed=bool(found.diagnostics),
-                                         untrusted=clean and not options.clean)
+        stored, store_diags = load_store(store, config, needed=bool(found.diagnostics))
         if found.diagnostics:
             graph = merge_graphs(stored, crawl_result(found, linked, stored, config))
         else:  # nothing skipped: the merge is the crawl's own graph (see crawl_result)
@@ -232,15 +234,11 @@ def _dropped(state: BuildState) -> list[Diagnostic]:
                        "dropped; those pages were parsed again", "cache")]
 
 
-def load_store(store: GraphStore, config: Config, needed: bool,
-               untrusted: bool) -> tuple[Graph, list[Diagnostic]]:
+def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, list[Diagnostic]]:
     """The stored graph when the merge needs it; a store that cannot be read is set aside
     (renamed, never deleted) with a warning saying what is lost, and the build goes on."""
     path: Path = store.path  # type: ignore[attr-defined]
-    if not path.exists() or not (needed or untrusted or config.store == "sqlite"):
-        return Graph(), []
-    if untrusted:  # a cache not made here: its graph is not read, and not diffed against
-        _set_aside(path, ".ignored")
+    if not path.exists() or not (needed or config.store == "sqlite"):
         return Graph(), []
     try:
         return (store.load() if needed else _probe(store)), []

@@ -69,7 +69,7 @@ def test_a_cache_that_arrived_with_a_checkout_is_not_trusted(tmp_path: Path) -> 
     shutil.copytree(first, copy, symlinks=True)  # a checkout: same bytes, a new folder
     proc = sitegen(copy, "build", "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
-    assert "the cache was not made in this folder" in proc.stderr
+    assert "the page cache was not made in this folder" in proc.stderr
     assert "INJECTED" not in (copy / "site/index.html").read_text()
     # Built once here, the cache is this folder's own from now on.
     again = sitegen(copy, "build", "--jobs", "1")
