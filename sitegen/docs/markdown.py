@@ -45,7 +45,8 @@ from sitegen.docs.slug import Slugger
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
-_TRAILING_ATTRS = re.compile(r"\s*(\{[^{}]*\})\s*$")
+#: No leading ``\s*``: tried at every space of a long run, it made a heading quadratic.
+_TRAILING_ATTRS = re.compile(r"(\{[^{}]*\})\s*$")
 #: Destinations that markdown-it's normalization leaves as they are (when not ``//host``).
 _PLAIN_DESTINATION = re.compile(r"[A-Za-z0-9/._~#-]*")
 
