@@ -30,6 +30,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
+from sitegen.docs.nesting import TOO_DEEP, limit_nesting, too_deep_message
 from sitegen.docs.positions import (
     ENV_SOURCE,
     KIND,
@@ -107,6 +108,7 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
 def _build_parser() -> MarkdownIt:
     md = _Markdown("commonmark")  # html on: raw HTML passes through, as CommonMark says
     md.enable(["table", "strikethrough"])
+    limit_nesting(md)  # 20 dropped lists deeper than 9 levels without a word
     md.use(front_matter_plugin)
     # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
     md.use(footnote_plugin, inline=False)
@@ -138,7 +140,7 @@ def extract_page(path: str, data: bytes) -> PageRecord:
     """Everything extraction knows about the page ``path`` whose bytes are ``data``."""
     source = SourceText(data)
     diagnostics = _utf8_diagnostics(path, source)
-    env = {ENV_SOURCE: source}
+    env: dict[str, object] = {ENV_SOURCE: source}
     tokens = MARKDOWN.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
@@ -151,8 +153,17 @@ def extract_page(path: str, data: bytes) -> PageRecord:
         path=path, content_hash=content_hash, title=_title(front, headings, path),
         front_matter=front.data, headings=headings, links=links, relations=rels,
         html=html, link_mark=link_mark,
-        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems,
+        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems
+        + _nesting_diagnostics(path, source, env),
     )
+
+
+def _nesting_diagnostics(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
+    starts = env.get(TOO_DEEP)
+    if not isinstance(starts, list):
+        return []
+    return [Diagnostic(path, at.line, at.column, Level.WARNING, too_deep_message(), "nesting")
+            for at in map(source.position, starts)]
 
 
 def _utf8_diagnostics(path: str, source: SourceText) -> list[Diagnostic]:
