@@ -42,6 +42,13 @@ from sitegen.docs.positions import (
     recording_rows,
 )
 from sitegen.docs.records import Heading, Link, PageRecord
+from sitegen.docs.sanitize import (
+    ENV_RAW_HTML,
+    TRUSTED,
+    RawHtml,
+    SafeRenderer,
+    trust_core_rule,
+)
 from sitegen.docs.slug import Slugger
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
@@ -106,13 +113,15 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
 
 
 def _build_parser() -> MarkdownIt:
-    md = _Markdown("commonmark")  # html on: raw HTML passes through, as CommonMark says
+    # html on, as CommonMark says: the renderer cleans it (content/guides/site.md)
+    md = _Markdown("commonmark", renderer_cls=SafeRenderer)
     md.enable(["table", "strikethrough"])
     limit_nesting(md)  # 20 dropped lists deeper than 9 levels without a word
     md.use(front_matter_plugin)
     # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
     md.use(footnote_plugin, inline=False)
     md.use(tasklists_plugin)
+    trust_core_rule(md, "github-tasklists")  # its checkboxes are ours, not raw HTML
     md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
     md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
     _replace_rule(md.inline.ruler, "link", recording(link, None))
@@ -136,11 +145,14 @@ class _HeadingToken:
     raw_text: str  # plain text as GitHub slugs it (a soft break is a newline)
 
 
-def extract_page(path: str, data: bytes) -> PageRecord:
-    """Everything extraction knows about the page ``path`` whose bytes are ``data``."""
+def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -> PageRecord:
+    """Everything extraction knows about the page ``path`` whose bytes are ``data``.
+
+    ``raw_html`` says what becomes of the page's own HTML in ``html`` (the ``raw_html`` option).
+    """
     source = SourceText(data)
     diagnostics = _utf8_diagnostics(path, source)
-    env: dict[str, object] = {ENV_SOURCE: source}
+    env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html}
     tokens = MARKDOWN.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
@@ -152,7 +164,7 @@ def extract_page(path: str, data: bytes) -> PageRecord:
     return PageRecord(
         path=path, content_hash=content_hash, title=_title(front, headings, path),
         front_matter=front.data, headings=headings, links=links, relations=rels,
-        html=html, link_mark=link_mark,
+        html=html, link_mark=link_mark, raw_html=str(raw_html),
         diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems
         + _nesting_diagnostics(path, source, env),
     )
@@ -262,7 +274,7 @@ def _add_permalink(heading: _HeadingToken, id_: str) -> None:
     if not id_:  # an emoji-only heading slugs to "": no id, nothing to link to
         return
     heading.open.attrs["id"] = id_
-    permalink = Token("html_inline", "", 0)
+    permalink = Token("html_inline", "", 0, meta={TRUSTED: True})
     permalink.content = (f'<a class="permalink" href="#{escapeHtml(id_)}" '
                          'aria-label="Permalink">#</a>')
     if heading.inline.children is None:

@@ -57,6 +57,9 @@ class PageRecord:
     html: str
     link_mark: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The ``raw_html`` mode ``html`` was rendered under; "" (a record older than the
+    #: option) matches none, so the page is extracted again.
+    raw_html: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,4 +76,5 @@ class PageRecord:
             html=d["html"], link_mark=d["link_mark"],
             diagnostics=[Diagnostic(**{**x, "level": Level(x["level"])})
                          for x in d.get("diagnostics", [])],
+            raw_html=d.get("raw_html", ""),
         )
