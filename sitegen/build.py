@@ -15,6 +15,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
+from sitegen.docs.sanitize import RawHtml
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import open_store
 from sitegen.graph.store.base import CrawlResult, GraphStore, SourceStatus, StoreError, merge_graphs
@@ -51,26 +53,39 @@ __all__ = ["BuildOptions", "BuildResult", "build"]
 
 
 def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
-                  state: BuildState | None = None) -> list[PageRecord]:
-    """A record per page, in path order; a page whose bytes the cache knows is not parsed."""
+                  state: BuildState | None = None,
+                  raw_html: RawHtml = RawHtml.SANITIZE) -> list[PageRecord]:
+    """A record per page, in path order; a page whose bytes the cache knows is not parsed
+    (unless its HTML was rendered under another ``raw_html`` mode)."""
     cached: dict[str, PageRecord] = {}
     if state is not None:
         for f in files:
             rec = state.page(f.path, f.content_hash)
-            if rec is not None:
+            if rec is not None and rec.raw_html == raw_html:
                 cached[f.path] = rec
     todo = [f for f in files if f.path not in cached]
     task = progress.task("Extracting pages", len(todo))
     # Forked workers read the bytes from the crawl they inherit; records come back as the
     # plain dataclasses the cache stores, never as parse trees.
-    for chunk in run_forked(_extract_chunk, todo, list(range(len(todo))), jobs):
+    for chunk in run_forked(partial(_extract_chunk, raw_html=raw_html), todo,
+                            list(range(len(todo))), jobs):
         cached.update((r.path, r) for r in chunk)
         task.advance(len(chunk))
     return [cached[f.path] for f in files]
 
 
-def _extract_chunk(todo: list[SourceFile], indexes: list[int]) -> list[PageRecord]:
-    return [extract_page(todo[i].path, todo[i].data) for i in indexes]
+def _extract_chunk(todo: list[SourceFile], indexes: list[int],
+                   raw_html: RawHtml = RawHtml.SANITIZE) -> list[PageRecord]:
+    return [extract_page(todo[i].path, todo[i].data, raw_html) for i in indexes]
+
+
+def raw_html_notice(config: Config) -> list[Diagnostic]:
+    """``raw_html = "allow"`` is said once per build: the pages' HTML goes out unchecked."""
+    if config.raw_html != RawHtml.ALLOW:
+        return []
+    name = "sitegen.toml" if (config.root / "sitegen.toml").is_file() else "pyproject.toml"
+    return [Diagnostic(name, 1, 1, Level.INFO, 'raw_html = "allow": raw HTML in pages is '
+                       "published unsanitized", "raw-html")]
 
 
 def site_index(config: Config, found: Crawl) -> SiteIndex:
@@ -187,7 +202,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         mark_unfinished(config.cache_dir)
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages = extract_pages(found.pages, jobs, progress, state)
+        pages = extract_pages(found.pages, jobs, progress, state, RawHtml(config.raw_html))
         timings.mark("extract pages")
         code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
         timings.mark("code graph")

@@ -21,6 +21,7 @@ class ConfigError(Exception):
 
 
 SEVERITIES = ("error", "warn", "ignore")
+RAW_HTML_MODES = ("sanitize", "escape", "allow")
 #: The checks of ``sitegen check`` and their default severity.
 DEFAULT_CHECKS = {
     "broken-links": "error",
@@ -62,6 +63,9 @@ class Config:
     jobs: int = 0
     #: Severity per check of ``sitegen check`` (error / warn / ignore).
     checks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CHECKS))
+    #: Raw HTML in pages: ``sanitize`` (GitHub's allow-list), ``escape`` (shown as text) or
+    #: ``allow`` (published as written; the build says so).
+    raw_html: str = "sanitize"
 
     @property
     def content_rel(self) -> str:
@@ -107,6 +111,10 @@ def _coerce(name: str, value: Any) -> Any:
     if name == "store":
         if value not in ("json", "sqlite"):
             raise ConfigError("option 'store' must be 'json' or 'sqlite'")
+        return value
+    if name == "raw_html":
+        if value not in RAW_HTML_MODES:
+            raise ConfigError("option 'raw_html' must be 'sanitize', 'escape' or 'allow'")
         return value
     if name == "checks":
         if not isinstance(value, dict):

@@ -30,6 +30,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
+from sitegen.docs.nesting import TOO_DEEP, limit_nesting, too_deep_message
 from sitegen.docs.positions import (
     ENV_SOURCE,
     KIND,
@@ -41,11 +42,19 @@ from sitegen.docs.positions import (
     recording_rows,
 )
 from sitegen.docs.records import Heading, Link, PageRecord
+from sitegen.docs.sanitize import (
+    ENV_RAW_HTML,
+    TRUSTED,
+    RawHtml,
+    SafeRenderer,
+    trust_core_rule,
+)
 from sitegen.docs.slug import Slugger
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
-_TRAILING_ATTRS = re.compile(r"\s*(\{[^{}]*\})\s*$")
+#: No leading ``\s*``: tried at every space of a long run, it made a heading quadratic.
+_TRAILING_ATTRS = re.compile(r"(\{[^{}]*\})\s*$")
 #: Destinations that markdown-it's normalization leaves as they are (when not ``//host``).
 _PLAIN_DESTINATION = re.compile(r"[A-Za-z0-9/._~#-]*")
 
@@ -104,12 +113,15 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
 
 
 def _build_parser() -> MarkdownIt:
-    md = _Markdown("commonmark")  # html on: raw HTML passes through, as CommonMark says
+    # html on, as CommonMark says: the renderer cleans it (content/guides/site.md)
+    md = _Markdown("commonmark", renderer_cls=SafeRenderer)
     md.enable(["table", "strikethrough"])
+    limit_nesting(md)  # 20 dropped lists deeper than 9 levels without a word
     md.use(front_matter_plugin)
     # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
     md.use(footnote_plugin, inline=False)
     md.use(tasklists_plugin)
+    trust_core_rule(md, "github-tasklists")  # its checkboxes are ours, not raw HTML
     md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
     md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
     _replace_rule(md.inline.ruler, "link", recording(link, None))
@@ -133,11 +145,14 @@ class _HeadingToken:
     raw_text: str  # plain text as GitHub slugs it (a soft break is a newline)
 
 
-def extract_page(path: str, data: bytes) -> PageRecord:
-    """Everything extraction knows about the page ``path`` whose bytes are ``data``."""
+def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -> PageRecord:
+    """Everything extraction knows about the page ``path`` whose bytes are ``data``.
+
+    ``raw_html`` says what becomes of the page's own HTML in ``html`` (the ``raw_html`` option).
+    """
     source = SourceText(data)
     diagnostics = _utf8_diagnostics(path, source)
-    env = {ENV_SOURCE: source}
+    env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html}
     tokens = MARKDOWN.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
@@ -149,9 +164,18 @@ def extract_page(path: str, data: bytes) -> PageRecord:
     return PageRecord(
         path=path, content_hash=content_hash, title=_title(front, headings, path),
         front_matter=front.data, headings=headings, links=links, relations=rels,
-        html=html, link_mark=link_mark,
-        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems,
+        html=html, link_mark=link_mark, raw_html=str(raw_html),
+        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems
+        + _nesting_diagnostics(path, source, env),
     )
+
+
+def _nesting_diagnostics(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
+    starts = env.get(TOO_DEEP)
+    if not isinstance(starts, list):
+        return []
+    return [Diagnostic(path, at.line, at.column, Level.WARNING, too_deep_message(), "nesting")
+            for at in map(source.position, starts)]
 
 
 def _utf8_diagnostics(path: str, source: SourceText) -> list[Diagnostic]:
@@ -250,7 +274,7 @@ def _add_permalink(heading: _HeadingToken, id_: str) -> None:
     if not id_:  # an emoji-only heading slugs to "": no id, nothing to link to
         return
     heading.open.attrs["id"] = id_
-    permalink = Token("html_inline", "", 0)
+    permalink = Token("html_inline", "", 0, meta={TRUSTED: True})
     permalink.content = (f'<a class="permalink" href="#{escapeHtml(id_)}" '
                          'aria-label="Permalink">#</a>')
     if heading.inline.children is None:

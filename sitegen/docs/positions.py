@@ -8,9 +8,9 @@ source text back to the file's bytes. It never decides what is a link; markdown-
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from itertools import islice
+from itertools import accumulate
 from typing import AnyStr, NamedTuple
 
 from markdown_it.common.utils import MD_TRIM_CHARS
@@ -31,6 +31,8 @@ _BOM = "\ufeff"
 #: What markdown-it shows as U+FFFD: NUL (CommonMark says so) and, here, each bad byte.
 _REPLACED = re.compile("[\x00\udc80-\udcff]")
 _LINE_BREAK = re.compile(rb"\r\n?|\n")
+#: A character of more than one UTF-8 byte (a bad byte, kept as a lone surrogate, is one).
+_WIDE = re.compile("[\u0080-\udc7f\udd00-\U0010ffff]")
 
 
 class Position(NamedTuple):
@@ -63,6 +65,16 @@ class SourceText:
         replaced = self.bad_byte is not None or "\x00" in raw
         self.text = _REPLACED.sub("\ufffd", raw) if replaced else raw
         self._ascii = data.isascii()
+        #: Where the wide characters are and how many extra bytes precede each one: the byte
+        #: width of a span is found by bisection, never by encoding it (which made a page of
+        #: many links on one long line quadratic).
+        self._wide_at: list[int] = []
+        self._extra_before: list[int] = [0]
+        if not self._ascii:
+            found = [(m.start(), len(m.group().encode("utf-8")) - 1)
+                     for m in _WIDE.finditer(raw)]
+            self._wide_at = [at for at, _ in found]
+            self._extra_before = list(accumulate((extra for _, extra in found), initial=0))
         self.line_starts = _line_starts(self.text, "\n")
         if b"\r" in data:
             self._byte_line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(data)]
@@ -79,11 +91,17 @@ class SourceText:
     def position(self, index: int) -> Position:
         line = bisect_right(self.line_starts, index) - 1
         start = self.line_starts[line]
-        width = index - start if self._ascii else len(
-            self._raw[start:index].encode("utf-8", "surrogateescape"))
+        width = index - start + self._extra_bytes(start, index)
         line_byte = self._byte_line_starts[line]
         offset = line_byte + width + (self._bom if line == 0 else 0)
         return Position(offset, line + 1, offset - line_byte + 1)
+
+    def _extra_bytes(self, start: int, stop: int) -> int:
+        """Bytes beyond one per character in ``text[start:stop]``."""
+        if self._ascii:
+            return 0
+        extra = self._extra_before
+        return extra[bisect_left(self._wide_at, stop)] - extra[bisect_left(self._wide_at, start)]
 
     def byte_position(self, offset: int) -> Position:
         line = bisect_right(self._byte_line_starts, offset) - 1
@@ -117,7 +135,9 @@ def recording(rule: InlineRule, kind: str | None) -> InlineRule:
         if not rule(state, silent):
             return False
         if not silent:
-            for token in islice(state.tokens, count, None):
+            tokens = state.tokens
+            for at in range(count, len(tokens)):  # islice would walk the list from its start
+                token = tokens[at]
                 if token.type == "link_open" or token.type == "image":
                     token.meta[POS] = start
                     token.meta[KIND] = kind or (
@@ -145,7 +165,9 @@ def recording_rows(table: BlockRule) -> BlockRule:
             return False
         if not silent:
             column = 0
-            for token in islice(state.tokens, count, None):
+            tokens = state.tokens
+            for at in range(count, len(tokens)):  # islice would walk the list from its start
+                token = tokens[at]
                 if token.type == "tr_open":
                     column = 0
                 elif token.type == "inline" and token.map:

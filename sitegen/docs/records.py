@@ -57,6 +57,9 @@ class PageRecord:
     html: str
     link_mark: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The ``raw_html`` mode ``html`` was rendered under; "" (a record older than the
+    #: option) matches none, so the page is extracted again.
+    raw_html: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -77,6 +80,7 @@ class PageRecord:
             html=_typed(d, "html", str), link_mark=_typed(d, "link_mark", str),
             diagnostics=[Diagnostic(**{**x, "level": Level(x["level"])})
                          for x in (_fields(x, _DIAGNOSTIC) for x in d.get("diagnostics", []))],
+            raw_html=_typed(d, "raw_html", str),
         )
 
 

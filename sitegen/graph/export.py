@@ -12,8 +12,13 @@ before the pipe" rule read the same cells. Characters that end a line (``\\n``, 
 U+2028 …) become spaces, and leading/trailing whitespace is trimmed before writing,
 because every GFM parser trims it when reading: a value such as ``" a"`` is written as
 ``a``. Extraction already collapses and trims labels, so real graphs round-trip exactly.
-``<``, ``>`` and ``&`` are written as they are (the SPEC escapes nothing else); whoever
-renders graph.md to HTML must not allow raw HTML, as markdown-it's default preset does not.
+``<``, ``>`` and ``&`` are written as ``&lt;``, ``&gt;`` and ``&amp;``, so no cell becomes
+markup where graph.md is rendered, even with raw HTML allowed; every markdown renderer shows
+those entities as the characters. Parsing decodes exactly these three, left to right after
+the backslash escapes, and leaves any other ``&`` (and raw ``<``, ``>`` of legacy files) as
+it is. Since every ``&`` is written as ``&amp;``, a value that looks like an entity
+(``&lt;``) round-trips; a legacy file holding a literal ``&amp;`` reads back as ``&``, which
+is what a markdown renderer showed for it too (content/reference/graph-md.md, "Escaping").
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # At most 18 digits: a count is a number of links, and int() of a 5,000-digit string raises.
 _COUNT = re.compile(r"[0-9]{1,18}")
+_ENTITIES = {"&lt;": "<", "&gt;": ">", "&amp;": "&"}
+_ENTITY = re.compile("|".join(_ENTITIES))
+_TO_ENTITY = str.maketrans({"<": "&lt;", ">": "&gt;", "&": "&amp;"})
 
 
 # --- export ---------------------------------------------------------------------------------
@@ -53,7 +61,7 @@ _COUNT = re.compile(r"[0-9]{1,18}")
 
 def export_graph_md(graph: Graph, title: str = "Graph") -> str:
     """The graph as markdown: a Nodes table sorted by id, an Edges table by (from, to, rel)."""
-    heading = _one_line(title) or "Graph"
+    heading = _one_line(title).translate(_TO_ENTITY) or "Graph"
     node_rows = [
         (n.id, n.title, str(n.kind)) for n in (graph.nodes[k] for k in sorted(graph.nodes))
     ]
@@ -92,8 +100,14 @@ def _one_line(value: str) -> str:
 
 
 def escape_cell(value: str) -> str:
-    """A value as a table cell: on one line, trimmed, ``\\`` and ``|`` escaped."""
-    return _one_line(value).replace("\\", "\\\\").replace("|", "\\|")
+    """A value as a table cell: on one line, trimmed, ``\\`` and ``|`` escaped, ``<``, ``>``
+    and ``&`` written as entities."""
+    return _one_line(value).replace("\\", "\\\\").replace("|", "\\|").translate(_TO_ENTITY)
+
+
+def decode_entities(cell: str) -> str:
+    """``&lt;``, ``&gt;`` and ``&amp;`` as the characters, in one pass; nothing else."""
+    return _ENTITY.sub(lambda m: _ENTITIES[m.group()], cell) if "&" in cell else cell
 
 
 # --- parse ----------------------------------------------------------------------------------
@@ -221,6 +235,7 @@ def split_row(line: str) -> list[str]:
 
     Escapes pair up left to right (``\\\\`` is one backslash, ``\\|`` one pipe); a
     backslash before any other character is kept, as exporters that escaped only pipes wrote it.
+    Then the three entities are decoded (``decode_entities``).
     """
     line = line.strip(_TRIM)
     cells: list[str] = []
@@ -242,7 +257,7 @@ def split_row(line: str) -> list[str]:
         cells = cells[1:]
     if ends_on_pipe and len(cells) > 1:
         cells = cells[:-1]
-    return [c.strip(_TRIM) for c in cells]
+    return [decode_entities(c.strip(_TRIM)) for c in cells]
 
 
 def _read_edges(table: _Table, result: ParseResult) -> None:

@@ -57,7 +57,8 @@ def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: i
     parsed: list[str] = []
     import sitegen.build as build_module
     real = build_module.extract_page
-    monkeypatch.setattr(build_module, "extract_page", lambda p, d: parsed.append(p) or real(p, d))
+    monkeypatch.setattr(build_module, "extract_page",
+                        lambda p, d, *mode: parsed.append(p) or real(p, d, *mode))
     build(load_config(project), QUIET)
     assert parsed == []  # everything came from the cache
     page = project / "site/guides/install.html"

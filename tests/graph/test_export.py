@@ -41,10 +41,10 @@ def test_export_matches_the_documented_layout():
     )
 
 
-def test_cells_escape_backslash_and_pipe_only():
-    g = Graph.from_edges([Edge("/a.md", "/b.md", "", r"a|b\c <script>&amp;", "", 1)])
+def test_cells_escape_backslash_pipe_and_the_three_html_characters():
+    g = Graph.from_edges([Edge("/a.md", "/b.md", "", r"a|b\c <script>&amp; *x*", "", 1)])
     row = export_graph_md(g).splitlines()[-1]
-    assert row == r"| /a.md | /b.md |  | a\|b\\c <script>&amp; |  | 1 |"
+    assert row == r"| /a.md | /b.md |  | a\|b\\c &lt;script&gt;&amp;amp; *x* |  | 1 |"
 
 
 def test_line_breaks_never_reach_a_cell():
@@ -225,7 +225,11 @@ def test_parse_never_raises_on_table_shaped_text(lines):
 
 _CHAR = st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"))
 _WORD = st.text(_CHAR, min_size=1, max_size=6)
-_PUNCT_WORD = st.text(st.sampled_from("|\\#<>&`*_[]!a"), min_size=1, max_size=4)
+_PUNCT_WORD = st.one_of(
+    st.text(st.sampled_from("|\\#<>&;`*_[]!a"), min_size=1, max_size=4),
+    # text that looks like the entities graph.md writes, or like others
+    st.sampled_from(["&amp;", "&lt;", "&gt;", "&amp;lt;", "&lt", "&#60;", "&quot;", "\\&gt;"]),
+)
 _PHRASE = st.lists(st.one_of(_WORD, _PUNCT_WORD), max_size=4).map(" ".join)
 _ID = st.one_of(_WORD, _PUNCT_WORD, st.sampled_from(["/a.md", "/b c.md", "https://x.org/?q=a|b"]))
 _REL = st.text("abcz019-", max_size=6)

@@ -1,0 +1,119 @@
+"""Link and position recording is linear in the links of a block: counted, not timed.
+
+The parse runs with token lists that count every token read (iteration, index, slice) and a
+source text that counts every character sliced to measure byte widths. For n and 4n links
+the count must grow about 4 times; the quadratic walks this replaced (``islice`` from the
+list's start per link and per table, encoding the line up to each link) grew it about 16
+times. Timings are in bench/linear.py, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, SupportsIndex, overload
+
+import pytest
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from sitegen.docs import markdown
+from sitegen.docs.positions import SourceText
+
+
+class Work:
+    reads = 0
+
+
+class CountingTokens(list[Token]):
+    def __iter__(self) -> Iterator[Token]:
+        for token in super().__iter__():
+            Work.reads += 1
+            yield token
+
+    @overload
+    def __getitem__(self, key: SupportsIndex) -> Token: ...
+    @overload
+    def __getitem__(self, key: slice) -> list[Token]: ...
+    def __getitem__(self, key: SupportsIndex | slice) -> Token | list[Token]:
+        Work.reads += len(range(*key.indices(len(self)))) if isinstance(key, slice) else 1
+        return super().__getitem__(key)
+
+
+class CountingText(str):
+    def __getitem__(self, key: Any) -> str:
+        Work.reads += len(range(*key.indices(len(self)))) if isinstance(key, slice) else 1
+        return str.__getitem__(self, key)
+
+
+class CountingSource(SourceText):
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self._raw = CountingText(self._raw)
+
+
+def _count_block_tokens(state: StateCore) -> None:
+    state.tokens = CountingTokens()
+
+
+def _count_inline_tokens(state: StateCore) -> None:
+    for token in state.tokens:
+        if token.type == "inline" and not token.children:
+            token.children = CountingTokens()
+
+
+@pytest.fixture()
+def work(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], int]:
+    md = markdown._build_parser()
+    md.core.ruler.before("block", "count_block_tokens", _count_block_tokens)
+    md.core.ruler.before("inline", "count_inline_tokens", _count_inline_tokens)
+    monkeypatch.setattr(markdown, "MARKDOWN", md)
+    monkeypatch.setattr(markdown, "SourceText", CountingSource)
+
+    def measure(page: str) -> int:
+        Work.reads = 0
+        rec = markdown.extract_page("page.md", page.encode())
+        assert rec.links  # the page was parsed with its links
+        return Work.reads
+
+    return measure
+
+
+PAGES: dict[str, Callable[[int], str]] = {
+    "one paragraph of links": lambda n: " ".join(f"[l{i}](p{i % 7}.md)" for i in range(n)),
+    "one line, not ASCII": lambda n: "é " + " ".join(f"[é{i}](p.md)" for i in range(n)),
+    "links over many lines": lambda n: "\n".join(f"see [l{i}](p.md) é" for i in range(n)),
+    "![[]() repeated": lambda n: "![[]()" * n,
+    "images": lambda n: " ".join(f"![i{i}](i.png)" for i in range(n)),
+    "autolinks": lambda n: " ".join(f"<https://e.org/{i}>" for i in range(n)),
+    "reference links": lambda n: (
+        " ".join(f"[r{i % 9}]" for i in range(n))
+        + "\n\n"
+        + "\n".join(f"[r{i}]: p{i}.md" for i in range(9))
+    ),
+    "tables": lambda n: "\n\n".join(
+        f"| a | b |\n|---|---|\n| [x{i}](p.md) | c |" for i in range(n)
+    ),
+    "heading with links": lambda n: "# " + " ".join(f"[h{i}](p.md)" for i in range(n)),
+    "deep list": lambda n: "".join("  " * (i % 40) + f"- [l{i}](p.md)\n" for i in range(n)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_work_grows_linearly_with_the_links(name: str, work: Callable[[str], int]) -> None:
+    make = PAGES[name]
+    small, large = work(make(300)), work(make(1200))
+    assert 3.0 < large / small < 4.8, (small, large)
+
+
+def test_the_counters_see_a_quadratic_walk(
+    work: Callable[[str], int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The measure itself: the old width computation (encode the line up to each link)."""
+
+    def quadratic_width(self: SourceText, start: int, stop: int) -> int:
+        span = self._raw[start:stop]
+        return len(span.encode("utf-8", "surrogateescape")) - len(span)
+
+    monkeypatch.setattr(SourceText, "_extra_bytes", quadratic_width)
+    make = PAGES["one line, not ASCII"]
+    assert work(make(1200)) / work(make(300)) > 8
