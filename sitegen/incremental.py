@@ -25,7 +25,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.fsutil import write_atomically
 
 #: Bump when anything the cache holds changes shape or meaning.
-STATE_VERSION = 1
+STATE_VERSION = 2
 STATE_FILE = "state.pickle"
 
 

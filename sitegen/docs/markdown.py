@@ -19,6 +19,7 @@ from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import escapeHtml
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block import table
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import autolink, image, link
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
@@ -40,8 +41,10 @@ from sitegen.docs.positions import (
     recording,
     recording_rows,
 )
+from sitegen.docs.anchors import page_anchors
 from sitegen.docs.records import Heading, Link, PageRecord
 from sitegen.docs.slug import Slugger
+from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
@@ -103,13 +106,25 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
     last.content = last.content[:-len(braces)].rstrip()
 
 
+def _paragraph_attrs(state: StateCore) -> None:
+    """``Text {#id .class}`` ending a paragraph sets the paragraph's id and class, as
+    Python-Markdown's attr_list does (content/guides/linking.md)."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "paragraph_open" or "{" not in tokens[i + 1].content:
+            continue
+        found = _TRAILING_ATTRS.search(tokens[i + 1].content)
+        if found and ATTRS_START.match(found.group(1)):
+            _take_trailing_attrs(token, tokens[i + 1])
+
+
 def _build_parser() -> MarkdownIt:
     md = _Markdown("commonmark")  # html on: raw HTML passes through, as CommonMark says
     md.enable(["table", "strikethrough"])
     md.use(front_matter_plugin)
     # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
     md.use(footnote_plugin, inline=False)
-    md.use(tasklists_plugin)
+    md.use(tasklists_plugin, label=True)
     md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
     md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
     _replace_rule(md.inline.ruler, "link", recording(link, None))
@@ -117,6 +132,8 @@ def _build_parser() -> MarkdownIt:
     _replace_rule(md.inline.ruler, "autolink", recording(autolink, "autolink"))
     _replace_rule(md.block.ruler, "table", recording_rows(table))
     _replace_rule(md.core.ruler, "inline", parse_inlines)
+    use_doc_syntax(md)
+    md.core.ruler.after("inline", "sitegen_paragraph_attrs", _paragraph_attrs)
     return md
 
 
@@ -137,7 +154,7 @@ def extract_page(path: str, data: bytes) -> PageRecord:
     """Everything extraction knows about the page ``path`` whose bytes are ``data``."""
     source = SourceText(data)
     diagnostics = _utf8_diagnostics(path, source)
-    env = {ENV_SOURCE: source}
+    env: dict[str, object] = {ENV_SOURCE: source}
     tokens = MARKDOWN.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
@@ -150,8 +167,22 @@ def extract_page(path: str, data: bytes) -> PageRecord:
         path=path, content_hash=content_hash, title=_title(front, headings, path),
         front_matter=front.data, headings=headings, links=links, relations=rels,
         html=html, link_mark=link_mark,
-        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems,
+        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems
+        + _syntax_problems(path, source, env),
+        anchors=page_anchors(tokens),
     )
+
+
+def _syntax_problems(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
+    """What the syntax plugins reported (content/guides/syntax.md), at its place."""
+    found = env.get(ENV_PROBLEMS)
+    if not isinstance(found, list):
+        return []
+    out = []
+    for index, message, code in sorted(set(found)):
+        at = source.position(max(index, 0))
+        out.append(Diagnostic(path, at.line, at.column, Level.WARNING, message, code))
+    return out
 
 
 def _utf8_diagnostics(path: str, source: SourceText) -> list[Diagnostic]:

@@ -57,6 +57,8 @@ class PageRecord:
     html: str
     link_mark: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Ids links may name besides heading slugs: ``{#id}`` and raw HTML ``id``/``<a name>``.
+    anchors: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,4 +75,5 @@ class PageRecord:
             html=d["html"], link_mark=d["link_mark"],
             diagnostics=[Diagnostic(**{**x, "level": Level(x["level"])})
                          for x in d.get("diagnostics", [])],
+            anchors=list(d.get("anchors", [])),
         )
