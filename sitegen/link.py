@@ -6,13 +6,16 @@ Never reads files and never renders; the merge rules themselves live in ``graph.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sitegen.code.records import CodeRecord
 from sitegen.diagnostics import Diagnostic, Level, Suggester
 from sitegen.docs.links import Outcome, Resolved, SiteIndex, check_fragment, resolve
-from sitegen.docs.records import PageRecord
+from sitegen.docs.records import Link, PageRecord
+from sitegen.docs.wikilinks import KIND as WIKILINK
+from sitegen.docs.wikilinks import WikiNames, resolve_wikilink, wiki_names
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.paths import (
     NodeId,
@@ -56,7 +59,8 @@ class _Linker:
     def heading_ids(self, repo_path: str) -> set[str]:
         if repo_path not in self._ids:
             record = self.by_path.get(repo_path)
-            self._ids[repo_path] = {h.id for h in record.headings} if record else set()
+            self._ids[repo_path] = ({h.id for h in record.headings} | set(record.anchors)
+                                    if record else set())
         return self._ids[repo_path]
 
     def fragment_ok(self, node: NodeId | None, fragment: str, from_path: str) -> bool:
@@ -94,7 +98,10 @@ class _Linker:
         edges: list[Edge] = []
         resolutions: list[Resolved] = []
         for link in rec.links:
-            res = resolve(link.href, rec.path, self.index)
+            if link.kind == WIKILINK:
+                res = self._wikilink(rec.path, link)
+            else:
+                res = resolve(link.href, rec.path, self.index)
             resolutions.append(res)
             occ = Occurrence(link.offset, link.line, link.column, res.fragment)
             edge = self._edge_for(rec.path, src, res, link.href, link.line, link.column, "")
@@ -108,6 +115,23 @@ class _Linker:
                 edges.append(edge)
         self.out.resolutions[src] = resolutions
         self._commit(src, edges)
+
+    @functools.cached_property
+    def wiki(self) -> WikiNames:
+        return wiki_names(self.index, {p: rec.title for p, rec in self.by_path.items()})
+
+    def _wikilink(self, path: str, link: Link) -> Resolved:
+        """``[[Page]]`` by name or title (content/guides/syntax.md); several matches are
+        reported like a broken link, and the nearest one is linked."""
+        target = resolve_wikilink(link.href, path, self.wiki, self.index)
+        if target.others:
+            names = ", ".join(sorted((target.found, *target.others)))
+            msg = (f"wikilink '[[{link.href}]]' matches {len(target.others) + 1} files ({names}); "
+                   f"it links to the nearest, '{target.found}'. Write more of the path to choose.")
+            self.diag(path, link.line, link.column, msg, "ambiguous-wikilink")
+            self.out.broken.append((path, link.line, link.column, "ambiguous-wikilink",
+                                    link.href, msg))
+        return target.resolved
 
     def link_code(self, rec: CodeRecord) -> None:
         src = source_node_id(RepoPath(rec.path))
