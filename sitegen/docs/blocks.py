@@ -59,7 +59,7 @@ def slash_block(state: StateBlock, start_line: int, end_line: int, silent: bool)
     options, body = _options(state, start_line + 1, end_line)
     close, fenced = _closing_line(state, body, end_line, fence)
     old_max, old_parent = state.lineMax, state.parentType
-    state.lineMax, state.parentType = close, "sitegen_block"  # type: ignore[assignment]
+    state.lineMax, state.parentType = close, "sitegen_block"
     opener = _open(state, name, title, options, start_line, start)
     state.md.block.tokenize(state, body, close)
     _close(state, name, opener)
@@ -85,19 +85,27 @@ def _closing_line(state: StateBlock, line: int, end_line: int, fence: str) -> tu
         start = state.bMarks[line] + state.tShift[line]
         if state.sCount[line] < state.blkIndent and start < state.eMarks[line]:
             return line, False
-        if state.src[start:state.eMarks[line]].rstrip() == fence and \
-                state.sCount[line] - state.blkIndent < 4:
+        if (
+            state.src[start : state.eMarks[line]].rstrip() == fence
+            and state.sCount[line] - state.blkIndent < 4
+        ):
             return line, True
         line += 1
     return end_line, False
 
 
-def _open(state: StateBlock, name: str, title: str, options: dict[str, str], line: int,
-          start: int) -> Token | None:
+def _open(
+    state: StateBlock, name: str, title: str, options: dict[str, str], line: int, start: int
+) -> Token | None:
     """The block's opening tokens; returns the callout opener, if it is a callout."""
     if name == "tab":
-        _push_tab(state, title, line, new=_yes(options.get("new", "")),
-                  selected=_yes(options.get("select", "")))
+        _push_tab(
+            state,
+            title,
+            line,
+            new=_yes(options.get("new", "")),
+            selected=_yes(options.get("select", "")),
+        )
         return None
     if name in _CALLOUT_BLOCKS or name in KNOWN_TYPES:
         kind = options.get("type", "note") if name in ("admonition", "details") else name
@@ -109,8 +117,12 @@ def _open(state: StateBlock, name: str, title: str, options: dict[str, str], lin
         state.tokens.extend(made)
         state.level += 1
         return made[0]
-    report(state, start, f"the '/// {name}' block is not supported; its body is shown as "
-           "plain markdown", "unsupported-syntax")
+    report(
+        state,
+        start,
+        f"the '/// {name}' block is not supported; its body is shown as plain markdown",
+        "unsupported-syntax",
+    )
     token = state.push("sitegen_block_open", "div", 1)
     token.attrs = {"class": f"block block-{name}"}
     token.map = [line, line + 1]
@@ -185,8 +197,12 @@ def group_tabs(state: StateCore) -> None:
     for token in state.tokens:
         if token.type == "tab_open":
             last = out[-1] if out else None
-            if (last is not None and last.type == "tabs_close" and last.level == token.level
-                    and not token.meta["new"]):
+            if (
+                last is not None
+                and last.type == "tabs_close"
+                and last.level == token.level
+                and not token.meta["new"]
+            ):
                 out.pop()
             else:
                 opener = Token("tabs_open", "div", 1)
@@ -211,42 +227,57 @@ def _tab_id(token: Token) -> str:
     return f"__tabbed_{token.meta['set']}_{token.meta['index']}"
 
 
-def render_tab_open(self: RendererHTML, tokens: Sequence[Token], idx: int,
-                    options: OptionsDict, env: EnvType) -> str:
+def render_tab_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     token = tokens[idx]
     checked = " checked" if token.meta.get("checked") else ""
-    return (f'<input type="radio" class="tabbed-input" name="__tabbed_{token.meta["set"]}" '
-            f'id="{_tab_id(token)}"{checked}>\n')
+    return (
+        f'<input type="radio" class="tabbed-input" name="__tabbed_{token.meta["set"]}" '
+        f'id="{_tab_id(token)}"{checked}>\n'
+    )
 
 
-def render_label_open(self: RendererHTML, tokens: Sequence[Token], idx: int,
-                      options: OptionsDict, env: EnvType) -> str:
+def render_label_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     return f'<label class="tabbed-label" for="{_tab_id(tokens[idx - 1])}">'
 
 
-def render_label_close(self: RendererHTML, tokens: Sequence[Token], idx: int,
-                       options: OptionsDict, env: EnvType) -> str:
+def render_label_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     return '</label>\n<div class="tabbed-panel">\n'
 
 
 def render_fixed(html: str) -> object:
-    def render(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
-               env: EnvType) -> str:
+    def render(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return html
 
     return render
 
 
-def render_block_open(self: RendererHTML, tokens: Sequence[Token], idx: int,
-                      options: OptionsDict, env: EnvType) -> str:
+def render_block_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     return f'<div class="{escapeHtml(str(tokens[idx].attrs.get("class", "block")))}">\n'
 
 
 def blocks_plugin(md: MarkdownIt) -> None:
-    md.block.ruler.before("fence", "sitegen_slash_block", slash_block,
-                          {"alt": ["paragraph", "reference", "blockquote", "list"]})
-    md.block.ruler.before("fence", "sitegen_content_tab", content_tab,
-                          {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    md.block.ruler.before(
+        "fence",
+        "sitegen_slash_block",
+        slash_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.block.ruler.before(
+        "fence",
+        "sitegen_content_tab",
+        content_tab,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
     md.core.ruler.after("block", "sitegen_tab_sets", group_tabs)
     md.add_render_rule("tab_open", render_tab_open)
     md.add_render_rule("tab_label_open", render_label_open)

@@ -26,17 +26,34 @@ from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, SourceText
 LOOKS = ("note", "tip", "important", "warning", "caution")
 #: Every other type or alias, of Obsidian, Material for MkDocs, VitePress and Docusaurus.
 _LOOK_OF = {
-    "info": "note", "todo": "note", "abstract": "note", "summary": "note", "tldr": "note",
-    "quote": "note", "cite": "note", "example": "note", "seealso": "note", "details": "note",
-    "hint": "tip", "success": "tip", "check": "tip", "done": "tip", "question": "tip",
-    "help": "tip", "faq": "tip",
-    "attention": "warning", "failure": "warning", "fail": "warning", "missing": "warning",
-    "danger": "caution", "error": "caution", "bug": "caution",
+    "info": "note",
+    "todo": "note",
+    "abstract": "note",
+    "summary": "note",
+    "tldr": "note",
+    "quote": "note",
+    "cite": "note",
+    "example": "note",
+    "seealso": "note",
+    "details": "note",
+    "hint": "tip",
+    "success": "tip",
+    "check": "tip",
+    "done": "tip",
+    "question": "tip",
+    "help": "tip",
+    "faq": "tip",
+    "attention": "warning",
+    "failure": "warning",
+    "fail": "warning",
+    "missing": "warning",
+    "danger": "caution",
+    "error": "caution",
+    "bug": "caution",
 }
 KNOWN_TYPES = frozenset(LOOKS) | frozenset(_LOOK_OF)
 #: Types the ``::: name`` containers accept (VitePress and Docusaurus, plus GitHub's kinds).
-CONTAINER_TYPES = ("note", "tip", "info", "important", "warning", "caution", "danger",
-                   "details")
+CONTAINER_TYPES = ("note", "tip", "info", "important", "warning", "caution", "danger", "details")
 _ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)")
 _CONTAINER_INFO = re.compile(r"\s*([A-Za-z][\w-]*)(?:\[(.*)\])?\s*(.*)")
 #: Meta key of a title token made here; ``place_titles`` fixes its links' positions.
@@ -59,14 +76,19 @@ def default_title(kind: str) -> str:
     return kind.replace("-", " ").replace("_", " ").capitalize()
 
 
-def open_tokens(callout: Callout, line: int, level: int,
-                nesting_token: Token | None = None) -> list[Token]:
+def open_tokens(
+    callout: Callout, line: int, level: int, nesting_token: Token | None = None
+) -> list[Token]:
     """``callout_open`` and, when titled, the title tokens (inline content parsed later)."""
     opener = nesting_token or Token("callout_open", "div", 1)
     opener.type, opener.tag, opener.nesting = "callout_open", "div", 1
     opener.attrs = {"id": opener.attrs["id"]} if opener.attrs.get("id") else {}
-    opener.meta = {"kind": callout.kind, "look": look_of(callout.kind), "fold": callout.fold,
-                   "titled": bool(callout.title)}
+    opener.meta = {
+        "kind": callout.kind,
+        "look": look_of(callout.kind),
+        "fold": callout.fold,
+        "titled": bool(callout.title),
+    }
     opener.level = level
     out = [opener]
     if callout.title:
@@ -138,8 +160,9 @@ def containers_to_callouts(state: StateCore) -> None:
             title = ((found.group(2) or found.group(3)) if found else "").strip()
             fold = "closed" if kind == "details" else ""
             line = (token.map or [0])[0]
-            made = open_tokens(Callout(kind, title or default_title(kind), fold), line,
-                               token.level, token)
+            made = open_tokens(
+                Callout(kind, title or default_title(kind), fold), line, token.level, token
+            )
             made[0].map = token.map
             stack.append(made[0])
             out += made
@@ -207,10 +230,11 @@ def _strip_marker_line(tokens: Sequence[Token], i: int, out: list[Token]) -> int
 # --- rendering ----------------------------------------------------------------------------
 
 
-def render_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                env: EnvType) -> str:
+def render_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     meta = tokens[idx].meta
-    classes = f'callout callout-{meta["look"]}'
+    classes = f"callout callout-{meta['look']}"
     kind = escapeHtml(str(meta["kind"]))
     extra = _attrs(tokens[idx])
     if meta["fold"]:
@@ -227,7 +251,9 @@ def _untitled_summary(meta: dict[str, object]) -> str:
     # <details> needs a <summary>; without one the browser writes "Details" in English.
     if not meta["fold"]:
         return ""
-    return f'<summary class="callout-title">{escapeHtml(default_title(str(meta["kind"])))}</summary>\n'
+    return (
+        f'<summary class="callout-title">{escapeHtml(default_title(str(meta["kind"])))}</summary>\n'
+    )
 
 
 def _attrs(token: Token) -> str:
@@ -236,19 +262,22 @@ def _attrs(token: Token) -> str:
     return f' id="{escapeHtml(str(id_))}"' if id_ else ""
 
 
-def render_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                 env: EnvType) -> str:
+def render_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     return "</div>\n</details>\n" if tokens[idx].meta["fold"] else "</div>\n</div>\n"
 
 
-def render_title_open(self: RendererHTML, tokens: Sequence[Token], idx: int,
-                      options: OptionsDict, env: EnvType) -> str:
+def render_title_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     folds = bool(tokens[idx].meta.get("fold"))
     return '<summary class="callout-title">' if folds else '<p class="callout-title">'
 
 
-def render_title_close(self: RendererHTML, tokens: Sequence[Token], idx: int,
-                       options: OptionsDict, env: EnvType) -> str:
+def render_title_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     folds = bool(tokens[idx].meta.get("fold"))
     return ("</summary>\n" if folds else "</p>\n") + '<div class="callout-body">\n'
 

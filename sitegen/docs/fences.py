@@ -59,8 +59,10 @@ def _marked_lines(spec: str) -> list[int]:
 def fence_options(info: str) -> tuple[str, dict[str, str]]:
     """The language and the options of an info string: ``py title="a.py" hl_lines="2 3"``,
     ``{ .python linenums="1" }``, ``js{1,3-4}`` or ``ts:line-numbers``."""
-    options = {m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
-               for m in _OPTION.finditer(info)}
+    options = {
+        m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
+        for m in _OPTION.finditer(info)
+    }
     lines = _LINE_SET.search(info)
     if lines and "hl_lines" not in options:
         options["hl_lines"] = lines.group(1)
@@ -73,29 +75,35 @@ def fence_options(info: str) -> tuple[str, dict[str, str]]:
     return language, options
 
 
-def render_fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                 env: EnvType) -> str:
+def render_fence(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     token = tokens[idx]
     language, opts = fence_options(unescapeAll(token.info).strip())
     if language == "mermaid":
         return _mermaid(token.content)
     lexer = _lexer(language) if language else None
     title = opts.get("title", "")
-    code = _highlighted(token.content, lexer, opts) if lexer is not None else _plain(
-        token.content, language)
+    code = (
+        _highlighted(token.content, lexer, opts)
+        if lexer is not None
+        else _plain(token.content, language)
+    )
     if not title:
         return code
-    return (f'<div class="code-block"><p class="code-title">{escapeHtml(title)}</p>\n'
-            f"{code}</div>\n")
+    return f'<div class="code-block"><p class="code-title">{escapeHtml(title)}</p>\n{code}</div>\n'
 
 
 def _highlighted(code: str, lexer: Lexer, opts: dict[str, str]) -> str:
     start = opts.get("linenums", "")
     formatter = HtmlFormatter(
-        cssclass="highlight", wrapcode=True, hl_lines=_marked_lines(opts.get("hl_lines", "")),
+        cssclass="highlight",
+        wrapcode=True,
+        hl_lines=_marked_lines(opts.get("hl_lines", "")),
         linenos="inline" if start else False,
-        linenostart=int(start) if start.isdigit() and int(start) > 0 else 1)
-    return highlight(code, lexer, formatter)
+        linenostart=int(start) if start.isdigit() and int(start) > 0 else 1,
+    )
+    return str(highlight(code, lexer, formatter))
 
 
 def _plain(code: str, language: str) -> str:
@@ -106,16 +114,17 @@ def _plain(code: str, language: str) -> str:
 def _mermaid(source: str) -> str:
     # Decided (content/guides/syntax.md): no bundled script; the diagram's source stays
     # readable, in the element mermaid itself would draw into.
-    return ('<figure class="diagram">\n'
-            f'<pre class="mermaid"><code>{escapeHtml(source)}</code></pre>\n'
-            "<figcaption>Mermaid diagram, shown as its source (sitegen publishes no "
-            "JavaScript).</figcaption>\n</figure>\n")
+    return (
+        '<figure class="diagram">\n'
+        f'<pre class="mermaid"><code>{escapeHtml(source)}</code></pre>\n'
+        "<figcaption>Mermaid diagram, shown as its source (sitegen publishes no "
+        "JavaScript).</figcaption>\n</figure>\n"
+    )
 
 
 # --- math ---------------------------------------------------------------------------------
 
-_MATH_TOKENS = ("math_inline", "math_inline_double", "math_block", "math_block_label",
-                "amsmath")
+_MATH_TOKENS = ("math_inline", "math_inline_double", "math_block", "math_block_label", "amsmath")
 _MATHML = "sitegen_mathml"
 
 
@@ -134,17 +143,22 @@ def math_to_mathml(state: StateCore) -> None:
 def _convert(state: StateCore, token: Token, line: int, display: bool) -> None:
     try:
         mathml = latex_to_mathml(token.content, display="block" if display else "inline")
-    except Exception:  # latex2mathml raises many kinds; any of them means "not TeX we read"
+    except Exception:  # noqa: BLE001 - latex2mathml raises a dozen classes, base Exception
         source = state.env.get("sitegen_source")
         index = source.line_starts[line] if source is not None else 0
-        report(state, index, "this formula is not TeX that latex2mathml can read; it is "
-               "shown as its source", "math")
+        report(
+            state,
+            index,
+            "this formula is not TeX that latex2mathml can read; it is shown as its source",
+            "math",
+        )
         mathml = f'<code class="math-source">{escapeHtml(token.content)}</code>'
     token.meta[_MATHML] = mathml
 
 
-def render_math(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                env: EnvType) -> str:
+def render_math(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     token = tokens[idx]
     mathml = str(token.meta.get(_MATHML, ""))
     if token.block:
@@ -163,7 +177,7 @@ def math_parens(state: StateInline, silent: bool) -> bool:
         return False
     if not silent:
         token = state.push("math_inline_double" if closer == "\\]" else "math_inline", "math", 0)
-        token.content, token.markup = src[pos + 2:end], src[pos:pos + 2]
+        token.content, token.markup = src[pos + 2 : end], src[pos : pos + 2]
     state.pos = end + 2
     return True
 

@@ -35,8 +35,9 @@ def _attribute_lines_only(rule: BlockRule) -> BlockRule:
 
     def guarded(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
         start = state.bMarks[start_line] + state.tShift[start_line]
-        return bool(ATTRS_START.match(state.src, start)) and rule(state, start_line,
-                                                                   end_line, silent)
+        return bool(ATTRS_START.match(state.src, start)) and rule(
+            state, start_line, end_line, silent
+        )
 
     return guarded
 

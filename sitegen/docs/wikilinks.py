@@ -81,9 +81,13 @@ def report_embeds(state: StateCore) -> None:
     for token in state.tokens:
         for child in token.children or () if token.type == "inline" else ():
             if _EMBED in child.meta:
-                report(state, child.meta.get(SOURCE, -1), f"embedding the page "
-                       f"'![[{child.meta[_EMBED]}]]' is not supported; it is shown as a link",
-                       "unsupported-syntax")
+                report(
+                    state,
+                    child.meta.get(SOURCE, -1),
+                    f"embedding the page "
+                    f"'![[{child.meta[_EMBED]}]]' is not supported; it is shown as a link",
+                    "unsupported-syntax",
+                )
 
 
 # --- resolution ---------------------------------------------------------------------------
@@ -118,7 +122,7 @@ def wiki_names(index: SiteIndex, titles: Mapping[str, str]) -> WikiNames:
 def _relative(content: str, repo_path: str) -> str | None:
     if not content:
         return repo_path
-    return repo_path[len(content) + 1:] if repo_path.startswith(content + "/") else None
+    return repo_path[len(content) + 1 :] if repo_path.startswith(content + "/") else None
 
 
 @dataclass(frozen=True)
@@ -128,8 +132,7 @@ class WikiTarget:
     others: tuple[str, ...] = ()  # other paths the name also matches (ambiguous when any)
 
 
-def resolve_wikilink(target: str, from_path: str, names: WikiNames,
-                     index: SiteIndex) -> WikiTarget:
+def resolve_wikilink(target: str, from_path: str, names: WikiNames, index: SiteIndex) -> WikiTarget:
     """Obsidian's rule: a path that names one file exactly, else the file whose name (or
     title) is unique; among several, the one nearest the linking page, reported."""
     name, _, heading = target.partition("#")
@@ -138,8 +141,11 @@ def resolve_wikilink(target: str, from_path: str, names: WikiNames,
     if not key:
         return WikiTarget(Resolved(Outcome.SELF, fragment=fragment))
     exact = names.by_path.get(key)
-    matches = [exact] if exact else _by_suffix(names.by_name.get(posixpath.basename(key), []),
-                                               key, names.content)
+    matches = (
+        [exact]
+        if exact
+        else _by_suffix(names.by_name.get(posixpath.basename(key), []), key, names.content)
+    )
     if not matches:
         matches = names.by_title.get(key, [])
     if not matches:
