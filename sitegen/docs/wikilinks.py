@@ -137,7 +137,8 @@ def resolve_wikilink(target: str, from_path: str, names: WikiNames, index: SiteI
     title) is unique; among several, the one nearest the linking page, reported."""
     name, _, heading = target.partition("#")
     fragment = "" if heading.startswith("^") else _fragment(heading)
-    key = name.strip().lower().removesuffix(".md").lstrip("/")
+    written = name.strip().removesuffix(".md").lstrip("/")
+    key = written.lower()
     if not key:
         return WikiTarget(Resolved(Outcome.SELF, fragment=fragment))
     exact = names.by_path.get(key)
@@ -149,7 +150,9 @@ def resolve_wikilink(target: str, from_path: str, names: WikiNames, index: SiteI
     if not matches:
         matches = names.by_title.get(key, [])
     if not matches:
-        looked = posixpath.join(names.content, key + ".md") if names.content else key + ".md"
+        looked = (
+            posixpath.join(names.content, written + ".md") if names.content else written + ".md"
+        )
         return WikiTarget(Resolved(Outcome.MISSING, index.missing_node(looked), fragment, looked))
     chosen = _nearest(matches, from_path)
     node = index.node_for(chosen)

@@ -98,6 +98,10 @@ def _humanize(name: str) -> str:
     return stem[:1].upper() + stem[1:] if stem else name
 
 
+def _is_readme(rel: str) -> bool:
+    return posixpath.splitext(posixpath.basename(rel))[0].lower() == "readme"
+
+
 def _is_index(rel: str) -> bool:
     return posixpath.basename(rel).lower() in ("index.md", "readme.md")
 
@@ -423,7 +427,7 @@ def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
             by_out.setdefault(html_out_path(node), []).append((node, rec))
     pages: dict[NodeId, PageRecord] = {}
     for out, claimants in sorted(by_out.items()):
-        claimants.sort(key=lambda c: (not c[0].endswith(".md"), c[0]))
+        claimants.sort(key=lambda c: (not c[0].endswith(".md"), _is_readme(c[0]), c[0]))
         winner, rec = claimants[0]
         pages[winner] = rec
         for _, loser in claimants[1:]:
