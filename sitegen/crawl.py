@@ -27,7 +27,8 @@ OUTPUT_MARKER = ".sitegen-output"
 PAGE_EXTENSIONS = (".md", ".markdown")
 _BINARY_SNIFF = 8192
 #: Files code resolution needs (Go's module path), read wherever they sit in a source root.
-MANIFEST_NAMES = ("go.mod",)
+#: And mkdocs.yml, whose nav the page tree follows (content/guides/site.md).
+MANIFEST_NAMES = ("go.mod", "mkdocs.yml")
 
 
 @dataclass

@@ -35,6 +35,7 @@ from sitegen.paths import (
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
+from sitegen.site.navigation import MKDOCS_FILE, mkdocs_nav, page_order, sort_key
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
 from sitegen.site.views import (
@@ -107,8 +108,9 @@ def _is_index(rel: str) -> bool:
 
 
 def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dict[str, NodeId]]:
-    """The page tree (the home page first, then folders by name, then pages by file name; a
-    folder's index page is the folder's link), and each folder's index node."""
+    """The page tree (the home page first, then pages and folders by their front-matter
+    ``order``, then folders by name, then pages by file name; a folder's index page is the
+    folder's link), and each folder's index node."""
     folder_index: dict[str, NodeId] = {}
     in_folder: dict[str, list[NodeId]] = {}
     subfolders: dict[str, set[str]] = {}
@@ -128,14 +130,17 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
 
     def items(folder: str) -> tuple[NavItem, ...]:
         home = [page(folder_index[""])] if not folder and "" in folder_index else []
-        out = []
+        keyed = []  # in the order the author gives (content/guides/site.md), else by name
         for sub in sorted(subfolders.get(folder, ())):
             idx = folder_index.get(sub)
             title = pages[idx].title if idx else _humanize(posixpath.basename(sub))
-            out.append(NavItem(title=title, href=html_out_path(idx) if idx else "",
-                               children=items(sub), is_folder=True))
-        out += [page(n) for n in in_folder.get(folder, []) if folder_index.get(folder) != n]
-        return tuple(home + out)
+            keyed.append((sort_key(page_order(pages.get(idx) if idx else None), True,
+                                   posixpath.basename(sub)),
+                          NavItem(title=title, href=html_out_path(idx) if idx else "",
+                                  children=items(sub), is_folder=True)))
+        keyed += [(sort_key(page_order(pages[n]), False, posixpath.basename(n)), page(n))
+                  for n in in_folder.get(folder, []) if folder_index.get(folder) != n]
+        return tuple(home + [item for _, item in sorted(keyed, key=lambda k: k[0])])
 
     return items(""), folder_index
 
@@ -315,6 +320,9 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     config = result.config
     pages = publishable_pages(result)
     nav, folder_index = build_nav(pages)
+    given = result.crawl.manifests.get(MKDOCS_FILE)
+    if given is not None:
+        nav = mkdocs_nav(given, config.content, pages, result.diagnostics) or nav
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root)
     site = SiteState(result, renderer, nav, titles, pages, folder_index,

@@ -54,3 +54,15 @@ def test_this_repositorys_site_has_no_dead_href(tmp_path: Path) -> None:
     walk = walk_site(_built(copy))
     assert walk.pages > 20
     assert walk.dead == [] and walk.bad_fragments == []
+
+
+def test_the_page_tree_follows_mkdocs_yml(tmp_path: Path) -> None:
+    pages = dict(README_PAGES)
+    pages["mkdocs.yml"] = ("site_name: Walk\ndocs_dir: content\nnav:\n  - Notes first: "
+                           "notes/notes.md\n  - Start: README.md\n  - Guide:\n"
+                           "      - guide/page.md\n")
+    site = _built(write_project(tmp_path / "proj", pages))
+    tree = (site / "guide/page.html").read_text().split('class="sidebar"')[1].split("</aside>")[0]
+    order = [tree.index(t) for t in (">Notes first<", ">Start<", ">Guide<", ">Page<")]
+    assert order == sorted(order)
+    assert ">Guide<" not in tree.split(">Page<")[1]  # guide/README.md is not in the nav
