@@ -31,8 +31,10 @@ _IN_TEXT = (
     ),
     (
         re.compile(r"^\s*:::[ \t]+[A-Za-z_]\w*(?:\.\w+)+[ \t]*$", re.MULTILINE),
-        "the mkdocstrings directive '{text}' is not run (sitegen writes no API pages; the "
-        "symbol's source page is under /code/); it is shown as text",
+        (
+            "the mkdocstrings directive '{text}' is not run (sitegen writes no API pages; the "
+            "symbol's source page is under /code/); it is shown as text"
+        ),
     ),
     (
         re.compile(r"^\s*-{1,2}8<-{1,2}\s.*$", re.MULTILINE),
