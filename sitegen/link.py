@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sitegen.code.records import CodeRecord
 from sitegen.diagnostics import Diagnostic, Level, Suggester
@@ -51,6 +51,7 @@ class _Linker:
         self.line_counts = line_counts
         self.page_of_node = {index.node_for(p): p for p in self.by_path}
         self._ids: dict[str, set[str]] = {}
+        self._texts: dict[str, dict[str, str]] = {}
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
         self.suggester = Suggester(p[len(index.content) + 1:] if index.content else p
@@ -121,7 +122,7 @@ class _Linker:
         return wiki_names(self.index, {p: rec.title for p, rec in self.by_path.items()})
 
     def _wikilink(self, path: str, link: Link) -> Resolved:
-        """``[[Page]]`` by name or title (content/guides/syntax.md); several matches are
+        """``[[Page]]`` by name or title (content/syntax/wikilinks.md); several matches are
         reported like a broken link, and the nearest one is linked."""
         target = resolve_wikilink(link.href, path, self.wiki, self.index)
         if target.others:
@@ -131,7 +132,22 @@ class _Linker:
             self.diag(path, link.line, link.column, msg, "ambiguous-wikilink")
             self.out.broken.append((path, link.line, link.column, "ambiguous-wikilink",
                                     link.href, msg))
-        return target.resolved
+        heading = link.href.partition("#")[2].strip().lower()
+        res = target.resolved
+        if heading and res.outcome in (Outcome.INTERNAL, Outcome.SELF):
+            by_text = self._heading_texts(target.found or path)
+            if heading in by_text:  # [[Page#Heading]] names the heading by its text
+                res = replace(res, fragment=by_text[heading])
+        return res
+
+    def _heading_texts(self, repo_path: str) -> dict[str, str]:
+        if repo_path not in self._texts:
+            record = self.by_path.get(repo_path)
+            texts: dict[str, str] = {}
+            for h in record.headings if record else ():
+                texts.setdefault(h.text.strip().lower(), h.id)
+            self._texts[repo_path] = texts
+        return self._texts[repo_path]
 
     def link_code(self, rec: CodeRecord) -> None:
         src = source_node_id(RepoPath(rec.path))

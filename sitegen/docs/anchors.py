@@ -1,5 +1,5 @@
 """Every id a page offers to links besides its headings' slugs: attribute-list ids
-(``{#id}`` on any block or span) and ``id``/``name`` in raw HTML (content/guides/linking.md).
+(``{#id}`` on any block or span) and ``id``/``name`` in raw HTML (content/syntax/anchors.md).
 
 Reads the parsed tokens only; never changes them and never decides whether a link is broken.
 """

@@ -1,7 +1,7 @@
 """Block syntaxes mdit-py-plugins lacks: pymdownx ``/// name | Title`` blocks and Material's
 content tabs ``=== "Tab"``, both as tabs that work without JavaScript (radio inputs and CSS).
 
-markdown-it block rules and a core rule grouping tabs into sets (content/guides/syntax.md).
+markdown-it block rules and a core rule grouping tabs into sets (content/syntax/tabs.md).
 Never renders a body itself: bodies are parsed as any other markdown, positions intact.
 """
 

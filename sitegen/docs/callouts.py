@@ -2,7 +2,7 @@
 (``> [!NOTE]``), admonitions (``!!!``, ``???``), containers (``::: tip``), ``/// note`` blocks.
 
 Core rules that rewrite the families' tokens into ``callout_*`` tokens, and their renderer
-(content/guides/syntax.md). Never parses inline content itself, and never drops a body.
+(content/syntax/callouts.md). Never parses inline content itself, and never drops a body.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Fenced code highlighted with Pygments at build time, mermaid fences as readable source, and
 math (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``) as MathML made at build time.
 
-Renderer rules and a core rule (content/guides/syntax.md). Never loads a script or a remote
+Renderer rules and a core rule (content/syntax/code.md). Never loads a script or a remote
 resource: the page reads the same with JavaScript off.
 """
 
@@ -112,7 +112,7 @@ def _plain(code: str, language: str) -> str:
 
 
 def _mermaid(source: str) -> str:
-    # Decided (content/guides/syntax.md): no bundled script; the diagram's source stays
+    # Decided (content/syntax/code.md): no bundled script; the diagram's source stays
     # readable, in the element mermaid itself would draw into.
     return (
         '<figure class="diagram">\n'

@@ -108,7 +108,7 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
 
 def _paragraph_attrs(state: StateCore) -> None:
     """``Text {#id .class}`` ending a paragraph sets the paragraph's id and class, as
-    Python-Markdown's attr_list does (content/guides/linking.md)."""
+    Python-Markdown's attr_list does (content/syntax/anchors.md)."""
     tokens = state.tokens
     for i, token in enumerate(tokens):
         if token.type != "paragraph_open" or "{" not in tokens[i + 1].content:
@@ -174,7 +174,7 @@ def extract_page(path: str, data: bytes) -> PageRecord:
 
 
 def _syntax_problems(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
-    """What the syntax plugins reported (content/guides/syntax.md), at its place."""
+    """What the syntax plugins reported (content/syntax/unsupported.md), at its place."""
     found = env.get(ENV_PROBLEMS)
     if not isinstance(found, list):
         return []

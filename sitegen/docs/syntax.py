@@ -1,6 +1,6 @@
 """The block and inline syntaxes sitegen reads besides CommonMark, registered on one parser:
 the three callout families, tabs, definition lists, task lists, math, highlighted fences,
-wikilinks, and the warnings for syntaxes it does not run (content/guides/syntax.md).
+wikilinks, and the warnings for syntaxes it does not run (content/syntax/index.md).
 
 Registration only; each syntax lives in its own module. Never parses a page itself.
 """

@@ -1,5 +1,5 @@
 """Include and directive syntaxes of other generators that sitegen does not run: each one found
-is a warning at its line, never silent raw text (content/guides/syntax.md).
+is a warning at its line, never silent raw text (content/syntax/unsupported.md).
 
 A core rule after the inline parse (code spans are not text, so they are not scanned) over
 paragraphs, HTML blocks and fences; it never changes what is rendered.

@@ -1,5 +1,5 @@
 """Wikilinks of Obsidian and Quartz: ``[[Page]]``, ``[[Page|alias]]``, ``[[Page#Heading]]``,
-``![[image.png]]``, parsed as links of kind "wikilink" and resolved by name (content/guides/syntax.md).
+``![[image.png]]``, parsed as links of kind "wikilink" and resolved by name (content/syntax/wikilinks.md).
 
 The inline rule makes ordinary link and image tokens, so positions, labels and sections are
 recorded as for any link. Resolution works on the crawled names only; never reads files.
