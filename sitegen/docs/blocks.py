@@ -19,8 +19,6 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from sitegen.docs.callouts import (
-    KNOWN_TYPES,
-    LOOKS,
     Callout,
     close_token,
     open_tokens,
@@ -32,8 +30,9 @@ ENV_PROBLEMS = "sitegen_syntax_problems"
 _BLOCK_HEAD = re.compile(r"(/{3,})[ \t]*([A-Za-z][\w-]*)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*")
 _OPTION = re.compile(r"[ \t]{4,}([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*")
 _TAB_HEAD = re.compile(r'===([!+]{0,2})[ \t]+"(.*)"[ \t]*')
-#: pymdownx block names that are callouts, besides every look and alias.
-_CALLOUT_BLOCKS = ("admonition", "details", *LOOKS)
+#: pymdownx's blocks that are not callouts (tabs aside); any other name is one, since the
+#: blocks a project adds itself (``/// version-added``) are admonition types.
+_NOT_CALLOUTS = ("html", "caption", "define", "definition")
 
 
 def report(state: StateBlock | StateCore, index: int, message: str, code: str) -> None:
@@ -107,7 +106,7 @@ def _open(
             selected=_yes(options.get("select", "")),
         )
         return None
-    if name in _CALLOUT_BLOCKS or name in KNOWN_TYPES:
+    if name not in _NOT_CALLOUTS:  # a project's own blocks are admonitions, as pydantic's
         kind = options.get("type", "note") if name in ("admonition", "details") else name
         fold = ("open" if _yes(options.get("open", "")) else "closed") if name == "details" else ""
         callout = Callout(kind.lower(), title or _default(name, kind), fold)

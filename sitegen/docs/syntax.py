@@ -13,6 +13,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.deflist import deflist_plugin
 
+from sitegen.docs.autorefs import KIND as AUTOREF
+from sitegen.docs.autorefs import autoref
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.fences import fences_plugin
@@ -52,5 +54,6 @@ def use_doc_syntax(md: MarkdownIt) -> None:
     deflist_plugin(md)
     fences_plugin(md)
     md.inline.ruler.before("link", "sitegen_wikilink", recording(wikilink, WIKILINK))
+    md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, AUTOREF))
     md.core.ruler.after("inline", "sitegen_embeds", report_embeds)
     md.core.ruler.after("inline", "sitegen_unsupported", report_unsupported)

@@ -26,14 +26,18 @@ _EMBED = "sitegen_embed"
 
 
 def find_closer(state: StateInline, closer: str, start: int) -> int:
-    """Where ``closer`` next occurs in the inline text from ``start``: each text is searched
-    once per closer however many openers it has (many ``[[`` with no ``]]`` stay linear)."""
-    known: dict[tuple[str, str], int] = state.env.setdefault("sitegen_closers", {})
-    key = (state.src, closer)
-    end = known.get(key, -2)
-    if end == -2 or 0 <= end < start:
-        end = known[key] = state.src.find(closer, start)
-    return end
+    """Where ``closer`` next occurs at or after ``start`` before ``state.posMax``, or -1.
+
+    Each search is remembered as (from, found): it answers any later query between the two,
+    so many openers with no closer stay linear. The inline state may move back (a link's
+    label is parsed after the link), hence the range check rather than a single answer.
+    """
+    known: dict[str, tuple[int, int]] = state.__dict__.setdefault("_sitegen_closers", {})
+    since, end = known.get(closer, (-1, -2))
+    if not (since <= start and (end == -1 or start <= end)):
+        end = state.src.find(closer, start)
+        known[closer] = (start, end)
+    return end if 0 <= end and end + len(closer) <= state.posMax else -1
 
 
 def wikilink(state: StateInline, silent: bool) -> bool:
