@@ -30,7 +30,8 @@ ROOT_ASSET_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avi
                          ".pdf", ".mp4", ".webm", ".mp3", ".ogg", ".txt", ".csv")
 _BINARY_SNIFF = 8192
 #: Files code resolution needs (Go's module path), read wherever they sit in a source root.
-MANIFEST_NAMES = ("go.mod",)
+#: And mkdocs.yml, whose nav the page tree follows (content/guides/site.md).
+MANIFEST_NAMES = ("go.mod", "mkdocs.yml")
 
 
 @dataclass

@@ -26,7 +26,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.fsutil import write_atomically
 
 #: Bump when anything the cache holds changes shape or meaning.
-STATE_VERSION = 2
+STATE_VERSION = 3
 #: JSON only: nothing read back from the cache is ever unpickled or evaluated.
 STATE_FILE = "pages.json"
 

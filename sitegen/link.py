@@ -6,13 +6,20 @@ Never reads files and never renders; the merge rules themselves live in ``graph.
 
 from __future__ import annotations
 
+import functools
+import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sitegen.code.records import CodeRecord
 from sitegen.diagnostics import Diagnostic, Level, Suggester
+from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
+from sitegen.docs.autorefs import KIND as AUTOREF
+from sitegen.docs.autorefs import SymbolIndex, SymbolPlace, symbol_index
 from sitegen.docs.links import Outcome, Resolved, SiteIndex, check_fragment, resolve
-from sitegen.docs.records import PageRecord
+from sitegen.docs.records import Link, PageRecord
+from sitegen.docs.wikilinks import KIND as WIKILINK
+from sitegen.docs.wikilinks import WikiNames, resolve_wikilink, wiki_names
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.paths import (
     NodeId,
@@ -48,6 +55,8 @@ class _Linker:
         self.line_counts = line_counts
         self.page_of_node = {index.node_for(p): p for p in self.by_path}
         self._ids: dict[str, set[str]] = {}
+        self._texts: dict[str, dict[str, str]] = {}
+        self.code: list[CodeRecord] = []
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
         self.suggester = Suggester(p[len(index.content) + 1:] if index.content else p
@@ -56,7 +65,8 @@ class _Linker:
     def heading_ids(self, repo_path: str) -> set[str]:
         if repo_path not in self._ids:
             record = self.by_path.get(repo_path)
-            self._ids[repo_path] = {h.id for h in record.headings} if record else set()
+            self._ids[repo_path] = ({h.id for h in record.headings} | set(record.anchors)
+                                    if record else set())
         return self._ids[repo_path]
 
     def fragment_ok(self, node: NodeId | None, fragment: str, from_path: str) -> bool:
@@ -94,7 +104,12 @@ class _Linker:
         edges: list[Edge] = []
         resolutions: list[Resolved] = []
         for link in rec.links:
-            res = resolve(link.href, rec.path, self.index)
+            if link.kind == WIKILINK:
+                res = self._wikilink(rec.path, link)
+            elif link.kind == AUTOREF:
+                res = self._autoref(rec.path, link.href, link.line, link.column)
+            else:
+                res = self._api_anchor(resolve(link.href, rec.path, self.index), rec.path)
             resolutions.append(res)
             occ = Occurrence(link.offset, link.line, link.column, res.fragment)
             edge = self._edge_for(rec.path, src, res, link.href, link.line, link.column, "")
@@ -109,11 +124,94 @@ class _Linker:
         self.out.resolutions[src] = resolutions
         self._commit(src, edges)
 
+    @functools.cached_property
+    def wiki(self) -> WikiNames:
+        return wiki_names(self.index, {p: rec.title for p, rec in self.by_path.items()})
+
+    def _wikilink(self, path: str, link: Link) -> Resolved:
+        """``[[Page]]`` by name or title (content/syntax/wikilinks.md); several matches are
+        reported like a broken link, and the nearest one is linked."""
+        target = resolve_wikilink(link.href, path, self.wiki, self.index)
+        if target.others:
+            names = ", ".join(sorted((target.found, *target.others)))
+            msg = (f"wikilink '[[{link.href}]]' matches {len(target.others) + 1} files ({names}); "
+                   f"it links to the nearest, '{target.found}'. Write more of the path to choose.")
+            self.diag(path, link.line, link.column, msg, "ambiguous-wikilink")
+            self.out.broken.append((path, link.line, link.column, "ambiguous-wikilink",
+                                    link.href, msg))
+        heading = link.href.partition("#")[2].strip().lower()
+        res = target.resolved
+        if heading and res.outcome in (Outcome.INTERNAL, Outcome.SELF):
+            by_text = self._heading_texts(target.found or path)
+            if heading in by_text:  # [[Page#Heading]] names the heading by its text
+                res = replace(res, fragment=by_text[heading])
+        return res
+
+    def _heading_texts(self, repo_path: str) -> dict[str, str]:
+        if repo_path not in self._texts:
+            record = self.by_path.get(repo_path)
+            texts: dict[str, str] = {}
+            for h in record.headings if record else ():
+                texts.setdefault(h.text.strip().lower(), h.id)
+            self._texts[repo_path] = texts
+        return self._texts[repo_path]
+
+    @functools.cached_property
+    def symbols(self) -> SymbolIndex:
+        return symbol_index(self.code)
+
+    def _symbol(self, place: SymbolPlace, from_path: str) -> Resolved:
+        if place.path == from_path:
+            return Resolved(Outcome.SELF)
+        return Resolved(Outcome.INTERNAL, source_node_id(RepoPath(place.path)), f"L{place.line}")
+
+    def _autoref(self, path: str, target: str, line: int, column: int) -> Resolved:
+        """``[Model][pkg.Model]`` in a page: the symbol's line on its source page; a name of
+        one of the project's packages that names nothing is reported, any other is text."""
+        place = self.symbols.find(target)
+        if place is not None:
+            return self._symbol(place, path)
+        if target.split(".")[0] in self.symbols.packages and not self.symbols.is_imported(target):
+            msg = f"cross-reference '{target}' names no symbol of the code graph"
+            self.diag(path, line, column, msg, "broken-autoref")
+            self.out.broken.append((path, line, column, "broken-autoref", target, msg))
+        return Resolved(Outcome.SELF)
+
+    def _api_anchor(self, res: Resolved, path: str) -> Resolved:
+        """``api/config.md#pkg.config.ConfigDict`` names an anchor that mkdocstrings would
+        write on the API page; sitegen writes no API pages, so such a link goes to the
+        symbol's source page when the page lacks the anchor (content/syntax/autorefs.md)."""
+        if res.outcome is not Outcome.INTERNAL or "." not in res.fragment or not self.code:
+            return res
+        if self.fragment_ok(res.node, res.fragment, path):
+            return res
+        place = self.symbols.find(res.fragment)
+        return self._symbol(place, path) if place is not None else res
+
+    def _from_code(self, href: str, path: str) -> Resolved:
+        """A docstring link is often written for the API page mkdocstrings renders it on, not
+        for the source file: when ``../concepts/x.md`` does not resolve from the file, it is
+        read from the content root, its leading ``../`` dropped (content/syntax/autorefs.md)."""
+        res = resolve(href, path, self.index)
+        if res.outcome is not Outcome.MISSING or not href.startswith("../"):
+            return res
+        rest = href
+        while rest.startswith(("../", "./")):
+            rest = rest.partition("/")[2]
+        again = resolve(rest, posixpath.join(self.index.content, "_"), self.index)
+        return again if again.outcome is Outcome.INTERNAL else res
+
     def link_code(self, rec: CodeRecord) -> None:
         src = source_node_id(RepoPath(rec.path))
         edges = []
         for link in rec.links:
-            res = resolve(link.href, rec.path, self.index)
+            if link.href.startswith(AUTOREF_PREFIX):
+                place = self.symbols.find(link.href[len(AUTOREF_PREFIX):])
+                if place is None:
+                    continue  # a name of another project, or not code at all
+                res = self._symbol(place, rec.path)
+            else:
+                res = self._from_code(link.href, rec.path)
             if res.outcome not in (Outcome.INTERNAL, Outcome.MISSING, Outcome.SELF):
                 continue  # code comments are full of URLs; only links into the site count
             edge = self._edge_for(rec.path, src, res, link.href, link.line, link.column, "")
@@ -175,6 +273,7 @@ def link_all(index: SiteIndex, pages: list[PageRecord], code: list[CodeRecord],
              line_counts: dict[str, int]) -> Linked:
     """The document graph of every page and source file (pages sorted by path)."""
     linker = _Linker(index, pages, line_counts)
+    linker.code = code
     linker.add_nodes(code)
     for rec in sorted(pages, key=lambda p: p.path):
         linker.link_page(rec)

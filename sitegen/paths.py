@@ -64,13 +64,18 @@ def is_local_node(node: NodeId) -> bool:
 def html_out_path(node: NodeId) -> OutPath:
     """The HTML file a page or source node is published as.
 
-    ``/guides/a.md`` -> ``guides/a.html``; ``/code/x/y.py`` -> ``code/x/y.py.html``.
+    ``/guides/a.md`` -> ``guides/a.html``; ``/code/x/y.py`` -> ``code/x/y.py.html``. A
+    folder's ``README.md`` is its ``index.html``, as GitHub shows it for the folder
+    (content/guides/site.md); an ``index.md`` beside it wins the clash.
     """
     rel = node.lstrip("/")
     if is_source_node(node):
         return OutPath(rel + ".html")
     stem, ext = posixpath.splitext(rel)
     if ext.lower() in (".md", ".markdown"):
+        folder, name = posixpath.split(stem)
+        if name.lower() == "readme":
+            return OutPath(posixpath.join(folder, "index.html"))
         return OutPath(stem + ".html")
     return OutPath(rel)
 

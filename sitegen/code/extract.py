@@ -52,12 +52,22 @@ _NAME = re.compile(rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*[?!]?"
                    rb"(?:(?:\.|::|->)[A-Za-z_$~\x80-\xff][\w$\x80-\xff]*[?!]?)*")
 _WHITESPACE = re.compile(rb"\s+")
 #: Markdown links and bare URLs in comments; a trailing sentence mark is not part of a URL.
-_MD_LINK = re.compile(rb"\[([^\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
+#: Not after a name, a closing bracket or a dot: ``MyGeneric[Any](x=1)`` and
+#: ``class Base[T](BaseModel):`` are code that only looks like a link (content/guides/linking.md).
+_MD_LINK = re.compile(rb"(?<![\w\])\].])"
+                      rb"\[([^\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
 _ANGLE_URL = re.compile(rb"<(https?://[^>\s]+)>")
 _BARE_URL = re.compile(rb"https?://[^\s<>\"'`\]\[(){}]+")
 _URL_TAIL = b".,;:!?"
+#: MkDocs-autorefs cross-references in docstrings: ``[Model][pkg.Model]``, ``[pkg.Model][]``
+#: (content/syntax/autorefs.md); their href is ``autoref:`` and the dotted name.
+_DOTTED = rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"
+_AUTOREF = re.compile(rb"(?<![\w\])\].])\[([^\[\]\n]+)\]\[(" + _DOTTED + rb")\]")
+_AUTOREF_SHORT = re.compile(rb"(?<![\w\])\].])\[`?(" + _DOTTED + rb")`?\]\[\]")
+_AUTOREF_PATTERNS = (_AUTOREF, _AUTOREF_SHORT)
 #: (pattern, href group, label group or None for the URL itself), in priority order.
-_LINK_PATTERNS = ((_MD_LINK, 2, 1), (_ANGLE_URL, 1, 1), (_BARE_URL, 0, None))
+_LINK_PATTERNS = ((_MD_LINK, 2, 1), (_AUTOREF, 2, 1), (_AUTOREF_SHORT, 1, 1),
+                  (_ANGLE_URL, 1, 1), (_BARE_URL, 0, None))
 #: When one node is captured as several kinds of reference, the highest rank is kept.
 _KIND_RANK = {"type": 0, "call": 1, "base": 2}
 
@@ -363,14 +373,23 @@ def _comment_links(node: Node, data: bytes) -> list[CommentLink]:
     covered: list[tuple[int, int]] = []
     for pattern, href_group, label_group in _LINK_PATTERNS:
         for m in pattern.finditer(text):
-            if any(a <= m.start() < b for a, b in covered):
+            if any(a <= m.start() < b for a, b in covered) or _in_code_span(text, m.start()):
                 continue
             href = m.group(href_group)
+            if pattern in _AUTOREF_PATTERNS:
+                href = b"autoref:" + href
             if label_group is None:
                 href = href.rstrip(_URL_TAIL)
             links.append((m.start(), href, m.group(label_group) if label_group else href))
             covered.append(m.span())
     return [_position_link(node, text, start, href, label) for start, href, label in sorted(links)]
+
+
+def _in_code_span(text: bytes, start: int) -> bool:
+    """Whether ``start`` is inside a `` `code span` `` of its line (an odd number of
+    backticks before it): code quoted in a comment is not a link."""
+    line_start = text.rfind(b"\n", 0, start) + 1
+    return text.count(b"`", line_start, start) % 2 == 1
 
 
 def _position_link(node: Node, text: bytes, start: int, href: bytes,

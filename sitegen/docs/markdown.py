@@ -19,6 +19,7 @@ from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import escapeHtml
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block import table
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import autolink, image, link
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
@@ -41,6 +42,7 @@ from sitegen.docs.positions import (
     recording,
     recording_rows,
 )
+from sitegen.docs.anchors import page_anchors
 from sitegen.docs.records import Heading, Link, PageRecord
 from sitegen.docs.sanitize import (
     ENV_RAW_HTML,
@@ -50,6 +52,7 @@ from sitegen.docs.sanitize import (
     trust_core_rule,
 )
 from sitegen.docs.slug import Slugger
+from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
@@ -112,6 +115,18 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
     last.content = last.content[:-len(braces)].rstrip()
 
 
+def _paragraph_attrs(state: StateCore) -> None:
+    """``Text {#id .class}`` ending a paragraph sets the paragraph's id and class, as
+    Python-Markdown's attr_list does (content/syntax/anchors.md)."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "paragraph_open" or "{" not in tokens[i + 1].content:
+            continue
+        found = _TRAILING_ATTRS.search(tokens[i + 1].content)
+        if found and ATTRS_START.match(found.group(1)):
+            _take_trailing_attrs(token, tokens[i + 1])
+
+
 def _build_parser() -> MarkdownIt:
     # html on, as CommonMark says: the renderer cleans it (content/guides/site.md)
     md = _Markdown("commonmark", renderer_cls=SafeRenderer)
@@ -120,7 +135,7 @@ def _build_parser() -> MarkdownIt:
     md.use(front_matter_plugin)
     # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
     md.use(footnote_plugin, inline=False)
-    md.use(tasklists_plugin)
+    md.use(tasklists_plugin, label=True)
     trust_core_rule(md, "github-tasklists")  # its checkboxes are ours, not raw HTML
     md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
     md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
@@ -129,6 +144,8 @@ def _build_parser() -> MarkdownIt:
     _replace_rule(md.inline.ruler, "autolink", recording(autolink, "autolink"))
     _replace_rule(md.block.ruler, "table", recording_rows(table))
     _replace_rule(md.core.ruler, "inline", parse_inlines)
+    use_doc_syntax(md)
+    md.core.ruler.after("inline", "sitegen_paragraph_attrs", _paragraph_attrs)
     return md
 
 
@@ -166,7 +183,8 @@ def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -
         front_matter=front.data, headings=headings, links=links, relations=rels,
         html=html, link_mark=link_mark, raw_html=str(raw_html),
         diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems
-        + _nesting_diagnostics(path, source, env),
+        + _nesting_diagnostics(path, source, env) + _syntax_problems(path, source, env),
+        anchors=page_anchors(tokens),
     )
 
 
@@ -176,6 +194,18 @@ def _nesting_diagnostics(path: str, source: SourceText, env: dict[str, object]) 
         return []
     return [Diagnostic(path, at.line, at.column, Level.WARNING, too_deep_message(), "nesting")
             for at in map(source.position, starts)]
+
+
+def _syntax_problems(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
+    """What the syntax plugins reported (content/syntax/unsupported.md), at its place."""
+    found = env.get(ENV_PROBLEMS)
+    if not isinstance(found, list):
+        return []
+    out = []
+    for index, message, code in sorted(set(found)):
+        at = source.position(max(index, 0))
+        out.append(Diagnostic(path, at.line, at.column, Level.WARNING, message, code))
+    return out
 
 
 def _utf8_diagnostics(path: str, source: SourceText) -> list[Diagnostic]:

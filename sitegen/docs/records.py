@@ -60,6 +60,8 @@ class PageRecord:
     #: The ``raw_html`` mode ``html`` was rendered under; "" (a record older than the
     #: option) matches none, so the page is extracted again.
     raw_html: str = ""
+    #: Ids links may name besides heading slugs: ``{#id}`` and raw HTML ``id``/``<a name>``.
+    anchors: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -81,6 +83,7 @@ class PageRecord:
             diagnostics=[Diagnostic(**{**x, "level": Level(x["level"])})
                          for x in (_fields(x, _DIAGNOSTIC) for x in d.get("diagnostics", []))],
             raw_html=_typed(d, "raw_html", str),
+            anchors=_strings(d, "anchors"),
         )
 
 
@@ -96,6 +99,13 @@ def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TypeError(f"{key}: expected {kind.__name__}")
     return value
+
+
+def _strings(d: dict[str, Any], key: str) -> list[str]:
+    values = _typed(d, key, list)
+    if not all(isinstance(v, str) for v in values):
+        raise TypeError(f"{key}: expected strings")
+    return list(values)
 
 
 def _fields(d: Any, spec: dict[str, type]) -> dict[str, Any]:

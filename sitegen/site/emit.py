@@ -37,6 +37,7 @@ from sitegen.paths import (
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
+from sitegen.site.navigation import MKDOCS_FILE, mkdocs_nav, page_order, sort_key
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
 from sitegen.site.views import (
@@ -100,13 +101,18 @@ def _humanize(name: str) -> str:
     return stem[:1].upper() + stem[1:] if stem else name
 
 
+def _is_readme(rel: str) -> bool:
+    return posixpath.splitext(posixpath.basename(rel))[0].lower() == "readme"
+
+
 def _is_index(rel: str) -> bool:
     return posixpath.basename(rel).lower() in ("index.md", "readme.md")
 
 
 def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dict[str, NodeId]]:
-    """The page tree (the home page first, then folders by name, then pages by file name; a
-    folder's index page is the folder's link), and each folder's index node."""
+    """The page tree (the home page first, then pages and folders by their front-matter
+    ``order``, then folders by name, then pages by file name; a folder's index page is the
+    folder's link), and each folder's index node."""
     folder_index: dict[str, NodeId] = {}
     in_folder: dict[str, list[NodeId]] = {}
     subfolders: dict[str, set[str]] = {}
@@ -126,14 +132,17 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
 
     def items(folder: str) -> tuple[NavItem, ...]:
         home = [page(folder_index[""])] if not folder and "" in folder_index else []
-        out = []
+        keyed = []  # in the order the author gives (content/guides/site.md), else by name
         for sub in sorted(subfolders.get(folder, ())):
             idx = folder_index.get(sub)
             title = pages[idx].title if idx else _humanize(posixpath.basename(sub))
-            out.append(NavItem(title=title, href=url_path(html_out_path(idx)) if idx else "",
-                               children=items(sub), is_folder=True))
-        out += [page(n) for n in in_folder.get(folder, []) if folder_index.get(folder) != n]
-        return tuple(home + out)
+            keyed.append((sort_key(page_order(pages.get(idx) if idx else None), True,
+                                   posixpath.basename(sub)),
+                          NavItem(title=title, href=url_path(html_out_path(idx)) if idx else "",
+                                  children=items(sub), is_folder=True)))
+        keyed += [(sort_key(page_order(pages[n]), False, posixpath.basename(n)), page(n))
+                  for n in in_folder.get(folder, []) if folder_index.get(folder) != n]
+        return tuple(home + [item for _, item in sorted(keyed, key=lambda k: k[0])])
 
     return items(""), folder_index
 
@@ -313,6 +322,9 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     config = result.config
     pages = publishable_pages(result)
     nav, folder_index = build_nav(pages)
+    given = result.crawl.manifests.get(MKDOCS_FILE)
+    if given is not None:
+        nav = mkdocs_nav(given, config.content, pages, result.diagnostics) or nav
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root)
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
@@ -425,7 +437,7 @@ def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
             by_out.setdefault(html_out_path(node), []).append((node, rec))
     pages: dict[NodeId, PageRecord] = {}
     for out, claimants in sorted(by_out.items()):
-        claimants.sort(key=lambda c: (not c[0].endswith(".md"), c[0]))
+        claimants.sort(key=lambda c: (not c[0].endswith(".md"), _is_readme(c[0]), c[0]))
         winner, rec = claimants[0]
         pages[winner] = rec
         for _, loser in claimants[1:]:

@@ -1,0 +1,288 @@
+"""Block syntaxes mdit-py-plugins lacks: pymdownx ``/// name | Title`` blocks and Material's
+content tabs ``=== "Tab"``, both as tabs that work without JavaScript (radio inputs and CSS).
+
+markdown-it block rules and a core rule grouping tabs into sets (content/syntax/tabs.md).
+Never renders a body itself: bodies are parsed as any other markdown, positions intact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.renderer import RendererHTML
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+
+from sitegen.docs.callouts import (
+    Callout,
+    close_token,
+    open_tokens,
+    title_tokens,
+)
+
+#: Key in ``env`` of the syntax problems found while parsing: (source index, message, code).
+ENV_PROBLEMS = "sitegen_syntax_problems"
+_BLOCK_HEAD = re.compile(r"(/{3,})[ \t]*([A-Za-z][\w-]*)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*")
+_OPTION = re.compile(r"[ \t]{4,}([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*")
+_TAB_HEAD = re.compile(r'===([!+]{0,2})[ \t]+"(.*)"[ \t]*')
+#: pymdownx's blocks that are not callouts (tabs aside); any other name is one, since the
+#: blocks a project adds itself (``/// version-added``) are admonition types.
+_NOT_CALLOUTS = ("html", "caption", "define", "definition")
+
+
+def report(state: StateBlock | StateCore, index: int, message: str, code: str) -> None:
+    state.env.setdefault(ENV_PROBLEMS, []).append((index, message, code))
+
+
+# --- /// blocks ---------------------------------------------------------------------------
+
+
+def slash_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``/// name | Title``, optional indented ``key: value`` options, the body, ``///``."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    start = state.bMarks[start_line] + state.tShift[start_line]
+    if not state.src.startswith("///", start):
+        return False
+    head = _BLOCK_HEAD.fullmatch(state.src, start, state.eMarks[start_line])
+    if head is None:
+        return False
+    if silent:
+        return True
+    fence, name, title = head.group(1), head.group(2).lower(), head.group(3) or ""
+    options, body = _options(state, start_line + 1, end_line)
+    close, fenced = _closing_line(state, body, end_line, fence)
+    old_max, old_parent = state.lineMax, state.parentType
+    state.lineMax, state.parentType = close, "sitegen_block"
+    opener = _open(state, name, title, options, start_line, start)
+    state.md.block.tokenize(state, body, close)
+    _close(state, name, opener)
+    state.lineMax, state.parentType = old_max, old_parent
+    state.line = close + 1 if fenced else close
+    return True
+
+
+def _options(state: StateBlock, line: int, end_line: int) -> tuple[dict[str, str], int]:
+    options: dict[str, str] = {}
+    while line < end_line:
+        found = _OPTION.fullmatch(state.src, state.bMarks[line], state.eMarks[line])
+        if found is None:
+            break
+        options[found.group(1).lower()] = found.group(2).strip("\"'")
+        line += 1
+    return options, line
+
+
+def _closing_line(state: StateBlock, line: int, end_line: int, fence: str) -> tuple[int, bool]:
+    """The line of the closing fence and True; or where the enclosing block ends and False."""
+    while line < end_line:
+        start = state.bMarks[line] + state.tShift[line]
+        if state.sCount[line] < state.blkIndent and start < state.eMarks[line]:
+            return line, False
+        if (
+            state.src[start : state.eMarks[line]].rstrip() == fence
+            and state.sCount[line] - state.blkIndent < 4
+        ):
+            return line, True
+        line += 1
+    return end_line, False
+
+
+def _open(
+    state: StateBlock, name: str, title: str, options: dict[str, str], line: int, start: int
+) -> Token | None:
+    """The block's opening tokens; returns the callout opener, if it is a callout."""
+    if name == "tab":
+        _push_tab(
+            state,
+            title,
+            line,
+            new=_yes(options.get("new", "")),
+            selected=_yes(options.get("select", "")),
+        )
+        return None
+    if name not in _NOT_CALLOUTS:  # a project's own blocks are admonitions, as pydantic's
+        kind = options.get("type", "note") if name in ("admonition", "details") else name
+        fold = ("open" if _yes(options.get("open", "")) else "closed") if name == "details" else ""
+        callout = Callout(kind.lower(), title or _default(name, kind), fold)
+        made = open_tokens(callout, line, state.level)
+        made[0].map = [line, line + 1]
+        made[0].markup = "///"
+        state.tokens.extend(made)
+        state.level += 1
+        return made[0]
+    report(
+        state,
+        start,
+        f"the '/// {name}' block is not supported; its body is shown as plain markdown",
+        "unsupported-syntax",
+    )
+    token = state.push("sitegen_block_open", "div", 1)
+    token.attrs = {"class": f"block block-{name}"}
+    token.map = [line, line + 1]
+    return None
+
+
+def _default(name: str, kind: str) -> str:
+    return "Details" if name == "details" else kind.replace("-", " ").capitalize()
+
+
+def _yes(value: str) -> bool:
+    return value.strip().lower() in ("true", "yes", "on", "1")
+
+
+def _close(state: StateBlock, name: str, opener: Token | None) -> None:
+    if name == "tab":
+        state.push("tab_close", "div", -1)
+    elif opener is not None:
+        state.level -= 1
+        state.tokens.append(close_token(opener))
+    else:
+        state.push("sitegen_block_close", "div", -1)
+
+
+# --- content tabs -------------------------------------------------------------------------
+
+
+def content_tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``=== "Label"`` then the tab's body indented four spaces (``===!`` starts a new set,
+    ``===+`` is the tab shown first)."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    start = state.bMarks[start_line] + state.tShift[start_line]
+    if not state.src.startswith("===", start):
+        return False
+    head = _TAB_HEAD.fullmatch(state.src, start, state.eMarks[start_line])
+    if head is None:
+        return False
+    if silent:
+        return True
+    line = start_line + 1
+    indent = state.blkIndent + 4
+    while line < end_line:
+        if state.sCount[line] < indent and not state.isEmpty(line):
+            break
+        line += 1
+    while line > start_line + 1 and state.isEmpty(line - 1):
+        line -= 1
+    flags = head.group(1)
+    _push_tab(state, head.group(2), start_line, new="!" in flags, selected="+" in flags)
+    old_indent, old_max = state.blkIndent, state.lineMax
+    state.blkIndent, state.lineMax = indent, line
+    state.md.block.tokenize(state, start_line + 1, line)
+    state.blkIndent, state.lineMax = old_indent, old_max
+    state.push("tab_close", "div", -1)
+    state.line = line
+    return True
+
+
+def _push_tab(state: StateBlock, label: str, line: int, new: bool, selected: bool) -> None:
+    token = state.push("tab_open", "div", 1)
+    token.map = [line, line + 1]
+    token.meta = {"new": new, "selected": selected}
+    state.tokens.extend(title_tokens("tab_label", label, line, state.level))
+
+
+def group_tabs(state: StateCore) -> None:
+    """Core rule: consecutive tabs at one level form a set; each tab learns its set, its
+    place and whether it is shown first."""
+    out: list[Token] = []
+    sets: list[list[Token]] = []
+    for token in state.tokens:
+        if token.type == "tab_open":
+            last = out[-1] if out else None
+            if (
+                last is not None
+                and last.type == "tabs_close"
+                and last.level == token.level
+                and not token.meta["new"]
+            ):
+                out.pop()
+            else:
+                opener = Token("tabs_open", "div", 1)
+                opener.level, opener.block = token.level, True
+                out.append(opener)
+                sets.append([])
+            sets[-1].append(token)
+            token.meta["set"] = len(sets)
+            token.meta["index"] = len(sets[-1])
+        out.append(token)
+        if token.type == "tab_close":
+            closer = Token("tabs_close", "div", -1)
+            closer.level, closer.block = token.level, True
+            out.append(closer)
+    for tabs in sets:
+        chosen = next((t for t in tabs if t.meta["selected"]), tabs[0])
+        chosen.meta["checked"] = True
+    state.tokens = out
+
+
+def _tab_id(token: Token) -> str:
+    return f"__tabbed_{token.meta['set']}_{token.meta['index']}"
+
+
+def render_tab_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    token = tokens[idx]
+    checked = " checked" if token.meta.get("checked") else ""
+    return (
+        f'<input type="radio" class="tabbed-input" name="__tabbed_{token.meta["set"]}" '
+        f'id="{_tab_id(token)}"{checked}>\n'
+    )
+
+
+def render_label_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    return f'<label class="tabbed-label" for="{_tab_id(tokens[idx - 1])}">'
+
+
+def render_label_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    return '</label>\n<div class="tabbed-panel">\n'
+
+
+def render_fixed(html: str) -> object:
+    def render(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return html
+
+    return render
+
+
+def render_block_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    return f'<div class="{escapeHtml(str(tokens[idx].attrs.get("class", "block")))}">\n'
+
+
+def blocks_plugin(md: MarkdownIt) -> None:
+    md.block.ruler.before(
+        "fence",
+        "sitegen_slash_block",
+        slash_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.block.ruler.before(
+        "fence",
+        "sitegen_content_tab",
+        content_tab,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.core.ruler.after("block", "sitegen_tab_sets", group_tabs)
+    md.add_render_rule("tab_open", render_tab_open)
+    md.add_render_rule("tab_label_open", render_label_open)
+    md.add_render_rule("tab_label_close", render_label_close)
+    md.add_render_rule("tab_close", render_fixed("</div>\n"))  # type: ignore[arg-type]
+    md.add_render_rule("tabs_open", render_fixed('<div class="tabbed-set">\n'))  # type: ignore[arg-type]
+    md.add_render_rule("tabs_close", render_fixed("</div>\n"))  # type: ignore[arg-type]
+    md.add_render_rule("sitegen_block_open", render_block_open)
+    md.add_render_rule("sitegen_block_close", render_fixed("</div>\n"))  # type: ignore[arg-type]

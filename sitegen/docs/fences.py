@@ -1,0 +1,192 @@
+"""Fenced code highlighted with Pygments at build time, mermaid fences as readable source, and
+math (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``) as MathML made at build time.
+
+Renderer rules and a core rule (content/syntax/code.md). Never loads a script or a remote
+resource: the page reads the same with JavaScript off.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from latex2mathml.converter import convert as latex_to_mathml
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml, unescapeAll
+from markdown_it.renderer import RendererHTML
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.amsmath import amsmath_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from sitegen.docs.blocks import report
+from sitegen.docs.wikilinks import find_closer
+
+_OPTION = re.compile(r"""([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|(\S+))""")
+_LINE_SET = re.compile(r"\{([\d,\s-]+)\}")  # VitePress: ```js{1,4-6}
+_RANGE = re.compile(r"(\d+)(?:-(\d+))?")
+#: Most lines a fence may ask to highlight (a range is expanded; this bounds the work).
+_MAX_MARKED = 10_000
+
+
+@functools.lru_cache(maxsize=256)
+def _lexer(language: str) -> Lexer | None:
+    try:
+        return get_lexer_by_name(language, stripnl=False, ensurenl=True)
+    except ClassNotFound:
+        return None
+
+
+def _marked_lines(spec: str) -> list[int]:
+    lines: list[int] = []
+    for found in _RANGE.finditer(spec):
+        first = int(found.group(1))
+        last = min(int(found.group(2) or first), first + _MAX_MARKED)
+        lines.extend(range(first, last + 1))
+        if len(lines) > _MAX_MARKED:
+            break
+    return lines[:_MAX_MARKED]
+
+
+def fence_options(info: str) -> tuple[str, dict[str, str]]:
+    """The language and the options of an info string: ``py title="a.py" hl_lines="2 3"``,
+    ``{ .python linenums="1" }``, ``js{1,3-4}`` or ``ts:line-numbers``."""
+    options = {
+        m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
+        for m in _OPTION.finditer(info)
+    }
+    lines = _LINE_SET.search(info)
+    if lines and "hl_lines" not in options:
+        options["hl_lines"] = lines.group(1)
+    head = _LINE_SET.sub(" ", _OPTION.sub(" ", info)).replace("{", " ").replace("}", " ")
+    words = head.split()
+    language = words[0].lstrip(".").lower() if words else ""
+    if ":line-numbers" in language:
+        language = language.split(":", 1)[0]
+        options.setdefault("linenums", "1")
+    return language, options
+
+
+def render_fence(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    token = tokens[idx]
+    language, opts = fence_options(unescapeAll(token.info).strip())
+    if language == "mermaid":
+        return _mermaid(token.content)
+    lexer = _lexer(language) if language else None
+    title = opts.get("title", "")
+    code = (
+        _highlighted(token.content, lexer, opts)
+        if lexer is not None
+        else _plain(token.content, language)
+    )
+    if not title:
+        return code
+    return f'<div class="code-block"><p class="code-title">{escapeHtml(title)}</p>\n{code}</div>\n'
+
+
+def _highlighted(code: str, lexer: Lexer, opts: dict[str, str]) -> str:
+    start = opts.get("linenums", "")
+    formatter = HtmlFormatter(
+        cssclass="highlight",
+        wrapcode=True,
+        hl_lines=_marked_lines(opts.get("hl_lines", "")),
+        linenos="inline" if start else False,
+        linenostart=int(start) if start.isdigit() and int(start) > 0 else 1,
+    )
+    return str(highlight(code, lexer, formatter))
+
+
+def _plain(code: str, language: str) -> str:
+    attr = f' class="language-{escapeHtml(language)}"' if language else ""
+    return f"<pre><code{attr}>{escapeHtml(code)}</code></pre>\n"
+
+
+def _mermaid(source: str) -> str:
+    # Decided (content/syntax/code.md): no bundled script; the diagram's source stays
+    # readable, in the element mermaid itself would draw into.
+    return (
+        '<figure class="diagram">\n'
+        f'<pre class="mermaid"><code>{escapeHtml(source)}</code></pre>\n'
+        "<figcaption>Mermaid diagram, shown as its source (sitegen publishes no "
+        "JavaScript).</figcaption>\n</figure>\n"
+    )
+
+
+# --- math ---------------------------------------------------------------------------------
+
+_MATH_TOKENS = ("math_inline", "math_inline_double", "math_block", "math_block_label", "amsmath")
+_MATHML = "sitegen_mathml"
+
+
+def math_to_mathml(state: StateCore) -> None:
+    """Core rule: every formula becomes MathML here, so a bad one is reported with its line."""
+    for token in state.tokens:
+        if token.type in _MATH_TOKENS:
+            _convert(state, token, (token.map or [0])[0], display=True)
+        elif token.type == "inline" and token.children:
+            line = (token.map or [0])[0]
+            for child in token.children:
+                if child.type in _MATH_TOKENS:
+                    _convert(state, child, line, display=child.type == "math_inline_double")
+
+
+def _convert(state: StateCore, token: Token, line: int, display: bool) -> None:
+    try:
+        mathml = latex_to_mathml(token.content, display="block" if display else "inline")
+    except Exception:  # noqa: BLE001 - latex2mathml raises a dozen classes, base Exception
+        source = state.env.get("sitegen_source")
+        index = source.line_starts[line] if source is not None else 0
+        report(
+            state,
+            index,
+            "this formula is not TeX that latex2mathml can read; it is shown as its source",
+            "math",
+        )
+        mathml = f'<code class="math-source">{escapeHtml(token.content)}</code>'
+    token.meta[_MATHML] = mathml
+
+
+def render_math(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    token = tokens[idx]
+    mathml = str(token.meta.get(_MATHML, ""))
+    if token.block:
+        return f'<div class="math">{mathml}</div>\n'
+    return mathml
+
+
+def math_parens(state: StateInline, silent: bool) -> bool:
+    """``\\(…\\)`` inline and ``\\[…\\]`` displayed, the LaTeX delimiters."""
+    src, pos = state.src, state.pos
+    if not src.startswith(("\\(", "\\["), pos):
+        return False
+    closer = "\\)" if src[pos + 1] == "(" else "\\]"
+    end = find_closer(state, closer, pos + 2)
+    if end < 0 or end == pos + 2:
+        return False
+    if not silent:
+        token = state.push("math_inline_double" if closer == "\\]" else "math_inline", "math", 0)
+        token.content, token.markup = src[pos + 2 : end], src[pos : pos + 2]
+    state.pos = end + 2
+    return True
+
+
+def fences_plugin(md: MarkdownIt) -> None:
+    md.add_render_rule("fence", render_fence)
+    dollarmath_plugin(md, double_inline=True, allow_space=False, allow_digits=False)
+    amsmath_plugin(md)
+    md.inline.ruler.before("escape", "sitegen_math_parens", math_parens)
+    md.core.ruler.after("inline", "sitegen_math", math_to_mathml)
+    for name in _MATH_TOKENS:
+        md.add_render_rule(name, render_math)

@@ -1,0 +1,59 @@
+"""The block and inline syntaxes sitegen reads besides CommonMark, registered on one parser:
+the three callout families, tabs, definition lists, task lists, math, highlighted fences,
+wikilinks, and the warnings for syntaxes it does not run (content/syntax/index.md).
+
+Registration only; each syntax lives in its own module. Never parses a page itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from mdit_py_plugins.deflist import deflist_plugin
+
+from sitegen.docs.autorefs import KIND as AUTOREF
+from sitegen.docs.autorefs import autoref
+from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
+from sitegen.docs.callouts import callouts_plugin
+from sitegen.docs.fences import fences_plugin
+from sitegen.docs.positions import BlockRule, recording
+from sitegen.docs.unsupported import report_unsupported
+from sitegen.docs.wikilinks import KIND as WIKILINK
+from sitegen.docs.wikilinks import report_embeds, wikilink
+
+__all__ = ["ATTRS_START", "ENV_PROBLEMS", "WIKILINK", "use_doc_syntax"]
+
+
+#: An attribute list starts with an id, a class or a key: ``{#id}``, ``{ .class }``,
+#: ``{key=value}``. Not ``{% include %}`` or ``{{ var }}``, which are a template's.
+ATTRS_START = re.compile(r"\{:?[ \t]*(?:[#.][^\s{}]|[A-Za-z_][\w-]*=)")
+
+
+def _attribute_lines_only(rule: BlockRule) -> BlockRule:
+    """The attrs plugin's block rule, for lines that look like attribute lists only (it
+    takes any ``{…}`` line, so template tags vanished without a word)."""
+
+    def guarded(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        start = state.bMarks[start_line] + state.tShift[start_line]
+        return bool(ATTRS_START.match(state.src, start)) and rule(
+            state, start_line, end_line, silent
+        )
+
+    return guarded
+
+
+def use_doc_syntax(md: MarkdownIt) -> None:
+    """Every extra syntax, on a parser whose link rules already record positions."""
+    attr = next((r for r in md.block.ruler.__rules__ if r.name == "attr"), None)
+    if attr is not None:
+        md.block.ruler.at("attr", _attribute_lines_only(attr.fn), {"alt": attr.alt})
+    callouts_plugin(md)
+    blocks_plugin(md)
+    deflist_plugin(md)
+    fences_plugin(md)
+    md.inline.ruler.before("link", "sitegen_wikilink", recording(wikilink, WIKILINK))
+    md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, AUTOREF))
+    md.core.ruler.after("inline", "sitegen_embeds", report_embeds)
+    md.core.ruler.after("inline", "sitegen_unsupported", report_unsupported)
