@@ -199,7 +199,7 @@ def build_fingerprint(config: Config, found: Crawl) -> str:
     files += [(f.path, f.content_hash) for f in found.code]
     files += sorted(found.asset_hashes.items())
     files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
-    return input_fingerprint(repr(options), template_files(config.root), files,
+    return input_fingerprint(repr(options), template_files(config.root, config.theme_dir), files,
                              (sorted(found.all_paths), sorted(found.diagnostics)))
 
 

@@ -61,6 +61,8 @@ class Config:
     jobs: int = 0
     #: Severity per check of ``sitegen check`` (error / warn / ignore).
     checks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CHECKS))
+    #: Folder of template overrides (like MkDocs' ``custom_dir``); "" = the shipped theme only.
+    theme_dir: str = ""
 
     @property
     def content_dir(self) -> Path:
@@ -163,4 +165,17 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
     if not config.content:
         content = "content" if (root / "content").is_dir() else "docs"
         config = dataclasses.replace(config, content=content)
+    _check_theme_dir(config)
     return config
+
+
+def _check_theme_dir(config: Config) -> None:
+    """A configured theme folder must exist below the root (nothing outside it is read)."""
+    if not config.theme_dir:
+        return
+    folder = (config.root / config.theme_dir).resolve()
+    root = config.root.resolve()
+    if folder != root and root not in folder.parents:
+        raise ConfigError(f"theme_dir '{config.theme_dir}' lies outside the project root")
+    if not folder.is_dir():
+        raise ConfigError(f"theme_dir '{config.theme_dir}' is not a folder")

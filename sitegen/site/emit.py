@@ -312,9 +312,10 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     pages = publishable_pages(result)
     nav, folder_index = build_nav(pages)
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
-    renderer = Renderer(config.root)
+    renderer = Renderer(config.root, config.theme_dir)
+    result.diagnostics += renderer.theme.diagnostics
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
-                     site_key=digest(template_files(config.root), nav, folder_index,
+                     site_key=digest(template_files(config.root, config.theme_dir), nav, folder_index,
                                      config.site_title, config.base_url))
     with SiteWriter(config.out_dir, reuse=reuse) as writer:
         for name, data in site.renderer.static_files().items():
@@ -325,7 +326,9 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
             writer.claim(out, "sitegen")
         reports_key = digest(site.site_key, graph_key(result))
         fresh = [out for out in reports if not writer.reuse(out, reports_key)]
-        with run_in_background(emit_reports, (site, writer), jobs > 1 and bool(fresh),
+        # Own templates render here, so an error in one is a ThemeError line, not a crash.
+        with run_in_background(emit_reports, (site, writer),
+                               jobs > 1 and bool(fresh) and not renderer.has_theme_templates,
                                skip=not fresh):
             emit_pages(site, writer, progress, jobs)
             emit_assets(site, writer)
