@@ -7,6 +7,7 @@ reads only the configuration file; a bad value raises ``ConfigError`` (exit code
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,13 @@ class Config:
     checks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CHECKS))
     #: Folder of template overrides (like MkDocs' ``custom_dir``); "" = the shipped theme only.
     theme_dir: str = ""
+    #: Language of the pages, the ``lang`` of every ``<html>`` (a BCP 47 tag: ``en``, ``pt-BR``).
+    lang: str = "en"
+    #: The repository's web address; with ``edit_uri`` it gives each page an "Edit this page" link.
+    repo_url: str = ""
+    #: Path from ``repo_url`` to the content folder for editing (MkDocs' name); default for
+    #: GitHub and GitLab: ``edit/main/<content>/``.
+    edit_uri: str = ""
 
     @property
     def content_dir(self) -> Path:
@@ -166,7 +174,12 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
         content = "content" if (root / "content").is_dir() else "docs"
         config = dataclasses.replace(config, content=content)
     _check_theme_dir(config)
+    if not _LANG.fullmatch(config.lang):
+        raise ConfigError(f"option 'lang' must be a language tag such as 'en' or 'pt-BR', not '{config.lang}'")
     return config
+
+
+_LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 
 
 def _check_theme_dir(config: Config) -> None:

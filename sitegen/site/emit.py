@@ -317,10 +317,13 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
                      site_key=digest(template_files(config.root, config.theme_dir), nav, folder_index,
                                      config.site_title, config.base_url))
+    site.reports = header_reports(site)
+    site.site_key = digest(site.site_key, site.reports, config.lang, config.repo_url, config.edit_uri)
     with SiteWriter(config.out_dir, reuse=reuse) as writer:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)
+        emit_search_index(site, writer)
         reports = report_outputs(site)
         for out in reports:
             writer.claim(out, "sitegen")
@@ -347,6 +350,14 @@ def graph_key(result: BuildResult) -> str:
     code = [(r.path, r.content_hash) for r in result.code_records]
     return digest(sorted(result.graph.nodes.items()), edges, result.linked.broken, code,
                   result.cycles)
+
+
+def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
+    """The reports the header links to, by title, with hrefs relative to the site root."""
+    reports = [("All pages", str(_index_out(site))), ("Broken links", "broken-links.html")]
+    if site.result.cycles is not None:
+        reports.append(("Cycles", "cycles.html"))
+    return (*reports, ("Graph", "graph.html"))
 
 
 def _index_out(site: SiteState) -> OutPath:
@@ -410,6 +421,14 @@ def emit_graph_page(site: SiteState, whole: Graph, writer: SiteWriter, figures: 
     writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
                                         site=site.context(out), renderer=site.renderer,
                                         title="Graph"))
+
+
+def emit_search_index(site: SiteState, writer: SiteWriter) -> None:
+    """``search-index.js``: the pages' sections and the code's symbols (sitegen.site.search)."""
+    from sitegen.site.search import INDEX_FILE, search_index_script
+    writer.claim(OutPath(INDEX_FILE), "sitegen")
+    writer.write(OutPath(INDEX_FILE),
+                 search_index_script(site.pages_by_node, site.result.code_records))
 
 
 def emit_code(site: SiteState, writer: SiteWriter, progress: Progress) -> None:

@@ -168,8 +168,12 @@ def _token_css(style: str) -> str:
 def highlight_css() -> str:
     """Pygments CSS for the light theme, and the dark one under prefers-color-scheme."""
     light, dark = _token_css(LIGHT_STYLE), _token_css(DARK_STYLE)
+    # Dark follows the system unless the reader chose light, and always when they chose dark
+    # (templates/theme-toggle.js sets data-theme on <html>).
+    system_dark = dark.replace(".highlight", ':root:not([data-theme="light"]) .highlight')
+    chosen_dark = dark.replace(".highlight", ':root[data-theme="dark"] .highlight')
     return (f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}) */\n{light}\n"
-            f"@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n")
+            f"@media (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n{chosen_dark}\n")
 
 
 # ---------------------------------------------------------------------------- nav tree

@@ -80,8 +80,11 @@ def _read_folder(real_root: Path, folder: Path, rel: str, theme: Theme, seen: se
         if entry.name.startswith("."):
             continue
         if not _inside(real_root, Path(entry.path)):
-            theme.diagnostics.append(_warn(theme.repo_path(name),
-                                           "symbolic link points outside the project root; ignored"))
+            theme.diagnostics.append(
+                _warn(
+                    theme.repo_path(name), "symbolic link points outside the project root; ignored"
+                )
+            )
             continue
         try:
             mode = os.stat(entry.path).st_mode

@@ -223,6 +223,8 @@ class SiteContext:
     current_href: str = ""  # the current page, relative to the site root ("guides/a.html")
     lang: str = "en"
     scripts: tuple[str, ...] = field(default=())  # extra site-local scripts, page-relative
+    #: The header's links to the reports: (title, href relative to the SITE ROOT).
+    reports: tuple[tuple[str, str], ...] = ()
 
 
 def root_prefix_for(out_path: str) -> str:

@@ -29,7 +29,9 @@ def _published(site: Path) -> str:
 
 
 @pytest.mark.parametrize("folder", ["templates", "theme"])
-def test_a_symlinked_stylesheet_outside_the_root_is_not_published(tmp_path: Path, folder: str) -> None:
+def test_a_symlinked_stylesheet_outside_the_root_is_not_published(
+    tmp_path: Path, folder: str
+) -> None:
     root, secret = _project(tmp_path, 'theme_dir = "theme"\n')
     (root / "theme").mkdir()
     (root / folder).mkdir(exist_ok=True)
@@ -40,7 +42,10 @@ def test_a_symlinked_stylesheet_outside_the_root_is_not_published(tmp_path: Path
     assert SECRET not in _published(root / "site")
     assert not (root / "site" / "extra.css").exists()
     assert "body" in (root / "site" / "style.css").read_text()  # the shipped stylesheet
-    assert f"{folder}/style.css:1:1: warning: symbolic link points outside the project root" in proc.stderr
+    assert (
+        f"{folder}/style.css:1:1: warning: symbolic link points outside the project root"
+        in proc.stderr
+    )
 
 
 def test_a_symlinked_template_outside_the_root_is_not_used(tmp_path: Path) -> None:
@@ -79,7 +84,8 @@ def test_a_flask_projects_templates_folder_is_not_a_theme(tmp_path: Path) -> Non
     root, _ = _project(tmp_path)
     (root / "templates").mkdir()
     (root / "templates" / "page.html").write_text(
-        "{% extends 'layout.html' %}{% block body %}{{ url_for('index') }}{% endblock %}")
+        "{% extends 'layout.html' %}{% block body %}{{ url_for('index') }}{% endblock %}"
+    )
     (root / "templates" / "base.html").write_text("{% if user %}<p>{{ user.name }</p>{% endif %}")
     proc = run_cli("build", "--root", str(root), "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
@@ -91,7 +97,8 @@ def test_a_configured_theme_overrides_templates_and_publishes_its_files(tmp_path
     root, _ = _project(tmp_path, 'theme_dir = "theme"\n')
     (root / "theme" / "img").mkdir(parents=True)
     (root / "theme" / "page.html").write_text(
-        '{% extends "base.html" %}{% block content %}<p id="own">{{ page.title }}</p>{% endblock %}')
+        '{% extends "base.html" %}{% block content %}<p id="own">{{ page.title }}</p>{% endblock %}'
+    )
     (root / "theme" / "img" / "logo.svg").write_text("<svg/>")
     proc = run_cli("build", "--root", str(root), "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
@@ -99,15 +106,25 @@ def test_a_configured_theme_overrides_templates_and_publishes_its_files(tmp_path
     assert (root / "site" / "img" / "logo.svg").read_text() == "<svg/>"
 
 
-@pytest.mark.parametrize(("template", "line", "message"), [
-    ('{% extends "base.html" %}\n{% block content %}\n{{ page.title }\n{% endblock %}', 3,
-     "unexpected '}'"),
-    ('{% extends "base.html" %}\n{% block content %}\n\n{{ page.nope.deeper }}{% endblock %}', 4,
-     "has no attribute 'nope'"),
-])
+@pytest.mark.parametrize(
+    ("template", "line", "message"),
+    [
+        (
+            '{% extends "base.html" %}\n{% block content %}\n{{ page.title }\n{% endblock %}',
+            3,
+            "unexpected '}'",
+        ),
+        (
+            '{% extends "base.html" %}\n{% block content %}\n\n{{ page.nope.deeper }}{% endblock %}',
+            4,
+            "has no attribute 'nope'",
+        ),
+    ],
+)
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_template_error_is_one_line_with_path_and_line(tmp_path: Path, template: str, line: int,
-                                                         message: str, jobs: str) -> None:
+def test_a_template_error_is_one_line_with_path_and_line(
+    tmp_path: Path, template: str, line: int, message: str, jobs: str
+) -> None:
     root, _ = _project(tmp_path, 'theme_dir = "theme"\n')
     (root / "theme").mkdir()
     (root / "theme" / "page.html").write_text(template)
