@@ -253,7 +253,10 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if page is None:
             self._error(404, "not found")
             return
-        data = with_live_reload(page.read_bytes(), self.server.builder.status)
+        data = page.read_bytes()
+        if b"<base " not in data:  # served at any depth: its site-root links need a base
+            data = data.replace(b"<head>", b'<head>\n<base href="/">', 1)
+        data = with_live_reload(data, self.server.builder.status)
         self._send(404, "text/html; charset=utf-8", data, body)
 
     def _events(self, since: str) -> None:

@@ -142,7 +142,7 @@
       a.href = root + hit.href;
       if (hit.symbol) li.className = "symbol";
       a.appendChild(part("result-title", marked(hit.title, found.terms)));
-      if (hit.heading) a.appendChild(part("result-heading", hit.heading));
+      if (hit.heading && hit.heading !== hit.title) a.appendChild(part("result-heading", hit.heading));
       if (hit.text) a.appendChild(part("result-snippet", marked(snippet(hit.text, found.terms), found.terms)));
       li.appendChild(a);
       list.appendChild(li);

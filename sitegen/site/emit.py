@@ -49,6 +49,8 @@ from sitegen.site.views import (
     ReportView,
     TocEntry,
 )
+from sitegen.site.pagemeta import edit_href, git_dates
+from sitegen.site.sitepages import emit_not_found, emit_tag_pages, tag_links
 from sitegen.site.writer import SiteWriter
 
 if TYPE_CHECKING:
@@ -80,14 +82,18 @@ def substitute_links(rec: PageRecord, resolutions: list[Resolved], from_out: Out
         i = int(m.group(2))
         if m.group(1) != mark or i >= len(resolutions):
             return m.group(0)
-        url = _link_href(resolutions[i], rec.links[i].href, from_out, graph)
-        return htmlmod.escape(url, quote=True)
+        res = resolutions[i]
+        url = htmlmod.escape(_link_href(res, rec.links[i].href, from_out, graph), quote=True)
+        if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE) and m.group(3):
+            # The mark is a whole double-quoted href: close it and mark the link as broken.
+            return f'{url}" class="broken-link" title="Broken link: the target does not exist"'
+        return url + m.group(3)
 
     return _LINK_MARK.sub(repl, rec.html)
 
 
 # Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
-_LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)")
+_LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)(\"?)")
 
 
 # ---------------------------------------------------------------------------- navigation
@@ -176,7 +182,9 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
                 if 2 <= h.level <= TOC_MAX_LEVEL)
     return PageView(title=rec.title, body_html=body, toc=toc, crumbs=crumbs_for(node, site, out),
                     backlinks=groups, code_refs=code_refs,
-                    raw_href=href_between(out, raw_out_path(node)), node_id=node)
+                    raw_href=href_between(out, raw_out_path(node)), node_id=node,
+                    edit_href=edit_href(site.result.config, rec.path),
+                    modified=site.dates.get(rec.path, ""), tags=tag_links(node, site, out))
 
 
 def emit_pages(site: SiteState, writer: SiteWriter, progress: Progress, jobs: int) -> None:
@@ -206,7 +214,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
     incoming = [(e.src, e.rel, e.label, e.anchor, e.count,
                  e.occurrences[0].line if e.occurrences else 0, site.titles.get(e.src, ""))
                 for e in graph.backlinks_of(node)]
-    return digest(site.site_key, rec.content_hash, links, incoming)
+    return digest(site.site_key, rec.content_hash, links, incoming, site.dates.get(rec.path, ""))
 
 
 def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> dict[str, str]:
@@ -318,12 +326,15 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
                      site_key=digest(template_files(config.root, config.theme_dir), nav, folder_index,
                                      config.site_title, config.base_url))
     site.reports = header_reports(site)
+    site.dates = git_dates(config.root, config.content)
     site.site_key = digest(site.site_key, site.reports, config.lang, config.repo_url, config.edit_uri)
     with SiteWriter(config.out_dir, reuse=reuse) as writer:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)
         emit_search_index(site, writer)
+        emit_not_found(site, writer)
+        emit_tag_pages(site, writer)
         reports = report_outputs(site)
         for out in reports:
             writer.claim(out, "sitegen")

@@ -33,6 +33,8 @@ class SiteState:
     site_key: str = ""
     #: The header's report links, (title, href relative to the site root).
     reports: tuple[tuple[str, str], ...] = ()
+    #: Repository path -> date of the last commit that changed it (empty outside git).
+    dates: dict[str, str] = field(default_factory=dict)
 
     @functools.cached_property
     def page_bytes(self) -> dict[str, bytes]:

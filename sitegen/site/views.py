@@ -105,6 +105,9 @@ class PageView:
     related: tuple[LinkItem, ...] = ()
     raw_href: str = ""
     node_id: str = ""
+    edit_href: str = ""  # "Edit this page" (repo_url + edit_uri), "" for none
+    modified: str = ""  # YYYY-MM-DD of the last commit that changed the page, "" outside git
+    tags: tuple[LinkItem, ...] = ()  # each to its tag page
 
     def __post_init__(self) -> None:
         _as_markup(self, "body_html")
