@@ -109,7 +109,7 @@ def _build_parser() -> MarkdownIt:
     md.use(front_matter_plugin)
     # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
     md.use(footnote_plugin, inline=False)
-    md.use(tasklists_plugin)
+    md.use(tasklists_plugin, label=True)  # a label per checkbox, for screen readers (axe)
     md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
     md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
     _replace_rule(md.inline.ruler, "link", recording(link, None))
