@@ -233,6 +233,9 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 
     def _file(self, url_path: str, body: bool) -> None:
         path = site_file(self.server.out, url_path)
+        if path is None and url_path == "/favicon.ico":  # asked by every browser: no noise
+            self._send(204, "image/x-icon", b"", body)
+            return
         if path is None:
             self._not_found(body)
             return

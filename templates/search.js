@@ -94,9 +94,11 @@
     return {terms: terms, hits: results.slice(0, LIMIT), total: results.length};
   }
 
-  function snippet(text, terms) {
-    var low = text.toLowerCase(), at = -1;
-    for (var i = 0; i < terms.length && at < 0; i++) at = low.indexOf(terms[i]);
+  function snippet(text, terms, heading) {
+    /* The section's opening when the heading matched, else the text around the first match. */
+    var low = text.toLowerCase(), at = -1, head = heading.toLowerCase();
+    var inHeading = terms.every(function (w) { return head.indexOf(w) >= 0; });
+    for (var i = 0; i < terms.length && at < 0 && !inHeading; i++) at = low.indexOf(terms[i]);
     var start = Math.max(0, at - BEFORE);
     if (start > 0) { var space = text.indexOf(" ", start); if (space >= 0 && space < at) start = space + 1; }
     var part = text.slice(start, start + LENGTH);
@@ -143,7 +145,7 @@
       if (hit.symbol) li.className = "symbol";
       a.appendChild(part("result-title", marked(hit.title, found.terms)));
       if (hit.heading && hit.heading !== hit.title) a.appendChild(part("result-heading", hit.heading));
-      if (hit.text) a.appendChild(part("result-snippet", marked(snippet(hit.text, found.terms), found.terms)));
+      if (hit.text) a.appendChild(part("result-snippet", marked(snippet(hit.text, found.terms, hit.heading), found.terms)));
       li.appendChild(a);
       list.appendChild(li);
     });

@@ -92,6 +92,12 @@ def substitute_links(rec: PageRecord, resolutions: list[Resolved], from_out: Out
     return _LINK_MARK.sub(repl, rec.html)
 
 
+def scrollable_tables(body: str) -> str:
+    """Each table in a box that scrolls sideways, focusable so keyboards can scroll it too."""
+    return body.replace("<table>", '<div class="table-scroll" tabindex="0" role="region" '
+                        'aria-label="Table (scrolls sideways)"><table>').replace("</table>", "</table></div>")
+
+
 # Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
 _LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)(\"?)")
 
@@ -167,7 +173,8 @@ def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     out = html_out_path(node)
     graph = site.graph
-    body = substitute_links(rec, site.result.linked.resolutions.get(node, []), out, graph)
+    body = scrollable_tables(substitute_links(rec, site.result.linked.resolutions.get(node, []),
+                                              out, graph))
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]
     code_edges = [e for e in incoming if is_source_node(e.src)]

@@ -29,11 +29,17 @@ def edit_href(config: Config, page_path: str) -> str:
         return ""
     uri = config.edit_uri
     if not uri and any(host in config.repo_url for host in _HOSTS_WITH_EDIT):
-        uri = f"edit/main/{config.content.strip('/')}/" if config.content.strip("/") else "edit/main/"
+        uri = (
+            f"edit/main/{config.content.strip('/')}/" if config.content.strip("/") else "edit/main/"
+        )
     if not uri:
         return ""
     content = config.content.strip("/")
-    rel = page_path[len(content) + 1 :] if content and page_path.startswith(content + "/") else page_path
+    rel = (
+        page_path[len(content) + 1 :]
+        if content and page_path.startswith(content + "/")
+        else page_path
+    )
     if uri.startswith(("http://", "https://")):
         return uri.rstrip("/") + "/" + rel
     return config.repo_url.rstrip("/") + "/" + uri.strip("/") + "/" + rel
@@ -65,10 +71,25 @@ def git_dates(root: Path, folder: str = "") -> dict[str, str]:
         return {}
     try:
         proc = subprocess.run(
-            ["git", "-C", str(root), "-c", "core.quotePath=false", "log", "--format=%x00%cs",
-             "--name-only", "--no-renames", "HEAD", "--", folder.strip("/") or "."],
-            capture_output=True, timeout=_GIT_TIMEOUT, check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+            [
+                "git",
+                "-C",
+                str(root),
+                "-c",
+                "core.quotePath=false",
+                "log",
+                "--format=%x00%cs",
+                "--name-only",
+                "--no-renames",
+                "HEAD",
+                "--",
+                folder.strip("/") or ".",
+            ],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
     except (OSError, subprocess.SubprocessError):
         return {}
     if proc.returncode != 0:
@@ -95,8 +116,12 @@ def git_head(root: Path) -> str:
     if not (root / ".git").exists():
         return ""
     try:
-        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                              timeout=_GIT_TIMEOUT, check=False)
+        proc = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return ""
     return proc.stdout.decode().strip() if proc.returncode == 0 else ""

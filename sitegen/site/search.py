@@ -49,7 +49,8 @@ def page_sections(body_html: str) -> list[Section]:
     for m in _HEADING.finditer(body_html):
         sections.append(Section(heading, anchor, plain_text(body_html[start : m.start()])))
         heading = plain_text(_PERMALINK.sub("", m.group(3)))
-        anchor, start = m.group(2), m.end()
+        # The h1 is the page's top: its results link to the page itself.
+        anchor, start = ("" if m.group(1) == "1" else m.group(2)), m.end()
     sections.append(Section(heading, anchor, plain_text(body_html[start:])))
     return [s for s in sections if s.heading or s.text]
 
@@ -66,7 +67,9 @@ def search_index(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) ->
     symbol_rows: list[list[str]] = []
     for crec in sorted(code, key=lambda r: r.path):
         href = html_out_path(source_node_id(RepoPath(crec.path)))
-        for sym in sorted(crec.symbols, key=lambda s: (s.source_range.start_line, s.qualified_name)):
+        for sym in sorted(
+            crec.symbols, key=lambda s: (s.source_range.start_line, s.qualified_name)
+        ):
             line = (sym.name_range or sym.source_range).start_line
             symbol_rows.append([sym.qualified_name, str(sym.kind), f"{href}#L{line}", crec.path])
     return {"version": 1, "pages": page_rows, "sections": section_rows, "symbols": symbol_rows}

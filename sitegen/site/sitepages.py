@@ -42,15 +42,23 @@ def emit_tag_pages(site: SiteState, writer: SiteWriter) -> None:
         index_entries.append(IndexEntry(tag, href_between(TAGS_INDEX, out), note=_count(nodes)))
         if not writer.claim(out, "sitegen"):
             continue  # two tags with one slug: the first (in sorted order) has the page
-        entries = tuple(IndexEntry(site.pages_by_node[n].title, href_between(out, html_out_path(n)))
-                        for n in nodes)
-        view = IndexView(title=f"Tag: {tag}", sections=(IndexSection("Pages", entries),),
-                         intro=f"{_count(nodes)} tagged “{tag}”.",
-                         crumbs=(Crumb("Tags", href_between(out, TAGS_INDEX)), Crumb(tag)))
+        entries = tuple(
+            IndexEntry(site.pages_by_node[n].title, href_between(out, html_out_path(n)))
+            for n in nodes
+        )
+        view = IndexView(
+            title=f"Tag: {tag}",
+            sections=(IndexSection("Pages", entries),),
+            intro=f"{_count(nodes)} tagged “{tag}”.",
+            crumbs=(Crumb("Tags", href_between(out, TAGS_INDEX)), Crumb(tag)),
+        )
         writer.write(out, site.renderer.render_index(site.context(out), view))
     if writer.claim(TAGS_INDEX, "sitegen"):
-        view = IndexView(title="Tags", sections=(IndexSection("All tags", tuple(index_entries)),),
-                         intro=f"{len(tags)} tags from the pages' front matter.")
+        view = IndexView(
+            title="Tags",
+            sections=(IndexSection("All tags", tuple(index_entries)),),
+            intro=f"{len(tags)} tags from the pages' front matter.",
+        )
         writer.write(TAGS_INDEX, site.renderer.render_index(site.context(TAGS_INDEX), view))
 
 
@@ -66,6 +74,11 @@ def emit_not_found(site: SiteState, writer: SiteWriter) -> None:
         return
     sections = tuple(LinkItem(item.title, item.href) for item in site.nav if item.href)
     base = site.result.config.base_url.rstrip("/") + "/" if site.result.config.base_url else ""
-    html = site.renderer.render("404.html", site=site.context(NOT_FOUND), title="Page not found",
-                                sections=sections, base_href=base)
+    html = site.renderer.render(
+        "404.html",
+        site=site.context(NOT_FOUND),
+        title="Page not found",
+        sections=sections,
+        base_href=base,
+    )
     writer.write(NOT_FOUND, html)
