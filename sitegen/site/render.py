@@ -164,16 +164,51 @@ def _token_css(style: str) -> str:
     return "\n".join(_CSS_COMMENT.sub("", r).strip() for r in rules)
 
 
+_RULE = re.compile(r"^(?P<selector>[^{]+)\{(?P<body>[^}]*)\}$")
+_COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
+
+
+def _declarations(css: str) -> dict[str, dict[str, str]]:
+    """selector -> property -> value, for pygments' one-rule-per-line output."""
+    rules: dict[str, dict[str, str]] = {}
+    for line in css.splitlines():
+        m = _RULE.match(line.strip())
+        if m is None:
+            continue
+        decls = rules.setdefault(m.group("selector").strip(), {})
+        for decl in m.group("body").split(";"):
+            prop, _, value = decl.partition(":")
+            if prop.strip():
+                decls[prop.strip()] = value.strip()
+    return rules
+
+
+def _both_schemes(light: str, dark: str) -> str:
+    """One rule per token for both themes: each colour is ``light-dark(LIGHT, DARK)``, which
+    follows the page's color-scheme: the system's, or the reader's choice made with
+    templates/theme-toggle.js. Other properties (bold, italic) come from the light style."""
+    light_rules, dark_rules = _declarations(light), _declarations(dark)
+    out = []
+    for selector in sorted(light_rules.keys() | dark_rules.keys()):
+        lr, dr = light_rules.get(selector, {}), dark_rules.get(selector, {})
+        decls = []
+        for prop in sorted(lr.keys() | dr.keys()):
+            lv, dv = lr.get(prop, ""), dr.get(prop, "")
+            colors = all(not v or _COLOR.fullmatch(v) for v in (lv, dv))
+            if colors and lv != dv:
+                decls.append(f"{prop}: light-dark({lv or 'currentcolor'}, {dv or 'currentcolor'})")
+            elif lv:
+                decls.append(f"{prop}: {lv}")
+        if decls:
+            out.append(f"{selector} {{ {'; '.join(decls)} }}")
+    return "\n".join(out)
+
+
 @functools.lru_cache(maxsize=1)
 def highlight_css() -> str:
-    """Pygments CSS for the light theme, and the dark one under prefers-color-scheme."""
-    light, dark = _token_css(LIGHT_STYLE), _token_css(DARK_STYLE)
-    # Dark follows the system unless the reader chose light, and always when they chose dark
-    # (templates/theme-toggle.js sets data-theme on <html>).
-    system_dark = dark.replace(".highlight", ':root:not([data-theme="light"]) .highlight')
-    chosen_dark = dark.replace(".highlight", ':root[data-theme="dark"] .highlight')
-    return (f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}) */\n{light}\n"
-            f"@media (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n{chosen_dark}\n")
+    """Pygments CSS for the light and the dark theme in one set of rules."""
+    both = _both_schemes(_token_css(LIGHT_STYLE), _token_css(DARK_STYLE))
+    return f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}, light-dark()) */\n{both}\n"
 
 
 # ---------------------------------------------------------------------------- nav tree
