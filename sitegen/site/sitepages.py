@@ -17,12 +17,18 @@ TAGS_INDEX = OutPath(f"{TAGS_FOLDER}/index.html")
 
 
 def pages_by_tag(site: SiteState) -> dict[str, list[NodeId]]:
-    """Every tag used in front matter, with its pages in node order."""
-    tags: dict[str, list[NodeId]] = {}
+    """Every tag used in front matter, with its pages in node order. Tags that share a page
+    (``Setup`` and ``setup``) are one tag, named as the first page in node order spells it."""
+    names: dict[OutPath, str] = {}
+    tags: dict[OutPath, list[NodeId]] = {}
     for node, rec in sorted(site.pages_by_node.items()):
         for tag in page_tags(rec.front_matter):
-            tags.setdefault(tag, []).append(node)
-    return dict(sorted(tags.items(), key=lambda kv: (kv[0].casefold(), kv[0])))
+            out = tag_out(tag)
+            names.setdefault(out, tag)
+            if node not in tags.setdefault(out, []):
+                tags[out].append(node)
+    return dict(sorted(((names[o], n) for o, n in tags.items()),
+                       key=lambda kv: (kv[0].casefold(), kv[0])))
 
 
 def tag_links(node: NodeId, site: SiteState, out: OutPath) -> tuple[LinkItem, ...]:
@@ -41,7 +47,7 @@ def emit_tag_pages(site: SiteState, writer: SiteWriter) -> None:
         out = tag_out(tag)
         index_entries.append(IndexEntry(tag, href_between(TAGS_INDEX, out), note=_count(nodes)))
         if not writer.claim(out, "sitegen"):
-            continue  # two tags with one slug: the first (in sorted order) has the page
+            continue  # a content file already took this path (it was reported)
         entries = tuple(
             IndexEntry(site.pages_by_node[n].title, href_between(out, html_out_path(n)))
             for n in nodes
