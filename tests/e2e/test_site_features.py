@@ -22,7 +22,7 @@ PAGES: dict[str, str | bytes] = {
     "content/notes/other.md": "---\ntags: setup\n---\n# Other\n\nText.\n",
     "lib/tool.py": "class Engine:\n    def start(self):\n        return 1\n",
     "sitegen.toml": 'title = "Feat"\nsource = ["lib"]\nlang = "pt-BR"\n'
-                    'repo_url = "https://github.com/acme/feat"\n',
+    'repo_url = "https://github.com/acme/feat"\n',
 }
 
 
@@ -33,9 +33,15 @@ def _build(root: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _git(root: Path, *args: str, date: str = "2021-03-04T05:06:07+00:00") -> None:
-    env = {**os.environ, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date,
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@e"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_DATE": date,
+        "GIT_COMMITTER_DATE": date,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@e",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@e",
+    }
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
 
 
@@ -66,14 +72,23 @@ def test_a_bad_lang_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_edit_link_from_repo_url_and_edit_uri(built: Path, tmp_path: Path) -> None:
-    assert 'href="https://github.com/acme/feat/edit/main/content/notes/other.md">Edit this page' in \
-        (built / "notes" / "other.html").read_text()
-    root = write_project(tmp_path / "own", {**PAGES, "sitegen.toml":
-                                            'repo_url = "https://git.example.org/feat/"\n'
-                                            'edit_uri = "src/branch/trunk/content/"\n'})
+    assert (
+        'href="https://github.com/acme/feat/edit/main/content/notes/other.md">Edit this page'
+        in (built / "notes" / "other.html").read_text()
+    )
+    root = write_project(
+        tmp_path / "own",
+        {
+            **PAGES,
+            "sitegen.toml": 'repo_url = "https://git.example.org/feat/"\n'
+            'edit_uri = "src/branch/trunk/content/"\n',
+        },
+    )
     _build(root)
-    assert 'href="https://git.example.org/feat/src/branch/trunk/content/guide.md"' in \
-        (root / "site" / "guide.html").read_text()
+    assert (
+        'href="https://git.example.org/feat/src/branch/trunk/content/guide.md"'
+        in (root / "site" / "guide.html").read_text()
+    )
 
 
 def test_no_edit_link_without_repo_url(tmp_path: Path) -> None:
@@ -94,7 +109,10 @@ def test_tags_have_pages_and_pages_link_their_tags(built: Path) -> None:
     setup = _main((built / "tags" / "setup.html").read_text())
     assert 'href="../guide.html"' in setup and 'href="../notes/other.html"' in setup
     assert "Tag: Setup" in setup
-    assert 'href="../tags/setup.html" rel="tag">setup</a>' in (built / "notes" / "other.html").read_text()
+    assert (
+        'href="../tags/setup.html" rel="tag">setup</a>'
+        in (built / "notes" / "other.html").read_text()
+    )
 
 
 def _main(html: str) -> str:
@@ -104,11 +122,16 @@ def _main(html: str) -> str:
 
 
 def test_header_links_to_every_report(built: Path) -> None:
-    header = re.search(r'<nav class="site-links".*?</nav>', (built / "notes" / "other.html").read_text(),
-                       re.DOTALL)
+    header = re.search(
+        r'<nav class="site-links".*?</nav>', (built / "notes" / "other.html").read_text(), re.DOTALL
+    )
     assert header is not None
-    for title, href in (("All pages", "../pages.html"), ("Broken links", "../broken-links.html"),
-                        ("Cycles", "../cycles.html"), ("Graph", "../graph.html")):
+    for title, href in (
+        ("All pages", "../pages.html"),
+        ("Broken links", "../broken-links.html"),
+        ("Cycles", "../cycles.html"),
+        ("Graph", "../graph.html"),
+    ):
         assert f'<a href="{href}">{title}</a>' in header.group(0)
         assert (built / href[3:]).is_file()
 
@@ -133,7 +156,10 @@ def test_last_modified_date_comes_from_the_last_commit_of_the_page(tmp_path: Pat
     _build(root)
     guide = (root / "site" / "guide.html").read_text()
     assert '<time datetime="2022-11-12">2022-11-12</time>' in guide
-    assert '<time datetime="2021-03-04">2021-03-04</time>' in (root / "site" / "index.html").read_text()
+    assert (
+        '<time datetime="2021-03-04">2021-03-04</time>'
+        in (root / "site" / "index.html").read_text()
+    )
     first = guide
     _build(root)  # the same commit: the same bytes
     assert (root / "site" / "guide.html").read_text() == first
@@ -145,7 +171,7 @@ def test_last_modified_date_comes_from_the_last_commit_of_the_page(tmp_path: Pat
 def _index(site: Path) -> dict[str, object]:
     text = (site / "search-index.js").read_text()
     assert text.startswith("window.SITEGEN_SEARCH=") and text.endswith(";\n")
-    return dict(json.loads(text[len("window.SITEGEN_SEARCH="):-2]))
+    return dict(json.loads(text[len("window.SITEGEN_SEARCH=") : -2]))
 
 
 def test_search_index_holds_sections_and_symbols(built: Path) -> None:
