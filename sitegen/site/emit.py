@@ -35,7 +35,9 @@ from sitegen.paths import (
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
+from sitegen.site.pagemeta import edit_href, git_dates
 from sitegen.site.render import Renderer, template_files
+from sitegen.site.sitepages import emit_not_found, emit_tag_pages, tag_links
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
 from sitegen.site.views import (
     CodeRef,
@@ -49,8 +51,6 @@ from sitegen.site.views import (
     ReportView,
     TocEntry,
 )
-from sitegen.site.pagemeta import edit_href, git_dates
-from sitegen.site.sitepages import emit_not_found, emit_tag_pages, tag_links
 from sitegen.site.writer import SiteWriter
 
 if TYPE_CHECKING:
