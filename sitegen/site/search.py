@@ -7,6 +7,7 @@ Never reads files and never emits markup: content text is JSON data the script s
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -55,6 +56,13 @@ def page_sections(body_html: str) -> list[Section]:
     return [s for s in sections if s.heading or s.text]
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _cached_sections(content_hash: str, body_html: str) -> tuple[Section, ...]:
+    """A page's sections, kept across the rebuilds of one `sitegen serve` process (the page's
+    HTML is a function of its bytes, which ``content_hash`` names)."""
+    return tuple(page_sections(body_html))
+
+
 def search_index(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) -> dict[str, object]:
     """The index as plain data: page URLs relative to the site root, sections pointing at
     their page by position, symbols with the URL of their definition line."""
@@ -62,7 +70,7 @@ def search_index(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) ->
     section_rows: list[list[object]] = []
     for i, (node, rec) in enumerate(sorted(pages.items())):
         page_rows.append([html_out_path(node), rec.title])
-        for s in page_sections(rec.html):
+        for s in _cached_sections(rec.content_hash, rec.html):
             section_rows.append([i, s.heading, s.anchor, s.text])
     symbol_rows: list[list[str]] = []
     for crec in sorted(code, key=lambda r: r.path):
