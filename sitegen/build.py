@@ -286,12 +286,14 @@ def build_fingerprint(config: Config, found: Crawl) -> str:
     from sitegen.site.render import template_files
     # Output is the same for every --jobs and wherever the project lies (but for the default
     # title, the folder's name, which site_title carries).
-    options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title)
+    from sitegen.site.pagemeta import git_head  # the pages' dates change with the commit
+    options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title,
+               git_head(config.root))
     files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
     files += [(f.path, f.content_hash) for f in found.code]
     files += sorted(found.asset_hashes.items())
     files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
-    return input_fingerprint(repr(options), template_files(config.root), files,
+    return input_fingerprint(repr(options), template_files(config.root, config.theme_dir), files,
                              (sorted(found.all_paths), sorted(found.diagnostics)))
 
 

@@ -229,7 +229,8 @@ def serve(root: Path, out: str | None, config_file: Path | None, languages: tupl
     """Build, serve the site on localhost and rebuild when files change."""
     from sitegen.serve import serve as run_serve
     config = _config(root, out, config_file, languages, jobs)
-    run_serve(config, port=port, quiet=quiet)
+    run_serve(config, port=port, quiet=quiet, config_file=config_file,
+              load_config=lambda: _config(root, out, config_file, languages, jobs))
 
 
 @main.command()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,15 @@ class Config:
         root itself (``content = "."``). Every consumer uses this form."""
         rel = posixpath.normpath(self.content.strip("/")) if self.content.strip("/") else "."
         return "" if rel == "." else rel
+    #: Folder of template overrides (like MkDocs' ``custom_dir``); "" = the shipped theme only.
+    theme_dir: str = ""
+    #: Language of the pages, the ``lang`` of every ``<html>`` (a BCP 47 tag: ``en``, ``pt-BR``).
+    lang: str = "en"
+    #: The repository's web address; with ``edit_uri`` it gives each page an "Edit this page" link.
+    repo_url: str = ""
+    #: Path from ``repo_url`` to the content folder for editing (MkDocs' name); default for
+    #: GitHub and GitLab: ``edit/main/<content>/``.
+    edit_uri: str = ""
 
     @property
     def content_dir(self) -> Path:
@@ -186,6 +196,9 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
     if not config.content:
         content = "content" if (root / "content").is_dir() else "docs"
         config = dataclasses.replace(config, content=content)
+    _check_theme_dir(config)
+    if not _LANG.fullmatch(config.lang):
+        raise ConfigError(f"option 'lang' must be a language tag such as 'en' or 'pt-BR', not '{config.lang}'")
     return config
 
 
@@ -202,3 +215,18 @@ def _check_folders(config: Config, origin: str) -> None:
         if not folder.is_dir():
             raise ConfigError(f"{origin}: {key} = '{rel}' is not a folder of the project; "
                               "create it or fix the setting")
+
+
+_LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
+
+
+def _check_theme_dir(config: Config) -> None:
+    """A configured theme folder must exist below the root (nothing outside it is read)."""
+    if not config.theme_dir:
+        return
+    folder = (config.root / config.theme_dir).resolve()
+    root = config.root.resolve()
+    if folder != root and root not in folder.parents:
+        raise ConfigError(f"theme_dir '{config.theme_dir}' lies outside the project root")
+    if not folder.is_dir():
+        raise ConfigError(f"theme_dir '{config.theme_dir}' is not a folder")

@@ -1,53 +1,360 @@
-"""``sitegen serve``: build, serve the site on localhost, rebuild when the project changes.
+"""``sitegen serve``: the writer's loop. Build, serve the site on the loopback, rebuild on each
+change (incrementally; the whole site when the config changes), reload the open page.
 
-Serves only the output folder, only on the loopback interface; never writes outside the
-output and the cache (the build does that).
+Answers only loopback Host names, serves only regular files inside the output (never hidden
+paths such as the cache), never writes anything: the live-reload script and the event stream
+exist only in served responses, never in the built site (content/guides/site.md, "Serve").
 """
 
 from __future__ import annotations
 
-import functools
+import errno
+import html
 import http.server
+import json
+import mimetypes
+import os
 import threading
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
 from sitegen.build import BuildOptions, build
-from sitegen.config import Config
+from sitegen.config import Config, ConfigError
+
+EVENTS_PATH = "/__sitegen/events"
+SCRIPT_PATH = "/__sitegen/live.js"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+#: Seconds between keep-alive comments on an idle event stream.
+PING_SECONDS = 15.0
+
+#: Served at SCRIPT_PATH only. On a "build" event: reload, or show the failed build's lines.
+LIVE_JS = """\
+(function () {
+  var me = document.currentScript, since = me.getAttribute("data-generation");
+  function show(lines) {
+    var box = document.getElementById("sitegen-build-error");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "sitegen-build-error";
+      box.setAttribute("role", "alert");
+      box.style.cssText = "position:fixed;inset:0 0 auto 0;z-index:99;margin:0;padding:1rem;" +
+        "background:#fff0f0;color:#600;border-bottom:2px solid #c00;font:14px/1.4 monospace;" +
+        "white-space:pre-wrap;max-height:50vh;overflow:auto";
+      document.body.appendChild(box);
+    }
+    box.textContent = "sitegen: the build failed\\n" + lines.join("\\n");
+  }
+  var source = new EventSource("/__sitegen/events?since=" + encodeURIComponent(since));
+  source.addEventListener("build", function (event) {
+    var status = JSON.parse(event.data);
+    if (status.failed) { since = String(status.generation); show(status.lines); }
+    else { source.close(); location.reload(); }
+  });
+})();
+"""
 
 
-def _rebuild(config: Config, quiet: bool) -> None:
-    result = build(config, BuildOptions(quiet=True))
-    for d in result.diagnostics:
-        click.echo(d.format(), err=True)
-    if not quiet:
-        click.echo(f"sitegen: {result.summary()}", err=True)
+class BadRequest(Exception):
+    """A request path that cannot name a file (NUL byte, bad percent-encoding)."""
 
 
-def _watch(config: Config, quiet: bool) -> None:
-    from watchfiles import watch
+@dataclass
+class BuildStatus:
+    """The latest build, shared by the builder and every open event stream."""
 
-    out, cache = config.out_dir.resolve(), config.cache_dir.resolve()
+    generation: int = 0
+    failed: bool = False
+    lines: tuple[str, ...] = ()
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def publish(self, failed: bool, lines: list[str]) -> None:
+        with self.changed:
+            self.generation += 1
+            self.failed, self.lines = failed, tuple(lines)
+            self.changed.notify_all()
+
+    def wait_after(self, seen: int, timeout: float) -> tuple[int, str]:
+        """Waits for a build after generation ``seen``: (its generation, its JSON), or
+        (``seen``, "") when none came within ``timeout`` seconds."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.generation != seen, timeout=timeout)
+            return (self.generation, self.as_json()) if self.generation != seen else (seen, "")
+
+    def as_json(self) -> str:
+        return json.dumps(
+            {"generation": self.generation, "failed": self.failed, "lines": list(self.lines)}
+        )
+
+
+class Builder:
+    """Rebuilds the site on demand; a failure is reported, never raised, so watching goes on."""
+
+    def __init__(self, load_config: Callable[[], Config], config: Config, quiet: bool) -> None:
+        self.load_config, self.config, self.quiet = load_config, config, quiet
+        self.status = BuildStatus()
+        self.lock = threading.Lock()
+
+    def rebuild(self, full: bool = False) -> None:
+        with self.lock:
+            failed, lines = self._build(full)
+            for line in lines:
+                click.echo(line, err=True)
+            self.status.publish(failed, lines)
+
+    def _build(self, full: bool) -> tuple[bool, list[str]]:
+        try:
+            self.config = self.load_config()
+            result = build(self.config, BuildOptions(quiet=True, clean=full))
+        except ConfigError as exc:  # a bad config or template: one line, as `build` says it
+            return True, [f"error: {exc}"]
+        except Exception as exc:  # noqa: BLE001 - serve must outlive any failed build
+            return True, [f"error: the build failed: {type(exc).__name__}: {exc}"]
+        lines = [d.format() for d in result.diagnostics]
+        if not self.quiet:
+            lines.append(f"sitegen: {'full rebuild: ' if full else ''}{result.summary()}")
+        return False, lines
+
+
+# ---------------------------------------------------------------------------- watching
+
+
+def config_files(config: Config, config_file: Path | None) -> set[Path]:
+    """The files whose change rebuilds everything."""
+    names = {config.root / "sitegen.toml", config.root / "pyproject.toml"}
+    if config_file is not None:
+        names.add(config_file)
+    return {Path(os.path.realpath(p)) for p in names}
+
+
+def watch(builder: Builder, config_file: Path | None, stop: threading.Event) -> None:
+    """Rebuild after each batch of changes until ``stop`` is set; never ends on a failure."""
+    from watchfiles import watch as watch_changes
 
     def relevant(_change: object, path: str) -> bool:
-        p = Path(path).resolve()
-        return not (p == out or out in p.parents or p == cache or cache in p.parents
-                    or p.name.startswith(".") or any(part.startswith(".") for part in p.parts[-3:-1]))
+        config = builder.config
+        p = Path(os.path.realpath(path))
+        skip = (Path(os.path.realpath(config.out_dir)), Path(os.path.realpath(config.cache_dir)))
+        if any(p == s or s in p.parents for s in skip):
+            return False
+        rel = p.relative_to(root) if root in p.parents else p
+        return not any(part.startswith(".") for part in rel.parts)
 
-    for _ in watch(config.root, watch_filter=relevant):
-        _rebuild(config, quiet)
+    root = Path(os.path.realpath(builder.config.root))
+    for changes in watch_changes(root, watch_filter=relevant, stop_event=stop, step=50):
+        full = any(
+            Path(os.path.realpath(p)) in config_files(builder.config, config_file)
+            for _, p in changes
+        )
+        builder.rebuild(full=full)
 
 
-def serve(config: Config, port: int = 8000, quiet: bool = False) -> None:
-    _rebuild(config, quiet)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(config.out_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    threading.Thread(target=_watch, args=(config, quiet), daemon=True).start()
-    click.echo(f"sitegen: serving {config.out_dir} at http://127.0.0.1:{port}/ (Ctrl-C stops)", err=True)
+# ---------------------------------------------------------------------------- serving
+
+
+def site_file(out: Path, url_path: str) -> Path | None:
+    """The file inside ``out`` a URL path names (a folder gives its index.html), or None.
+    Hidden names (the cache, sitegen's marker) and anything whose real path leaves ``out``
+    are never served."""
+    try:
+        decoded = urllib.parse.unquote(url_path, errors="strict")
+    except UnicodeDecodeError as exc:
+        raise BadRequest("the path is not UTF-8") from exc
+    if "\0" in decoded or "\\" in decoded:
+        raise BadRequest("the path holds a NUL byte or a backslash")
+    parts = [p for p in decoded.split("/") if p]
+    if any(p == ".." or p.startswith(".") for p in parts):
+        return None
+    real_out = Path(os.path.realpath(out))
+    path = Path(os.path.realpath(real_out.joinpath(*parts)))
+    if path.is_dir():
+        path = path / "index.html"
+    if not (real_out in path.parents and path.is_file()):
+        return None
+    return path
+
+
+def with_live_reload(page: bytes, status: BuildStatus) -> bytes:
+    """The page as served: the reload script, and the failed build's lines when it failed."""
+    tag = f'<script src="{SCRIPT_PATH}" data-generation="{status.generation}"></script>'
+    if status.failed:
+        text = html.escape("sitegen: the build failed\n" + "\n".join(status.lines))
+        tag = (
+            f'<pre id="sitegen-build-error" role="alert" style="position:fixed;inset:0 0 auto 0;'
+            f"z-index:99;margin:0;padding:1rem;background:#fff0f0;color:#600;"
+            f'white-space:pre-wrap">{text}</pre>' + tag
+        )
+    head, sep, tail = page.rpartition(b"</body>")
+    return head + tag.encode("utf-8") + sep + tail if sep else page + tag.encode("utf-8")
+
+
+class SiteHandler(http.server.BaseHTTPRequestHandler):
+    """GET and HEAD of the built site, the reload script and the event stream."""
+
+    server: LoopbackServer
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self._answer(body=True)
+
+    def do_HEAD(self) -> None:
+        self._answer(body=False)
+
+    def _answer(self, body: bool) -> None:
+        try:
+            if self._host_refused():
+                return
+            url = urllib.parse.urlsplit(self.path)
+            if url.path == EVENTS_PATH:
+                self._events(urllib.parse.parse_qs(url.query).get("since", [""])[0])
+            elif url.path == SCRIPT_PATH:
+                self._send(200, "text/javascript; charset=utf-8", LIVE_JS.encode(), body)
+            else:
+                self._file(url.path, body)
+        except BadRequest as exc:
+            self._error(400, str(exc))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _host_refused(self) -> bool:
+        """Only the loopback names with this port: a page on another site that rebinds its
+        DNS name to 127.0.0.1 still sends its own Host, and is refused."""
+        host = self.headers.get("Host")
+        if host is None:
+            self._error(400, "no Host header")
+            return True
+        if host.lower() not in {f"{h}:{self.server.port}" for h in LOOPBACK_HOSTS}:
+            self._error(403, "this server answers only 127.0.0.1, localhost and [::1]")
+            return True
+        return False
+
+    def _file(self, url_path: str, body: bool) -> None:
+        path = site_file(self.server.out, url_path)
+        if path is None and url_path == "/favicon.ico":  # asked by every browser: no noise
+            self._send(204, "image/x-icon", b"", body)
+            return
+        if path is None:
+            self._not_found(body)
+            return
+        if path.name == "index.html" and not url_path.endswith(("/", ".html")):
+            self._redirect(url_path + "/")
+            return
+        data = path.read_bytes()
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if kind == "text/html":
+            data = with_live_reload(data, self.server.builder.status)
+        charset = (
+            "; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else ""
+        )
+        self._send(200, kind + charset, data, body)
+
+    def _not_found(self, body: bool) -> None:
+        page = site_file(self.server.out, "/404.html")
+        if page is None:
+            self._error(404, "not found")
+            return
+        data = page.read_bytes()
+        if b"<base " not in data:  # served at any depth: its site-root links need a base
+            data = data.replace(b"<head>", b'<head>\n<base href="/">', 1)
+        data = with_live_reload(data, self.server.builder.status)
+        self._send(404, "text/html; charset=utf-8", data, body)
+
+    def _events(self, since: str) -> None:
+        status = self.server.builder.status
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        seen = int(since) if since.isdigit() else status.generation
+        while not self.server.stopping.is_set():
+            seen, news = status.wait_after(seen, PING_SECONDS)
+            message = f"event: build\ndata: {news}\n\n" if news else ": ping\n\n"
+            self.wfile.write(message.encode("utf-8"))
+            self.wfile.flush()
+        self.close_connection = True
+
+    def _redirect(self, location: str) -> None:
+        self.send_response(301)
+        self.send_header("Location", urllib.parse.quote(location, safe="/%"))
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _send(self, code: int, kind: str, data: bytes, body: bool = True) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def _error(self, code: int, message: str) -> None:
+        self._send(code, "text/plain; charset=utf-8", f"{code}: {message}\n".encode())
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # the terminal shows builds, not requests
+
+
+class LoopbackServer(http.server.ThreadingHTTPServer):
+    """The HTTP server on 127.0.0.1; a failing request is one line, never a traceback."""
+
+    daemon_threads = True
+
+    def __init__(self, port: int, builder: Builder) -> None:
+        self.port, self.builder = port, builder
+        self.stopping = threading.Event()
+        super().__init__(("127.0.0.1", port), SiteHandler)
+
+    @property
+    def out(self) -> Path:
+        return self.builder.config.out_dir
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        import sys
+
+        exc = sys.exc_info()[1]
+        click.echo(f"sitegen: a request failed: {type(exc).__name__}: {exc}", err=True)
+
+
+def open_server(port: int, builder: Builder) -> LoopbackServer:
+    """The bound server, or a ConfigError (exit 2) that says what is wrong with the port."""
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"--port {port}: a port is a number from 1 to 65535")
+    try:
+        return LoopbackServer(port, builder)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"port {port} on 127.0.0.1 is in use by another program; choose another with --port"
+            ) from None
+        raise ConfigError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
+
+
+def serve(
+    config: Config,
+    port: int = 8000,
+    quiet: bool = False,
+    load_config: Callable[[], Config] | None = None,
+    config_file: Path | None = None,
+) -> None:
+    """Build, then serve and rebuild on change until Ctrl-C. ``load_config`` reads the
+    configuration again before each build, so an edited config takes effect."""
+    builder = Builder(load_config or (lambda: config), config, quiet)
+    server = open_server(port, builder)
+    builder.rebuild(full=False)
+    stop = threading.Event()
+    threading.Thread(target=watch, args=(builder, config_file, stop), daemon=True).start()
+    click.echo(
+        f"sitegen: serving {config.out_dir} at http://127.0.0.1:{port}/ (Ctrl-C stops)", err=True
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        stop.set()
+        server.stopping.set()
         server.server_close()

@@ -38,7 +38,9 @@ from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
 from sitegen.site.navigation import MKDOCS_FILE, mkdocs_nav, page_order, sort_key
+from sitegen.site.pagemeta import edit_href, git_dates
 from sitegen.site.render import Renderer, template_files
+from sitegen.site.sitepages import emit_not_found, emit_tag_pages, tag_links
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
 from sitegen.site.views import (
     CodeRef,
@@ -83,14 +85,24 @@ def substitute_links(rec: PageRecord, resolutions: list[Resolved], from_out: Out
         i = int(m.group(2))
         if m.group(1) != mark or i >= len(resolutions):
             return m.group(0)
-        url = _link_href(resolutions[i], rec.links[i].href, from_out, graph)
-        return htmlmod.escape(url, quote=True)
+        res = resolutions[i]
+        url = htmlmod.escape(_link_href(res, rec.links[i].href, from_out, graph), quote=True)
+        if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE) and m.group(3):
+            # The mark is a whole double-quoted href: close it and mark the link as broken.
+            return f'{url}" class="broken-link" title="Broken link: the target does not exist"'
+        return url + m.group(3)
 
     return _LINK_MARK.sub(repl, rec.html)
 
 
+def scrollable_tables(body: str) -> str:
+    """Each table in a box that scrolls sideways, focusable so keyboards can scroll it too."""
+    return body.replace("<table>", '<div class="table-scroll" tabindex="0" role="region" '
+                        'aria-label="Table (scrolls sideways)"><table>').replace("</table>", "</table></div>")
+
+
 # Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
-_LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)")
+_LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)(\"?)")
 
 
 # ---------------------------------------------------------------------------- navigation
@@ -172,7 +184,8 @@ def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     out = html_out_path(node)
     graph = site.graph
-    body = substitute_links(rec, site.result.linked.resolutions.get(node, []), out, graph)
+    body = scrollable_tables(substitute_links(rec, site.result.linked.resolutions.get(node, []),
+                                              out, graph))
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]
     code_edges = [e for e in incoming if is_source_node(e.src)]
@@ -187,7 +200,9 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
                 if 2 <= h.level <= TOC_MAX_LEVEL)
     return PageView(title=rec.title, body_html=body, toc=toc, crumbs=crumbs_for(node, site, out),
                     backlinks=groups, code_refs=code_refs,
-                    raw_href=href_between(out, raw_out_path(node)), node_id=node)
+                    raw_href=href_between(out, raw_out_path(node)), node_id=node,
+                    edit_href=edit_href(site.result.config, rec.path),
+                    modified=site.dates.get(rec.path, ""), tags=tag_links(node, site, out))
 
 
 def emit_pages(site: SiteState, writer: SiteWriter, progress: Progress, jobs: int) -> None:
@@ -217,7 +232,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
     incoming = [(e.src, e.rel, e.label, e.anchor, e.count,
                  e.occurrences[0].line if e.occurrences else 0, site.titles.get(e.src, ""))
                 for e in graph.backlinks_of(node)]
-    return digest(site.site_key, rec.content_hash, links, incoming)
+    return digest(site.site_key, rec.content_hash, links, incoming, site.dates.get(rec.path, ""))
 
 
 def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> dict[str, str]:
@@ -326,20 +341,29 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     if given is not None:
         nav = mkdocs_nav(given, config.content, pages, result.diagnostics) or nav
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
-    renderer = Renderer(config.root)
+    renderer = Renderer(config.root, config.theme_dir)
+    result.diagnostics += renderer.theme.diagnostics
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
-                     site_key=digest(template_files(config.root), nav, folder_index,
+                     site_key=digest(template_files(config.root, config.theme_dir), nav, folder_index,
                                      config.site_title, config.base_url))
+    site.reports = header_reports(site)
+    site.dates = git_dates(config.root, config.content)
+    site.site_key = digest(site.site_key, site.reports, config.lang, config.repo_url, config.edit_uri)
     with SiteWriter(config.out_dir, reuse=reuse) as writer:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
             writer.write(OutPath(name), data)
+        emit_search_index(site, writer)
+        emit_not_found(site, writer)
+        emit_tag_pages(site, writer)
         reports = report_outputs(site)
         for out in reports:
             writer.claim(out, "sitegen")
         reports_key = digest(site.site_key, graph_key(result))
         fresh = [out for out in reports if not writer.reuse(out, reports_key)]
-        with run_in_background(emit_reports, (site, writer), jobs > 1 and bool(fresh),
+        # Own templates render here, so an error in one is a ThemeError line, not a crash.
+        with run_in_background(emit_reports, (site, writer),
+                               jobs > 1 and bool(fresh) and not renderer.has_theme_templates,
                                skip=not fresh):
             emit_pages(site, writer, progress, jobs)
             emit_assets(site, writer)
@@ -358,6 +382,14 @@ def graph_key(result: BuildResult) -> str:
     code = [(r.path, r.content_hash) for r in result.code_records]
     return digest(sorted(result.graph.nodes.items()), edges, result.linked.broken, code,
                   result.cycles)
+
+
+def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
+    """The reports the header links to, by title, with hrefs relative to the site root."""
+    reports = [("All pages", str(_index_out(site))), ("Broken links", "broken-links.html")]
+    if site.result.cycles is not None:
+        reports.append(("Cycles", "cycles.html"))
+    return (*reports, ("Graph", "graph.html"))
 
 
 def _index_out(site: SiteState) -> OutPath:
@@ -421,6 +453,14 @@ def emit_graph_page(site: SiteState, whole: Graph, writer: SiteWriter, figures: 
     writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
                                         site=site.context(out), renderer=site.renderer,
                                         title="Graph"))
+
+
+def emit_search_index(site: SiteState, writer: SiteWriter) -> None:
+    """``search-index.js``: the pages' sections and the code's symbols (sitegen.site.search)."""
+    from sitegen.site.search import INDEX_FILE, search_index_script
+    writer.claim(OutPath(INDEX_FILE), "sitegen")
+    writer.write(OutPath(INDEX_FILE),
+                 search_index_script(site.pages_by_node, site.result.code_records))
 
 
 def emit_code(site: SiteState, writer: SiteWriter, progress: Progress) -> None:

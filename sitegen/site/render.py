@@ -1,6 +1,7 @@
 """Turns view objects into HTML through Jinja2 templates (autoescaped, strict), fast.
 
-Templates come from a project's own ``templates/`` first, then the shipped ones. This module
+Templates come from the configured ``theme_dir`` first (read by sitegen.site.theme, inside the
+root only), then the shipped ones; a template error is one ThemeError line. This module
 never reads content or the graph, never writes files, and never emits unescaped content text.
 """
 
@@ -20,9 +21,9 @@ from jinja2 import (
     BaseLoader,
     ChoiceLoader,
     Environment,
-    FileSystemLoader,
     StrictUndefined,
     Template,
+    TemplateError,
     TemplateNotFound,
 )
 from markupsafe import Markup, escape
@@ -32,6 +33,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
+from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, read_theme, theme_error
 from sitegen.site.views import (
     IndexView,
     NavItem,
@@ -64,16 +66,30 @@ def shipped_templates() -> Traversable:
         return Path(__file__).resolve().parents[2] / "templates"
 
 
-def template_files(project_root: Path | str | None) -> list[tuple[str, bytes]]:
-    """Every template and static file a build can use (shipped, then the project's own), so a
-    change to any of them counts as a change of input."""
+def template_files(project_root: Path | str | None, theme_dir: str = "") -> list[tuple[str, bytes]]:
+    """Every template and static file a build can use (shipped, then the configured theme's),
+    so a change to any of them counts as a change of input."""
     files = [("shipped/" + p.name, p.read_bytes()) for p in shipped_templates().iterdir()
              if p.is_file() and not p.name.endswith((".py", ".pyc"))]
-    own = Path(project_root) / "templates" if project_root is not None else None
-    if own is not None and own.is_dir():
-        files += [("project/" + p.relative_to(own).as_posix(), p.read_bytes())
-                  for p in own.rglob("*") if p.is_file()]
+    files += [("theme/" + name, data) for name, data in read_theme(project_root, theme_dir).files.items()]
     return sorted(files)
+
+
+class ThemeLoader(BaseLoader):
+    """The theme folder's templates, from the bytes read once through the root guard; each
+    template's file name is its repository path, so errors name it."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        data = self.theme.files.get(template)
+        if data is None or not template.endswith(TEMPLATE_SUFFIXES):
+            raise TemplateNotFound(template)
+        return data.decode("utf-8", errors="replace"), self.theme.repo_path(template), lambda: True
+
+    def list_templates(self) -> list[str]:
+        return [n for n in self.theme.files if n.endswith(TEMPLATE_SUFFIXES)]
 
 
 class TraversableLoader(BaseLoader):
@@ -148,12 +164,51 @@ def _token_css(style: str) -> str:
     return "\n".join(_CSS_COMMENT.sub("", r).strip() for r in rules)
 
 
+_RULE = re.compile(r"^(?P<selector>[^{]+)\{(?P<body>[^}]*)\}$")
+_COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
+
+
+def _declarations(css: str) -> dict[str, dict[str, str]]:
+    """selector -> property -> value, for pygments' one-rule-per-line output."""
+    rules: dict[str, dict[str, str]] = {}
+    for line in css.splitlines():
+        m = _RULE.match(line.strip())
+        if m is None:
+            continue
+        decls = rules.setdefault(m.group("selector").strip(), {})
+        for decl in m.group("body").split(";"):
+            prop, _, value = decl.partition(":")
+            if prop.strip():
+                decls[prop.strip()] = value.strip()
+    return rules
+
+
+def _both_schemes(light: str, dark: str) -> str:
+    """One rule per token for both themes: each colour is ``light-dark(LIGHT, DARK)``, which
+    follows the page's color-scheme: the system's, or the reader's choice made with
+    templates/theme-toggle.js. Other properties (bold, italic) come from the light style."""
+    light_rules, dark_rules = _declarations(light), _declarations(dark)
+    out = []
+    for selector in sorted(light_rules.keys() | dark_rules.keys()):
+        lr, dr = light_rules.get(selector, {}), dark_rules.get(selector, {})
+        decls = []
+        for prop in sorted(lr.keys() | dr.keys()):
+            lv, dv = lr.get(prop, ""), dr.get(prop, "")
+            colors = all(not v or _COLOR.fullmatch(v) for v in (lv, dv))
+            if colors and lv != dv:
+                decls.append(f"{prop}: light-dark({lv or 'currentcolor'}, {dv or 'currentcolor'})")
+            elif lv:
+                decls.append(f"{prop}: {lv}")
+        if decls:
+            out.append(f"{selector} {{ {'; '.join(decls)} }}")
+    return "\n".join(out)
+
+
 @functools.lru_cache(maxsize=1)
 def highlight_css() -> str:
-    """Pygments CSS for the light theme, and the dark one under prefers-color-scheme."""
-    light, dark = _token_css(LIGHT_STYLE), _token_css(DARK_STYLE)
-    return (f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}) */\n{light}\n"
-            f"@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n")
+    """Pygments CSS for the light and the dark theme in one set of rules."""
+    both = _both_schemes(_token_css(LIGHT_STYLE), _token_css(DARK_STYLE))
+    return f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}, light-dark()) */\n{both}\n"
 
 
 # ---------------------------------------------------------------------------- nav tree
@@ -189,14 +244,10 @@ class _NavState:
 class Renderer:
     """Compiles the templates once and renders views. One instance per build."""
 
-    def __init__(self, project_root: Path | str | None = None) -> None:
-        loaders: list[BaseLoader] = []
-        self.project_templates: Path | None = None
-        if project_root is not None and (Path(project_root) / "templates").is_dir():
-            self.project_templates = Path(project_root) / "templates"
-            loaders.append(FileSystemLoader(str(self.project_templates)))
+    def __init__(self, project_root: Path | str | None = None, theme_dir: str = "") -> None:
+        self.theme = read_theme(project_root, theme_dir)
         self.shipped = shipped_templates()
-        loaders.append(TraversableLoader(self.shipped))
+        loaders: list[BaseLoader] = [ThemeLoader(self.theme), TraversableLoader(self.shipped)]
         self.env = Environment(
             loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, auto_reload=False,
@@ -205,16 +256,30 @@ class Renderer:
         self.env.globals["nav"] = self.nav
         self._templates: dict[str, Template] = {}
         self._nav_state: _NavState | None = None
+        for name in ThemeLoader(self.theme).list_templates():  # syntax errors before any page
+            self.template(name)
+
+    @property
+    def has_theme_templates(self) -> bool:
+        return bool(ThemeLoader(self.theme).list_templates())
 
     def template(self, name: str) -> Template:
         tpl = self._templates.get(name)
         if tpl is None:
-            tpl = self._templates[name] = self.env.get_template(name)
+            try:
+                tpl = self._templates[name] = self.env.get_template(name)
+            except TemplateError as exc:
+                raise theme_error(exc, name) from None
         return tpl
 
     def render(self, name: str, **ctx: Any) -> str:
-        """Any template; those extending base.html need ``site`` and ``title``."""
-        return self.template(name).render(**ctx)
+        """Any template; those extending base.html need ``site`` and ``title``. A template
+        error raises ThemeError (one line: the template's path, line and message)."""
+        tpl = self.template(name)
+        try:
+            return tpl.render(**ctx)
+        except TemplateError as exc:
+            raise theme_error(exc, name) from None
 
     def render_page(self, site: SiteContext, page: PageView) -> str:
         return self.render("page.html", site=site, page=page, title=page.title)
@@ -261,17 +326,27 @@ class Renderer:
     # -- static files
 
     def static_files(self) -> dict[str, bytes]:
-        """CSS and JS to copy to the site root: shipped files overridden (or extended) by the
-        project's own; ``style.css`` gets the code-highlighting CSS appended."""
+        """Files to copy to the site root: the shipped CSS and JS, overridden (or extended) by
+        every non-template file of the theme at its own path; ``style.css`` gets the
+        code-highlighting CSS appended."""
         files = {p.name: p.read_bytes() for p in self.shipped.iterdir()
                  if p.is_file() and p.name.endswith(STATIC_SUFFIXES)}
-        if self.project_templates is not None:
-            files.update({p.name: p.read_bytes() for p in self.project_templates.iterdir()
-                          if p.is_file() and p.name.endswith(STATIC_SUFFIXES)})
+        files.update({name: data for name, data in self.theme.files.items()
+                      if not name.endswith(TEMPLATE_SUFFIXES)})
         if "style.css" in files:
-            files["style.css"] = files["style.css"].rstrip(b"\n") + b"\n\n" + \
-                highlight_css().encode("utf-8")
+            files["style.css"] = compact_css(files["style.css"].rstrip(b"\n") + b"\n\n" +
+                                             highlight_css().encode("utf-8"))
         return dict(sorted(files.items()))
+
+
+_CSS_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+_CSS_INDENT = re.compile(rb"\n[ \t]*(?:\n[ \t]*)*")
+
+
+def compact_css(css: bytes) -> bytes:
+    """The stylesheet without comments, indentation and blank lines: the page budget of
+    SITE.md counts bytes, and readers need none of them (the theme's source keeps them)."""
+    return _CSS_INDENT.sub(b"\n", _CSS_BLOCK_COMMENT.sub(b"", css)).strip() + b"\n"
 
 
 def _cells(rows: tuple[tuple[ReportCell | str, ...], ...]) -> tuple[tuple[ReportCell, ...], ...]:

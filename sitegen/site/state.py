@@ -31,6 +31,10 @@ class SiteState:
     folder_index: dict[str, NodeId] = field(default_factory=dict)  # content folder -> index node
     #: A hash of what every page shares (templates, nav, titles): part of every output's key.
     site_key: str = ""
+    #: The header's report links, (title, href relative to the site root).
+    reports: tuple[tuple[str, str], ...] = ()
+    #: Repository path -> date of the last commit that changed it (empty outside git).
+    dates: dict[str, str] = field(default_factory=dict)
 
     @functools.cached_property
     def page_bytes(self) -> dict[str, bytes]:
@@ -42,7 +46,8 @@ class SiteState:
         return self.result.graph
 
     def context(self, out: OutPath) -> SiteContext:
-        return site_context_for(self.result.config.site_title, self.nav, out)
+        return site_context_for(self.result.config.site_title, self.nav, out,
+                                reports=self.reports, lang=self.result.config.lang)
 
 
 def href_for_node(node: NodeId, fragment: str, from_out: OutPath, kind: NodeKind | None) -> str:

@@ -108,6 +108,9 @@ class PageView:
     related: tuple[LinkItem, ...] = ()
     raw_href: str = ""
     node_id: str = ""
+    edit_href: str = ""  # "Edit this page" (repo_url + edit_uri), "" for none
+    modified: str = ""  # YYYY-MM-DD of the last commit that changed the page, "" outside git
+    tags: tuple[LinkItem, ...] = ()  # each to its tag page
 
     def __post_init__(self) -> None:
         _as_markup(self, "body_html")
@@ -226,6 +229,8 @@ class SiteContext:
     current_href: str = ""  # the current page, relative to the site root ("guides/a.html")
     lang: str = "en"
     scripts: tuple[str, ...] = field(default=())  # extra site-local scripts, page-relative
+    #: The header's links to the reports: (title, href relative to the SITE ROOT).
+    reports: tuple[tuple[str, str], ...] = ()
 
 
 def root_prefix_for(out_path: str) -> str:

@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from jinja2 import UndefinedError
 
 from sitegen.site.render import NAV_CHUNK, NAV_FULL_LIMIT, Renderer, highlight_source, safe_href
+from sitegen.site.theme import ThemeError
 from sitegen.site.views import (
     BacklinkEntry,
     BacklinkGroup,
@@ -106,29 +106,37 @@ def test_script_urls_in_hrefs_are_neutralized(renderer: Renderer) -> None:
 
 
 def test_a_missing_variable_is_an_error_not_an_empty_string(renderer: Renderer) -> None:
-    with pytest.raises(UndefinedError):
+    with pytest.raises(ThemeError, match=r"page\.html:\d+: 'page' is undefined"):
         renderer.render("page.html", site=_site(), title="x")
 
 
 # ---------------------------------------------------------------- overrides
 
 
-def test_project_templates_override_shipped_ones(tmp_path: Path) -> None:
-    (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "page.html").write_text(
+def test_theme_dir_templates_override_shipped_ones(tmp_path: Path) -> None:
+    (tmp_path / "theme").mkdir()
+    (tmp_path / "theme" / "page.html").write_text(
         '{% extends "base.html" %}{% block content %}<p id="mine">{{ page.title }}</p>{% endblock %}')
-    html = Renderer(tmp_path).render_page(_site(), _page(title="Own <b>"))
+    html = Renderer(tmp_path, "theme").render_page(_site(), _page(title="Own <b>"))
     assert '<p id="mine">Own &lt;b&gt;</p>' in html
     assert 'id="sitegen-backlinks"' not in html  # the shipped page.html was not used
     assert 'class="site-header"' in html  # ... but the shipped base.html still was
 
 
-def test_project_style_css_overrides_and_gets_highlighting_appended(tmp_path: Path) -> None:
+def test_a_templates_folder_is_not_a_theme_unless_configured(tmp_path: Path) -> None:
+    (tmp_path / "templates").mkdir()  # a Flask or Django project's own templates
+    (tmp_path / "templates" / "page.html").write_text("{% extends 'layout.html' %}{{ url_for('x') }}")
+    html = Renderer(tmp_path).render_page(_site(), _page(title="Shipped"))
+    assert 'id="sitegen-backlinks"' in html or "Shipped" in html
+    assert "url_for" not in html
+
+
+def test_theme_style_css_overrides_and_gets_highlighting_appended(tmp_path: Path) -> None:
     shipped = Renderer().static_files()
-    (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "style.css").write_text("body { color: red; }\n")
-    (tmp_path / "templates" / "extra.js").write_text("// mine\n")
-    files = Renderer(tmp_path).static_files()
+    (tmp_path / "theme").mkdir()
+    (tmp_path / "theme" / "style.css").write_text("body { color: red; }\n")
+    (tmp_path / "theme" / "extra.js").write_text("// mine\n")
+    files = Renderer(tmp_path, "theme").static_files()
     assert files["style.css"].startswith(b"body { color: red; }")
     assert b".highlight" in files["style.css"]
     assert files["extra.js"] == b"// mine\n"

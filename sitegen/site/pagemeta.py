@@ -1,0 +1,127 @@
+"""What a page shows below its content: the "Edit this page" link, the last-modified date
+from git, its tags (content/guides/site.md, "Below each page"), and the tag pages' paths.
+
+Reads nothing but git's history of the project root's own checkout, once per build; never
+writes, and gives no date at all outside a git checkout (never the file's mtime).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from sitegen.config import Config
+from sitegen.docs.slug import github_slug
+from sitegen.paths import OutPath
+
+TAGS_FOLDER = "tags"
+_GIT_TIMEOUT = 60
+_HOSTS_WITH_EDIT = ("github.com", "gitlab.com")
+
+
+def edit_href(config: Config, page_path: str) -> str:
+    """``repo_url`` + ``edit_uri`` + the page's path inside the content folder (MkDocs'
+    rule); "" when no repo_url is set, or no edit_uri for a host whose default is unknown."""
+    if not config.repo_url:
+        return ""
+    uri = config.edit_uri
+    if not uri and any(host in config.repo_url for host in _HOSTS_WITH_EDIT):
+        uri = (
+            f"edit/main/{config.content.strip('/')}/" if config.content.strip("/") else "edit/main/"
+        )
+    if not uri:
+        return ""
+    content = config.content.strip("/")
+    rel = (
+        page_path[len(content) + 1 :]
+        if content and page_path.startswith(content + "/")
+        else page_path
+    )
+    if uri.startswith(("http://", "https://")):
+        return uri.rstrip("/") + "/" + rel
+    return config.repo_url.rstrip("/") + "/" + uri.strip("/") + "/" + rel
+
+
+def page_tags(front_matter: dict[str, Any]) -> tuple[str, ...]:
+    """The page's tags from front matter (``tags: [a, b]`` or ``tags: a``), in order, once each."""
+    raw = front_matter.get("tags")
+    values = [raw] if isinstance(raw, (str, int, float)) else raw if isinstance(raw, list) else []
+    seen: dict[str, None] = {}
+    for value in values:
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            tag = " ".join(str(value).split())
+            if tag:
+                seen.setdefault(tag, None)
+    return tuple(seen)
+
+
+def tag_out(tag: str) -> OutPath:
+    """The page listing every page with ``tag``: ``tags/<slug>.html``."""
+    return OutPath(f"{TAGS_FOLDER}/{github_slug(tag) or 'tag'}.html")
+
+
+def git_dates(root: Path, folder: str = "") -> dict[str, str]:
+    """Repository path -> the date (YYYY-MM-DD) of the last commit that changed it, from one
+    ``git log`` over the history of ``folder``: deterministic for a commit. Empty when the root is not the
+    top of a git checkout (sitegen reads nothing above the root) or git is unavailable."""
+    if not (root / ".git").exists():
+        return {}
+    try:
+        proc = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(root),
+                "-c",
+                "core.quotePath=false",
+                "log",
+                "--format=%x00%cs",
+                "--name-only",
+                "--no-renames",
+                "HEAD",
+                "--",
+                folder.strip("/") or ".",
+            ],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    if proc.returncode != 0:
+        return {}
+    return _last_dates(proc.stdout.decode("utf-8", errors="replace"))
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _last_dates(log: str) -> dict[str, str]:
+    dates: dict[str, str] = {}
+    date = ""
+    for line in log.splitlines():
+        if line.startswith("\0"):
+            date = line[1:] if _DATE.fullmatch(line[1:]) else ""
+        elif line and date:
+            dates.setdefault(line, date)  # newest first: the first date seen is the last change
+    return dates
+
+
+def git_head(root: Path) -> str:
+    """The checked-out commit (part of the build's input: dates change with it), or ""."""
+    if not (root / ".git").exists():
+        return ""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return proc.stdout.decode().strip() if proc.returncode == 0 else ""
