@@ -113,7 +113,7 @@ TAGS = {
 ATTRIBUTES = {
     "*": {"id", "class", "title", "lang", "dir", "align", "aria-label", "aria-hidden"},
     "a": {"href", "name"},
-    "img": {"src", "alt", "width", "height", "loading"},
+    "img": {"src", "srcset", "alt", "width", "height", "loading"},
     "source": {"srcset", "media", "type", "width", "height"},
     "picture": set(),
     "ol": {"start", "type", "reversed"},
@@ -136,6 +136,7 @@ _URL_ATTRIBUTES = {"href", "src", "cite", "srcset"}
 _MARK = "\ue000"
 _MARKS = re.compile("[\ue000\ue001]")
 _PLACED = re.compile("\ue000&lt;([0-9]+)\ue001")
+_SPACES = re.compile(r"[\x00-\x20]+")
 _CSS_CLASS = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
 
 
@@ -152,15 +153,19 @@ def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
     if attribute == "class":
         kept = [name for name in value.split() if name not in theme_classes()]
         return " ".join(kept) or None
-    if attribute in _URL_ATTRIBUTES and "data:" in value.lower():
+    if attribute in _URL_ATTRIBUTES:
+        # a srcset is a list; each candidate is checked as the URL a browser would read
+        urls = value.split(",") if attribute == "srcset" else [value]
         image = tag in ("img", "source") and attribute in ("src", "srcset")
-        return value if image and _only_image_data(value) else None
+        return value if all(_safe_url(url, image) for url in urls) else None
     return value
 
 
-def _only_image_data(value: str) -> bool:
-    candidates = [part.strip().lower() for part in value.split(",")]
-    return all(not c.startswith("data:") or c.startswith("data:image/") for c in candidates)
+def _safe_url(url: str, image: bool) -> bool:
+    compact = _SPACES.sub("", url).lower()  # browsers ignore spaces and controls in schemes
+    if compact.startswith(("javascript:", "vbscript:", "livescript:")):
+        return False
+    return not compact.startswith("data:") or (image and compact.startswith("data:image/"))
 
 
 @lru_cache(maxsize=1)

@@ -124,6 +124,9 @@ ATTACKS = [
     '<a href="vbscript:msgbox(1)">x</a>',
     '<a href="data:text/html,<script>alert(1)</script>">x</a>',
     '<img src="data:text/html;base64,PHNjcmlwdD4=">',
+    '<img srcset="javascript:alert(1) 1x, data:text/html,x 2x" src="a.png">',
+    '<picture><source srcset="data:text/html,<script>alert(1)</script>"><img src=a.png></picture>',
+    '<blockquote cite="javascript:alert(1)">q</blockquote>',
     "<img src=x onerror=alert(1)>",
     "inline <img src=x onerror=alert(1)> image",
     '<img src="x" ONERROR="alert(1)">',
@@ -193,6 +196,10 @@ KEPT = [
     (
         '<a href="https://example.org" title="T" id="top" name="top">x</a>\n',
         '<p><a href="https://example.org" title="T" id="top" name="top">x</a></p>\n',
+    ),
+    (
+        '<a href="https://example.org/?q=data:x">q</a> <img srcset="a.png 1x, b.png 2x">\n',
+        '<p><a href="https://example.org/?q=data:x">q</a> <img srcset="a.png 1x, b.png 2x"></p>\n',
     ),
     (
         '<span id="s1" class="note">a <em>b</em></span>\n',
