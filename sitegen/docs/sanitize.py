@@ -256,29 +256,39 @@ class SafeRenderer(RendererHTML):
     def _render_frames(
         self, tokens: Sequence[Token], options: OptionsDict, env: Any, mode: RawHtml
     ) -> str:
-        frames: list[list[_Piece]] = [[]]
+        """One list of pieces for the whole sequence; a container is cleaned (and its pieces
+        replaced by the result) only if raw HTML sits right inside it, so markup without
+        raw HTML is never copied once per level of nesting."""
+        out: list[_Piece] = []
+        open_: list[tuple[int, list[bool]]] = []  # where each container starts; raw inside?
         for i, token in enumerate(tokens):
             if _is_raw(token):
-                frames[-1].append(_Raw(token.content, token.type == "html_block"))
+                out.append(_Raw(token.content, token.type == "html_block"))
+                if open_:
+                    open_[-1][1][0] = True
             elif token.type == "inline":
-                frames[-1].append(self._render_frames(token.children or [], options, env, mode))
-            elif token.nesting == -1 and len(frames) > 1:
-                inner = _close(frames.pop(), mode)
-                frames[-1] += [inner, self._render_one(tokens, i, options, env)]
+                out.append(self._render_frames(token.children or [], options, env, mode))
+            elif token.nesting == -1 and open_:
+                _close_container(out, *open_.pop(), mode)
+                out.append(self._render_one(tokens, i, options, env))
             else:
-                frames[-1].append(self._render_one(tokens, i, options, env))
+                out.append(self._render_one(tokens, i, options, env))
                 if token.nesting == 1:
-                    frames.append([])
-        while len(frames) > 1:  # unbalanced tokens: close what is open, in order
-            inner = _close(frames.pop(), mode)
-            frames[-1].append(inner)
-        return _close(frames[0], mode)
+                    open_.append((len(out), [False]))
+        while open_:  # unbalanced tokens: close what is still open
+            _close_container(out, *open_.pop(), mode)
+        return _close(out, mode)
 
     def _render_one(self, tokens: Sequence[Token], i: int, options: OptionsDict, env: Any) -> str:
         rule = self.rules.get(tokens[i].type)
         if rule is not None:
             return str(rule(tokens, i, options, env))
         return self.renderToken(tokens, i, options, env)
+
+
+def _close_container(out: list[_Piece], start: int, has_raw: list[bool], mode: RawHtml) -> None:
+    if has_raw[0]:
+        out[start:] = [_close(out[start:], mode)]
 
 
 def _close(pieces: list[_Piece], mode: RawHtml) -> str:
