@@ -45,6 +45,8 @@ def test_command_line_overrides_and_explicit_file(tmp_path: Path) -> None:
     ("nonsense = 1\n", "unknown option 'nonsense'"),
     ('languages = ["cobol"]\n', "unknown language 'cobol'; valid: python, javascript, typescript, tsx, c, cpp, rust, go, ruby"),
     ('store = "redis"\n', "'store' must be 'json' or 'sqlite'"),
+    ('raw_html = "strip"\n', "'raw_html' must be 'sanitize', 'escape' or 'allow'"),
+    ("raw_html = true\n", "'raw_html' must be 'sanitize', 'escape' or 'allow'"),
     ("max_file_size = -1\n", "non-negative integer"),
     ('[checks]\nspelling = "warn"\n', "unknown check 'spelling'"),
     ('[checks]\nbroken-links = "fatal"\n', "severity must be one of error, warn, ignore"),

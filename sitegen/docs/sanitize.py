@@ -113,7 +113,7 @@ TAGS = {
 ATTRIBUTES = {
     "*": {"id", "class", "title", "lang", "dir", "align", "aria-label", "aria-hidden"},
     "a": {"href", "name"},
-    "img": {"src", "alt", "width", "height", "loading"},
+    "img": {"src", "srcset", "alt", "width", "height", "loading"},
     "source": {"srcset", "media", "type", "width", "height"},
     "picture": set(),
     "ol": {"start", "type", "reversed"},
@@ -136,6 +136,7 @@ _URL_ATTRIBUTES = {"href", "src", "cite", "srcset"}
 _MARK = "\ue000"
 _MARKS = re.compile("[\ue000\ue001]")
 _PLACED = re.compile("\ue000&lt;([0-9]+)\ue001")
+_SPACES = re.compile(r"[\x00-\x20]+")
 _CSS_CLASS = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
 
 
@@ -152,15 +153,19 @@ def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
     if attribute == "class":
         kept = [name for name in value.split() if name not in theme_classes()]
         return " ".join(kept) or None
-    if attribute in _URL_ATTRIBUTES and "data:" in value.lower():
+    if attribute in _URL_ATTRIBUTES:
+        # a srcset is a list; each candidate is checked as the URL a browser would read
+        urls = value.split(",") if attribute == "srcset" else [value]
         image = tag in ("img", "source") and attribute in ("src", "srcset")
-        return value if image and _only_image_data(value) else None
+        return value if all(_safe_url(url, image) for url in urls) else None
     return value
 
 
-def _only_image_data(value: str) -> bool:
-    candidates = [part.strip().lower() for part in value.split(",")]
-    return all(not c.startswith("data:") or c.startswith("data:image/") for c in candidates)
+def _safe_url(url: str, image: bool) -> bool:
+    compact = _SPACES.sub("", url).lower()  # browsers ignore spaces and controls in schemes
+    if compact.startswith(("javascript:", "vbscript:", "livescript:")):
+        return False
+    return not compact.startswith("data:") or (image and compact.startswith("data:image/"))
 
 
 @lru_cache(maxsize=1)
@@ -251,29 +256,39 @@ class SafeRenderer(RendererHTML):
     def _render_frames(
         self, tokens: Sequence[Token], options: OptionsDict, env: Any, mode: RawHtml
     ) -> str:
-        frames: list[list[_Piece]] = [[]]
+        """One list of pieces for the whole sequence; a container is cleaned (and its pieces
+        replaced by the result) only if raw HTML sits right inside it, so markup without
+        raw HTML is never copied once per level of nesting."""
+        out: list[_Piece] = []
+        open_: list[tuple[int, list[bool]]] = []  # where each container starts; raw inside?
         for i, token in enumerate(tokens):
             if _is_raw(token):
-                frames[-1].append(_Raw(token.content, token.type == "html_block"))
+                out.append(_Raw(token.content, token.type == "html_block"))
+                if open_:
+                    open_[-1][1][0] = True
             elif token.type == "inline":
-                frames[-1].append(self._render_frames(token.children or [], options, env, mode))
-            elif token.nesting == -1 and len(frames) > 1:
-                inner = _close(frames.pop(), mode)
-                frames[-1] += [inner, self._render_one(tokens, i, options, env)]
+                out.append(self._render_frames(token.children or [], options, env, mode))
+            elif token.nesting == -1 and open_:
+                _close_container(out, *open_.pop(), mode)
+                out.append(self._render_one(tokens, i, options, env))
             else:
-                frames[-1].append(self._render_one(tokens, i, options, env))
+                out.append(self._render_one(tokens, i, options, env))
                 if token.nesting == 1:
-                    frames.append([])
-        while len(frames) > 1:  # unbalanced tokens: close what is open, in order
-            inner = _close(frames.pop(), mode)
-            frames[-1].append(inner)
-        return _close(frames[0], mode)
+                    open_.append((len(out), [False]))
+        while open_:  # unbalanced tokens: close what is still open
+            _close_container(out, *open_.pop(), mode)
+        return _close(out, mode)
 
     def _render_one(self, tokens: Sequence[Token], i: int, options: OptionsDict, env: Any) -> str:
         rule = self.rules.get(tokens[i].type)
         if rule is not None:
             return str(rule(tokens, i, options, env))
         return self.renderToken(tokens, i, options, env)
+
+
+def _close_container(out: list[_Piece], start: int, has_raw: list[bool], mode: RawHtml) -> None:
+    if has_raw[0]:
+        out[start:] = [_close(out[start:], mode)]
 
 
 def _close(pieces: list[_Piece], mode: RawHtml) -> str:

@@ -232,7 +232,9 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
     incoming = [(e.src, e.rel, e.label, e.anchor, e.count,
                  e.occurrences[0].line if e.occurrences else 0, site.titles.get(e.src, ""))
                 for e in graph.backlinks_of(node)]
-    return digest(site.site_key, rec.content_hash, links, incoming, site.dates.get(rec.path, ""))
+    # the HTML is of the page's bytes and the raw_html mode it was rendered under
+    return digest(site.site_key, rec.content_hash, rec.raw_html, links, incoming,
+                  site.dates.get(rec.path, ""))
 
 
 def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> dict[str, str]:

@@ -9,7 +9,10 @@ times. Timings are in bench/linear.py, not here.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, SupportsIndex, overload
 
 import pytest
@@ -117,3 +120,28 @@ def test_the_counters_see_a_quadratic_walk(
     monkeypatch.setattr(SourceText, "_extra_bytes", quadratic_width)
     make = PAGES["one line, not ASCII"]
     assert work(make(1200)) / work(make(300)) > 8
+
+
+def test_a_built_page_of_many_links_on_one_line_keeps_every_position(tmp_path: Path) -> None:
+    """Black-box: thousands of links on one non-ASCII line, each occurrence at its own byte."""
+    from tests.e2e.conftest import run_cli, write_project
+
+    n = 3000
+    line = "Käse " + " ".join(f"[é{i}](p{i % 3}.md)" for i in range(n)) + "\n"
+    pages: dict[str, str | bytes] = {f"content/p{k}.md": f"# P{k}\n" for k in range(3)}
+    pages |= {"content/index.md": "# Many\n\n" + line, "sitegen.toml": "source = []\n"}
+    root = write_project(tmp_path / "proj", pages)
+    built = run_cli("build", "--root", str(root), "--quiet")
+    assert built.returncode == 0, built.stderr
+    data = (root / "content" / "index.md").read_bytes()
+    graph = json.loads((root / "site" / "graph.json").read_text(encoding="utf-8"))
+    occurrences = sorted(
+        (o["offset"], o["column"], e["to"])
+        for e in graph["edges"]
+        if e["from"] == "/index.md"
+        for o in e["occurrences"]
+    )
+    expected = [m.start() for m in re.finditer(rb"\[\xc3\xa9", data)]
+    assert [o[0] for o in occurrences] == expected
+    assert all(o[1] == o[0] - data.index(b"K\xc3\xa4se") + 1 for o in occurrences)
+    assert [o[2] for o in occurrences] == [f"/p{i % 3}.md" for i in range(n)]

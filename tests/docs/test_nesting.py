@@ -2,7 +2,7 @@
 
 markdown-it's commonmark preset (maxNesting 20) dropped every line below about nine list
 levels, and everything after it in the enclosing block, without a word
-(content/guides/writing.md, "Nesting").
+(content/guides/site.md, "Pages").
 """
 
 from __future__ import annotations
