@@ -271,3 +271,9 @@ def test_the_families_page_leaves_no_raw_marker() -> None:
         assert marker not in text, marker
     assert rec.diagnostics == []
     assert len(re.findall(r'class="callout ', rec.html)) == 9
+
+
+def test_vitepress_attribute_delimiters_on_headings() -> None:
+    rec = extract_page("content/p.md", b"### StateTree %{#statetree}%\n\n## Price 5%\n")
+    assert [(h.text, h.id) for h in rec.headings] == [("StateTree", "statetree"),
+                                                      ("Price 5%", "price-5")]
