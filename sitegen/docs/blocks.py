@@ -17,6 +17,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.container import container_plugin
 
 from sitegen.docs.callouts import (
     Callout,
@@ -29,6 +30,7 @@ from sitegen.docs.callouts import (
 ENV_PROBLEMS = "sitegen_syntax_problems"
 _BLOCK_HEAD = re.compile(r"(/{3,})[ \t]*([A-Za-z][\w-]*)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*")
 _OPTION = re.compile(r"[ \t]{4,}([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*")
+_FENCE_LABEL = re.compile(r"\[([^\[\]]+)\]")
 _TAB_HEAD = re.compile(r'===([!+]{0,2})[ \t]+"(.*)"[ \t]*')
 #: pymdownx's blocks that are not callouts (tabs aside); any other name is one, since the
 #: blocks a project adds itself (``/// version-added``) are admonition types.
@@ -188,6 +190,40 @@ def _push_tab(state: StateBlock, label: str, line: int, new: bool, selected: boo
     state.tokens.extend(title_tokens("tab_label", label, line, state.level))
 
 
+def code_groups(state: StateCore) -> None:
+    """VitePress's ``::: code-group``: each fence in it is a tab, labelled by the ``[name]``
+    of its info string (else its language)."""
+    out: list[Token] = []
+    depth = 0  # inside how many code groups
+    for token in state.tokens:
+        if token.type == "container_code-group_open":
+            depth += 1
+            first = True
+            continue
+        if token.type == "container_code-group_close":
+            depth -= 1
+            continue
+        if depth and token.type == "fence":
+            out += _fence_tab(token, new=first)
+            first = False
+            continue
+        out.append(token)
+    state.tokens = out
+
+
+def _fence_tab(fence: Token, new: bool) -> list[Token]:
+    named = _FENCE_LABEL.search(fence.info)
+    label = named.group(1) if named else (fence.info.split() or ["Code"])[0]
+    line = (fence.map or [0])[0]
+    opener = Token("tab_open", "div", 1)
+    opener.map, opener.level, opener.block = fence.map, fence.level, True
+    opener.meta = {"new": new, "selected": False}
+    closer = Token("tab_close", "div", -1)
+    closer.level, closer.block = fence.level, True
+    fence.level += 1
+    return [opener, *title_tokens("tab_label", label, line, fence.level), fence, closer]
+
+
 def group_tabs(state: StateCore) -> None:
     """Core rule: consecutive tabs at one level form a set; each tab learns its set, its
     place and whether it is shown first."""
@@ -278,6 +314,8 @@ def blocks_plugin(md: MarkdownIt) -> None:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.core.ruler.after("block", "sitegen_tab_sets", group_tabs)
+    container_plugin(md, "code-group")
+    md.core.ruler.before("sitegen_tab_sets", "sitegen_code_groups", code_groups)
     md.add_render_rule("tab_open", render_tab_open)
     md.add_render_rule("tab_label_open", render_label_open)
     md.add_render_rule("tab_label_close", render_label_close)

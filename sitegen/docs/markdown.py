@@ -56,8 +56,9 @@ from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
+#: ``{#id}``, or ``%{#id}%`` (markdown-it-attrs' delimiters as VitePress sites configure them).
 #: No leading ``\s*``: tried at every space of a long run, it made a heading quadratic.
-_TRAILING_ATTRS = re.compile(r"(\{[^{}]*\})\s*$")
+_TRAILING_ATTRS = re.compile(r"(\{[^{}]*\}|%\{[^{}]*\}%)\s*$")
 #: Destinations that markdown-it's normalization leaves as they are (when not ``//host``).
 _PLAIN_DESTINATION = re.compile(r"[A-Za-z0-9/._~#-]*")
 
@@ -101,11 +102,12 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
     braces, last = found.group(1), children[-1]
     if not last.content.endswith(braces):  # entities or escapes inside: not attributes
         return
+    inner = braces[1:-1] if braces.startswith("%") else braces
     try:
-        end, attrs = parse_attrs(braces)
+        end, attrs = parse_attrs(inner)
     except ParseError:
         return
-    if end != len(braces) - 1:
+    if end != len(inner) - 1:
         return
     if "id" in attrs:
         open_.attrs["id"] = attrs["id"]
@@ -123,7 +125,7 @@ def _paragraph_attrs(state: StateCore) -> None:
         if token.type != "paragraph_open" or "{" not in tokens[i + 1].content:
             continue
         found = _TRAILING_ATTRS.search(tokens[i + 1].content)
-        if found and ATTRS_START.match(found.group(1)):
+        if found and ATTRS_START.match(found.group(1).lstrip("%")):
             _take_trailing_attrs(token, tokens[i + 1])
 
 

@@ -271,3 +271,20 @@ def test_the_families_page_leaves_no_raw_marker() -> None:
         assert marker not in text, marker
     assert rec.diagnostics == []
     assert len(re.findall(r'class="callout ', rec.html)) == 9
+
+
+def test_vitepress_attribute_delimiters_on_headings() -> None:
+    rec = extract_page("content/p.md", b"### StateTree %{#statetree}%\n\n## Price 5%\n")
+    assert [(h.text, h.id) for h in rec.headings] == [("StateTree", "statetree"),
+                                                      ("Price 5%", "price-5")]
+
+
+def test_vitepress_code_group_is_a_tab_set_of_its_fences() -> None:
+    html = html_of("::: code-group\n\n```ts [store.ts]\nlet a\n```\n\n```js\nlet b\n```\n\n"
+                   ":::\n\n::: code-group\n```sh [npm]\nnpm i\n```\n:::\n")
+    assert html.count('<div class="tabbed-set">') == 2
+    labels = re.findall(r'<label class="tabbed-label" for="(__tabbed_\d_\d)">([^<]*)</label>',
+                        html)
+    assert labels == [("__tabbed_1_1", "store.ts"), ("__tabbed_1_2", "js"),
+                      ("__tabbed_2_1", "npm")]
+    assert ":::" not in html and "[store.ts]" not in html
