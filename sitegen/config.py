@@ -228,5 +228,10 @@ def _check_theme_dir(config: Config) -> None:
     root = config.root.resolve()
     if folder != root and root not in folder.parents:
         raise ConfigError(f"theme_dir '{config.theme_dir}' lies outside the project root")
+    out = config.out_dir.resolve()
+    if folder == root or folder == out or folder in out.parents:
+        # Every file of a theme folder is published: it must not hold the project or the site.
+        raise ConfigError(f"theme_dir '{config.theme_dir}' must be a folder of its own, not the "
+                          "project root or a folder holding the output")
     if not folder.is_dir():
         raise ConfigError(f"theme_dir '{config.theme_dir}' is not a folder")

@@ -344,9 +344,10 @@ def serve(
     configuration again before each build, so an edited config takes effect."""
     builder = Builder(load_config or (lambda: config), config, quiet)
     server = open_server(port, builder)
-    builder.rebuild(full=False)
     stop = threading.Event()
+    # Watching starts before the first build, so an edit saved while it runs is not lost.
     threading.Thread(target=watch, args=(builder, config_file, stop), daemon=True).start()
+    builder.rebuild(full=False)
     click.echo(
         f"sitegen: serving {config.out_dir} at http://127.0.0.1:{port}/ (Ctrl-C stops)", err=True
     )

@@ -141,3 +141,16 @@ def test_a_theme_dir_that_does_not_exist_is_a_configuration_error(tmp_path: Path
     proc = run_cli("build", "--root", str(root))
     assert proc.returncode == 2
     assert proc.stderr.strip() == "error: theme_dir 'overrides' is not a folder"
+
+
+@pytest.mark.parametrize("theme_dir", [".", "site", "./"])
+def test_a_theme_dir_that_would_publish_the_project_or_the_site_is_refused(
+    tmp_path: Path, theme_dir: str
+) -> None:
+    root, _ = _project(tmp_path, f'theme_dir = "{theme_dir}"\n')
+    (root / "site").mkdir()
+    proc = run_cli("build", "--root", str(root))
+    assert proc.returncode == 2
+    assert (
+        "must be a folder of its own" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    )
