@@ -174,6 +174,8 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
             result.diagnostics = sorted(set(found.diagnostics + code_diags + linked.diagnostics
                                             + [d for p in pages for d in p.diagnostics]))
             timings.mark("analyse")
+            result.insight = analyse_insight(result, fingerprint, jobs)
+            timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
                 from sitegen.site.emit import emit_site
@@ -183,6 +185,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         state.pages = {p.path: p for p in pages}
         save_state(config.cache_dir, state)
         if options.write_site:  # the store, the state and the site all hold this input now
+            save_core_snapshot(config, result)
             mark_finished(config.cache_dir, fingerprint)
         timings.mark("save state")
     result.seconds = time.perf_counter() - started
@@ -230,6 +233,18 @@ def analyse_code(config: Config, found: Crawl, jobs: int, options: BuildOptions,
 def analyse_cycles(result: BuildResult) -> Any:
     from sitegen.analyse.step import cycles_of_build
     return cycles_of_build(result)
+
+
+def analyse_insight(result: BuildResult, fingerprint: str, jobs: int) -> Any:
+    """The graph core's figures, related pages and missing links (content/guides/related-pages.md)."""
+    from sitegen.analyse.insight import analyse_graph
+    from sitegen.site.emit import whole_graph
+    return analyse_graph(result, whole_graph(result), fingerprint, jobs=jobs)
+
+
+def save_core_snapshot(config: Config, result: BuildResult) -> None:
+    from sitegen.graph.snapshot import SNAPSHOT_FILE, save_snapshot
+    save_snapshot(config.cache_dir / SNAPSHOT_FILE, result.insight.snapshot)
 
 
 def _cores() -> int:

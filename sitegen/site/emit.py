@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.figures import Figures, compute_figures
+from sitegen.analyse.figures import Figures
 from sitegen.docs.links import Outcome, Resolved
 from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
@@ -35,6 +35,7 @@ from sitegen.paths import (
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
+from sitegen.site.related_view import missing_links_view, related_items, related_key
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
 from sitegen.site.views import (
@@ -175,7 +176,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     toc = tuple(TocEntry(h.level, h.text, h.id) for h in rec.headings
                 if 2 <= h.level <= TOC_MAX_LEVEL)
     return PageView(title=rec.title, body_html=body, toc=toc, crumbs=crumbs_for(node, site, out),
-                    backlinks=groups, code_refs=code_refs,
+                    backlinks=groups, code_refs=code_refs, related=related_items(site, node, out),
                     raw_href=href_between(out, raw_out_path(node)), node_id=node)
 
 
@@ -206,7 +207,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
     incoming = [(e.src, e.rel, e.label, e.anchor, e.count,
                  e.occurrences[0].line if e.occurrences else 0, site.titles.get(e.src, ""))
                 for e in graph.backlinks_of(node)]
-    return digest(site.site_key, rec.content_hash, links, incoming)
+    return digest(site.site_key, rec.content_hash, links, incoming, related_key(site, node))
 
 
 def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> dict[str, str]:
@@ -323,7 +324,7 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
         reports = report_outputs(site)
         for out in reports:
             writer.claim(out, "sitegen")
-        reports_key = digest(site.site_key, graph_key(result))
+        reports_key = digest(site.site_key, graph_key(result), result.insight.relatedness.missing)
         fresh = [out for out in reports if not writer.reuse(out, reports_key)]
         with run_in_background(emit_reports, (site, writer), jobs > 1 and bool(fresh),
                                skip=not fresh):
@@ -352,7 +353,8 @@ def _index_out(site: SiteState) -> OutPath:
 
 def report_outputs(site: SiteState) -> list[OutPath]:
     """The files sitegen itself publishes beside the pages; they win any clash with content."""
-    outs = [_index_out(site), OutPath("broken-links.html"), OutPath("graph.md"),
+    outs = [_index_out(site), OutPath("broken-links.html"), OutPath("missing-links.html"),
+            OutPath("graph.md"),
             OutPath("graph.json"), OutPath("graph.html"), OutPath("sitemap.xml")]
     if site.result.code is not None:
         outs += [OutPath("code-graph.json"), OutPath("code/index.html")]
@@ -370,17 +372,23 @@ def emit_reports(state: tuple[SiteState, SiteWriter]) -> None:
                                                        index_view(site, index_out)))
     out = OutPath("broken-links.html")
     writer.write(out, site.renderer.render_report(site.context(out), broken_links_view(site, out)))
+    out = OutPath("missing-links.html")
+    writer.write(out, site.renderer.render_report(site.context(out), missing_links_view(site, out)))
     writer.write(OutPath("graph.md"), export_graph_md(result.graph, title=f"{result.config.site_title} graph"))
-    whole = whole_graph(result)
-    figures = compute_figures(whole)
+    whole = result.insight.whole
+    figures = result.insight.figures
     writer.write(OutPath("graph.json"), dump_graph_json(result.graph, _figure_table(figures)))
     emit_graph_page(site, whole, writer, figures)
     emit_code_reports(site, writer)
 
 
 def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
-    return {n: {"pagerank": round(r, 6), "community": figures.communities.get(n, -1)}
-            for n, r in figures.pagerank.items()}
+    table: dict[str, dict[str, float | int]] = {
+        n: {"pagerank": round(r, 6), "community": figures.communities.get(n, -1)}
+        for n, r in figures.pagerank.items()}
+    for node, spread in figures.bridges:
+        table[node]["bridge"] = spread
+    return table
 
 
 def whole_graph(result: BuildResult) -> Graph:

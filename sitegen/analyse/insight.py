@@ -1,0 +1,64 @@
+"""The graph-core step of the build: one core over pages and source files, its figures,
+related pages, missing links, and the snapshot ``sitegen explore`` answers from.
+
+Runs after link and merge (it needs the whole graph and every text); reads the crawl's
+bytes and ``git log``, never the file system otherwise; never mutates the graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sitegen.analyse.figures import Figures, core_of_graph, figures_of_core
+from sitegen.analyse.related import Relatedness, co_change_matrix, relatedness
+from sitegen.graph.history import History, read_history
+from sitegen.graph.model import Graph
+from sitegen.graph.semantic import text_index
+from sitegen.graph.snapshot import Snapshot
+from sitegen.paths import RepoPath, source_node_id
+
+if TYPE_CHECKING:
+    from sitegen.result import BuildResult
+
+
+@dataclass(frozen=True)
+class Insight:
+    figures: Figures
+    relatedness: Relatedness
+    #: The graph the core was built from: documents plus the code's imports.
+    whole: Graph
+    snapshot: Snapshot
+
+
+def node_paths(result: BuildResult) -> dict[str, str]:
+    """Node id -> repository path, for every page and source file crawled."""
+    content = result.config.content.strip("/")
+    paths = {"/" + f.path[len(content) + 1:] if content else "/" + f.path: f.path
+             for f in result.crawl.pages}
+    paths.update({source_node_id(RepoPath(f.path)): f.path for f in result.crawl.code})
+    return paths
+
+
+def analyse_graph(result: BuildResult, whole: Graph, fingerprint: str = "",
+                  history: History | None = None, jobs: int = 1) -> Insight:
+    """Figures, related pages and the explore snapshot of the build's whole graph (the
+    document graph plus the code's imports)."""
+    core = core_of_graph(whole)
+    figures = figures_of_core(core)
+    path_of = node_paths(result)
+    data = {f.path: f.data for f in result.crawl.pages}
+    data.update((f.path, f.data) for f in result.crawl.code)
+    texts = [whole.title_of(name).encode("utf-8") + b"\n" + data.get(path_of.get(name, ""), b"")
+             for name in core.names]
+    text = text_index(texts, jobs)
+    history = history if history is not None else read_history(result.config.root)
+    co_change = co_change_matrix(core, history, path_of)
+    found = relatedness(core, text, co_change, set(core.names))
+    recency = np.array([history.recency(path_of.get(name, ""), kind)
+                        for name, kind in zip(core.names, core.kinds, strict=True)])
+    titles = tuple(whole.title_of(name) for name in core.names)
+    snapshot = Snapshot(core, titles, text, recency, fingerprint)
+    return Insight(figures, found, whole, snapshot)
