@@ -78,3 +78,31 @@ class run_in_background:
         if self.proc.exitcode != 0 and exc_type is None:
             raise RuntimeError(f"background work {self.fn.__name__} failed "
                                f"(exit code {self.proc.exitcode})")
+
+
+class compute_in_background:
+    """``with compute_in_background(fn, arg, enabled) as job:`` computes ``fn(arg)`` in a
+    forked process while the block runs; ``job.result()`` waits for it (and computes it
+    here when not enabled). The result comes back pickled."""
+
+    def __init__(self, fn: Callable[[Any], R], arg: Any, enabled: bool) -> None:
+        self.fn, self.arg = fn, arg
+        self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
+        self.pool: Any = None
+        self.pending: Any = None
+
+    def __enter__(self) -> compute_in_background:
+        if self.enabled:
+            self.pool = multiprocessing.get_context("fork").Pool(1)
+            self.pending = self.pool.apply_async(self.fn, (self.arg,))
+        return self
+
+    def result(self) -> Any:
+        if self.pending is None:
+            return self.fn(self.arg)
+        return self.pending.get()
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()

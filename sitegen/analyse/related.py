@@ -90,8 +90,9 @@ def dimensions(core: GraphCore, text: TextIndex, co_change: sp.csr_matrix) -> di
     seeds = sp.identity(core.node_count, format="csr")
     plain = {i for i, r in enumerate(core.rel_names) if r in ("", "imports")}
     return {
+        # From two hops on: pages reached through shared links, not the page's own links.
         "structural": spread_all(structural_transition(core, plain), seeds, RELATED_DEPTH,
-                                 RELATED_THRESHOLD),
+                                 RELATED_THRESHOLD, min_depth=2),
         "semantic": top_similar(text, 4 * RELATED),
         "temporal": sp.csr_matrix(co_change),
         "causal": spread_all(causal_transition(core), seeds, RELATED_DEPTH, RELATED_THRESHOLD),

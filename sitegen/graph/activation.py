@@ -119,19 +119,21 @@ def _within_budget(frontier: IntArray, signal: FloatArray, degree: IntArray,
 
 
 def spread_all(transition: sp.csr_matrix, seeds: sp.csr_matrix, max_depth: int,
-               threshold: float = THRESHOLD) -> sp.csr_matrix:
+               threshold: float = THRESHOLD, min_depth: int = 1) -> sp.csr_matrix:
     """The wavefront strategy for many queries at once: row r of ``seeds`` is query r's
-    seeds; row r of the result its activation (the same sum as ``spread``, less the seeds
-    themselves). Depth and threshold apply; the visit budget is ``spread``'s alone."""
+    seeds; row r of the result its activation (the same sum as ``spread``, counting only
+    the hops from ``min_depth`` on: 1 leaves out the seeds, 2 their direct neighbours too).
+    Depth and threshold apply; the visit budget is ``spread``'s alone."""
     level = sp.csr_matrix(seeds, dtype=np.float64)
     total = sp.csr_matrix(level.shape)
-    for _ in range(max_depth):
+    for hop in range(1, max_depth + 1):
         level = sp.csr_matrix(level @ transition)
         level.data[level.data < threshold] = 0
         level.eliminate_zeros()
         if level.nnz == 0:
             break
-        total = total + level
+        if hop >= min_depth:
+            total = total + level
     return sp.csr_matrix(total)
 
 

@@ -126,11 +126,13 @@ def top_similar(index: TextIndex, k: int, chunk: int = 512) -> sp.csr_matrix:
 
 def shared_words(index: TextIndex, a: IntArray, b: IntArray, limit: int = 2) -> list[list[str]]:
     """For each pair ``(a[i], b[i])``, the words that add most to their similarity."""
-    product = sp.csr_matrix(index.vectors[a].multiply(index.vectors[b]))
-    out: list[list[str]] = []
-    for i in range(len(a)):
-        lo, hi = product.indptr[i], product.indptr[i + 1]
-        cols, vals = product.indices[lo:hi], product.data[lo:hi]
-        best = np.lexsort((cols, -vals))[:limit]
-        out.append([index.vocabulary[int(cols[j])] for j in best])
+    product = sp.coo_matrix(index.vectors[a].multiply(index.vectors[b]))
+    order = np.lexsort((product.col, -product.data, product.row))
+    row, col = product.row[order], product.col[order]
+    rank = np.arange(len(row)) - np.searchsorted(row, row, side="left")
+    keep = rank < limit
+    out: list[list[str]] = [[] for _ in range(len(a))]
+    vocabulary = index.vocabulary
+    for r, c in zip(row[keep].tolist(), col[keep].tolist(), strict=True):
+        out[r].append(vocabulary[c])
     return out

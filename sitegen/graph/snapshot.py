@@ -74,6 +74,8 @@ def load_snapshot(path: Path, fingerprint: str) -> Snapshot:
 def _snapshot(a: dict[str, np.ndarray], fingerprint: str) -> Snapshot:
     if int(a["version"][0]) != SNAPSHOT_VERSION:
         raise SnapshotRefused(f"version {int(a['version'][0])}, expected {SNAPSHOT_VERSION}")
+    if not fingerprint:
+        raise SnapshotRefused("not of a finished build (run sitegen build)")
     if str(a["fingerprint"][0]) != fingerprint:
         raise SnapshotRefused("stale: it is not of the last finished build")
     for name in ("weight", "idf", "x_data", "recency"):
