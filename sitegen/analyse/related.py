@@ -218,6 +218,8 @@ def _missing(core: GraphCore, rows: IntArray, cols: IntArray, vals: FloatArray,
              allowed: np.ndarray) -> tuple[MissingLink, ...]:
     """Pairs in each other's related pages, both ways at ``MISSING_MIN`` or more, unlinked."""
     n = core.node_count
+    if len(rows) == 0:
+        return ()
     key = rows * n + cols
     back = cols * n + rows
     order = np.argsort(key)
