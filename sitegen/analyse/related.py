@@ -209,14 +209,16 @@ def relatedness(core: GraphCore, text: TextIndex, co_change: sp.csr_matrix,
     for r, c, v, why in zip(rows, cols, vals, reasons, strict=True):
         related.setdefault(core.names[r], []).append(
             RelatedPage(core.names[c], round(float(v), 4), why))
-    missing = _missing(core, rows, cols, vals, reasons, links, allowed)
+    pages = np.array([kind == "page" for kind in core.kinds])
+    missing = _missing(core, rows, cols, vals, reasons, links, pages)
     return Relatedness({k: tuple(v) for k, v in sorted(related.items())}, missing)
 
 
 def _missing(core: GraphCore, rows: IntArray, cols: IntArray, vals: FloatArray,
              reasons: list[str], links: sp.csr_matrix,
-             allowed: np.ndarray) -> tuple[MissingLink, ...]:
-    """Pairs in each other's related pages, both ways at ``MISSING_MIN`` or more, unlinked."""
+             pages: np.ndarray) -> tuple[MissingLink, ...]:
+    """Pairs of pages in each other's related pages, both ways at ``MISSING_MIN`` or more,
+    that link neither way (source files link by importing: they are left out)."""
     n = core.node_count
     if len(rows) == 0:
         return ()
@@ -228,7 +230,8 @@ def _missing(core: GraphCore, rows: IntArray, cols: IntArray, vals: FloatArray,
     mutual = key[order][where] == back
     linked = (np.asarray(links[rows, cols]).ravel() > 0) | (np.asarray(links[cols, rows]).ravel() > 0)
     both = np.minimum(vals, vals[order][where])
-    pick = np.flatnonzero(mutual & ~linked & (rows < cols) & allowed[rows] & (both >= MISSING_MIN))
+    pick = np.flatnonzero(mutual & ~linked & (rows < cols) & pages[rows] & pages[cols]
+                    & (both >= MISSING_MIN))
     found = [MissingLink(core.names[rows[i]], core.names[cols[i]], round(float(both[i]), 4),
                          reasons[i]) for i in pick]
     found.sort(key=lambda m: (-m.score, m.a, m.b))

@@ -414,7 +414,19 @@ def emit_graph_page(site: SiteState, whole: Graph, writer: SiteWriter, figures: 
     hrefs: dict[str, str] = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
     writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
                                         site=site.context(out), renderer=site.renderer,
-                                        title="Graph"))
+                                        title="Graph", figures_note=figures_note(figures, whole)))
+
+
+def figures_note(figures: Figures, whole: Graph) -> str:
+    """How the communities were found (never silent about a cap) and the bridge pages."""
+    count = len(set(figures.communities.values()))
+    state = (f"converged in {figures.community_passes} passes" if figures.communities_converged
+             else f"stopped at its cap of {figures.community_passes} passes, not converged")
+    note = f"{count} communities (Louvain, {state}; modularity {figures.modularity:.2f})."
+    if figures.bridges:
+        names = ", ".join(whole.title_of(NodeId(n)) for n, _ in figures.bridges[:5])
+        note += f" Bridge pages, whose links span communities: {names}."
+    return note
 
 
 def emit_code(site: SiteState, writer: SiteWriter, progress: Progress) -> None:
