@@ -74,11 +74,19 @@ def run_sitegen(edges: int) -> dict[str, float]:
         q0 = time.perf_counter()
         spread(transition, seeds)
         latencies.append(time.perf_counter() - q0)
-    return {"nodes": n, "edges": len(src), "build": t1 - t0, "finalize": t2 - t1,
-            "communities": t3 - t2, "modularity": found.modularity,
-            "converged": float(found.converged), "passes": found.passes,
-            "act_median": statistics.median(latencies),
-            "act_p95": float(np.percentile(latencies, 95)), "rss": _rss_mb() - base}
+    return {
+        "nodes": n,
+        "edges": len(src),
+        "build": t1 - t0,
+        "finalize": t2 - t1,
+        "communities": t3 - t2,
+        "modularity": found.modularity,
+        "converged": float(found.converged),
+        "passes": found.passes,
+        "act_median": statistics.median(latencies),
+        "act_p95": float(np.percentile(latencies, 95)),
+        "rss": _rss_mb() - base,
+    }
 
 
 def run_networkx(edges: int) -> dict[str, float]:
@@ -95,14 +103,24 @@ def run_networkx(edges: int) -> dict[str, float]:
     t2 = time.perf_counter()
     parts = nx.community.louvain_communities(g, seed=1)
     t3 = time.perf_counter()
-    return {"nodes": n, "edges": len(src), "build": t1 - t0, "pagerank": t2 - t1,
-            "communities": t3 - t2, "modularity": nx.community.modularity(g, parts),
-            "rss": _rss_mb() - base}
+    return {
+        "nodes": n,
+        "edges": len(src),
+        "build": t1 - t0,
+        "pagerank": t2 - t1,
+        "communities": t3 - t2,
+        "modularity": nx.community.modularity(g, parts),
+        "rss": _rss_mb() - base,
+    }
 
 
 def in_child(side: str, edges: int) -> dict[str, float]:
-    out = subprocess.run([sys.executable, __file__, "--child", side, str(edges)],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", side, str(edges)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -121,21 +139,25 @@ def main() -> None:
         side, edges = args.child
         print(json.dumps((run_sitegen if side == "sitegen" else run_networkx)(int(edges))))
         return
-    print("| edges | nodes | sitegen finalize (CSR+PageRank) | nx pagerank | sitegen Louvain | "
-          "nx Louvain | modularity sitegen / nx | passes, converged | activation median / p95 "
-          "| memory MB sitegen / nx |")
+    print(
+        "| edges | nodes | sitegen finalize (CSR+PageRank) | nx pagerank | sitegen Louvain | "
+        "nx Louvain | modularity sitegen / nx | passes, converged | activation median / p95 "
+        "| memory MB sitegen / nx |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for edges in args.edges:
         runs = args.big_runs if edges >= 1_000_000 else args.runs
         ours = median_of([in_child("sitegen", edges) for _ in range(runs)])
         theirs = median_of([in_child("networkx", edges) for _ in range(runs)])
-        print(f"| {int(ours['edges']):,} | {int(ours['nodes']):,} | {ours['finalize']:.3f} s | "
-              f"{theirs['pagerank']:.3f} s | {ours['communities']:.2f} s | "
-              f"{theirs['communities']:.2f} s | {ours['modularity']:.3f} / "
-              f"{theirs['modularity']:.3f} | {int(ours['passes'])}, "
-              f"{'yes' if ours['converged'] else 'no'} | {ours['act_median'] * 1000:.2f} / "
-              f"{ours['act_p95'] * 1000:.2f} ms | {ours['rss']:.0f} / {theirs['rss']:.0f} |",
-              flush=True)
+        print(
+            f"| {int(ours['edges']):,} | {int(ours['nodes']):,} | {ours['finalize']:.3f} s | "
+            f"{theirs['pagerank']:.3f} s | {ours['communities']:.2f} s | "
+            f"{theirs['communities']:.2f} s | {ours['modularity']:.3f} / "
+            f"{theirs['modularity']:.3f} | {int(ours['passes'])}, "
+            f"{'yes' if ours['converged'] else 'no'} | {ours['act_median'] * 1000:.2f} / "
+            f"{ours['act_p95'] * 1000:.2f} ms | {ours['rss']:.0f} / {theirs['rss']:.0f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -39,12 +39,14 @@ def current_snapshot(config: Config) -> Snapshot:
     next ``sitegen build`` saves it)."""
     from sitegen.crawl import OUTPUT_MARKER
     from sitegen.incremental import SiteRecord
+
     site = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
     try:
         return load_snapshot(config.cache_dir / SNAPSHOT_FILE, site.fingerprint)
     except SnapshotRefused as why:
         print(f"sitegen: the graph snapshot is {why}; building in memory", file=sys.stderr)
     from sitegen.build import BuildOptions, build
+
     result = build(config, BuildOptions(write_site=False, quiet=True))
     snapshot: Snapshot = result.insight.snapshot
     return snapshot
@@ -73,22 +75,33 @@ def answer(snap: Snapshot, query: str, limit: int = 10) -> list[Answer]:
         return []
     plain = {i for i, r in enumerate(core.rel_names) if r in ("", "imports")}
     dims = {"structural": np.zeros(n), "causal": np.zeros(n), "semantic": _normalized(semantic)}
-    for name, transition in (("structural", structural_transition(core, plain)),
-                             ("causal", causal_transition(core))):
+    for name, transition in (
+        ("structural", structural_transition(core, plain)),
+        ("causal", causal_transition(core)),
+    ):
         reached = spread(transition, seeds)
         dims[name][reached.nodes] = reached.values
         dims[name] = _normalized(dims[name])
     active = (dims["structural"] > 0) | (dims["causal"] > 0) | (dims["semantic"] > 0)
     dims["temporal"] = np.where(active, snap.recency, 0.0)
-    merged = sum(WEIGHTS[k] * dims[k] for k in WEIGHTS)
+    merged = np.zeros(n)
+    for name, weight in WEIGHTS.items():
+        merged += weight * dims[name]
     ranks = core.pagerank
     if ranks is not None:
         merged = merged + PAGERANK_BOOST * ranks * active
     order = [int(i) for i in np.lexsort((np.arange(n), -merged)) if active[i]][:limit]
     wanted = set(word_counts(query.encode("utf-8", "replace")))
-    return [Answer(core.names[i], snap.titles[i], round(float(merged[i]), 4),
-                   {k: round(float(v[i]), 4) for k, v in dims.items()},
-                   _reason(snap, i, wanted, i in seeds)) for i in order]
+    return [
+        Answer(
+            core.names[i],
+            snap.titles[i],
+            round(float(merged[i]), 4),
+            {k: round(float(v[i]), 4) for k, v in dims.items()},
+            _reason(snap, i, wanted, i in seeds),
+        )
+        for i in order
+    ]
 
 
 def _reason(snap: Snapshot, node: int, wanted: set[bytes], seed: bool) -> str:
@@ -103,8 +116,14 @@ def _reason(snap: Snapshot, node: int, wanted: set[bytes], seed: bool) -> str:
 def explore(config: Config, query: str, limit: int = 10, as_json: bool = False) -> str:
     found = answer(current_snapshot(config), query, limit)
     if as_json:
-        return json.dumps({"query": query, "results": [a.__dict__ for a in found]},
-                          indent=2, ensure_ascii=False) + "\n"
+        return (
+            json.dumps(
+                {"query": query, "results": [a.__dict__ for a in found]},
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
     if not found:
         return f"No page matches '{query}'.\n"
     return "".join(f"{a.score:6.3f}  {a.title}  {a.node}\n        {a.reason}\n" for a in found)

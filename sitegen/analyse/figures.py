@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from sitegen.graph.communities import COMMUNITY_SEED, louvain, participation
 from sitegen.graph.core import GraphCore
@@ -61,7 +61,9 @@ def core_of_graph(graph: Graph) -> GraphCore:
     return core
 
 
-def pagerank(nodes: list[str], edges: list[tuple[int, int, float]]) -> tuple[dict[str, float], bool]:
+def pagerank(
+    nodes: list[str], edges: list[tuple[int, int, float]]
+) -> tuple[dict[str, float], bool]:
     """The core's PageRank of ``nodes`` numbered 0..n-1 and weighted ``edges``."""
     src = np.array([e[0] for e in edges], np.int64)
     dst = np.array([e[1] for e in edges], np.int64)
@@ -80,12 +82,18 @@ def figures_of_core(core: GraphCore) -> Figures:
     spread = participation(undirected, found.labels)
     names = core.names
     order = np.lexsort((np.arange(len(names)), -spread))
-    bridges = tuple((names[i], round(float(spread[i]), 6)) for i in order[:BRIDGES]
-                    if spread[i] > 0)
-    return Figures({n: float(ranks[i]) for i, n in enumerate(names)},
-                   {n: int(found.labels[i]) for i, n in enumerate(names)},
-                   core.pagerank_converged, found.passes, found.converged,
-                   float(found.modularity), bridges)
+    bridges = tuple(
+        (names[i], round(float(spread[i]), 6)) for i in order[:BRIDGES] if spread[i] > 0
+    )
+    return Figures(
+        {n: float(ranks[i]) for i, n in enumerate(names)},
+        {n: int(found.labels[i]) for i, n in enumerate(names)},
+        core.pagerank_converged,
+        found.passes,
+        found.converged,
+        float(found.modularity),
+        bridges,
+    )
 
 
 def compute_figures(graph: Graph) -> Figures:

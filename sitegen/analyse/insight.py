@@ -19,7 +19,7 @@ from sitegen.graph.model import Graph
 from sitegen.graph.semantic import text_index
 from sitegen.graph.snapshot import Snapshot
 from sitegen.parallel import compute_in_background
-from sitegen.paths import RepoPath, source_node_id
+from sitegen.paths import NodeId, RepoPath, source_node_id
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -37,31 +37,44 @@ class Insight:
 def node_paths(result: BuildResult) -> dict[str, str]:
     """Node id -> repository path, for every page and source file crawled."""
     content = result.config.content.strip("/")
-    paths = {"/" + f.path[len(content) + 1:] if content else "/" + f.path: f.path
-             for f in result.crawl.pages}
+    paths: dict[str, str] = {
+        "/" + f.path[len(content) + 1 :] if content else "/" + f.path: f.path
+        for f in result.crawl.pages
+    }
     paths.update({source_node_id(RepoPath(f.path)): f.path for f in result.crawl.code})
     return paths
 
 
-def analyse_graph(result: BuildResult, whole: Graph, fingerprint: str = "",
-                  history: History | None = None, jobs: int = 1) -> Insight:
+def analyse_graph(
+    result: BuildResult,
+    whole: Graph,
+    fingerprint: str = "",
+    history: History | None = None,
+    jobs: int = 1,
+) -> Insight:
     """Figures, related pages and the explore snapshot of the build's whole graph (the
     document graph plus the code's imports). The text index is made in a forked process
     while the core, its figures and the history are computed here."""
     core = core_of_graph(whole)
     path_of = node_paths(result)
-    data = {f.path: f.data for f in result.crawl.pages}
+    data: dict[str, bytes] = {f.path: f.data for f in result.crawl.pages}
     data.update((f.path, f.data) for f in result.crawl.code)
-    texts = [whole.title_of(name).encode("utf-8") + b"\n" + data.get(path_of.get(name, ""), b"")
-             for name in core.names]
+    texts = [
+        whole.title_of(NodeId(name)).encode("utf-8") + b"\n" + data.get(path_of.get(name, ""), b"")
+        for name in core.names
+    ]
     with compute_in_background(text_index, texts, jobs > 1) as indexing:
         figures = figures_of_core(core)
         history = history if history is not None else read_history(result.config.root)
         co_change = co_change_matrix(core, history, path_of)
         text = indexing.result()
     found = relatedness(core, text, co_change, set(core.names))
-    recency = np.array([history.recency(path_of.get(name, ""), kind)
-                        for name, kind in zip(core.names, core.kinds, strict=True)])
-    titles = tuple(whole.title_of(name) for name in core.names)
+    recency = np.array(
+        [
+            history.recency(path_of.get(name, ""), kind)
+            for name, kind in zip(core.names, core.kinds, strict=True)
+        ]
+    )
+    titles = tuple(whole.title_of(NodeId(name)) for name in core.names)
     snapshot = Snapshot(core, titles, text, recency, fingerprint)
     return Insight(figures, found, whole, snapshot)

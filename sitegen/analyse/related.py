@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from sitegen.graph.activation import causal_transition, spread_all, structural_transition
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
@@ -85,22 +85,26 @@ def co_change_matrix(core: GraphCore, history: History, path_of: dict[str, str])
     return sp.csr_matrix((np.r_[w, w], (np.r_[a, b], np.r_[b, a])), shape=(n, n))
 
 
-def dimensions(core: GraphCore, text: TextIndex, co_change: sp.csr_matrix) -> dict[str, sp.csr_matrix]:
+def dimensions(
+    core: GraphCore, text: TextIndex, co_change: sp.csr_matrix
+) -> dict[str, sp.csr_matrix]:
     """Each node's activation from itself, per dimension (rows: from, columns: reached)."""
     seeds = sp.identity(core.node_count, format="csr")
     plain = {i for i, r in enumerate(core.rel_names) if r in ("", "imports")}
     return {
         # From two hops on: pages reached through shared links, not the page's own links.
-        "structural": spread_all(structural_transition(core, plain), seeds, RELATED_DEPTH,
-                                 RELATED_THRESHOLD, min_depth=2),
+        "structural": spread_all(
+            structural_transition(core, plain), seeds, RELATED_DEPTH, RELATED_THRESHOLD, min_depth=2
+        ),
         "semantic": top_similar(text, 4 * RELATED),
         "temporal": sp.csr_matrix(co_change),
         "causal": spread_all(causal_transition(core), seeds, RELATED_DEPTH, RELATED_THRESHOLD),
     }
 
 
-def merged_scores(core: GraphCore, dims: dict[str, sp.csr_matrix],
-                  excluded: sp.csr_matrix) -> sp.csr_matrix:
+def merged_scores(
+    core: GraphCore, dims: dict[str, sp.csr_matrix], excluded: sp.csr_matrix
+) -> sp.csr_matrix:
     """0.35/0.25/0.15/0.25 of the row-normalized dimensions plus 0.1 x PageRank, without
     the ``excluded`` pairs (a page itself, pages it links both ways)."""
     n = core.node_count
@@ -133,8 +137,9 @@ def top_per_row(m: sp.csr_matrix, k: int, minimum: float) -> tuple[IntArray, Int
 class _Reasons:
     """The one-line reason of a pair, from what the dimensions saw."""
 
-    def __init__(self, core: GraphCore, text: TextIndex, links: sp.csr_matrix,
-                 co_change: sp.csr_matrix) -> None:
+    def __init__(
+        self, core: GraphCore, text: TextIndex, links: sp.csr_matrix, co_change: sp.csr_matrix
+    ) -> None:
         self.core, self.text = core, text
         self.links = sp.csr_matrix(links)
         undirected = sp.csr_matrix(((links + links.T) > 0).astype(np.float64))
@@ -144,8 +149,9 @@ class _Reasons:
         self.co_change = _row_max_normalized(co_change)
         self.typed: dict[tuple[str, str], list[str]] = {}
         src, dst, _, rel = core.edge_arrays()
-        for s, d, r in sorted(zip(src[rel > 0].tolist(), dst[rel > 0].tolist(),
-                                  rel[rel > 0].tolist(), strict=True)):
+        for s, d, r in sorted(
+            zip(src[rel > 0].tolist(), dst[rel > 0].tolist(), rel[rel > 0].tolist(), strict=True)
+        ):
             pair = (core.names[s], core.names[d])
             self.typed.setdefault(pair, []).append(core.rel_names[r])
 
@@ -157,11 +163,29 @@ class _Reasons:
         together = np.asarray(self.co_change[a, b]).ravel() >= TOGETHER
         forward = np.asarray(self.links[a, b]).ravel() > 0
         backward = np.asarray(self.links[b, a]).ravel() > 0
-        return [self._reason(int(a[i]), int(b[i]), int(shared[i]), words[i], bool(together[i]),
-                             bool(forward[i]), bool(backward[i])) for i in range(len(a))]
+        return [
+            self._reason(
+                int(a[i]),
+                int(b[i]),
+                int(shared[i]),
+                words[i],
+                bool(together[i]),
+                bool(forward[i]),
+                bool(backward[i]),
+            )
+            for i in range(len(a))
+        ]
 
-    def _reason(self, a: int, b: int, shared: int, words: list[str], together: bool,
-                forward: bool, backward: bool) -> str:
+    def _reason(
+        self,
+        a: int,
+        b: int,
+        shared: int,
+        words: list[str],
+        together: bool,
+        forward: bool,
+        backward: bool,
+    ) -> str:
         names = self.core.names
         parts = self._relations(names[a], names[b])
         if not parts and forward != backward:
@@ -187,8 +211,9 @@ def _links(k: int) -> str:
     return f"{k} link" + ("" if k == 1 else "s")
 
 
-def relatedness(core: GraphCore, text: TextIndex, co_change: sp.csr_matrix,
-                candidates: set[str]) -> Relatedness:
+def relatedness(
+    core: GraphCore, text: TextIndex, co_change: sp.csr_matrix, candidates: set[str]
+) -> Relatedness:
     """Every node's related pages (at most 5, a reason each) and the missing links."""
     n = core.node_count
     if n == 0:
@@ -208,15 +233,22 @@ def relatedness(core: GraphCore, text: TextIndex, co_change: sp.csr_matrix,
     related: dict[str, list[RelatedPage]] = {}
     for r, c, v, why in zip(rows, cols, vals, reasons, strict=True):
         related.setdefault(core.names[r], []).append(
-            RelatedPage(core.names[c], round(float(v), 4), why))
+            RelatedPage(core.names[c], round(float(v), 4), why)
+        )
     pages = np.array([kind == "page" for kind in core.kinds])
     missing = _missing(core, rows, cols, vals, reasons, links, pages)
     return Relatedness({k: tuple(v) for k, v in sorted(related.items())}, missing)
 
 
-def _missing(core: GraphCore, rows: IntArray, cols: IntArray, vals: FloatArray,
-             reasons: list[str], links: sp.csr_matrix,
-             pages: np.ndarray) -> tuple[MissingLink, ...]:
+def _missing(
+    core: GraphCore,
+    rows: IntArray,
+    cols: IntArray,
+    vals: FloatArray,
+    reasons: list[str],
+    links: sp.csr_matrix,
+    pages: np.ndarray,
+) -> tuple[MissingLink, ...]:
     """Pairs of pages in each other's related pages, both ways at ``MISSING_MIN`` or more,
     that link neither way (source files link by importing: they are left out)."""
     n = core.node_count
@@ -228,11 +260,16 @@ def _missing(core: GraphCore, rows: IntArray, cols: IntArray, vals: FloatArray,
     where = np.searchsorted(key[order], back)
     where = np.minimum(where, len(key) - 1)
     mutual = key[order][where] == back
-    linked = (np.asarray(links[rows, cols]).ravel() > 0) | (np.asarray(links[cols, rows]).ravel() > 0)
+    linked = (np.asarray(links[rows, cols]).ravel() > 0) | (
+        np.asarray(links[cols, rows]).ravel() > 0
+    )
     both = np.minimum(vals, vals[order][where])
-    pick = np.flatnonzero(mutual & ~linked & (rows < cols) & pages[rows] & pages[cols]
-                    & (both >= MISSING_MIN))
-    found = [MissingLink(core.names[rows[i]], core.names[cols[i]], round(float(both[i]), 4),
-                         reasons[i]) for i in pick]
+    pick = np.flatnonzero(
+        mutual & ~linked & (rows < cols) & pages[rows] & pages[cols] & (both >= MISSING_MIN)
+    )
+    found = [
+        MissingLink(core.names[rows[i]], core.names[cols[i]], round(float(both[i]), 4), reasons[i])
+        for i in pick
+    ]
     found.sort(key=lambda m: (-m.score, m.a, m.b))
     return tuple(found[:MISSING_MAX])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
 
@@ -69,14 +69,20 @@ def _normalized(w: sp.csr_matrix) -> sp.csr_matrix:
     return out
 
 
-def spread(transition: sp.csr_matrix, seeds: dict[int, float], max_depth: int = MAX_DEPTH,
-           threshold: float = THRESHOLD, budget: int = VISIT_BUDGET) -> Activation:
+def spread(
+    transition: sp.csr_matrix,
+    seeds: dict[int, float],
+    max_depth: int = MAX_DEPTH,
+    threshold: float = THRESHOLD,
+    budget: int = VISIT_BUDGET,
+) -> Activation:
     """The wavefront strategy: level by level, the frontier's signal moves one hop along
     ``transition`` (row = from), summed per node. The strongest ``MAX_SEEDS`` seeds start;
     a level that would exceed the budget relaxes only its strongest nodes that fit."""
     n = transition.shape[0]
-    chosen = sorted(((v, k) for k, v in seeds.items() if 0 <= k < n and v > 0),
-                    key=lambda t: (-t[0], t[1]))[:MAX_SEEDS]
+    chosen = sorted(
+        ((v, k) for k, v in seeds.items() if 0 <= k < n and v > 0), key=lambda t: (-t[0], t[1])
+    )[:MAX_SEEDS]
     if not chosen:
         return EMPTY
     total = np.zeros(n)
@@ -94,8 +100,10 @@ def spread(transition: sp.csr_matrix, seeds: dict[int, float], max_depth: int = 
         if len(frontier) == 0:
             break
         visits += int(degree[frontier].sum())
-        reached = sp.csr_matrix((signal, (np.zeros(len(frontier), np.int64), frontier)),
-                                shape=(1, n)) @ transition
+        reached = (
+            sp.csr_matrix((signal, (np.zeros(len(frontier), np.int64), frontier)), shape=(1, n))
+            @ transition
+        )
         reached.sum_duplicates()
         keep = reached.data >= threshold
         frontier, signal = reached.indices[keep].astype(np.int64), reached.data[keep]
@@ -107,8 +115,9 @@ def spread(transition: sp.csr_matrix, seeds: dict[int, float], max_depth: int = 
     return Activation(nodes, total[nodes], depth[nodes], visits)
 
 
-def _within_budget(frontier: IntArray, signal: FloatArray, degree: IntArray,
-                   left: int) -> tuple[IntArray, FloatArray]:
+def _within_budget(
+    frontier: IntArray, signal: FloatArray, degree: IntArray, left: int
+) -> tuple[IntArray, FloatArray]:
     cost = degree[frontier]
     if int(cost.sum()) <= left:
         return frontier, signal
@@ -118,8 +127,13 @@ def _within_budget(frontier: IntArray, signal: FloatArray, degree: IntArray,
     return frontier[fits], signal[fits]
 
 
-def spread_all(transition: sp.csr_matrix, seeds: sp.csr_matrix, max_depth: int,
-               threshold: float = THRESHOLD, min_depth: int = 1) -> sp.csr_matrix:
+def spread_all(
+    transition: sp.csr_matrix,
+    seeds: sp.csr_matrix,
+    max_depth: int,
+    threshold: float = THRESHOLD,
+    min_depth: int = 1,
+) -> sp.csr_matrix:
     """The wavefront strategy for many queries at once: row r of ``seeds`` is query r's
     seeds; row r of the result its activation (the same sum as ``spread``, counting only
     the hops from ``min_depth`` on: 1 leaves out the seeds, 2 their direct neighbours too).

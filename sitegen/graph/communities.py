@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse as sp
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from sitegen.graph.core import FloatArray, IntArray
 
@@ -35,8 +35,12 @@ class Communities:
     converged: bool
 
 
-def louvain(adjacency: sp.spmatrix, seed: int = COMMUNITY_SEED, max_passes: int = MAX_PASSES,
-            max_sweeps: int = MAX_SWEEPS) -> Communities:
+def louvain(
+    adjacency: sp.spmatrix,
+    seed: int = COMMUNITY_SEED,
+    max_passes: int = MAX_PASSES,
+    max_sweeps: int = MAX_SWEEPS,
+) -> Communities:
     """Louvain on a symmetric, non-negative weight matrix. Each sweep moves, at once, an
     independent set of the nodes that gain by moving (chosen by seeded random priorities,
     so that two neighbours never swap back and forth); then the communities become nodes."""
@@ -95,21 +99,30 @@ def _local_moving(a: sp.csr_matrix, rng: np.random.Generator, max_sweeps: int) -
     return comm
 
 
-def _move(comm: IntArray, tot: FloatArray, k: FloatArray, movers: IntArray,
-          targets: IntArray) -> None:
+def _move(
+    comm: IntArray, tot: FloatArray, k: FloatArray, movers: IntArray, targets: IntArray
+) -> None:
     np.subtract.at(tot, comm[movers], k[movers])
     np.add.at(tot, targets, k[movers])
     comm[movers] = targets
 
 
-def _quality(rows: IntArray, cols: IntArray, w: FloatArray, comm: IntArray, tot: FloatArray,
-             self_weight: float, m2: float) -> float:
+def _quality(
+    rows: IntArray,
+    cols: IntArray,
+    w: FloatArray,
+    comm: IntArray,
+    tot: FloatArray,
+    self_weight: float,
+    m2: float,
+) -> float:
     inside = float(w[comm[rows] == comm[cols]].sum()) + self_weight
     return inside / m2 - float(((tot / m2) ** 2).sum())
 
 
-def _best_moves(a: sp.csr_matrix, comm: IntArray, k: FloatArray, tot: FloatArray,
-                m2: float) -> tuple[IntArray, IntArray]:
+def _best_moves(
+    a: sp.csr_matrix, comm: IntArray, k: FloatArray, tot: FloatArray, m2: float
+) -> tuple[IntArray, IntArray]:
     """Nodes whose best neighbouring community gains more than staying, and that community
     (ties: the smallest community id). One sparse product, no sort: O(edges)."""
     n = len(k)
@@ -135,8 +148,14 @@ def _best_moves(a: sp.csr_matrix, comm: IntArray, k: FloatArray, tot: FloatArray
     return movers, target[movers]
 
 
-def _independent(movers: IntArray, targets: IntArray, comm: IntArray, rows: IntArray,
-                 cols: IntArray, priority: FloatArray) -> npt.NDArray[np.bool_]:
+def _independent(
+    movers: IntArray,
+    targets: IntArray,
+    comm: IntArray,
+    rows: IntArray,
+    cols: IntArray,
+    priority: FloatArray,
+) -> npt.NDArray[np.bool_]:
     """Movers that do not conflict with a moving neighbour of higher priority; two
     neighbours conflict when one moves into the other's community (they would swap)."""
     n = len(priority)

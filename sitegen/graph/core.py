@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse as sp
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 DAMPING = 0.85
 MAX_ITERATIONS = 50
@@ -60,12 +60,16 @@ class Csr:
         return range(int(self.offsets[i]), int(self.offsets[i + 1]))
 
 
-_EMPTY = Csr(np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64),
-             np.zeros(0, np.int64))
+_EMPTY = Csr(
+    np.zeros(1, np.int64),
+    np.zeros(0, np.int64),
+    np.zeros(0),
+    np.zeros(0, np.int64),
+    np.zeros(0, np.int64),
+)
 
 
-def build_csr(n: int, rows: IntArray, cols: IntArray, weights: FloatArray,
-              rels: IntArray) -> Csr:
+def build_csr(n: int, rows: IntArray, cols: IntArray, weights: FloatArray, rels: IntArray) -> Csr:
     """A CSR of ``rows -> cols`` by a stable counting sort: within a row, insertion order."""
     order = np.argsort(rows, kind="stable")
     offsets = np.zeros(n + 1, np.int64)
@@ -123,8 +127,9 @@ class GraphCore:
     def add_edge(self, src: int, dst: int, weight: float = 1.0, rel: str = "") -> None:
         self.add_edges(np.array([src]), np.array([dst]), np.array([weight], np.float64), rel)
 
-    def add_edges(self, src: npt.ArrayLike, dst: npt.ArrayLike, weight: npt.ArrayLike,
-                  rel: str = "") -> None:
+    def add_edges(
+        self, src: npt.ArrayLike, dst: npt.ArrayLike, weight: npt.ArrayLike, rel: str = ""
+    ) -> None:
         """Many edges of one relation at once; all or none are added."""
         s = np.asarray(src, np.int64).ravel()
         d = np.asarray(dst, np.int64).ravel()
@@ -151,8 +156,12 @@ class GraphCore:
         if not self._src:
             empty = np.zeros(0, np.int64)
             return empty, empty, np.zeros(0), empty
-        return (np.concatenate(self._src), np.concatenate(self._dst),
-                np.concatenate(self._weight), np.concatenate(self._rel))
+        return (
+            np.concatenate(self._src),
+            np.concatenate(self._dst),
+            np.concatenate(self._weight),
+            np.concatenate(self._rel),
+        )
 
     def finalize(self) -> None:
         """Build both CSRs and the PageRank. Idempotent; the edge list itself is kept, so
@@ -201,16 +210,14 @@ class GraphCore:
         return sp.csr_matrix((weight, (src, dst)), shape=(n, n))
 
 
-def pagerank(n: int, src: IntArray, dst: IntArray,
-             weight: FloatArray) -> tuple[FloatArray, bool]:
+def pagerank(n: int, src: IntArray, dst: IntArray, weight: FloatArray) -> tuple[FloatArray, bool]:
     """Weighted PageRank by power iteration (damping 0.85, at most 50 iterations, stop when
     the L1 change is below n * 1e-6, as networkx does); dangling nodes spread evenly.
     Normalized to [0, 1] by its maximum. Returns the ranks and whether they converged."""
     if n == 0:
         return np.zeros(0), True
     out_weight = np.bincount(src, weights=weight, minlength=n)
-    share = np.divide(weight, out_weight[src], out=np.zeros_like(weight),
-                      where=out_weight[src] > 0)
+    share = np.divide(weight, out_weight[src], out=np.zeros_like(weight), where=out_weight[src] > 0)
     # transition[j, i]: the share of i's rank that flows to j
     transition = sp.csr_matrix((share, (dst, src)), shape=(n, n))
     dangling = out_weight == 0

@@ -52,7 +52,7 @@ class History:
                 continue
             for i, a in enumerate(known):
                 weight = _decay(self.head_time - when, kind_of[a]) / (len(known) - 1)
-                for b in known[i + 1:]:
+                for b in known[i + 1 :]:
                     out[(a, b)] = out.get((a, b), 0.0) + weight
         return out
 
@@ -67,9 +67,24 @@ def read_history(root: Path) -> History:
     to ``root`` (``git log --relative``); empty when there is none."""
     try:
         proc = subprocess.run(
-            ["git", "-c", "core.quotepath=off", "log", f"-n{MAX_COMMITS}", "--no-renames",
-             "--relative", "--name-only", "--format=%x1e%ct", "--", "."],
-            cwd=root, capture_output=True, timeout=20, check=False)
+            [
+                "git",
+                "-c",
+                "core.quotepath=off",
+                "log",
+                f"-n{MAX_COMMITS}",
+                "--no-renames",
+                "--relative",
+                "--name-only",
+                "--format=%x1e%ct",
+                "--",
+                ".",
+            ],
+            cwd=root,
+            capture_output=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return History()
     if proc.returncode != 0:

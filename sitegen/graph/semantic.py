@@ -11,21 +11,16 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from sitegen.graph.core import FloatArray, IntArray
 from sitegen.parallel import run_forked
 
 _WORD = re.compile(rb"[a-z][a-z0-9]{2,}")
 #: Words that say nothing about a topic, and the syntax of markdown and code.
-STOP_WORDS = frozenset("""
-the and for are but not you all any can had her was one our out has his how its may new now
-old see two way who did get let put say she too use with this that from they will would there
-their what about which when make like than then them these some could other into more only
-also been were have here your just over such where most many each much very must should
-does done any it's html http https www com org md png svg jpg gif self def return import none
-true false null class function const var let elif else pass async await yield lambda
-""".split())
+STOP_WORDS = frozenset(
+    ["the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out", "has", "his", "how", "its", "may", "new", "now", "old", "see", "two", "way", "who", "did", "get", "let", "put", "say", "she", "too", "use", "with", "this", "that", "from", "they", "will", "would", "there", "their", "what", "about", "which", "when", "make", "like", "than", "then", "them", "these", "some", "could", "other", "into", "more", "only", "also", "been", "were", "have", "here", "your", "just", "over", "such", "where", "most", "many", "each", "much", "very", "must", "should", "does", "done", "any", "it's", "html", "http", "https", "www", "com", "org", "md", "png", "svg", "jpg", "gif", "self", "def", "return", "import", "none", "true", "false", "null", "class", "function", "const", "var", "let", "elif", "else", "pass", "async", "await", "yield", "lambda"]
+)
 #: A word in more than this share of the documents is dropped (too common to tell them apart).
 MAX_DOC_SHARE = 0.5
 
@@ -65,8 +60,9 @@ def word_counts(data: bytes) -> Counter[bytes]:
 def text_index(texts: list[bytes], jobs: int = 1) -> TextIndex:
     """The TF-IDF index of ``texts`` (vocabulary sorted, so the same texts give the same
     index); words are counted in ``jobs`` forked workers."""
-    counts = [c for chunk in run_forked(_count_chunk, texts, range(len(texts)), jobs)
-              for c in chunk]
+    counts = [
+        c for chunk in run_forked(_count_chunk, texts, range(len(texts)), jobs) for c in chunk
+    ]
     df: Counter[bytes] = Counter()
     for c in counts:
         df.update(c.keys())
@@ -88,8 +84,9 @@ def text_index(texts: list[bytes], jobs: int = 1) -> TextIndex:
     weights = (1.0 + np.log(tf_arr)) * idf[np.array(cols, np.int64)] if tf else tf_arr
     vectors = sp.csr_matrix((weights, (rows, cols)), shape=(n, len(vocabulary)))
     norms = np.sqrt(np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel())
-    vectors = sp.csr_matrix(sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms),
-                                               where=norms > 0)) @ vectors)
+    vectors = sp.csr_matrix(
+        sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)) @ vectors
+    )
     vectors.sort_indices()
     return TextIndex(vocabulary, idf, vectors)
 
@@ -106,7 +103,7 @@ def top_similar(index: TextIndex, k: int, chunk: int = 512) -> sp.csr_matrix:
     cols: list[IntArray] = []
     vals: list[FloatArray] = []
     for start in range(0, n, chunk):
-        block = (x[start:start + chunk] @ x.T).toarray()
+        block = (x[start : start + chunk] @ x.T).toarray()
         idx = np.arange(block.shape[0])
         block[idx, start + idx] = 0.0
         take = min(k, n - 1) if n > 1 else 0
@@ -120,8 +117,9 @@ def top_similar(index: TextIndex, k: int, chunk: int = 512) -> sp.csr_matrix:
         vals.append(score[keep])
     if not rows:
         return sp.csr_matrix((n, n))
-    return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                         shape=(n, n))
+    return sp.csr_matrix(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n)
+    )
 
 
 def shared_words(index: TextIndex, a: IntArray, b: IntArray, limit: int = 2) -> list[list[str]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from sitegen.fsutil import write_atomically
 from sitegen.graph.core import CoreError, FloatArray, GraphCore
@@ -47,11 +47,16 @@ def save_snapshot(path: Path, snap: Snapshot) -> None:
         "kinds": np.array(snap.core.kinds, dtype=str),
         "titles": np.array(snap.titles, dtype=str),
         "rel_names": np.array(snap.core.rel_names, dtype=str),
-        "src": src, "dst": dst, "weight": weight, "rel": rel,
+        "src": src,
+        "dst": dst,
+        "weight": weight,
+        "rel": rel,
         "vocabulary": np.array(snap.text.vocabulary, dtype=str),
         "idf": snap.text.idf,
-        "x_indptr": x.indptr.astype(np.int64), "x_indices": x.indices.astype(np.int64),
-        "x_data": x.data, "recency": snap.recency,
+        "x_indptr": x.indptr.astype(np.int64),
+        "x_indices": x.indices.astype(np.int64),
+        "x_data": x.data,
+        "recency": snap.recency,
     }
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
@@ -91,10 +96,16 @@ def _snapshot(a: dict[str, np.ndarray], fingerprint: str) -> Snapshot:
             core.add_edges(a["src"][keep], a["dst"][keep], a["weight"][keep], rel)
     core.finalize()
     vocabulary = tuple(str(w) for w in a["vocabulary"].tolist())
-    vectors = sp.csr_matrix((a["x_data"], a["x_indices"], a["x_indptr"]),
-                            shape=(core.node_count, len(vocabulary)))
+    vectors = sp.csr_matrix(
+        (a["x_data"], a["x_indices"], a["x_indptr"]), shape=(core.node_count, len(vocabulary))
+    )
     vectors.check_format(full_check=True)
     if len(a["recency"]) != core.node_count or len(a["titles"]) != core.node_count:
         raise SnapshotRefused("its columns disagree in length")
-    return Snapshot(core, tuple(str(t) for t in a["titles"].tolist()),
-                    TextIndex(vocabulary, a["idf"], vectors), a["recency"], fingerprint)
+    return Snapshot(
+        core,
+        tuple(str(t) for t in a["titles"].tolist()),
+        TextIndex(vocabulary, a["idf"], vectors),
+        a["recency"],
+        fingerprint,
+    )

@@ -23,9 +23,14 @@ def _related_of(site: SiteState, node: str) -> tuple[RelatedPage, ...]:
 
 def related_items(site: SiteState, node: str, out: OutPath) -> tuple[LinkItem, ...]:
     """The page's related pages: title, link and the one-line reason."""
-    return tuple(LinkItem(title=site.titles.get(r.node, r.node),
-                          href=href_between(out, html_out_path(NodeId(r.node))), note=r.reason)
-                 for r in _related_of(site, node))
+    return tuple(
+        LinkItem(
+            title=site.titles.get(r.node, r.node),
+            href=href_between(out, html_out_path(NodeId(r.node))),
+            note=r.reason,
+        )
+        for r in _related_of(site, node)
+    )
 
 
 def related_key(site: SiteState, node: str) -> list[Any]:
@@ -38,11 +43,16 @@ def missing_links_view(site: SiteState, out: OutPath) -> ReportView:
     missing = insight.relatedness.missing if insight is not None else ()
 
     def cell(node: str) -> ReportCell:
-        return ReportCell(site.titles.get(node, node), href_between(out, html_out_path(NodeId(node))))
+        return ReportCell(
+            site.titles.get(node, node), href_between(out, html_out_path(NodeId(node)))
+        )
 
     rows = tuple((cell(m.a), cell(m.b), f"{m.score:.2f}", m.reason) for m in missing)
     return ReportView(
-        title="Missing links", columns=("Page", "Related page", "Score", "Why"), rows=rows,
+        title="Missing links",
+        columns=("Page", "Related page", "Score", "Why"),
+        rows=rows,
         intro="Pairs of pages that are each other's related pages, strongly, but link neither "
-              "way. Link them where a reader of one would want the other.",
-        empty_text="No missing links: every strongly related pair links at least one way.")
+        "way. Link them where a reader of one would want the other.",
+        empty_text="No missing links: every strongly related pair links at least one way.",
+    )

@@ -16,13 +16,17 @@ _GARDEN = ["tomatoes", "compost", "seedlings", "pruning", "watering"]
 
 
 def _cluster(folder: str, words: list[str], hub: str) -> dict[str, str]:
-    pages = {f"content/{folder}/index.md": f"# {hub}\n\n" + "\n".join(
-        f"- [{w}]({w}.md)" for w in words) + "\n"}
+    pages = {
+        f"content/{folder}/index.md": f"# {hub}\n\n"
+        + "\n".join(f"- [{w}]({w}.md)" for w in words)
+        + "\n"
+    }
     for i, w in enumerate(words):
         nxt = words[(i + 1) % len(words)]
         pages[f"content/{folder}/{w}.md"] = (
             f"# {w.title()}\n\nAbout {w} and {' and '.join(words[:3])}. "
-            f"See [{nxt}]({nxt}.md) and the [overview](index.md).\n")
+            f"See [{nxt}]({nxt}.md) and the [overview](index.md).\n"
+        )
     return pages
 
 
@@ -30,14 +34,18 @@ def related_project(root: Path) -> Path:
     pages = {**_cluster("kafka", _KAFKA, "Kafka"), **_cluster("garden", _GARDEN, "Garden")}
     # The planted pair: the same neighbours (partitions, retention, replication) and the same
     # rare words, and no link between them.
-    shared = ("consumer offsets are committed per group; a consumer offsets reset rewinds the "
-              "group. Offsets lag measures how far consumer offsets trail.")
+    shared = (
+        "consumer offsets are committed per group; a consumer offsets reset rewinds the "
+        "group. Offsets lag measures how far consumer offsets trail."
+    )
     pages["content/kafka/offsets.md"] = (
         "# Consumer offsets\n\n" + shared + "\n\nSee [partitions](partitions.md), "
-        "[retention](retention.md) and [replication](replication.md).\n")
+        "[retention](retention.md) and [replication](replication.md).\n"
+    )
     pages["content/kafka/lag.md"] = (
         "# Consumer lag\n\n" + shared + "\n\nRead [partitions](partitions.md), "
-        "[retention](retention.md) and [replication](replication.md).\n")
+        "[retention](retention.md) and [replication](replication.md).\n"
+    )
     pages["content/index.md"] = "# Home\n\n[Kafka](kafka/index.md) and [Garden](garden/index.md).\n"
     pages["sitegen.toml"] = 'title = "Clusters"\n'
     return write_project(root, pages)
@@ -52,7 +60,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _related_titles(html: str) -> list[str]:
-    section = re.search(r'<section id="related".*?</section>', html, re.S)
+    section = re.search(r'<section id="related".*?</section>', html, re.DOTALL)
     assert section, "no related-pages section"
     return re.findall(r'<li><a href="[^"]*">([^<]*)</a>', section.group(0))
 
@@ -65,7 +73,9 @@ def test_the_planted_pair_is_each_others_first_related_page(built: Path) -> None
     assert "shares 3 links and the words" in offsets and "consumer offsets" in offsets
 
 
-def test_related_pages_stay_in_their_cluster_and_leave_out_pages_linked_both_ways(built: Path) -> None:
+def test_related_pages_stay_in_their_cluster_and_leave_out_pages_linked_both_ways(
+    built: Path,
+) -> None:
     compost = (built / "site/garden/compost.html").read_text(encoding="utf-8")
     titles = _related_titles(compost)
     assert 0 < len(titles) <= 5
@@ -77,7 +87,7 @@ def test_related_pages_stay_in_their_cluster_and_leave_out_pages_linked_both_way
 def test_the_planted_pair_is_a_missing_link(built: Path) -> None:
     report = (built / "site/missing-links.html").read_text(encoding="utf-8")
     assert "Consumer lag" in report and "Consumer offsets" in report
-    rows = re.findall(r"<tr>(.*?)</tr>", report, re.S)
+    rows = re.findall(r"<tr>(.*?)</tr>", report, re.DOTALL)
     assert any("Consumer lag" in r and "Consumer offsets" in r for r in rows)
 
 
@@ -88,8 +98,9 @@ def test_check_reports_missing_links_only_when_asked(built: Path) -> None:
     config.write_text('title = "Clusters"\n[checks]\nmissing-links = "warn"\n', encoding="utf-8")
     loud = run_cli("check", "--root", str(built), "--config", str(config), "--format", "json")
     found = [f for f in json.loads(loud.stdout)["findings"] if f["check"] == "missing-links"]
-    assert any("/kafka/lag.md" in f["message"] and "/kafka/offsets.md" in f["message"]
-               for f in found), loud.stdout
+    assert any(
+        "/kafka/lag.md" in f["message"] and "/kafka/offsets.md" in f["message"] for f in found
+    ), loud.stdout
     assert loud.returncode == 0
 
 
@@ -102,7 +113,9 @@ def test_explore_ranks_the_pair_first_for_its_words(built: Path) -> None:
     assert "snapshot" not in proc.stderr  # answered from the last build's snapshot
 
 
-def test_explore_rebuilds_in_memory_when_the_snapshot_is_refused(built: Path, tmp_path: Path) -> None:
+def test_explore_rebuilds_in_memory_when_the_snapshot_is_refused(
+    built: Path, tmp_path: Path
+) -> None:
     snapshot = built / ".sitegen/core.npz"
     saved = snapshot.read_bytes()
     try:

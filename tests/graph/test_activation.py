@@ -50,8 +50,9 @@ def test_activation_never_goes_past_the_depth_cap() -> None:
 
 def test_activation_never_goes_past_the_visit_budget() -> None:
     core = _chain(200)
-    reached = spread(structural_transition(core), {i: 1.0 for i in range(0, 200, 10)},
-                     threshold=0.0, budget=50)
+    reached = spread(
+        structural_transition(core), {i: 1.0 for i in range(0, 200, 10)}, threshold=0.0, budget=50
+    )
     assert 0 < reached.visits <= 50
 
 
@@ -73,11 +74,18 @@ def test_typed_relations_spread_forward_and_backward_at_seven_tenths() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
-    st.just(n),
-    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 4)),
-             max_size=30),
-    st.dictionaries(st.integers(0, n - 1), st.floats(0.1, 1.0), min_size=1, max_size=3))))
+@given(
+    st.integers(2, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 4)),
+                max_size=30,
+            ),
+            st.dictionaries(st.integers(0, n - 1), st.floats(0.1, 1.0), min_size=1, max_size=3),
+        )
+    )
+)
 def test_wavefront_equals_the_brute_force_fixpoint(case) -> None:  # type: ignore[no-untyped-def]
     n, edges, seeds = case
     core = GraphCore()
@@ -85,8 +93,7 @@ def test_wavefront_equals_the_brute_force_fixpoint(case) -> None:  # type: ignor
         core.add_node(f"n{i}")
     edges = [(a, b, w) for a, b, w in edges if a != b]
     if edges:
-        core.add_edges([e[0] for e in edges], [e[1] for e in edges],
-                       [float(e[2]) for e in edges])
+        core.add_edges([e[0] for e in edges], [e[1] for e in edges], [float(e[2]) for e in edges])
     core.finalize()
     t = structural_transition(core)
     reached = spread(t, seeds, max_depth=6, threshold=0.0, budget=10**9)

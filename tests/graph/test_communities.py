@@ -24,8 +24,9 @@ def test_two_cliques_joined_by_one_edge_are_two_communities() -> None:
     found = louvain(_adjacency(_two_cliques()))
     assert found.labels.tolist() == [0] * 5 + [1] * 5
     assert found.converged and found.passes >= 1
-    assert found.modularity == pytest.approx(nx.community.modularity(
-        _two_cliques(), [set(range(5)), set(range(5, 10))]))
+    assert found.modularity == pytest.approx(
+        nx.community.modularity(_two_cliques(), [set(range(5)), set(range(5, 10))])
+    )
 
 
 def test_louvain_is_deterministic_for_a_seed() -> None:

@@ -110,7 +110,10 @@ def test_refinalize_preserves_edges() -> None:
     core.finalize()
     src, dst, weight, _ = core.edge_arrays()
     assert sorted(zip(src.tolist(), dst.tolist(), weight.tolist())) == [
-        (0, 1, 1.0), (1, 2, 1.0), (2, 0, 2.0)]
+        (0, 1, 1.0),
+        (1, 2, 1.0),
+        (2, 0, 2.0),
+    ]
     assert core.forward.offsets[-1] == 3
 
 
@@ -118,10 +121,10 @@ def test_query_on_non_finalized_graph_is_honest_empty_not_panic() -> None:
     from sitegen.explore import answer
     from sitegen.graph.semantic import text_index
     from sitegen.graph.snapshot import Snapshot
+
     core = _core(2, [(0, 1)])
     assert core.pagerank is None and core.out_range(0) == range(0)
-    snap = Snapshot(core, ("a", "b"), text_index([b"alpha words", b"beta words"]),
-                    np.ones(2), "fp")
+    snap = Snapshot(core, ("a", "b"), text_index([b"alpha words", b"beta words"]), np.ones(2), "fp")
     assert answer(snap, "alpha") == []
 
 
@@ -168,16 +171,28 @@ def test_pagerank_is_normalized_to_its_maximum() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(2, 10).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1),
-                                   st.integers(1, 3)), min_size=1, max_size=25,
-                         unique_by=lambda e: (e[0], e[1])))))
+@given(
+    st.integers(2, 10).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 3)),
+                min_size=1,
+                max_size=25,
+                unique_by=lambda e: (e[0], e[1]),
+            ),
+        )
+    )
+)
 def test_pagerank_agrees_with_networkx(case: tuple[int, list[tuple[int, int, int]]]) -> None:
     n, raw = case
     edges = [(a, b, float(w)) for a, b, w in raw if a != b]
-    ranks, converged = pagerank(n, np.array([e[0] for e in edges], np.int64),
-                                np.array([e[1] for e in edges], np.int64),
-                                np.array([e[2] for e in edges]))
+    ranks, converged = pagerank(
+        n,
+        np.array([e[0] for e in edges], np.int64),
+        np.array([e[1] for e in edges], np.int64),
+        np.array([e[2] for e in edges]),
+    )
     g = nx.DiGraph()
     g.add_nodes_from(range(n))
     g.add_weighted_edges_from(edges)

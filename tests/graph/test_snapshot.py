@@ -31,8 +31,14 @@ def test_snapshot_round_trip_keeps_the_core_and_the_text_index(tmp_path: Path) -
     save_snapshot(path, _snapshot())
     back = load_snapshot(path, "fp1")
     src, dst, weight, rel = back.core.edge_arrays()
-    got = sorted(zip(src.tolist(), dst.tolist(), weight.tolist(),
-                     [back.core.rel_names[r] for r in rel.tolist()]))
+    got = sorted(
+        zip(
+            src.tolist(),
+            dst.tolist(),
+            weight.tolist(),
+            [back.core.rel_names[r] for r in rel.tolist()],
+        )
+    )
     assert got == [(0, 1, 2.0, ""), (1, 0, 1.0, "supersedes"), (1, 2, 1.0, "")]
     assert back.core.finalized and back.titles == ("A", "B", "x.py")
     assert np.array_equal(back.core.pagerank, _snapshot().core.pagerank)
@@ -107,8 +113,15 @@ def test_snapshot_refused_when_it_holds_a_pickle(tmp_path: Path) -> None:
 
 
 def test_text_similarity_ranks_shared_rare_words_first() -> None:
-    index = text_index([b"consumer offsets are committed", b"consumer offsets reset",
-                        b"tomatoes need compost", b"compost and seedlings", b"the and of"])
+    index = text_index(
+        [
+            b"consumer offsets are committed",
+            b"consumer offsets reset",
+            b"tomatoes need compost",
+            b"compost and seedlings",
+            b"the and of",
+        ]
+    )
     similar = top_similar(index, 1)
     assert similar[0].indices.tolist() == [1] and similar[2].indices.tolist() == [3]
     assert shared_words(index, np.array([0]), np.array([1])) == [["consumer", "offsets"]]
@@ -118,20 +131,24 @@ def test_text_similarity_ranks_shared_rare_words_first() -> None:
 
 def test_git_log_gives_recency_and_co_changes_measured_from_the_newest_commit() -> None:
     day = 86_400
-    log = (f"\x1e{100 * day}\n\ncontent/a.md\nsitegen/x.py\n"
-           f"\x1e{80 * day}\n\ncontent/a.md\ncontent/b.md\n")
+    log = (
+        f"\x1e{100 * day}\n\ncontent/a.md\nsitegen/x.py\n"
+        f"\x1e{80 * day}\n\ncontent/a.md\ncontent/b.md\n"
+    )
     history = parse_log(log)
     assert history.head_time == 100 * day
     assert history.recency("content/a.md", "page") == 1.0
     assert history.recency("content/b.md", "page") == pytest.approx(0.5 ** (20 / 180))
     assert history.recency("never.md", "page") == 0.0
-    pairs = history.co_changes({"content/a.md": "page", "content/b.md": "page",
-                                "sitegen/x.py": "source"})
+    pairs = history.co_changes(
+        {"content/a.md": "page", "content/b.md": "page", "sitegen/x.py": "source"}
+    )
     assert set(pairs) == {("content/a.md", "sitegen/x.py"), ("content/a.md", "content/b.md")}
 
 
 def test_outside_git_the_temporal_dimension_is_flat(tmp_path: Path) -> None:
     from sitegen.graph.history import read_history
+
     history = read_history(tmp_path)
     assert history == History()
     assert history.recency("a.md", "page") == history.recency("b.py", "source") == 1.0
