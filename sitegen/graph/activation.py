@@ -7,6 +7,7 @@ visit budget, and values under the threshold stop. Never mutates the graph it re
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 
 import numpy as np
@@ -113,6 +114,57 @@ def spread(
         depth[frontier[depth[frontier] < 0]] = hop
     nodes = np.flatnonzero(depth >= 0)
     return Activation(nodes, total[nodes], depth[nodes], visits)
+
+
+def spread_heap(
+    transition: sp.csr_matrix,
+    seeds: dict[int, float],
+    max_depth: int = MAX_DEPTH,
+    threshold: float = THRESHOLD,
+    budget: int = VISIT_BUDGET,
+) -> Activation:
+    """The heap strategy: the strongest pending signal moves first. Activation is a sum, so
+    a signal that arrives at a node after it was expanded is pushed on as its own increment
+    (the re-expansion a max-heap needs): with no budget binding, the result is the
+    wavefront's. Under a budget, it spends the visits on the strongest signals."""
+    n = transition.shape[0]
+    chosen = sorted(
+        ((v, k) for k, v in seeds.items() if 0 <= k < n and v > 0), key=lambda t: (-t[0], t[1])
+    )[:MAX_SEEDS]
+    total: dict[int, float] = {}
+    depth: dict[int, int] = {}
+    pending: dict[tuple[int, int], float] = {}
+    heap: list[tuple[float, int, int]] = []
+    for v, k in chosen:
+        pending[(k, 0)] = pending.get((k, 0), 0.0) + v
+    for (k, d), v in sorted(pending.items()):
+        heapq.heappush(heap, (-v, k, d))
+    indptr, indices, data = transition.indptr, transition.indices, transition.data
+    visits = 0
+    while heap:
+        _, node, hop = heapq.heappop(heap)
+        signal = pending.pop((node, hop), 0.0)
+        if signal == 0.0:
+            continue  # already moved on with an earlier, larger entry
+        total[node] = total.get(node, 0.0) + signal
+        depth[node] = min(depth.get(node, hop), hop)
+        lo, hi = int(indptr[node]), int(indptr[node + 1])
+        if hop == max_depth or visits + hi - lo > budget:
+            continue
+        visits += hi - lo
+        for j in range(lo, hi):
+            moved = signal * float(data[j])
+            if moved >= threshold:
+                key = (int(indices[j]), hop + 1)
+                pending[key] = pending.get(key, 0.0) + moved
+                heapq.heappush(heap, (-pending[key], key[0], key[1]))
+    nodes = np.array(sorted(total), np.int64)
+    return Activation(
+        nodes,
+        np.array([total[i] for i in nodes.tolist()]),
+        np.array([depth[i] for i in nodes.tolist()], np.int64),
+        visits,
+    )
 
 
 def _within_budget(

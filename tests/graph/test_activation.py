@@ -18,6 +18,7 @@ from sitegen.graph.activation import (
     fixpoint,
     spread,
     spread_all,
+    spread_heap,
     structural_transition,
 )
 from sitegen.graph.core import GraphCore
@@ -124,3 +125,64 @@ def test_a_hub_passes_little_on() -> None:
     via_hub = spread(t, {0: 1.0}).as_dict().get(1, 0.0)
     via_shared = spread(t, {23: 1.0}).as_dict().get(24, 0.0)
     assert 0 < via_hub < via_shared
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 4)),
+                max_size=30,
+            ),
+            st.dictionaries(st.integers(0, n - 1), st.floats(0.1, 1.0), min_size=1, max_size=3),
+        )
+    )
+)
+def test_heap_and_wavefront_converge_to_the_same_fixpoint(case) -> None:  # type: ignore[no-untyped-def]
+    n, edges, seeds = case
+    core = GraphCore()
+    for i in range(n):
+        core.add_node(f"n{i}")
+    edges = [(a, b, w) for a, b, w in edges if a != b]
+    if edges:
+        core.add_edges([e[0] for e in edges], [e[1] for e in edges], [float(e[2]) for e in edges])
+    core.finalize()
+    t = structural_transition(core)
+    expected = fixpoint(t, seeds, max_depth=5)
+    for strategy in (spread, spread_heap):
+        reached = strategy(t, seeds, max_depth=5, threshold=0.0, budget=10**9)
+        got = np.zeros(n)
+        got[reached.nodes] = reached.values
+        assert np.allclose(got, expected, rtol=1e-9, atol=1e-12), strategy.__name__
+
+
+def test_heap_equals_wavefront_on_weak_then_strong_arrivals() -> None:
+    """A node first reached weakly over a short path and then strongly over a long one: the
+    later, stronger signal must still move on (the seed's re-expansion gap)."""
+    core = GraphCore()
+    names = ["seed", "weak", "target", "after"] + [f"relay{i}" for i in range(6)]
+    for name in names:
+        core.add_node(name)
+    core.add_edges([0, 1], [1, 2], [0.05, 0.05])  # seed -> weak -> target, weak links
+    relays = list(range(4, 10))
+    chain = [0, *relays, 2]
+    core.add_edges(chain[:-1], chain[1:], np.full(len(chain) - 1, 50.0))  # strong, long
+    core.add_edge(2, 3, 1.0)
+    core.finalize()
+    t = structural_transition(core)
+    heap = spread_heap(t, {0: 1.0}, threshold=0.0, budget=10**9)
+    wave = spread(t, {0: 1.0}, threshold=0.0, budget=10**9)
+    assert np.array_equal(heap.nodes, wave.nodes)
+    assert np.allclose(heap.values, wave.values, rtol=1e-9)
+    assert heap.as_dict()[3] > 0
+
+
+def test_heap_never_goes_past_the_budget_or_the_depth() -> None:
+    core = _chain(100)
+    t = structural_transition(core)
+    reached = spread_heap(t, {0: 1.0}, threshold=0.0, budget=30)
+    assert reached.visits <= 30
+    deep = spread_heap(t, {0: 1.0}, threshold=0.0)
+    assert deep.depth.max() == MAX_DEPTH
