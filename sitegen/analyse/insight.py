@@ -13,10 +13,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sitegen.analyse.figures import Figures, core_of_graph, figures_of_core
-from sitegen.analyse.related import Relatedness, co_change_matrix, relatedness
+from sitegen.analyse.related import (
+    Relatedness,
+    co_change_matrix,
+    link_dimensions,
+    relatedness,
+    text_dimension,
+)
 from sitegen.graph.history import History, read_history
 from sitegen.graph.model import Graph
-from sitegen.graph.semantic import text_index
 from sitegen.graph.snapshot import Snapshot
 from sitegen.parallel import compute_in_background
 from sitegen.paths import NodeId, RepoPath, source_node_id
@@ -63,12 +68,13 @@ def analyse_graph(
         whole.title_of(NodeId(name)).encode("utf-8") + b"\n" + data.get(path_of.get(name, ""), b"")
         for name in core.names
     ]
-    with compute_in_background(text_index, texts, jobs > 1) as indexing:
+    with compute_in_background(text_dimension, texts, jobs > 1) as indexing:
         figures = figures_of_core(core)
         history = history if history is not None else read_history(result.config.root)
-        co_change = co_change_matrix(core, history, path_of)
-        text = indexing.result()
-    found = relatedness(core, text, co_change, set(core.names))
+        dims = link_dimensions(core)
+        dims["temporal"] = co_change_matrix(core, history, path_of)
+        text, dims["semantic"] = indexing.result()
+    found = relatedness(core, text, dims, set(core.names))
     recency = np.array(
         [
             history.recency(path_of.get(name, ""), kind)

@@ -16,7 +16,7 @@ import scipy.sparse as sp  # type: ignore[import-untyped]
 from sitegen.graph.activation import causal_transition, spread_all, structural_transition
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
 from sitegen.graph.history import History
-from sitegen.graph.semantic import TextIndex, shared_words, top_similar
+from sitegen.graph.semantic import TextIndex, shared_words, text_index, top_similar
 from sitegen.site.backlinks import relation_heading
 
 WEIGHTS = {"structural": 0.35, "semantic": 0.25, "temporal": 0.15, "causal": 0.25}
@@ -85,10 +85,9 @@ def co_change_matrix(core: GraphCore, history: History, path_of: dict[str, str])
     return sp.csr_matrix((np.r_[w, w], (np.r_[a, b], np.r_[b, a])), shape=(n, n))
 
 
-def dimensions(
-    core: GraphCore, text: TextIndex, co_change: sp.csr_matrix
-) -> dict[str, sp.csr_matrix]:
-    """Each node's activation from itself, per dimension (rows: from, columns: reached)."""
+def link_dimensions(core: GraphCore) -> dict[str, sp.csr_matrix]:
+    """Each node's activation from itself along links and along typed relations (rows:
+    from, columns: reached)."""
     seeds = sp.identity(core.node_count, format="csr")
     plain = {i for i, r in enumerate(core.rel_names) if r in ("", "imports")}
     return {
@@ -96,10 +95,14 @@ def dimensions(
         "structural": spread_all(
             structural_transition(core, plain), seeds, RELATED_DEPTH, RELATED_THRESHOLD, min_depth=2
         ),
-        "semantic": top_similar(text, 4 * RELATED),
-        "temporal": sp.csr_matrix(co_change),
         "causal": spread_all(causal_transition(core), seeds, RELATED_DEPTH, RELATED_THRESHOLD),
     }
+
+
+def text_dimension(texts: list[bytes]) -> tuple[TextIndex, sp.csr_matrix]:
+    """The text index and each document's most similar documents."""
+    text = text_index(texts)
+    return text, top_similar(text, 4 * RELATED)
 
 
 def merged_scores(
@@ -212,9 +215,11 @@ def _links(k: int) -> str:
 
 
 def relatedness(
-    core: GraphCore, text: TextIndex, co_change: sp.csr_matrix, candidates: set[str]
+    core: GraphCore, text: TextIndex, dims: dict[str, sp.csr_matrix], candidates: set[str]
 ) -> Relatedness:
-    """Every node's related pages (at most 5, a reason each) and the missing links."""
+    """Every node's related pages (at most 5, a reason each) and the missing links, from
+    the four dimensions (``link_dimensions``, the semantic one of ``text_dimension`` and
+    the temporal ``co_change_matrix``)."""
     n = core.node_count
     if n == 0:
         return Relatedness({}, ())
@@ -224,12 +229,11 @@ def relatedness(
     excluded = sp.csr_matrix(mutual + sp.identity(n, format="csr"))
     excluded = sp.csr_matrix((excluded > 0).astype(np.float64))
     allowed = np.array([name in candidates for name in core.names])
-    dims = dimensions(core, text, co_change)
     scores = merged_scores(core, dims, excluded)
     scores = sp.csr_matrix(scores @ sp.diags(allowed.astype(np.float64)))
     scores.eliminate_zeros()
     rows, cols, vals = top_per_row(scores, RELATED, MIN_SCORE)
-    reasons = _Reasons(core, text, links, co_change).of_pairs(rows, cols)
+    reasons = _Reasons(core, text, links, dims["temporal"]).of_pairs(rows, cols)
     related: dict[str, list[RelatedPage]] = {}
     for r, c, v, why in zip(rows, cols, vals, reasons, strict=True):
         related.setdefault(core.names[r], []).append(
