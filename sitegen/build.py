@@ -152,6 +152,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
         state = load_state(config.cache_dir, options.clean)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state)
+        texts = start_text_index(found, jobs)  # runs while the code is analysed and linked
         timings.mark("extract pages")
         code_records, code, code_diags = analyse_code(config, found, jobs, options, progress)
         timings.mark("code graph")
@@ -174,7 +175,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
             result.diagnostics = sorted(set(found.diagnostics + code_diags + linked.diagnostics
                                             + [d for p in pages for d in p.diagnostics]))
             timings.mark("analyse")
-            result.insight = analyse_insight(result, fingerprint, jobs)
+            result.insight = analyse_insight(result, fingerprint, texts)
             timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
@@ -235,11 +236,16 @@ def analyse_cycles(result: BuildResult) -> Any:
     return cycles_of_build(result)
 
 
-def analyse_insight(result: BuildResult, fingerprint: str, jobs: int) -> Any:
+def start_text_index(found: Crawl, jobs: int) -> Any:
+    from sitegen.analyse.insight import start_text_job
+    return start_text_job(found, jobs)
+
+
+def analyse_insight(result: BuildResult, fingerprint: str, texts: Any) -> Any:
     """The graph core's figures, related pages and missing links (content/guides/related-pages.md)."""
     from sitegen.analyse.insight import analyse_graph
     from sitegen.site.emit import whole_graph
-    return analyse_graph(result, whole_graph(result), fingerprint, jobs=jobs)
+    return analyse_graph(result, whole_graph(result), fingerprint, text_job=texts)
 
 
 def save_core_snapshot(config: Config, result: BuildResult) -> None:

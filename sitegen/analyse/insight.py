@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from sitegen.analyse.figures import Figures, core_of_graph, figures_of_core
 from sitegen.analyse.related import (
@@ -20,8 +21,11 @@ from sitegen.analyse.related import (
     relatedness,
     text_dimension,
 )
+from sitegen.crawl import Crawl
+from sitegen.graph.core import GraphCore
 from sitegen.graph.history import History, read_history
 from sitegen.graph.model import Graph
+from sitegen.graph.semantic import TextIndex
 from sitegen.graph.snapshot import Snapshot
 from sitegen.parallel import compute_in_background
 from sitegen.paths import NodeId, RepoPath, source_node_id
@@ -50,30 +54,61 @@ def node_paths(result: BuildResult) -> dict[str, str]:
     return paths
 
 
+@dataclass
+class TextJob:
+    """The text dimension of the crawled files, being computed in the background: rows in
+    ``paths`` order (pages, then source files, as crawled)."""
+
+    paths: list[str]
+    job: compute_in_background
+
+    def for_core(self, core: GraphCore, path_of: dict[str, str]) -> tuple[TextIndex, sp.csr_matrix]:
+        """The index and similarities with one row per core node, in the core's order."""
+        text, similar = self.job.result()
+        row = {p: i for i, p in enumerate(self.paths)}
+        pick = [
+            (i, row[path_of[name]]) for i, name in enumerate(core.names) if path_of.get(name) in row
+        ]
+        select = sp.csr_matrix(
+            (np.ones(len(pick)), ([p[0] for p in pick], [p[1] for p in pick])),
+            shape=(core.node_count, len(self.paths)),
+        )
+        vectors = sp.csr_matrix(select @ text.vectors)
+        vectors.sort_indices()
+        return (
+            TextIndex(text.vocabulary, text.idf, vectors),
+            sp.csr_matrix(select @ similar @ select.T),
+        )
+
+
+def start_text_job(crawl: Crawl, jobs: int) -> TextJob:
+    """Start the text index of every crawled page and source file (their bytes are all it
+    needs), in a forked process when ``jobs > 1``, so it runs while the build links."""
+    files = [*crawl.pages, *crawl.code]
+    texts = [f.data for f in files]
+    return TextJob(
+        [f.path for f in files], compute_in_background(text_dimension, texts, jobs > 1).start()
+    )
+
+
 def analyse_graph(
     result: BuildResult,
     whole: Graph,
     fingerprint: str = "",
     history: History | None = None,
-    jobs: int = 1,
+    text_job: TextJob | None = None,
 ) -> Insight:
     """Figures, related pages and the explore snapshot of the build's whole graph (the
-    document graph plus the code's imports). The text index is made in a forked process
-    while the core, its figures and the history are computed here."""
+    document graph plus the code's imports); the text dimension comes from ``text_job``
+    (started here, in this process, when not given)."""
     core = core_of_graph(whole)
     path_of = node_paths(result)
-    data: dict[str, bytes] = {f.path: f.data for f in result.crawl.pages}
-    data.update((f.path, f.data) for f in result.crawl.code)
-    texts = [
-        whole.title_of(NodeId(name)).encode("utf-8") + b"\n" + data.get(path_of.get(name, ""), b"")
-        for name in core.names
-    ]
-    with compute_in_background(text_dimension, texts, jobs > 1) as indexing:
-        figures = figures_of_core(core)
-        history = history if history is not None else read_history(result.config.root)
-        dims = link_dimensions(core)
-        dims["temporal"] = co_change_matrix(core, history, path_of)
-        text, dims["semantic"] = indexing.result()
+    texts = text_job or start_text_job(result.crawl, 1)
+    figures = figures_of_core(core)
+    history = history if history is not None else read_history(result.config.root)
+    dims = link_dimensions(core)
+    dims["temporal"] = co_change_matrix(core, history, path_of)
+    text, dims["semantic"] = texts.for_core(core, path_of)
     found = relatedness(core, text, dims, set(core.names))
     recency = np.array(
         [
