@@ -85,7 +85,7 @@ def start_text_job(crawl: Crawl, jobs: int) -> TextJob:
     """Start the text index of every crawled page and source file (their bytes are all it
     needs), in a forked process when ``jobs > 1``, so it runs while the build links."""
     texts = [f.data for f in crawl.pages] + [f.data for f in crawl.code]
-    paths = [str(f.path) for f in [*crawl.pages, *crawl.code]]
+    paths = [str(f.path) for f in crawl.pages] + [str(f.path) for f in crawl.code]
     return TextJob(paths, compute_in_background(text_dimension, texts, jobs > 1).start())
 
 
