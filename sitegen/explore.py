@@ -37,12 +37,8 @@ def current_snapshot(config: Config) -> Snapshot:
     """The snapshot of the build that made the site in the output folder; when it is
     missing, stale or unsound, one made by a build in memory (which writes nothing; the
     next ``sitegen build`` saves it)."""
-    from sitegen.crawl import OUTPUT_MARKER
-    from sitegen.incremental import SiteRecord
-
-    site = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
     try:
-        return load_snapshot(config.cache_dir / SNAPSHOT_FILE, site.fingerprint)
+        return load_snapshot(config.cache_dir / SNAPSHOT_FILE, _site_fingerprint(config))
     except SnapshotRefused as why:
         print(f"sitegen: the graph snapshot is {why}; building in memory", file=sys.stderr)
     from sitegen.build import BuildOptions, build
@@ -50,6 +46,20 @@ def current_snapshot(config: Config) -> Snapshot:
     result = build(config, BuildOptions(write_site=False, quiet=True))
     snapshot: Snapshot = result.insight.snapshot
     return snapshot
+
+
+def _site_fingerprint(config: Config) -> str:
+    """The input fingerprint the site in the output folder was built from ("" if none);
+    only that field of the marker is read (the rest lists every output)."""
+    from sitegen import __version__
+    from sitegen.crawl import OUTPUT_MARKER
+
+    try:
+        doc = json.loads((config.out_dir / OUTPUT_MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    ok = isinstance(doc, dict) and doc.get("version") == __version__
+    return str(doc.get("fingerprint", "")) if ok else ""
 
 
 def _normalized(values: FloatArray) -> FloatArray:
