@@ -68,9 +68,10 @@ def _normalized(values: FloatArray) -> FloatArray:
 
 
 def _seeds(snap: Snapshot, query: str, semantic: FloatArray) -> dict[int, float]:
-    named = snap.core.id_of(query.strip()) or snap.core.id_of("/" + query.strip().lstrip("/"))
-    if named is not None:
-        return {named: 1.0}
+    for name in (query.strip(), "/" + query.strip().lstrip("/")):
+        named = snap.core.id_of(name)
+        if named is not None:  # the query names a page: it is the one seed
+            return {named: 1.0}
     best = np.lexsort((np.arange(len(semantic)), -semantic))[:MAX_SEEDS]
     return {int(i): float(semantic[i]) for i in best if semantic[i] > 0}
 

@@ -207,10 +207,22 @@ def _count_chunk(texts: list[bytes], indexes: list[int]) -> list[Counter[bytes]]
     return [word_counts(texts[i]) for i in indexes]
 
 
+#: Similarity between documents leaves out the words found in more than this share of them:
+#: they tell no two documents apart, and would make every pair similar (and the product dense).
+MAX_DOC_SHARE = 0.5
+
+
 def top_similar(index: TextIndex, k: int, chunk: int = 512) -> sp.csr_matrix:
-    """Each document's ``k`` most similar other documents (cosine), as a sparse matrix."""
-    x = index.vectors
-    n = x.shape[0]
+    """Each document's ``k`` most similar other documents (cosine over the informative
+    words), as a sparse matrix."""
+    n = index.vectors.shape[0]
+    # idf = log((1 + n) / (1 + df)) + 1, so df <= share * n is idf >= this:
+    floor = np.log((1.0 + n) / (1.0 + MAX_DOC_SHARE * n)) + 1.0
+    x = sp.csr_matrix(index.vectors[:, np.flatnonzero(index.idf >= floor - 1e-12)])
+    norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+    x = sp.csr_matrix(
+        sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)) @ x
+    )
     rows: list[IntArray] = []
     cols: list[IntArray] = []
     vals: list[FloatArray] = []

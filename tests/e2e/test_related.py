@@ -126,3 +126,10 @@ def test_explore_rebuilds_in_memory_when_the_snapshot_is_refused(
         assert proc.stdout.splitlines()[0].split()[-1].startswith("/garden/")
     finally:
         snapshot.write_bytes(saved)
+
+
+def test_explore_from_a_page_id_starts_at_that_page(built: Path) -> None:
+    proc = run_cli("explore", "--root", str(built), "/garden/compost.md", "--limit", "3")
+    lines = proc.stdout.splitlines()
+    assert lines[0].endswith("/garden/compost.md"), proc.stdout
+    assert all("/garden/" in line for line in lines[::2]), proc.stdout
