@@ -203,6 +203,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state, RawHtml(config.raw_html))
+        texts = start_text_index(found, jobs)  # runs while the code is analysed and linked
         timings.mark("extract pages")
         code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
         timings.mark("code graph")
@@ -226,6 +227,8 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
                                             + store_diags + _dropped(state)
                                             + [d for p in pages for d in p.diagnostics]))
             timings.mark("analyse")
+            result.insight = analyse_insight(result, fingerprint, texts)
+            timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
                 from sitegen.site.emit import emit_site
@@ -235,6 +238,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         state.pages = {p.path: p for p in pages}
         save_state(config.cache_dir, state)
         if options.write_site:  # the store, the state and the site all hold this input now
+            save_core_snapshot(config, result)
             mark_finished(config.cache_dir, fingerprint)
         timings.mark("save state")
     return result
@@ -324,6 +328,23 @@ def analyse_code(config: Config, found: Crawl, jobs: int, clean: bool,
 def analyse_cycles(result: BuildResult) -> Any:
     from sitegen.analyse.step import cycles_of_build
     return cycles_of_build(result)
+
+
+def start_text_index(found: Crawl, jobs: int) -> Any:
+    from sitegen.analyse.insight import start_text_job
+    return start_text_job(found, jobs)
+
+
+def analyse_insight(result: BuildResult, fingerprint: str, texts: Any) -> Any:
+    """The graph core's figures, related pages and missing links (content/guides/related-pages.md)."""
+    from sitegen.analyse.insight import analyse_graph
+    from sitegen.site.emit import whole_graph
+    return analyse_graph(result, whole_graph(result), fingerprint, text_job=texts)
+
+
+def save_core_snapshot(config: Config, result: BuildResult) -> None:
+    from sitegen.graph.snapshot import SNAPSHOT_FILE, save_snapshot
+    save_snapshot(config.cache_dir / SNAPSHOT_FILE, result.insight.snapshot)
 
 
 def _cores() -> int:

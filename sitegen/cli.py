@@ -236,12 +236,15 @@ def serve(root: Path, out: str | None, config_file: Path | None, languages: tupl
 @main.command()
 @_project_options
 @click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print scores, dimensions and reasons as JSON.")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many results.")
 def explore(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-            jobs: int | None, quiet: bool, query: str) -> None:
-    """Find the pages most related to QUERY (words or page ids)."""
+            jobs: int | None, quiet: bool, query: str, as_json: bool, limit: int) -> None:
+    """Find the pages most related to QUERY (words or a page id), from the last build."""
     from sitegen.explore import explore as run_explore
     config = _config(root, out, config_file, languages, jobs)
-    click.echo(run_explore(config, query), nl=False)
+    click.echo(run_explore(config, query, limit=limit, as_json=as_json), nl=False)
 
 
 if __name__ == "__main__":

@@ -1,85 +1,140 @@
-"""``sitegen explore "query"``: the pages most related to a query, by spreading activation
-from the pages that match it (SPEC §10, a first version: structural and causal dimensions).
+"""``sitegen explore "query"``: the pages and source files most related to a query, from the
+snapshot of the last build (content/guides/related-pages.md#explore).
 
-Reads the finished graph; never writes anything.
+Seeds are the documents whose text matches the query (or the node the query names); their
+activation spreads in four dimensions, merged as related pages are. Reads the snapshot (or,
+when it is refused, builds in memory without writing the site); never writes anything.
 """
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
+import json
+import sys
+from dataclasses import dataclass
 
-from sitegen.analyse.figures import compute_figures
-from sitegen.build import BuildOptions, build
+import numpy as np
+
 from sitegen.config import Config
-from sitegen.graph.model import Graph, NodeKind
-from sitegen.paths import NodeId, page_node_of
+from sitegen.graph.activation import MAX_SEEDS, causal_transition, spread, structural_transition
+from sitegen.graph.core import FloatArray
+from sitegen.graph.semantic import word_counts
+from sitegen.graph.snapshot import SNAPSHOT_FILE, Snapshot, SnapshotRefused, load_snapshot
 
-MAX_SEEDS = 200
-MAX_DEPTH = 20
-DECAY = 0.5
-BACKWARD = 0.7  # typed relations spread backwards at this fraction
+WEIGHTS = {"structural": 0.35, "semantic": 0.25, "temporal": 0.15, "causal": 0.25}
 PAGERANK_BOOST = 0.1
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def _words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text)}
+@dataclass(frozen=True)
+class Answer:
+    node: str
+    title: str
+    score: float
+    dimensions: dict[str, float]
+    reason: str
 
 
-def seeds(graph: Graph, texts: dict[str, str], query: str) -> dict[str, float]:
-    """Pages (or page ids) that match the query, scored by the share of query words they hold."""
-    wanted = _words(query)
-    out: dict[str, float] = {}
-    for node, text in texts.items():
-        if node == query.strip():
-            out[node] = 1.0
-            continue
-        have = _words(text)
-        if wanted and have:
-            score = len(wanted & have) / len(wanted)
-            if score:
-                out[node] = score
-    best = sorted(out.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_SEEDS]
-    return dict(best)
+def current_snapshot(config: Config) -> Snapshot:
+    """The snapshot of the build that made the site in the output folder; when it is
+    missing, stale or unsound, one made by a build in memory (which writes nothing; the
+    next ``sitegen build`` saves it)."""
+    try:
+        return load_snapshot(config.cache_dir / SNAPSHOT_FILE, _site_fingerprint(config))
+    except SnapshotRefused as why:
+        print(f"sitegen: the graph snapshot is {why}; building in memory", file=sys.stderr)
+    from sitegen.build import BuildOptions, build
 
-
-def activate(graph: Graph, start: dict[str, float], budget: int = 10_000) -> dict[str, float]:
-    """Spread activation along links (both directions; typed relations backwards at 0.7),
-    halving per hop, at most 20 hops, at most ``budget`` visits."""
-    neighbours: dict[str, list[tuple[str, float]]] = defaultdict(list)
-    for e in graph.edges():
-        neighbours[e.src].append((e.dst, 1.0))
-        neighbours[e.dst].append((e.src, BACKWARD if e.rel else 1.0))
-    level = dict(start)
-    total = dict(start)
-    visits = 0
-    for _ in range(MAX_DEPTH):
-        nxt: dict[str, float] = defaultdict(float)
-        for node, value in sorted(level.items()):
-            for other, factor in neighbours.get(node, ()):
-                nxt[other] += value * DECAY * factor / max(1, len(neighbours[node]))
-                visits += 1
-        level = {n: v for n, v in nxt.items() if v > 1e-4}
-        for n, v in level.items():
-            total[n] = total.get(n, 0.0) + v
-        if not level or visits > budget:
-            break
-    return total
-
-
-def explore(config: Config, query: str, limit: int = 10) -> str:
     result = build(config, BuildOptions(write_site=False, quiet=True))
-    graph = result.graph
-    texts = {}
-    for rec in result.pages:
-        node = page_node_of(config.content_rel, rec.path) or "/" + rec.path
-        texts[node] = " ".join([rec.title, *(h.text for h in rec.headings), *(l.label for l in rec.links)])
-    ranks = compute_figures(graph).pagerank
-    scores = activate(graph, seeds(graph, texts, query))
-    pages = {n for n, node in graph.nodes.items() if node.kind in (NodeKind.PAGE, NodeKind.SOURCE)}
-    ranked = sorted(((v + PAGERANK_BOOST * ranks.get(n, 0.0), n) for n, v in scores.items() if n in pages),
-                    key=lambda t: (-t[0], t[1]))[:limit]
-    if not ranked:
+    snapshot: Snapshot = result.insight.snapshot
+    return snapshot
+
+
+def _site_fingerprint(config: Config) -> str:
+    """The input fingerprint the site in the output folder was built from ("" if none);
+    only that field of the marker is read (the rest lists every output)."""
+    from sitegen import __version__
+    from sitegen.crawl import OUTPUT_MARKER
+
+    try:
+        doc = json.loads((config.out_dir / OUTPUT_MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return ""
+    ok = isinstance(doc, dict) and doc.get("version") == __version__
+    return str(doc.get("fingerprint", "")) if ok else ""
+
+
+def _normalized(values: FloatArray) -> FloatArray:
+    top = float(values.max()) if len(values) else 0.0
+    return values / top if top > 0 else np.zeros_like(values)
+
+
+def _seeds(snap: Snapshot, query: str, semantic: FloatArray) -> dict[int, float]:
+    for name in (query.strip(), "/" + query.strip().lstrip("/")):
+        named = snap.core.id_of(name)
+        if named is not None:  # the query names a page: it is the one seed
+            return {named: 1.0}
+    best = np.lexsort((np.arange(len(semantic)), -semantic))[:MAX_SEEDS]
+    return {int(i): float(semantic[i]) for i in best if semantic[i] > 0}
+
+
+def answer(snap: Snapshot, query: str, limit: int = 10) -> list[Answer]:
+    """The ``limit`` best nodes for ``query``, each with its merged score and dimensions."""
+    core = snap.core
+    n = core.node_count
+    semantic = snap.text.query(query) if n else np.zeros(0)
+    seeds = _seeds(snap, query, semantic)
+    if not seeds or not core.finalized:
+        return []
+    plain = {i for i, r in enumerate(core.rel_names) if r in ("", "imports")}
+    dims = {"structural": np.zeros(n), "causal": np.zeros(n), "semantic": _normalized(semantic)}
+    for name, transition in (
+        ("structural", structural_transition(core, plain)),
+        ("causal", causal_transition(core)),
+    ):
+        reached = spread(transition, seeds)
+        dims[name][reached.nodes] = reached.values
+        dims[name] = _normalized(dims[name])
+    active = (dims["structural"] > 0) | (dims["causal"] > 0) | (dims["semantic"] > 0)
+    dims["temporal"] = np.where(active, snap.recency, 0.0)
+    merged = np.zeros(n)
+    for name, weight in WEIGHTS.items():
+        merged += weight * dims[name]
+    ranks = core.pagerank
+    if ranks is not None:
+        merged = merged + PAGERANK_BOOST * ranks * active
+    order = [int(i) for i in np.lexsort((np.arange(n), -merged)) if active[i]][:limit]
+    wanted = set(word_counts(query.encode("utf-8", "replace")))
+    return [
+        Answer(
+            core.names[i],
+            snap.titles[i],
+            round(float(merged[i]), 4),
+            {k: round(float(v[i]), 4) for k, v in dims.items()},
+            _reason(snap, i, wanted, i in seeds),
+        )
+        for i in order
+    ]
+
+
+def _reason(snap: Snapshot, node: int, wanted: set[bytes], seed: bool) -> str:
+    row = snap.text.vectors[node]
+    have = {snap.text.vocabulary[int(c)] for c in row.indices}
+    matched = sorted(w.decode("ascii") for w in wanted if w.decode("ascii") in have)
+    if matched:
+        return "matches the words '" + " ".join(matched) + "'"
+    return "the page the query names" if seed else "linked with matching pages"
+
+
+def explore(config: Config, query: str, limit: int = 10, as_json: bool = False) -> str:
+    found = answer(current_snapshot(config), query, limit)
+    if as_json:
+        return (
+            json.dumps(
+                {"query": query, "results": [a.__dict__ for a in found]},
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+    if not found:
         return f"No page matches '{query}'.\n"
-    return "".join(f"{score:6.3f}  {graph.title_of(NodeId(node))}  {node}\n" for score, node in ranked)
+    return "".join(f"{a.score:6.3f}  {a.title}  {a.node}\n        {a.reason}\n" for a in found)

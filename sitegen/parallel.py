@@ -29,15 +29,20 @@ def _call(chunk: Any) -> Any:
 
 def _chunks(items: Sequence[T], n: int) -> list[list[T]]:
     size = max(1, min(128, -(-len(items) // (n * 4))))
-    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
-def run_forked(fn: Callable[[Any, list[T]], R], state: Any, items: Sequence[T],
-               jobs: int) -> Iterator[R]:
+def run_forked(
+    fn: Callable[[Any, list[T]], R], state: Any, items: Sequence[T], jobs: int
+) -> Iterator[R]:
     """``fn(state, chunk)`` over chunks of ``items``, in order; in forked workers that share
     ``state`` copy-on-write when ``jobs > 1`` and the work is large, else in this process."""
     global _STATE, _FN
-    if jobs <= 1 or len(items) < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
+    if (
+        jobs <= 1
+        or len(items) < MIN_PARALLEL
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         for chunk in _chunks(items, 1):
             yield fn(state, chunk)
         return
@@ -55,8 +60,9 @@ class run_in_background:
     while the block runs, and waits for it at the end (re-raising its failure); in this
     process at the start of the block when not enabled."""
 
-    def __init__(self, fn: Callable[[Any], None], state: Any, enabled: bool,
-                 skip: bool = False) -> None:
+    def __init__(
+        self, fn: Callable[[Any], None], state: Any, enabled: bool, skip: bool = False
+    ) -> None:
         self.fn, self.state, self.skip = fn, state, skip
         self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
         self.proc: Any = None
@@ -65,7 +71,9 @@ class run_in_background:
         if self.skip:
             return self
         if self.enabled:
-            self.proc = multiprocessing.get_context("fork").Process(target=self.fn, args=(self.state,))
+            self.proc = multiprocessing.get_context("fork").Process(
+                target=self.fn, args=(self.state,)
+            )
             self.proc.start()
         else:
             self.fn(self.state)
@@ -76,5 +84,45 @@ class run_in_background:
             return
         self.proc.join()
         if self.proc.exitcode != 0 and exc_type is None:
-            raise RuntimeError(f"background work {self.fn.__name__} failed "
-                               f"(exit code {self.proc.exitcode})")
+            raise RuntimeError(
+                f"background work {self.fn.__name__} failed (exit code {self.proc.exitcode})"
+            )
+
+
+class compute_in_background:
+    """``job = compute_in_background(fn, arg, enabled).start()`` computes ``fn(arg)`` in a
+    forked process while the caller goes on; ``job.result()`` waits for it (and computes it
+    here when not enabled) and ends the process. Also a context manager that ends it on
+    exit. The result comes back pickled."""
+
+    def __init__(self, fn: Callable[[Any], R], arg: Any, enabled: bool) -> None:
+        self.fn, self.arg = fn, arg
+        self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
+        self.pool: Any = None
+        self.pending: Any = None
+
+    def start(self) -> compute_in_background:
+        if self.enabled:
+            self.pool = multiprocessing.get_context("fork").Pool(1)
+            self.pending = self.pool.apply_async(self.fn, (self.arg,))
+        return self
+
+    def result(self) -> Any:
+        if self.pending is None:
+            return self.fn(self.arg)
+        try:
+            return self.pending.get()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+    def __enter__(self) -> compute_in_background:
+        return self.start()
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.close()

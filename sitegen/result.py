@@ -39,6 +39,7 @@ class BuildResult:
     graph: Graph
     code: Any = None  # sitegen.code.graph.CodeGraph, when source files were analysed
     cycles: Any = None  # sitegen.analyse.cycles result
+    insight: Any = None  # sitegen.analyse.insight.Insight: figures, related pages, snapshot
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     written: int = 0

@@ -22,6 +22,7 @@ BROKEN_ANCHORS = "broken-anchors"
 MISSING_REL_TARGETS = "missing-rel-targets"
 CODE_CYCLES = "code-cycles"
 RELATION_CYCLES = "relation-cycles"
+MISSING_LINKS = "missing-links"
 #: Checks whose findings are cycles: a cycle in the baseline also covers any smaller cycle
 #: inside it, so breaking part of a known cycle never fails the check.
 CYCLE_CHECKS = (CODE_CYCLES, RELATION_CYCLES)
@@ -159,6 +160,14 @@ def relation_cycle_findings(relations: Mapping[str, list[list[str]]],
                                f"'{predicate}' relations form a cycle: {listed}.",
                                f"{predicate}: {listed}", tuple(members)))
     return sorted(out)
+
+
+def missing_link_findings(pairs: Iterable[tuple[str, str, str, str]]) -> list[Finding]:
+    """One finding per missing link ``(path of a, node a, node b, reason)``, at a's file."""
+    return sorted(Finding(MISSING_LINKS, path, 1, 1,
+                          f"'{a}' and '{b}' are strongly related ({reason}) but neither links "
+                          "to the other.", f"{a} <-> {b}")
+                  for path, a, b, reason in pairs)
 
 
 def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:

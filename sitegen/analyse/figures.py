@@ -1,4 +1,5 @@
-"""Figures over the finished document graph: PageRank and communities (SPEC §10).
+"""Figures over the finished document graph, all from the graph core: PageRank, communities
+(seeded Louvain, with its converged flag and pass count) and bridge pages (SPEC §10).
 
 Pure functions of the graph, deterministic (seeded, sorted); never mutate the graph.
 """
@@ -7,16 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
+import scipy.sparse as sp  # type: ignore[import-untyped]
 
+from sitegen.graph.communities import COMMUNITY_SEED, louvain, participation
+from sitegen.graph.core import GraphCore
+from sitegen.graph.core import pagerank as core_pagerank
 from sitegen.graph.model import Graph, NodeKind
 
-DAMPING = 0.85
-MAX_ITERATIONS = 50
-TOLERANCE = 1e-6
-COMMUNITY_SEED = 1
 _LOCAL = (NodeKind.PAGE, NodeKind.SOURCE)
+#: How many bridge pages the figures name.
+BRIDGES = 10
+
+__all__ = ["COMMUNITY_SEED", "Figures", "compute_figures", "core_of_graph", "figures_of_core"]
 
 
 @dataclass(frozen=True)
@@ -25,56 +29,73 @@ class Figures:
     pagerank: dict[str, float]
     #: Community number per node (0 is the largest community).
     communities: dict[str, int]
+    #: PageRank converged within its 50 iterations.
     converged: bool
+    #: Louvain's passes, and whether it stopped because no move helped (not at its cap).
+    community_passes: int = 0
+    communities_converged: bool = True
+    modularity: float = 0.0
+    #: Pages whose links span communities, most spread first: (node, participation).
+    bridges: tuple[tuple[str, float], ...] = ()
 
 
-def _local_digraph(graph: Graph) -> nx.DiGraph:
-    g = nx.DiGraph()
+def core_of_graph(graph: Graph) -> GraphCore:
+    """The pages and source files of ``graph`` in a finalized core, interned in id order;
+    edges weighted by their count, one relation id per predicate, self-links left out."""
+    core = GraphCore()
     local = sorted(n for n, node in graph.nodes.items() if node.kind in _LOCAL)
-    g.add_nodes_from(local)
-    members = set(local)
+    for n in local:
+        core.add_node(n, str(graph.nodes[n].kind))
+    by_rel: dict[str, tuple[list[int], list[int], list[float]]] = {}
+    ids = {name: i for i, name in enumerate(local)}
     for e in graph.edges():
-        if e.src in members and e.dst in members and e.src != e.dst:
-            weight = g.get_edge_data(e.src, e.dst, {"weight": 0})["weight"] + e.count
-            g.add_edge(e.src, e.dst, weight=weight)
-    return g
+        a, b = ids.get(e.src), ids.get(e.dst)
+        if a is not None and b is not None and a != b:
+            src, dst, weight = by_rel.setdefault(e.rel, ([], [], []))
+            src.append(a)
+            dst.append(b)
+            weight.append(float(e.count))
+    for rel in sorted(by_rel):
+        core.add_edges(*by_rel[rel], rel=rel)
+    core.finalize()
+    return core
 
 
-def pagerank(nodes: list[str], edges: list[tuple[int, int, float]]) -> tuple[dict[str, float], bool]:
-    """Weighted PageRank by power iteration in numpy (damping 0.85, at most 50 iterations,
-    stop when the L1 change is below n * 1e-6, as networkx does); dangling nodes spread
-    evenly. Normalized to [0, 1] by its maximum."""
-    n = len(nodes)
-    src = np.array([e[0] for e in edges], dtype=np.int64)
-    dst = np.array([e[1] for e in edges], dtype=np.int64)
-    weight = np.array([e[2] for e in edges], dtype=np.float64)
-    out_weight = np.bincount(src, weights=weight, minlength=n)
-    dangling = out_weight == 0
-    share = np.divide(weight, out_weight[src], out=np.zeros_like(weight), where=out_weight[src] > 0)
-    rank = np.full(n, 1.0 / n)
-    converged = False
-    for _ in range(MAX_ITERATIONS):
-        new = np.bincount(dst, weights=rank[src] * share, minlength=n)
-        new = DAMPING * (new + rank[dangling].sum() / n) + (1.0 - DAMPING) / n
-        done = np.abs(new - rank).sum() < n * TOLERANCE
-        rank = new
-        if done:
-            converged = True
-            break
-    top = rank.max()
-    return {node: float(rank[i] / top) for i, node in enumerate(nodes)}, converged
+def pagerank(
+    nodes: list[str], edges: list[tuple[int, int, float]]
+) -> tuple[dict[str, float], bool]:
+    """The core's PageRank of ``nodes`` numbered 0..n-1 and weighted ``edges``."""
+    src = np.array([e[0] for e in edges], np.int64)
+    dst = np.array([e[1] for e in edges], np.int64)
+    weight = np.array([e[2] for e in edges], np.float64)
+    ranks, converged = core_pagerank(len(nodes), src, dst, weight)
+    return {node: float(ranks[i]) for i, node in enumerate(nodes)}, converged
+
+
+def figures_of_core(core: GraphCore) -> Figures:
+    ranks = core.pagerank
+    if ranks is None or core.node_count == 0:
+        return Figures({}, {}, True)
+    w = core.weight_matrix()
+    undirected = sp.csr_matrix(w + w.T)
+    found = louvain(undirected, seed=COMMUNITY_SEED)
+    spread = participation(undirected, found.labels)
+    names = core.names
+    order = np.lexsort((np.arange(len(names)), -spread))
+    bridges = tuple(
+        (names[i], round(float(spread[i]), 6)) for i in order[:BRIDGES] if spread[i] > 0
+    )
+    return Figures(
+        {n: float(ranks[i]) for i, n in enumerate(names)},
+        {n: int(found.labels[i]) for i, n in enumerate(names)},
+        core.pagerank_converged,
+        found.passes,
+        found.converged,
+        float(found.modularity),
+        bridges,
+    )
 
 
 def compute_figures(graph: Graph) -> Figures:
-    """PageRank and Louvain communities (seeded) of the pages and source files."""
-    g = _local_digraph(graph)
-    if g.number_of_nodes() == 0:
-        return Figures({}, {}, True)
-    nodes = sorted(g.nodes)
-    number = {n: i for i, n in enumerate(nodes)}
-    edges = [(number[a], number[b], float(d["weight"])) for a, b, d in sorted(g.edges(data=True))]
-    ranks, converged = pagerank(nodes, edges)
-    parts = nx.community.louvain_communities(g.to_undirected(), weight="weight", seed=COMMUNITY_SEED)
-    ordered = sorted((sorted(p) for p in parts), key=lambda p: (-len(p), p[0]))
-    communities = {n: i for i, part in enumerate(ordered) for n in part}
-    return Figures(ranks, dict(sorted(communities.items())), converged)
+    """PageRank, Louvain communities (seeded) and bridge pages of the pages and source files."""
+    return figures_of_core(core_of_graph(graph))

@@ -37,8 +37,19 @@ def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]
                 + check.broken_anchor_findings(problems["broken-anchor"])
                 + check.missing_rel_target_findings(problems["missing-rel-target"])
                 + check.code_cycle_findings(result.cycles.code)
-                + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result)))
+                + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
+                + _missing_links(result))
     return sorted(findings)
+
+
+def _missing_links(result: BuildResult) -> list:  # type: ignore[type-arg]
+    from sitegen.analyse import check
+    from sitegen.analyse.insight import node_paths
+    if result.insight is None:
+        return []
+    path_of = node_paths(result)
+    return check.missing_link_findings((path_of.get(m.a, m.a), m.a, m.b, m.reason)
+                                       for m in result.insight.relatedness.missing)
 
 
 def _rel_sources(result: BuildResult):  # type: ignore[no-untyped-def]

@@ -22,6 +22,7 @@ from sitegen.paths import (
 )
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
+from sitegen.site.related_view import related_items, related_key
 from sitegen.site.render import highlight_source
 from sitegen.site.state import edge_source_href
 from sitegen.site.views import BacklinkEntry, Crumb, LinkItem, SourceView, SymbolEntry
@@ -105,6 +106,7 @@ def source_view(rec: CodeRecord, text: str, site: SiteState, index: _CodeIndex,
                       symbols=symbols, imports=imports, imported_by=imported_by,
                       references_out=refs_out, references_in=refs_in, documented_by=documented,
                       cycles=cycles, crumbs=crumbs, backlinks=groups, node_id=node,
+                      related=related_items(site, node, out),
                       line_count=text.count("\n") + 1)
 
 
@@ -137,7 +139,7 @@ def _source_key(rec: CodeRecord, site: SiteState, code_key: str) -> str:
     node = source_node_id(RepoPath(rec.path))
     incoming = [(e.src, e.rel, e.label, e.anchor, e.count, e.occurrences[:1], site.titles.get(e.src, ""))
                 for e in site.graph.backlinks_of(node)]
-    return digest(code_key, rec.content_hash, incoming)
+    return digest(code_key, rec.content_hash, incoming, related_key(site, node))
 
 
 def emit_code_index(site: SiteState, writer: SiteWriter) -> None:

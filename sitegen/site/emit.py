@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.figures import Figures, compute_figures
+from sitegen.analyse.figures import Figures
 from sitegen.docs.links import Outcome, Resolved
 from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
@@ -39,6 +39,7 @@ from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
 from sitegen.site.navigation import MKDOCS_FILE, mkdocs_nav, page_order, sort_key
 from sitegen.site.pagemeta import edit_href, git_dates
+from sitegen.site.related_view import missing_links_view, related_items, related_key
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.sitepages import emit_not_found, emit_tag_pages, tag_links
 from sitegen.site.state import SiteState, duplicate_output, edge_source_href, href_for_node
@@ -199,7 +200,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     toc = tuple(TocEntry(h.level, h.text, h.id) for h in rec.headings
                 if 2 <= h.level <= TOC_MAX_LEVEL)
     return PageView(title=rec.title, body_html=body, toc=toc, crumbs=crumbs_for(node, site, out),
-                    backlinks=groups, code_refs=code_refs,
+                    backlinks=groups, code_refs=code_refs, related=related_items(site, node, out),
                     raw_href=href_between(out, raw_out_path(node)), node_id=node,
                     edit_href=edit_href(site.result.config, rec.path),
                     modified=site.dates.get(rec.path, ""), tags=tag_links(node, site, out))
@@ -234,7 +235,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
                 for e in graph.backlinks_of(node)]
     # the HTML is of the page's bytes and the raw_html mode it was rendered under
     return digest(site.site_key, rec.content_hash, rec.raw_html, links, incoming,
-                  site.dates.get(rec.path, ""))
+                  site.dates.get(rec.path, ""), related_key(site, node))
 
 
 def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> dict[str, str]:
@@ -361,7 +362,7 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
         reports = report_outputs(site)
         for out in reports:
             writer.claim(out, "sitegen")
-        reports_key = digest(site.site_key, graph_key(result))
+        reports_key = digest(site.site_key, graph_key(result), result.insight.relatedness.missing)
         fresh = [out for out in reports if not writer.reuse(out, reports_key)]
         # Own templates render here, so an error in one is a ThemeError line, not a crash.
         with run_in_background(emit_reports, (site, writer),
@@ -400,7 +401,8 @@ def _index_out(site: SiteState) -> OutPath:
 
 def report_outputs(site: SiteState) -> list[OutPath]:
     """The files sitegen itself publishes beside the pages; they win any clash with content."""
-    outs = [_index_out(site), OutPath("broken-links.html"), OutPath("graph.md"),
+    outs = [_index_out(site), OutPath("broken-links.html"), OutPath("missing-links.html"),
+            OutPath("graph.md"),
             OutPath("graph.json"), OutPath("graph.html"), OutPath("sitemap.xml")]
     if site.result.code is not None:
         outs += [OutPath("code-graph.json"), OutPath("code/index.html")]
@@ -418,17 +420,23 @@ def emit_reports(state: tuple[SiteState, SiteWriter]) -> None:
                                                        index_view(site, index_out)))
     out = OutPath("broken-links.html")
     writer.write(out, site.renderer.render_report(site.context(out), broken_links_view(site, out)))
+    out = OutPath("missing-links.html")
+    writer.write(out, site.renderer.render_report(site.context(out), missing_links_view(site, out)))
     writer.write(OutPath("graph.md"), export_graph_md(result.graph, title=f"{result.config.site_title} graph"))
-    whole = whole_graph(result)
-    figures = compute_figures(whole)
+    whole = result.insight.whole
+    figures = result.insight.figures
     writer.write(OutPath("graph.json"), dump_graph_json(result.graph, _figure_table(figures)))
     emit_graph_page(site, whole, writer, figures)
     emit_code_reports(site, writer)
 
 
 def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
-    return {n: {"pagerank": round(r, 6), "community": figures.communities.get(n, -1)}
-            for n, r in figures.pagerank.items()}
+    table: dict[str, dict[str, float | int]] = {
+        n: {"pagerank": round(r, 6), "community": figures.communities.get(n, -1)}
+        for n, r in figures.pagerank.items()}
+    for node, spread in figures.bridges:
+        table[node]["bridge"] = spread
+    return table
 
 
 def whole_graph(result: BuildResult) -> Graph:
@@ -454,7 +462,19 @@ def emit_graph_page(site: SiteState, whole: Graph, writer: SiteWriter, figures: 
     hrefs: dict[str, str] = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
     writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
                                         site=site.context(out), renderer=site.renderer,
-                                        title="Graph"))
+                                        title="Graph", figures_note=figures_note(figures, whole)))
+
+
+def figures_note(figures: Figures, whole: Graph) -> str:
+    """How the communities were found (never silent about a cap) and the bridge pages."""
+    count = len(set(figures.communities.values()))
+    state = (f"converged in {figures.community_passes} passes" if figures.communities_converged
+             else f"stopped at its cap of {figures.community_passes} passes, not converged")
+    note = f"{count} communities (Louvain, {state}; modularity {figures.modularity:.2f})."
+    if figures.bridges:
+        names = ", ".join(whole.title_of(NodeId(n)) for n, _ in figures.bridges[:5])
+        note += f" Bridge pages, whose links span communities: {names}."
+    return note
 
 
 def emit_search_index(site: SiteState, writer: SiteWriter) -> None:

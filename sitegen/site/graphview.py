@@ -150,7 +150,7 @@ def vis_assets(net: Network) -> tuple[str, str]:
 def render_graph_page(nodes: Iterable[Node], edges: Iterable[Edge], communities: Mapping[str, int],
                       pagerank: Mapping[str, float], hrefs: Mapping[str, str], *,
                       site: SiteContext | None = None, renderer: Renderer | None = None,
-                      title: str = "Graph") -> str:
+                      title: str = "Graph", figures_note: str = "") -> str:
     """The HTML of ``/graph.html``; ``hrefs`` are relative to the site root (graph.html's folder)."""
     nodes, edges = list(nodes), list(edges)
     renderer = renderer or Renderer()
@@ -162,7 +162,7 @@ def render_graph_page(nodes: Iterable[Node], edges: Iterable[Edge], communities:
         "graph.html", site=site, title=title,
         data={"nodes": node_list, "edges": edge_list, "options": json.loads(options)},
         vis_js=Markup(vis_js), vis_css=Markup(vis_css), groups=_groups(nodes, communities, hrefs),
-        node_count=len(node_list), edge_count=len(edge_list))
+        node_count=len(node_list), edge_count=len(edge_list), figures_note=figures_note)
     return strip_remote_resources(html)
 
 

@@ -30,11 +30,11 @@ def edit_href(config: Config, page_path: str) -> str:
     uri = config.edit_uri
     if not uri and any(host in config.repo_url for host in _HOSTS_WITH_EDIT):
         uri = (
-            f"edit/main/{config.content.strip('/')}/" if config.content.strip("/") else "edit/main/"
+            f"edit/main/{config.content_rel}/" if config.content_rel else "edit/main/"
         )
     if not uri:
         return ""
-    content = config.content.strip("/")
+    content = config.content_rel
     rel = (
         page_path[len(content) + 1 :]
         if content and page_path.startswith(content + "/")

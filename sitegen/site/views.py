@@ -150,6 +150,7 @@ class SourceView:
     cycles: tuple[LinkItem, ...] = ()  # cycle memberships, linking into cycles.html
     crumbs: tuple[Crumb, ...] = ()
     backlinks: tuple[BacklinkGroup, ...] = ()  # other document edges to this file
+    related: tuple[LinkItem, ...] = ()  # related pages, each with its one-line reason
     node_id: str = ""
     raw_href: str = ""
     line_count: int = 0

@@ -1,0 +1,118 @@
+"""The graph-core step of the build: one core over pages and source files, its figures,
+related pages, missing links, and the snapshot ``sitegen explore`` answers from.
+
+Runs after link and merge (it needs the whole graph and every text); reads the crawl's
+bytes and ``git log``, never the file system otherwise; never mutates the graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.sparse as sp  # type: ignore[import-untyped]
+
+from sitegen.analyse.figures import Figures, core_of_graph, figures_of_core
+from sitegen.analyse.related import (
+    Relatedness,
+    co_change_matrix,
+    link_dimensions,
+    relatedness,
+    text_dimension,
+)
+from sitegen.crawl import Crawl
+from sitegen.graph.core import GraphCore
+from sitegen.graph.history import History, read_history
+from sitegen.graph.model import Graph
+from sitegen.graph.semantic import TextIndex
+from sitegen.graph.snapshot import Snapshot
+from sitegen.parallel import compute_in_background
+from sitegen.paths import NodeId, RepoPath, page_node_of, source_node_id
+
+if TYPE_CHECKING:
+    from sitegen.result import BuildResult
+
+
+@dataclass(frozen=True)
+class Insight:
+    figures: Figures
+    relatedness: Relatedness
+    #: The graph the core was built from: documents plus the code's imports.
+    whole: Graph
+    snapshot: Snapshot
+
+
+def node_paths(result: BuildResult) -> dict[str, str]:
+    """Node id -> repository path, for every page and source file crawled."""
+    content = result.config.content_rel
+    paths: dict[str, str] = {
+        page_node_of(content, f.path) or "/" + f.path: f.path for f in result.crawl.pages
+    }
+    paths.update({source_node_id(RepoPath(f.path)): f.path for f in result.crawl.code})
+    return paths
+
+
+@dataclass
+class TextJob:
+    """The text dimension of the crawled files, being computed in the background: rows in
+    ``paths`` order (pages, then source files, as crawled)."""
+
+    paths: list[str]
+    job: compute_in_background
+
+    def for_core(self, core: GraphCore, path_of: dict[str, str]) -> tuple[TextIndex, sp.csr_matrix]:
+        """The index and similarities with one row per core node, in the core's order."""
+        text, similar = self.job.result()
+        row = {p: i for i, p in enumerate(self.paths)}
+        pick = [
+            (i, row[path_of[name]]) for i, name in enumerate(core.names) if path_of.get(name) in row
+        ]
+        select = sp.csr_matrix(
+            (np.ones(len(pick)), ([p[0] for p in pick], [p[1] for p in pick])),
+            shape=(core.node_count, len(self.paths)),
+        )
+        vectors = sp.csr_matrix(select @ text.vectors)
+        vectors.sort_indices()
+        return (
+            TextIndex(text.vocabulary, text.idf, vectors),
+            sp.csr_matrix(select @ similar @ select.T),
+        )
+
+
+def start_text_job(crawl: Crawl, jobs: int) -> TextJob:
+    """Start the text index of every crawled page and source file (their bytes are all it
+    needs), in a forked process when ``jobs > 1``, so it runs while the build links."""
+    texts = [f.data for f in crawl.pages] + [f.data for f in crawl.code]
+    paths = [str(f.path) for f in crawl.pages] + [str(f.path) for f in crawl.code]
+    return TextJob(paths, compute_in_background(text_dimension, texts, jobs > 1).start())
+
+
+def analyse_graph(
+    result: BuildResult,
+    whole: Graph,
+    fingerprint: str = "",
+    history: History | None = None,
+    text_job: TextJob | None = None,
+) -> Insight:
+    """Figures, related pages and the explore snapshot of the build's whole graph (the
+    document graph plus the code's imports); the text dimension comes from ``text_job``
+    (started here, in this process, when not given)."""
+    core = core_of_graph(whole)
+    path_of = node_paths(result)
+    texts = text_job or start_text_job(result.crawl, 1)
+    figures = figures_of_core(core)
+    history = history if history is not None else read_history(result.config.root)
+    dims = link_dimensions(core)
+    dims["temporal"] = co_change_matrix(core, history, path_of)
+    text, dims["semantic"] = texts.for_core(core, path_of)
+    found = relatedness(core, text, dims, set(core.names))
+    recency = np.array(
+        [
+            history.recency(path_of.get(name, ""), kind)
+            for name, kind in zip(core.names, core.kinds, strict=True)
+        ]
+    )
+    titles = tuple(whole.title_of(NodeId(name)) for name in core.names)
+    snapshot = Snapshot(core, titles, text, recency, fingerprint)
+    return Insight(figures, found, whole, snapshot)
