@@ -26,8 +26,15 @@ from sitegen.paths import RepoPath
 OUTPUT_MARKER = ".sitegen-output"
 PAGE_EXTENSIONS = (".md", ".markdown")
 _BINARY_SNIFF = 8192
-#: Files code resolution needs (Go's module path), read wherever they sit in a source root.
-MANIFEST_NAMES = ("go.mod",)
+#: Files code resolution needs (Go's module path, Cargo crate names, npm workspaces, the
+#: include paths of a compilation database), read wherever they sit outside the content;
+#: ``tsconfig*.json`` (``tsconfig.base.json`` …) are manifests too.
+MANIFEST_NAMES = ("go.mod", "Cargo.toml", "package.json", "compile_commands.json",
+                  "jsconfig.json")
+
+
+def is_manifest(name: str) -> bool:
+    return name in MANIFEST_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))
 
 
 @dataclass
@@ -174,7 +181,7 @@ class _Walker:
             lang = language_for_path(rel)
             if lang not in self.languages:
                 lang = None
-        if rel.rsplit("/", 1)[-1] in MANIFEST_NAMES and not in_content:
+        if is_manifest(rel.rsplit("/", 1)[-1]) and not in_content:
             data = self._read(rel, size)
             if data is not None:
                 self.crawl.manifests[rel] = data.decode("utf-8", errors="replace")

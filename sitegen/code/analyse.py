@@ -164,6 +164,11 @@ def _add_import_edges(graph: CodeGraph, record: CodeRecord, resolved: list[Resol
             if target.path is not None:
                 lang = languages[target.path]
                 dst = file_endpoint(lang, target.path)
+                if ri.form == "mod":
+                    # Rust ``mod x;`` is containment in the crate's module tree, not a use:
+                    # an ownership edge, which cycle analysis never sees (content/guides/cycles.md).
+                    graph.add_edge(CodeEdge(src, dst, EdgeKind.OWNERSHIP, SAME_FILE, ri.line))
+                    continue
                 confidence = DIRECT_IMPORT if lang == record.language else CROSS_LANGUAGE
             else:
                 name = target.external or ""

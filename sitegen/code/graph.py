@@ -298,7 +298,8 @@ _ENDPOINT_KINDS: dict[EdgeKind, set[tuple[str, str]]] = {
     EdgeKind.IMPORT: {("file", "file"), ("file", "external")},
     # A metacall makes file -> symbol; every other reference is symbol -> symbol.
     EdgeKind.REFERENCE: {("symbol", "symbol"), ("file", "symbol")},
-    EdgeKind.OWNERSHIP: {("file", "symbol"), ("symbol", "symbol")},
+    # file -> file: a Rust ``mod x;`` (the module tree of a crate).
+    EdgeKind.OWNERSHIP: {("file", "symbol"), ("symbol", "symbol"), ("file", "file")},
     EdgeKind.FLOW: {("data", "data")},
 }
 

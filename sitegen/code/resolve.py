@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -99,10 +100,38 @@ class ProjectIndex:
         return out
 
     @cached_property
+    def rust_crates(self) -> dict[str, str]:
+        """Library crates of the project's ``Cargo.toml`` files: the name code uses
+        (``grep-matcher`` is ``grep_matcher``) -> the crate root (``src/lib.rs``)."""
+        out: dict[str, str] = {}
+        for manifest in sorted(p for p in self.paths if posixpath.basename(p) == "Cargo.toml"):
+            found = _cargo_library(manifest, self.read_text(manifest) or "")
+            if found is not None and found[1] in self.code:
+                out.setdefault(found[0], found[1])
+        return out
+
+    @cached_property
     def ruby_lib_dirs(self) -> list[str]:
         """Every ``lib/`` folder, shallowest first: where ``require 'x'`` looks."""
         libs = [d for d in self.dirs if posixpath.basename(d) == "lib"]
         return sorted(libs, key=lambda d: (d.count("/"), d))
+
+
+def _cargo_library(manifest: str, text: str) -> tuple[str, str] | None:
+    """(crate name as code writes it, library root path) of one ``Cargo.toml``; None for a
+    manifest without a package (a virtual workspace) or one that does not parse."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    package, lib = doc.get("package"), doc.get("lib")
+    if not isinstance(package, dict) or not isinstance(package.get("name"), str):
+        return None
+    lib = lib if isinstance(lib, dict) else {}
+    name = lib.get("name") if isinstance(lib.get("name"), str) else package["name"]
+    root = _join(posixpath.dirname(manifest),
+                 lib["path"] if isinstance(lib.get("path"), str) else "src/lib.rs")
+    return (name.replace("-", "_"), root) if root is not None else None
 
 
 def _ancestors(path: str) -> list[str]:
@@ -397,6 +426,8 @@ def _rust_start(path: str, segments: list[str], index: ProjectIndex,
         return module, used
     if _rust_child(path, head, index):  # 2018 edition: a child module named without self::
         return path, 0
+    if head in index.rust_crates:  # another crate of the project (a workspace member)
+        return index.rust_crates[head], 1
     return None, 0
 
 
