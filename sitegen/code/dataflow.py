@@ -29,7 +29,7 @@ from sitegen.code.graph import (
     file_endpoint,
     symbol_ids,
 )
-from sitegen.code.records import CodeRecord, LangId, SymbolKind
+from sitegen.code.records import CodeRecord, DataValue, Flow, LangId, SymbolKind
 
 FLOW_LANGUAGES = (LangId.PYTHON, LangId.RUST)
 
@@ -53,33 +53,46 @@ class _Event:
     order: int = 0
 
 
-def data_flow(record: CodeRecord, data: bytes) -> tuple[list[DataNode], list[CodeEdge]]:
-    """The data nodes and flow edges of every function in the file (empty for most languages)."""
+def data_flow(record: CodeRecord, data: bytes,
+              root: Node | None = None) -> tuple[list[DataNode], list[CodeEdge]]:
+    """The data nodes and flow edges of every function in the file (empty for most languages).
+    ``root``: the file's parse tree when the caller has it (extraction does), else it is parsed."""
     walker = _WALKERS.get(record.language)
     if walker is None:
         return [], []
-    from sitegen.code.languages import get_parser
-    tree = get_parser(record.language).parse(data)
+    if root is None:
+        from sitegen.code.languages import get_parser
+        root = get_parser(record.language).parse(data).root_node
     file_id = file_endpoint(record.language, record.path)
     ids = symbol_ids(file_id, record.symbols)
     functions = [(s, i) for s, i in zip(record.symbols, ids)
                  if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)]
     nodes: list[DataNode] = []
     edges: list[CodeEdge] = []
-    for unit in _units(tree.root_node, walker.unit_types):
+    for unit in _units(root, walker.unit_types):
         owner = _owner(unit, functions)
         events = sorted(walker.events(unit, data), key=lambda e: (e.pos, e.order))
         _run(events, data, file_id, owner, nodes, edges)
     return nodes, edges
 
 
-def add_data_flow(graph: CodeGraph, record: CodeRecord, data: bytes) -> None:
-    """Add the file's data nodes and flow edges to a graph built from the same record."""
-    nodes, edges = data_flow(record, data)
-    for node in nodes:
-        graph.add_data(node)
-    for edge in edges:
-        graph.add_edge(edge)
+def record_flow(record: CodeRecord, data: bytes, root: Node | None = None) -> None:
+    """Store the file's flow in its record (plain values a shard keeps), at extraction."""
+    nodes, edges = data_flow(record, data, root)
+    record.data = [DataValue(n.id, n.symbol_id, str(n.scope), n.type_hint, n.name, n.line)
+                   for n in nodes]
+    record.flows = [Flow(e.src, e.dst, e.line, e.flow_kind or "use") for e in edges]
+
+
+def add_data_flow(graph: CodeGraph, record: CodeRecord) -> None:
+    """Add the record's data nodes and flow edges to a graph that holds its file and symbols."""
+    file_id = file_endpoint(record.language, record.path)
+    for value in record.data:
+        graph.add_data(DataNode(value.id, value.symbol_id, DataScope(value.scope),
+                                value.type_hint, file_id, value.name, value.line))
+    for flow in record.flows:
+        graph.add_edge(CodeEdge(flow.src, flow.dst, EdgeKind.FLOW, SAME_FILE, flow.line,
+                                flow.kind))
 
 
 def _units(root: Node, types: frozenset[str]) -> Iterator[Node]:

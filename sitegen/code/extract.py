@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
+from sitegen.code.dataflow import record_flow
 from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect
 from sitegen.code.languages import get_parser, load_query
 from sitegen.code.records import (
@@ -104,7 +105,7 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
     symbols = _build_symbols(list(found.defs.values()), src, DIALECTS[lang])
     scopes = _Scopes(symbols)
     loads = _metacall_loads(found.loads, src)
-    return CodeRecord(
+    record = CodeRecord(
         path=path, language=lang, content_hash=hashlib.sha256(data).hexdigest(),
         symbols=symbols,
         imports=sorted(_imports(found.imports, src, DIALECTS[lang]) + _load_imports(loads),
@@ -117,6 +118,8 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
         has_error=tree.root_node.has_error,
         diagnostics=src.diagnostics,
     )
+    record_flow(record, data, tree.root_node)
+    return record
 
 
 def _distinct(nodes: list[Node]) -> list[Node]:

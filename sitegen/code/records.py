@@ -121,6 +121,28 @@ class CommentLink:
     column: int
 
 
+@dataclass(frozen=True)
+class DataValue:
+    """One value inside a function (a parameter, a binding, a returned value): a DataNode."""
+
+    id: str  # stable endpoint name: "python:pkg/mod.py::run$x@3:5"
+    symbol_id: str | None  # endpoint of the function it lives in
+    scope: str  # "local" | "parameter" | "closure" | "member" | "temporary"
+    type_hint: str | None
+    name: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A def-use edge between two values of the file: ``src`` flows into ``dst``."""
+
+    src: str
+    dst: str
+    line: int  # where the use is written
+    kind: str  # "assign" | "use"
+
+
 @dataclass
 class CodeRecord:
     path: str  # repository path, "/" separated
@@ -132,5 +154,8 @@ class CodeRecord:
     metacalls: list[MetacallCall] = field(default_factory=list)
     metacall_loads: list[MetacallLoad] = field(default_factory=list)
     links: list[CommentLink] = field(default_factory=list)
+    #: Def-use flow inside functions (Python and Rust; empty elsewhere).
+    data: list[DataValue] = field(default_factory=list)
+    flows: list[Flow] = field(default_factory=list)
     has_error: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -1,7 +1,8 @@
 """The per-source-file extraction cache (SPEC §8): ``.metast`` JSON Lines in ``<cache>/shards/``.
 
-Shard schema version 5: declared in ``header.json`` and in every record; stable endpoint
-names, never numeric ids. Writes are atomic. This module reads and writes only its own folder.
+Shard schema version 6 (5 plus ``data`` and ``flow`` rows, content/guides/builds.md): declared
+in ``header.json`` and in every record; stable endpoint names, never numeric ids. Writes are
+atomic. This module reads and writes only its own folder.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from sitegen.code.records import (
     Binding,
     CodeRecord,
     CommentLink,
+    DataValue,
+    Flow,
     Import,
     LangId,
     MetacallCall,
@@ -31,7 +34,8 @@ from sitegen.code.records import (
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
 
-SHARD_SCHEMA_VERSION = 5
+#: 6 since shards carry def-use flow; a cache of any other version is refused and regenerated.
+SHARD_SCHEMA_VERSION = 6
 VERSION_KEY = "shard_schema_version"
 SHARD_SUFFIX = ".metast"
 
@@ -99,6 +103,10 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
              for m in record.metacall_loads]
     rows += [{"record": "link", "href": k.href, "label": k.label, "offset": k.offset,
               "line": k.line, "column": k.column} for k in record.links]
+    rows += [{"record": "data", "endpoint": v.id, "symbol": v.symbol_id, "scope": v.scope,
+              "type_hint": v.type_hint, "name": v.name, "line": v.line} for v in record.data]
+    rows += [{"record": "flow", "src": f.src, "dst": f.dst, "line": f.line, "kind": f.kind}
+             for f in record.flows]
     rows += [{"record": "diagnostic", "path": d.path, "line": d.line, "col": d.col,
               "level": str(d.level), "message": d.message, "code": d.code}
              for d in record.diagnostics]
@@ -214,6 +222,22 @@ def _read_link(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
                                  int(row["column"])))
 
 
+def _read_data(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    _qualified(file_id, row["endpoint"])  # a value of this file, or the shard is malformed
+    rec.data.append(DataValue(row["endpoint"], row.get("symbol"), str(row["scope"]),
+                              row.get("type_hint"), str(row["name"]), int(row["line"])))
+
+
+def _read_flow(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    rec.flows.append(Flow(_endpoint(file_id, row["src"]), _endpoint(file_id, row["dst"]),
+                          int(row["line"]), str(row["kind"])))
+
+
+def _endpoint(file_id: str, endpoint: str) -> str:
+    _qualified(file_id, endpoint)
+    return endpoint
+
+
 def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
     rec.diagnostics.append(Diagnostic(row["path"], int(row["line"]), int(row["col"]),
                                       Level(row["level"]), row["message"], row.get("code", "")))
@@ -221,7 +245,7 @@ def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None
 
 _READERS = {"symbol": _read_symbol, "import": _read_import, "reference": _read_reference,
             "metacall": _read_metacall, "metacall_load": _read_load, "link": _read_link,
-            "diagnostic": _read_diagnostic}
+            "diagnostic": _read_diagnostic, "data": _read_data, "flow": _read_flow}
 
 
 # ---------------------------------------------------------------- the cache folder
@@ -252,7 +276,7 @@ class ShardCache:
 
     def open(self, clean: bool = False) -> list[Diagnostic]:
         """Make the folder usable: a cache in another schema version (or ``clean``) is wiped,
-        with a warning in the first case, and a version 5 header written."""
+        with a warning in the first case, and a current-version header written."""
         self._opened = True
         warnings: list[Diagnostic] = []
         try:
