@@ -90,7 +90,8 @@ def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[s
 def snapshot_id(records: Iterable[CodeRecord], config: Config) -> str:
     """A hash of the inputs (paths, languages, content hashes, resolution options)."""
     doc = {"files": sorted([r.path, str(r.language), r.content_hash] for r in records),
-           "source": list(config.source), "include_dirs": list(config.include_dirs)}
+           "source": list(config.source), "include_dirs": list(config.include_dirs),
+           "ruby_load_paths": list(config.ruby_load_paths)}
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -127,6 +127,17 @@ class NameTable:
         via_module = self._via_module(path, norm, kind)
         if via_module is not None:
             return via_module
+        if self._lang[path] in _CLASS_SCOPED:
+            # Ruby modules and C++ namespaces reopen in many files: ``Shop::Cart`` is the
+            # qualified name ``Shop.Cart`` wherever it is defined, found by the ladder.
+            # ``Shop::Cart.new`` uses ``Shop.Cart`` when ``new`` is not defined: the longest
+            # prefix that names something (a shorter one must name a type).
+            parts = norm.split(".")
+            for n in range(len(parts), 1, -1):
+                qualified = self._ladder(path, ".".join(parts[:n]),
+                                         kind if n == len(parts) else "type", enclosing)
+                if qualified:
+                    return qualified
         return self._via_type(path, head, rest, kind, enclosing)
 
     def resolve_metacall(self, path: str, function: str) -> list[Candidate]:

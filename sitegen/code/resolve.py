@@ -74,6 +74,7 @@ class ProjectIndex:
     source_roots: tuple[str, ...]
     include_dirs: tuple[str, ...]
     read_text: ReadText
+    ruby_load_paths: tuple[str, ...] = ()
     _go_mods: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
@@ -83,7 +84,7 @@ class ProjectIndex:
         paths = frozenset(all_paths) | frozenset(code)
         dirs = frozenset(d for p in paths for d in _ancestors(p))
         return cls(code, paths, dirs, _clean_dirs(config.source), _clean_dirs(config.include_dirs),
-                   read_text or (lambda _path: None))
+                   read_text or (lambda _path: None), _clean_dirs(config.ruby_load_paths))
 
     def exists(self, path: str | None) -> bool:
         return path is not None and path in self.paths
@@ -112,9 +113,20 @@ class ProjectIndex:
 
     @cached_property
     def ruby_lib_dirs(self) -> list[str]:
-        """Every ``lib/`` folder, shallowest first: where ``require 'x'`` looks."""
+        """Where ``require 'x'`` looks: the configured ``ruby_load_paths``, else every
+        ``lib/`` folder, shallowest first."""
+        if self.ruby_load_paths:
+            return list(self.ruby_load_paths)
         libs = [d for d in self.dirs if posixpath.basename(d) == "lib"]
         return sorted(libs, key=lambda d: (d.count("/"), d))
+
+    def ruby_roots(self, path: str) -> list[str]:
+        """The load path for a file: its own gem's ``lib/`` first (a monorepo of gems), then
+        the project's load path."""
+        own = [d for d in _ancestors(path) if posixpath.basename(d) == "lib"][:1]
+        if self.ruby_load_paths:
+            own = []
+        return own + [d for d in self.ruby_lib_dirs if d not in own]
 
 
 def _cargo_library(manifest: str, text: str) -> tuple[str, str] | None:
@@ -554,7 +566,7 @@ def _resolve_ruby(path: str, imp: Import, index: ProjectIndex, out: _Result) -> 
         else:
             _unresolved(out, path, imp.line, spec)
         return
-    for lib in index.ruby_lib_dirs:
+    for lib in index.ruby_roots(path):
         cand = _join(lib, _with_rb(spec))
         if index.exists(cand):
             _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]

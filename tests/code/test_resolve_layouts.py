@@ -1,0 +1,57 @@
+"""Imports the way real projects lay them out: a Ruby gem with autoload, a C tree with <>
+includes and a compile_commands.json, a TypeScript workspace with tsconfig paths, Go calls
+through typed variables. Fixtures under ``fixtures/<name>/``; expectations written by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recordkit import imports_of, refs_of
+
+from sitegen.code.analyse import build_code_graph
+from sitegen.code.extract import extract_source
+from sitegen.code.graph import invariant_violations
+from sitegen.code.languages import language_for_path
+from sitegen.config import Config
+
+FIXTURES = Path(__file__).parent / "fixtures"
+D, T = 0.9, 0.7
+
+
+def load(name: str, **config):  # type: ignore[no-untyped-def]
+    root = FIXTURES / name
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    records = [extract_source(p, lang, (root / p).read_bytes())
+               for p in paths if (lang := language_for_path(p)) is not None]
+
+    def read_text(path: str) -> str | None:
+        file = root / path
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    graph, diags = build_code_graph(records, Config(**config), set(paths), read_text)
+    assert invariant_violations(graph) == []
+    return graph, diags
+
+
+# ---------------------------------------------------------------- Ruby
+
+def test_ruby_gem_autoload_require_and_require_relative():
+    graph, _ = load("gem")
+    assert imports_of(graph) == {
+        ("lib/shop.rb", "lib/shop/version.rb", D),
+        ("lib/shop.rb", "external:json", D),
+        ("lib/shop.rb", "lib/shop/cart.rb", D),  # autoload :Cart, "shop/cart"
+        ("lib/shop.rb", "lib/shop/price.rb", D),  # autoload(:Price, "shop/price")
+        ("exe/shop.rb", "lib/shop.rb", D),
+        ("test/cart_test.rb", "lib/shop/cart.rb", D),
+        ("test/cart_test.rb", "external:ext", D),  # vendor/ext is not on the load path
+    }
+    # Shop::Cart reached through the autoloads of shop.rb.
+    assert ("exe/shop.rb::main", "lib/shop/cart.rb::Shop.Cart", T) in refs_of(graph)
+
+
+def test_ruby_load_paths_are_configurable():
+    graph, _ = load("gem", ruby_load_paths=("lib", "vendor/ext"))
+    assert ("test/cart_test.rb", "vendor/ext/ext.rb", D) in imports_of(graph)
+    graph, _ = load("gem", ruby_load_paths=("vendor/ext",))
+    assert ("exe/shop.rb", "external:shop", D) in imports_of(graph)  # lib/ is no longer searched
