@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from sitegen.code.include_paths import IncludePaths, read_compile_commands
 from sitegen.code.records import Binding, CodeRecord, Import, LangId, MetacallLoad
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
@@ -98,6 +99,20 @@ class ProjectIndex:
         out: dict[str, list[str]] = {}
         for p in sorted(self.code):
             out.setdefault(posixpath.dirname(p), []).append(p)
+        return out
+
+    @cached_property
+    def compile_commands(self) -> list[IncludePaths]:
+        """The include folders of each ``compile_commands.json`` of the project."""
+        return [read_compile_commands(self.read_text(p) or "", self.paths, self.dirs)
+                for p in sorted(self.paths) if posixpath.basename(p) == "compile_commands.json"]
+
+    def c_include_dirs(self, path: str) -> list[str]:
+        """Where ``#include <x.h>`` looks for ``path``: the configured ``include_dirs``, then
+        the ``-I`` folders a compilation database gives the file (or any file, for a header)."""
+        out = list(self.include_dirs)
+        for database in self.compile_commands:
+            out += [d for d in database.for_file(path) if d not in out]
         return out
 
     @cached_property
@@ -359,14 +374,16 @@ def _resolve_js(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
 # ---------------------------------------------------------------- C / C++
 
 def _resolve_c(path: str, imp: Import, index: ProjectIndex, out: _Result) -> None:
-    """``"x.h"``: beside the file, then each include dir, else external; ``<x.h>``: external."""
+    """``"x.h"``: beside the file, then the include folders; ``<x.h>``: the include folders
+    (``include_dirs``, then a compile_commands.json's ``-I``). What resolves nowhere is external."""
     spec = imp.specifier
-    if imp.form != "include-system":
-        folders = (posixpath.dirname(path), *index.include_dirs)
-        for cand in (_join(folder, spec) for folder in folders):
-            if index.exists(cand):
-                _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]
-                return
+    local = imp.form != "include-system"
+    folders = [posixpath.dirname(path)] if local else []
+    for cand in (_join(folder, spec) for folder in folders + index.c_include_dirs(path)):
+        if index.exists(cand):
+            _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]
+            return
+    if local:
         _unresolved(out, path, imp.line, spec, Level.INFO,
                     " beside the file or in include_dirs; it is treated as external")
     _add(out, path, imp, [_external(spec)])

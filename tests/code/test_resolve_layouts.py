@@ -55,3 +55,25 @@ def test_ruby_load_paths_are_configurable():
     assert ("test/cart_test.rb", "vendor/ext/ext.rb", D) in imports_of(graph)
     graph, _ = load("gem", ruby_load_paths=("vendor/ext",))
     assert ("exe/shop.rb", "external:shop", D) in imports_of(graph)  # lib/ is no longer searched
+
+
+# ---------------------------------------------------------------- C
+
+def test_c_angle_includes_through_compile_commands_and_include_dirs():
+    graph, _ = load("ctree")
+    assert imports_of(graph) == {
+        ("src/core.c", "include/lib/api.h", D),  # -I../include, relative to "directory"
+        ("src/core.c", "external:stdio.h", D),  # nowhere in the project
+        ("src/core.c", "src/core.h", D),
+        ("src/io.c", "third_party/zlib/zlib.h", D),  # -isystem, absolute under the root
+        ("src/io.c", "include/lib/api.h", D),
+        # Not in the database: every folder the database names.
+        ("tools/gen.c", "include/lib/api.h", D),
+        ("tools/gen.c", "external:missing/thing.h", D),
+    }
+    assert ("src/io.c::io_open", "third_party/zlib/zlib.h::deflate_level", D) in refs_of(graph)
+
+
+def test_c_include_dirs_serve_angle_includes_without_a_database():
+    graph, _ = load("ctree", include_dirs=("third_party/zlib",), exclude=())
+    assert ("src/io.c", "third_party/zlib/zlib.h", D) in imports_of(graph)
