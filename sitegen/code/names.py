@@ -290,8 +290,12 @@ class NameTable:
         rest = name[longest + 1:]
         modules = sorted({t.path for n, t in matches if n == longest and t.path})
         lang = self._lang[path]
+        # A member defined in one of the modules beats the type it belongs to in another
+        # (a Go package's method and its struct often sit in two files).
+        exact = [(m, s) for m in modules for s in self._find(m, rest, kind)]
+        pairs = exact or [(m, s) for m in modules for s in self._member(m, rest, kind, False)]
         found = [Candidate(s, DIRECT_IMPORT if self._lang[m] == lang else CROSS_LANGUAGE)
-                 for m in modules for s in self._member(m, rest, kind, public_only=False)]
+                 for m, s in pairs]
         if found:
             best = max(c.confidence for c in found)
             return _ordered(c for c in found if c.confidence == best)
@@ -306,9 +310,19 @@ class NameTable:
         out: list[Candidate] = []
         for head_candidate in self._ladder(path, head, "type", enclosing):
             sym = head_candidate.symbol
-            members = self._member(self.path_of(sym), f"{sym.qualified_name}.{rest}", kind, False)
+            dotted = f"{sym.qualified_name}.{rest}"
+            # A Go type's methods may sit in any file of its package.
+            members = [m for f in self._package_of(self.path_of(sym))
+                       for m in self._find(f, dotted, kind)]
+            members = members or self._member(self.path_of(sym), dotted, kind, False)
             out += [Candidate(m, head_candidate.confidence) for m in members]
         return _ordered(out)
+
+    def _package_of(self, path: str) -> list[str]:
+        """The files that share ``path``'s namespace: its Go package, else the file alone."""
+        if self._lang[path] != LangId.GO:
+            return [path]
+        return go_package_files(posixpath.dirname(path), self._index, include_tests=True) or [path]
 
     # ---------------------------------------------------------------- symbol tables
 

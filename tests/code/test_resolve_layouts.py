@@ -77,3 +77,24 @@ def test_c_angle_includes_through_compile_commands_and_include_dirs():
 def test_c_include_dirs_serve_angle_includes_without_a_database():
     graph, _ = load("ctree", include_dirs=("third_party/zlib",), exclude=())
     assert ("src/io.c", "third_party/zlib/zlib.h", D) in imports_of(graph)
+
+
+# ---------------------------------------------------------------- Go
+
+def test_go_calls_and_field_uses_through_receivers_and_typed_locals():
+    graph, _ = load("gotypes")
+    refs = refs_of(graph)
+    expected = {
+        ("store/ops.go::Store.Get", "store/store.go::Store", D),  # s.hits, s.items: fields
+        ("store/ops.go::Store.Put", "store/store.go::Store", D),  # s.items
+        # to := &Store{}; to.Put: Store is found in a sibling file (0.9), Put beside it.
+        ("store/ops.go::Copy", "store/ops.go::Store.Put", D),
+        ("store/ops.go::Copy", "store/store.go::Store", D),  # from *Store; from.items
+        ("app/main.go::main", "store/store.go::NewStore", D),
+        ("app/main.go::main", "store/ops.go::Store.Put", D),  # s := store.NewStore(); new(...)
+        ("app/main.go::main", "store/ops.go::Store.Get", D),  # var t *store.Store
+    }
+    assert expected <= refs
+    # `other` has no known type: no guess by method name alone.
+    assert not {r for r in refs if r[0] == "app/main.go::main"} - expected - {
+        ("app/main.go::main", "store/store.go::Store", D)}  # the type use in `var t`
