@@ -29,7 +29,7 @@ from typing import NamedTuple
 from tree_sitter import Node, QueryCursor
 
 from sitegen.code.dataflow import record_flow
-from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect
+from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect, ecmascript_default_export
 from sitegen.code.languages import get_parser, load_query
 from sitegen.code.records import (
     CodeRecord,
@@ -121,6 +121,8 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
         diagnostics=src.diagnostics,
     )
     record_flow(record, data, tree.root_node)
+    if lang in (LangId.JAVASCRIPT, LangId.TYPESCRIPT, LangId.TSX):
+        record.default_export = ecmascript_default_export(tree.root_node, src, symbols)
     return record
 
 

@@ -73,7 +73,8 @@ class Import:
 
     specifier: str  # as written, without quotes: "a.b.c", "./m", "stdio.h", "crate::x::y"
     form: str  # "import" | "from" | "require" | "dynamic" | "export-from" | "include-local"
-    #            | "include-system" | "mod" | "use" | "go" | "require_relative" | "metacall-load"
+    #            | "include-system" | "mod" | "use" | "go" | "require_relative" | "autoload"
+    #            | "metacall-load"
     line: int
     bindings: tuple[Binding, ...] = ()
     star: bool = False
@@ -154,6 +155,8 @@ class CodeRecord:
     metacalls: list[MetacallCall] = field(default_factory=list)
     metacall_loads: list[MetacallLoad] = field(default_factory=list)
     links: list[CommentLink] = field(default_factory=list)
+    #: JavaScript / TypeScript: the qualified name of the symbol ``export default`` names.
+    default_export: str | None = None
     #: Def-use flow inside functions (Python and Rust; empty elsewhere).
     data: list[DataValue] = field(default_factory=list)
     flows: list[Flow] = field(default_factory=list)

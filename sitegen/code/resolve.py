@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from sitegen.code.include_paths import IncludePaths, read_compile_commands
+from sitegen.code.js_projects import TsConfig, WorkspacePackage, load_tsconfig, workspace_packages
 from sitegen.code.records import Binding, CodeRecord, Import, LangId, MetacallLoad
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
@@ -76,7 +77,10 @@ class ProjectIndex:
     include_dirs: tuple[str, ...]
     read_text: ReadText
     ruby_load_paths: tuple[str, ...] = ()
+    #: The symbol each JS/TS file exports as ``default`` (qualified name), by path.
+    default_exports: dict[str, str] = field(default_factory=dict)
     _go_mods: dict[str, str | None] = field(default_factory=dict)
+    _ts_configs: dict[str, TsConfig | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, records: list[CodeRecord], config: Config, all_paths: set[str],
@@ -85,7 +89,8 @@ class ProjectIndex:
         paths = frozenset(all_paths) | frozenset(code)
         dirs = frozenset(d for p in paths for d in _ancestors(p))
         return cls(code, paths, dirs, _clean_dirs(config.source), _clean_dirs(config.include_dirs),
-                   read_text or (lambda _path: None), _clean_dirs(config.ruby_load_paths))
+                   read_text or (lambda _path: None), _clean_dirs(config.ruby_load_paths),
+                   {r.path: r.default_export for r in records if r.default_export})
 
     def exists(self, path: str | None) -> bool:
         return path is not None and path in self.paths
@@ -100,6 +105,25 @@ class ProjectIndex:
         for p in sorted(self.code):
             out.setdefault(posixpath.dirname(p), []).append(p)
         return out
+
+    def ts_config(self, path: str) -> TsConfig | None:
+        """The ``tsconfig.json`` (or ``jsconfig.json``) nearest above ``path``, extends applied."""
+        return self._ts_config_in(posixpath.dirname(path))
+
+    def _ts_config_in(self, folder: str) -> TsConfig | None:
+        if folder not in self._ts_configs:
+            found = next((c for c in (_join(folder, n) for n in ("tsconfig.json", "jsconfig.json"))
+                          if c in self.paths), None)
+            if found is not None:
+                self._ts_configs[folder] = load_tsconfig(found, self.read_text)
+            else:
+                self._ts_configs[folder] = self._ts_config_in(posixpath.dirname(folder)) \
+                    if folder else None
+        return self._ts_configs[folder]
+
+    @cached_property
+    def workspaces(self) -> dict[str, WorkspacePackage]:
+        return workspace_packages(self.paths, self.dirs, self.read_text)
 
     @cached_property
     def compile_commands(self) -> list[IncludePaths]:
@@ -360,7 +384,11 @@ def _resolve_js(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
                         (imp.alias,) if imp.alias else ())
     spec = imp.specifier
     if not _is_relative_js(spec):
-        _add(out, path, imp, [_external(js_package_name(spec), exposure)])
+        found = _js_bare(path, spec, index)
+        if found is not None:
+            _add(out, path, imp, _local(index, found, exposure))
+        else:
+            _add(out, path, imp, [_external(js_package_name(spec), exposure)])
         return
     base = _join("", spec.lstrip("/")) if spec.startswith("/") else \
         _join(posixpath.dirname(path), spec)
@@ -369,6 +397,22 @@ def _resolve_js(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
         _unresolved(out, path, imp.line, spec)
     else:
         _add(out, path, imp, _local(index, found, exposure))
+
+
+def _js_bare(path: str, spec: str, index: ProjectIndex) -> str | None:
+    """A bare specifier inside the project: through the file's tsconfig ``paths`` and
+    ``baseUrl``, else a workspace package (``@scope/pkg`` or ``@scope/pkg/sub``)."""
+    config = index.ts_config(path)
+    for cand in config.candidates(spec) if config is not None else []:
+        found = _js_file(cand, index)
+        if found is not None:
+            return found
+    name = js_package_name(spec)
+    package = index.workspaces.get(name)
+    if package is None:
+        return None
+    subpath = spec[len(name):].lstrip("/")
+    return next((f for f in (_js_file(c, index) for c in package.entries(subpath)) if f), None)
 
 
 # ---------------------------------------------------------------- C / C++

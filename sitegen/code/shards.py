@@ -92,7 +92,7 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     rows: list[dict[str, Any]] = [{
         "record": "file", "endpoint": file_id, "path": record.path,
         "language": str(record.language), "content_hash": record.content_hash,
-        "has_error": record.has_error}]
+        "has_error": record.has_error, "default_export": record.default_export}]
     rows += [_symbol_row(file_id, s) for s in record.symbols]
     rows += [_import_row(i) for i in record.imports if i not in dropped]
     rows += [{"record": "reference", "name": r.name, "kind": r.kind, "line": r.line,
@@ -169,7 +169,8 @@ def _record(rows: list[dict[str, Any]]) -> CodeRecord:
     if file_id != file_endpoint(LangId(head["language"]), head["path"]):
         raise ValueError(f"endpoint {file_id!r} does not name {head['path']!r}")
     rec = CodeRecord(head["path"], LangId(head["language"]), head["content_hash"],
-                     has_error=bool(head.get("has_error", False)))
+                     has_error=bool(head.get("has_error", False)),
+                     default_export=head.get("default_export"))
     for row in rows[1:]:
         _READERS.get(row["record"], lambda _r, _f, _row: None)(rec, file_id, row)
     return rec

@@ -98,3 +98,30 @@ def test_go_calls_and_field_uses_through_receivers_and_typed_locals():
     # `other` has no known type: no guess by method name alone.
     assert not {r for r in refs if r[0] == "app/main.go::main"} - expected - {
         ("app/main.go::main", "store/store.go::Store", D)}  # the type use in `var t`
+
+
+# ---------------------------------------------------------------- TypeScript
+
+def test_ts_workspace_packages_tsconfig_paths_default_imports_and_require():
+    graph, _ = load("tsworkspace")
+    main = "apps/web/src/main.ts"
+    assert {(d, c) for s, d, c in imports_of(graph) if s == main} == {
+        ("packages/core/src/index.ts", D),  # exports point at dist/ (not built): src/index
+        ("packages/utils/lib/utils.js", 0.5),  # "module" field; another language
+        ("apps/web/src/lib/x.ts", D),  # paths "@app/*", through two extends
+        ("packages/utils/src/index.ts", D),  # paths "#utils", exact
+        ("external:react", D),
+        ("apps/web/src/config.js", 0.5),  # require()
+        ("packages/core/src/extra.ts", D),  # a subpath of a workspace package
+    }
+    refs = {(d, c) for s, d, c in refs_of(graph) if s == main + "::main"}
+    assert ("packages/core/src/index.ts::Store", D) in refs  # the default export
+    assert ("packages/core/src/index.ts::helper", D) in refs
+    assert ("packages/utils/src/index.ts::u", D) in refs
+    assert ("packages/core/src/extra.ts::load", D) in refs  # require("…").load
+
+
+def test_tsconfig_comments_and_trailing_commas_parse():
+    from sitegen.code.js_projects import parse_jsonc
+    assert parse_jsonc('{"a": "//not a comment", /* c */ "b": [1, 2,], // end\n}') == \
+        {"a": "//not a comment", "b": [1, 2]}
