@@ -30,7 +30,7 @@ _BINARY_SNIFF = 8192
 #: include paths of a compilation database), read wherever they sit outside the content;
 #: ``tsconfig*.json`` (``tsconfig.base.json`` …) are manifests too.
 MANIFEST_NAMES = ("go.mod", "Cargo.toml", "package.json", "compile_commands.json",
-                  "jsconfig.json")
+                  "jsconfig.json", "pnpm-workspace.yaml")
 
 
 def is_manifest(name: str) -> bool:

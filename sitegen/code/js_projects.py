@@ -71,14 +71,10 @@ class TsConfig:
                 best = (len(pattern) + 1, "", subs)
                 break
             head, star, tail = pattern.partition("*")
-            if (
-                star
-                and spec.startswith(head)
-                and spec.endswith(tail)
+            fits = star and spec.startswith(head) and spec.endswith(tail) \
                 and len(spec) >= len(head) + len(tail)
-            ):
-                if best is None or len(head) > best[0]:
-                    best = (len(head), spec[len(head) : len(spec) - len(tail)], subs)
+            if fits and (best is None or len(head) > best[0]):
+                best = (len(head), spec[len(head) : len(spec) - len(tail)], subs)
         if best is not None:
             out += [s.replace("*", best[1], 1) for s in best[2]]
         if self.base_url is not None:
