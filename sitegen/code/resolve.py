@@ -25,7 +25,7 @@ ReadText = Callable[[str], "str | None"]
 JS_FAMILY = (LangId.JAVASCRIPT, LangId.TYPESCRIPT, LangId.TSX)
 C_FAMILY = (LangId.C, LangId.CPP)
 #: Extension resolution order for an extension-less relative JS/TS specifier.
-JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 #: TypeScript lets ``./m.js`` name ``m.ts`` on disk (the emitted file's name).
 _JS_WRITTEN_FOR = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 #: Rust files whose child modules live beside them rather than in ``<stem>/``.
