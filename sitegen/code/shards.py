@@ -1,6 +1,6 @@
 """The per-source-file extraction cache (SPEC §8): ``.metast`` JSON Lines in ``<cache>/shards/``.
 
-Shard schema version 6 (5 plus ``data`` and ``flow`` rows, content/guides/builds.md): declared
+Shard schema version 6 (5 plus ``flow`` rows, content/guides/builds.md): declared
 in ``header.json`` and in every record; stable endpoint names, never numeric ids. Writes are
 atomic. This module reads and writes only its own folder.
 """
@@ -103,10 +103,7 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
              for m in record.metacall_loads]
     rows += [{"record": "link", "href": k.href, "label": k.label, "offset": k.offset,
               "line": k.line, "column": k.column} for k in record.links]
-    rows += [{"record": "data", "endpoint": v.id, "symbol": v.symbol_id, "scope": v.scope,
-              "type_hint": v.type_hint, "name": v.name, "line": v.line} for v in record.data]
-    rows += [{"record": "flow", "src": f.src, "dst": f.dst, "line": f.line, "kind": f.kind}
-             for f in record.flows]
+    rows += _flow_rows(file_id, record)
     rows += [{"record": "diagnostic", "path": d.path, "line": d.line, "col": d.col,
               "level": str(d.level), "message": d.message, "code": d.code}
              for d in record.diagnostics]
@@ -115,6 +112,22 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     lines = [json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION, **row}, sort_keys=True)
              for row in rows]
     return "\n".join(lines) + "\n", warnings
+
+
+def _flow_rows(file_id: str, record: CodeRecord) -> list[dict[str, Any]]:
+    """One ``flow`` row per function: its values and def-use edges, each value named by the
+    suffix of its endpoint after the function's (``$x@3:5``), so rows stay small."""
+    owner_of = {v.id: v.symbol_id or file_id for v in record.data}
+    rows: dict[str, dict[str, Any]] = {}
+    for v in record.data:
+        owner = owner_of[v.id]
+        row = rows.setdefault(owner, {"record": "flow", "owner": owner, "values": [], "edges": []})
+        row["values"].append([v.id[len(owner):], v.scope, v.type_hint, v.name, v.line,
+                              v.symbol_id is not None])
+    for f in record.flows:
+        owner = owner_of.get(f.src, file_id)
+        rows[owner]["edges"].append([f.src[len(owner):], f.dst[len(owner):], f.line, f.kind])
+    return list(rows.values())
 
 
 def _scope(file_id: str, qualified_name: str | None) -> str | None:
@@ -223,20 +236,15 @@ def _read_link(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
                                  int(row["column"])))
 
 
-def _read_data(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
-    _qualified(file_id, row["endpoint"])  # a value of this file, or the shard is malformed
-    rec.data.append(DataValue(row["endpoint"], row.get("symbol"), str(row["scope"]),
-                              row.get("type_hint"), str(row["name"]), int(row["line"])))
-
-
 def _read_flow(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
-    rec.flows.append(Flow(_endpoint(file_id, row["src"]), _endpoint(file_id, row["dst"]),
-                          int(row["line"]), str(row["kind"])))
-
-
-def _endpoint(file_id: str, endpoint: str) -> str:
-    _qualified(file_id, endpoint)
-    return endpoint
+    owner = str(row["owner"])
+    if owner != file_id:
+        _qualified(file_id, owner)  # a function of this file, or the shard is malformed
+    for suffix, scope, hint, name, line, in_symbol in row["values"]:
+        rec.data.append(DataValue(owner + suffix, owner if in_symbol else None, str(scope),
+                                  hint, str(name), int(line)))
+    rec.flows += [Flow(owner + src, owner + dst, int(line), str(kind))
+                  for src, dst, line, kind in row["edges"]]
 
 
 def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
@@ -246,7 +254,7 @@ def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None
 
 _READERS = {"symbol": _read_symbol, "import": _read_import, "reference": _read_reference,
             "metacall": _read_metacall, "metacall_load": _read_load, "link": _read_link,
-            "diagnostic": _read_diagnostic, "data": _read_data, "flow": _read_flow}
+            "diagnostic": _read_diagnostic, "flow": _read_flow}
 
 
 # ---------------------------------------------------------------- the cache folder
