@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPO))
 
 Edge = tuple[str, str]
 LANGUAGES = {"python": ["python"], "js": ["javascript", "typescript", "tsx"], "go": ["go"],
-             "c": ["c", "cpp"]}
+             "c": ["c", "cpp"], "rust": ["rust"]}
 #: ``all`` mode: folder name -> (language, options) of the repositories this knows.
 KNOWN = {
     "httpx": ("python", {"package": "httpx"}),
@@ -44,6 +44,7 @@ KNOWN = {
     "ky": ("js", {"entry": "source"}),
     "cobra": ("go", {}),
     "gin": ("go", {}),
+    "ripgrep": ("rust", {}),
     "hiredis": ("c", {"include": ["."]}),
     "zstd": ("c", {"include": ["lib", "lib/common"], "entry": "lib"}),
 }
@@ -149,8 +150,11 @@ def compare_js(name: str, root: Path, entry: str, tmp: Path) -> Comparison | str
     tsconfig = next((p for p in (base / "tsconfig.json", root / "tsconfig.json") if p.exists()), None)
     if tsconfig is not None:
         args += ["--ts-config", str(tsconfig)]
-    proc = subprocess.run([*args, str(base)], capture_output=True, text=True, cwd=root)
-    deps = json.loads(proc.stdout or "{}")
+    # Into a file: node cuts a large JSON written to a pipe at 64 KB when it exits.
+    out = tmp / f"madge-{name}.json"
+    with out.open("w") as sink:
+        subprocess.run([*args, str(base)], stdout=sink, stderr=subprocess.DEVNULL, cwd=root)
+    deps = json.loads(out.read_text() or "{}")
     prefix = entry.strip("/")
     rel = lambda p: posixpath.normpath(posixpath.join(prefix, p))  # noqa: E731
     theirs = {(rel(a), rel(b)) for a, bs in deps.items() for b in bs}
@@ -225,6 +229,34 @@ def compare_go(name: str, root: Path, tmp: Path) -> Comparison | str:
     return Comparison(name, "go/parser", ours, theirs, "edges are file -> imported package folder")
 
 
+# ---------------------------------------------------------------- Rust: cargo metadata
+
+def compare_rust(name: str, root: Path) -> Comparison | str:
+    """Package -> package edges: the path dependencies ``cargo metadata`` lists between the
+    workspace's packages, against sitegen's imports between files of different packages."""
+    if shutil.which("cargo") is None:
+        return f"{name}: cargo not installed"
+    proc = subprocess.run(["cargo", "metadata", "--no-deps", "--offline", "--format-version", "1"],
+                          cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return f"{name}: cargo metadata failed: {proc.stderr.strip()[:200]}"
+    packages = json.loads(proc.stdout)["packages"]
+    folder_of = {p["name"]: posixpath.dirname(os.path.relpath(p["manifest_path"], root))
+                 for p in packages}
+    folder_of = {k: ("" if v == "." else v) for k, v in folder_of.items()}
+    theirs = {(folder_of[p["name"]] or ".", folder_of[d["name"]] or ".") for p in packages
+              for d in p["dependencies"] if d.get("path") and d["name"] in folder_of}
+    folders = sorted(set(folder_of.values()), key=len, reverse=True)
+
+    def package(path: str) -> str:
+        return next((f for f in folders if not f or path.startswith(f + "/")), "") or "."
+    graph = sitegen_graph(root, LANGUAGES["rust"], [])
+    ours = {(package(a), package(b)) for a, b in import_edges(graph)}
+    ours = {(a, b) for a, b in ours if a != b}
+    return Comparison(name, "cargo metadata", ours, theirs,
+                      "package edges; a declared dependency may be unused in code")
+
+
 # ---------------------------------------------------------------- C: gcc -MM
 
 def compare_c(name: str, root: Path, include: list[str], entry: str) -> Comparison | str:
@@ -278,6 +310,8 @@ def run_one(lang: str, source: Path, tmp: Path, **options) -> Comparison | str: 
         return compare_js(name, root, options.get("entry") or ".", tmp)
     if lang == "go":
         return compare_go(name, root, tmp)
+    if lang == "rust":
+        return compare_rust(name, root)
     return compare_c(name, root, options.get("include") or [], options.get("entry") or "")
 
 
