@@ -103,7 +103,8 @@ def _type_name(node: Node | None, src: SourceText) -> str | None:
     """``T``, ``*T``, ``pkg.T``, ``T[int]`` -> the named type; None for ``int``-like or
     composite types (a slice or map has no methods to resolve)."""
     while node is not None and node.type in ("pointer_type", "generic_type", "parenthesized_type"):
-        node = node.child_by_field_name("type") or (node.named_children or [None])[0]
+        inner = node.child_by_field_name("type")
+        node = inner if inner is not None else next(iter(node.named_children), None)
     if node is None:
         return None
     if node.type == "type_identifier":
@@ -129,7 +130,8 @@ def _value_type(value: Node, src: SourceText) -> str | None:
         return None
     if function.type == "identifier" and src.text(function) == "new" and args is not None:
         return _type_name(args.named_children[0], src) if args.named_children else None
-    package, name = None, function
+    package: Node | None = None
+    name: Node | None = function
     if function.type == "selector_expression":
         package, name = (
             function.child_by_field_name("operand"),

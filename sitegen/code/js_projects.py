@@ -191,8 +191,9 @@ def workspace_packages(
     for folder in sorted(dirs):
         if not _matches(folder, globs) or "node_modules" in folder.split("/"):
             continue
-        manifest = _join(folder, "package.json")
-        doc = parse_jsonc(read_text(manifest) or "") if manifest in paths else None
+        package_json = _join(folder, "package.json")
+        doc = parse_jsonc(read_text(package_json) or "") \
+            if package_json and package_json in paths else None
         if isinstance(doc, dict) and isinstance(doc.get("name"), str):
             out.setdefault(doc["name"], WorkspacePackage(doc["name"], folder, doc))
     return out

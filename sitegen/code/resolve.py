@@ -179,7 +179,7 @@ def _cargo_library(manifest: str, text: str) -> tuple[str, str] | None:
     if not isinstance(package, dict) or not isinstance(package.get("name"), str):
         return None
     lib = lib if isinstance(lib, dict) else {}
-    name = lib.get("name") if isinstance(lib.get("name"), str) else package["name"]
+    name: str = lib["name"] if isinstance(lib.get("name"), str) else package["name"]
     root = _join(posixpath.dirname(manifest),
                  lib["path"] if isinstance(lib.get("path"), str) else "src/lib.rs")
     return (name.replace("-", "_"), root) if root is not None else None
