@@ -7,6 +7,9 @@
     python bench/code_vs_oracles.py c ~/src/hiredis -I .
     python bench/code_vs_oracles.py all /tmp/repos     # every repository below it it knows
 
+For ``all``, fetch the repositories into one folder under their GitHub names (vuejs/core as
+``vuejs-core``): httpx, typer, pinia, ky, vuejs-core, cobra, gin, ripgrep, hiredis, zstd.
+
 Oracles: grimp (Python, ``pip install grimp``), madge (TS/JS: ``npm install madge typescript``
 into a temporary folder when node is present), Go's own ``go/parser`` (a 20-line program run
 with ``go run`` when go is installed), ``gcc -MM -MG`` (C: the project headers each ``.c``
@@ -40,8 +43,9 @@ LANGUAGES = {"python": ["python"], "js": ["javascript", "typescript", "tsx"], "g
 KNOWN = {
     "httpx": ("python", {"package": "httpx"}),
     "typer": ("python", {"package": "typer"}),
-    "pinia": ("js", {"entry": "packages/pinia/src"}),
+    "pinia": ("js", {"entry": "packages"}),
     "ky": ("js", {"entry": "source"}),
+    "vuejs-core": ("js", {"entry": "packages"}),  # vuejs/core, in a folder of that name
     "cobra": ("go", {}),
     "gin": ("go", {}),
     "ripgrep": ("rust", {}),
@@ -68,8 +72,8 @@ class Comparison:
 
     def report(self, shown: int = 8) -> str:
         lines = [f"## {self.name} vs {self.oracle}", "",
-                 f"oracle edges {len(self.theirs)}, sitegen edges {len(self.ours)}, "
-                 f"recall {self.recall:.3f}, precision {self.precision:.3f}"]
+                 (f"oracle edges {len(self.theirs)}, sitegen edges {len(self.ours)}, "
+                  f"recall {self.recall:.3f}, precision {self.precision:.3f}")]
         for title, diff in (("only the oracle has", self.theirs - self.ours),
                             ("only sitegen has", self.ours - self.theirs)):
             lines.append(f"{title} ({len(diff)}):")
@@ -153,10 +157,12 @@ def compare_js(name: str, root: Path, entry: str, tmp: Path) -> Comparison | str
     # Into a file: node cuts a large JSON written to a pipe at 64 KB when it exits.
     out = tmp / f"madge-{name}.json"
     with out.open("w") as sink:
-        subprocess.run([*args, str(base)], stdout=sink, stderr=subprocess.DEVNULL, cwd=root)
+        subprocess.run([*args, str(base)], stdout=sink, stderr=subprocess.DEVNULL, cwd=root,
+                       check=False)
     deps = json.loads(out.read_text() or "{}")
     prefix = entry.strip("/")
-    rel = lambda p: posixpath.normpath(posixpath.join(prefix, p))  # noqa: E731
+    def rel(p: str) -> str:
+        return posixpath.normpath(posixpath.join(prefix, p))
     theirs = {(rel(a), rel(b)) for a, bs in deps.items() for b in bs}
     # Files both know: madge reads .vue and hidden folders, sitegen neither.
     files = ({rel(a) for a in deps} | {b for _, b in theirs}) & \
@@ -237,7 +243,7 @@ def compare_rust(name: str, root: Path) -> Comparison | str:
     if shutil.which("cargo") is None:
         return f"{name}: cargo not installed"
     proc = subprocess.run(["cargo", "metadata", "--no-deps", "--offline", "--format-version", "1"],
-                          cwd=root, capture_output=True, text=True)
+                          cwd=root, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         return f"{name}: cargo metadata failed: {proc.stderr.strip()[:200]}"
     packages = json.loads(proc.stdout)["packages"]
@@ -269,7 +275,7 @@ def compare_c(name: str, root: Path, include: list[str], entry: str) -> Comparis
     theirs: set[Edge] = set()
     for path in sources:
         proc = subprocess.run(["gcc", "-MM", "-MG", *flags, path], cwd=root, capture_output=True,
-                              text=True)
+                              text=True, check=False)
         deps = proc.stdout.replace("\\\n", " ").split(":", 1)[-1].split()
         for dep in deps[1:]:
             norm = posixpath.normpath(dep)
