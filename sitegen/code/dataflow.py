@@ -13,6 +13,7 @@ comprehensions and Rust blocks and closures are scopes: their bindings end with 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -69,11 +70,12 @@ def data_flow(record: CodeRecord, data: bytes,
                  if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)]
     nodes: list[DataNode] = []
     edges: list[CodeEdge] = []
+    seen: set[str] = set()  # node ids already made, over all the file's functions
     by_range = {(s.source_range.start_byte, s.source_range.end_byte): i for s, i in functions}
     for unit in _units(root, record.language, walker.unit_types):
         owner = by_range.get((unit.start_byte, unit.end_byte)) or _owner(unit, functions)
         events = sorted(walker.events(unit, data), key=lambda e: (e.pos, e.order))
-        _run(events, data, file_id, owner, nodes, edges)
+        _run(events, data, file_id, owner, nodes, edges, seen)
     return nodes, edges
 
 
@@ -117,11 +119,10 @@ def _owner(unit: Node, functions: list) -> str | None:  # type: ignore[type-arg]
 
 
 def _run(events: list[_Event], data: bytes, file_id: str, owner: str | None,
-         nodes: list[DataNode], edges: list[CodeEdge]) -> None:
+         nodes: list[DataNode], edges: list[CodeEdge], seen: set[str]) -> None:
     """Replay the events: each binding shadows the last one of its name until its scope ends."""
     current: dict[str, str] = {}
     frames: list[dict[str, str | None]] = []
-    seen = {n.id for n in nodes}
     for event in events:
         if event.kind == "push":
             frames.append({})
@@ -180,6 +181,12 @@ def _scope_events(node: Node, order_pop: int = 9) -> list[_Event]:
     return [_Event(node.start_byte, "push", order=-1), _Event(node.end_byte, "pop", order=order_pop)]
 
 
+@cache
+def _handlers(walker: type) -> dict[str, Callable[[Node, bytes], list[_Event]]]:
+    """A walker's ``_on_<node type>`` handlers by node type, looked up once per class."""
+    return {name[4:]: getattr(walker, name) for name in dir(walker) if name.startswith("_on_")}
+
+
 # ---------------------------------------------------------------- Python
 
 class _Walker:
@@ -195,14 +202,24 @@ class _Walker:
 
     @classmethod
     def _walk(cls, node: Node, data: bytes) -> list[_Event]:
-        if node.type in cls._nested:
-            return []
-        handler = getattr(cls, "_on_" + node.type, None)
-        if handler is not None:
-            return handler(node, data)  # type: ignore[no-any-return]
-        out = _scope_events(node) if node.type in cls._scopes else []
-        for child in node.children:
-            out += cls._walk(child, data)
+        """Events of ``node``'s subtree. Order does not matter (the caller sorts them by
+        position), so one loop with a stack visits each node once, with no recursion."""
+        handlers = _handlers(cls)
+        out: list[_Event] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            kind = current.type
+            if kind in cls._nested:
+                continue
+            handler = handlers.get(kind)
+            if handler is not None:
+                out += handler(current, data)
+                continue
+            if kind in cls._scopes:
+                out += _scope_events(current)
+            if current.child_count:
+                stack += current.children
         return out
 
     @classmethod
