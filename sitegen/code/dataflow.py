@@ -181,10 +181,17 @@ def _scope_events(node: Node, order_pop: int = 9) -> list[_Event]:
     return [_Event(node.start_byte, "push", order=-1), _Event(node.end_byte, "pop", order=order_pop)]
 
 
-@cache
-def _handlers(walker: type) -> dict[str, Callable[[Node, bytes], list[_Event]]]:
+_Handler = Callable[[Node, bytes], list[_Event]]
+_HANDLERS: dict[type, dict[str, _Handler]] = {}
+
+
+def _handlers(walker: type) -> dict[str, _Handler]:
     """A walker's ``_on_<node type>`` handlers by node type, looked up once per class."""
-    return {name[4:]: getattr(walker, name) for name in dir(walker) if name.startswith("_on_")}
+    table = _HANDLERS.get(walker)
+    if table is None:
+        table = _HANDLERS[walker] = {name[4:]: getattr(walker, name) for name in dir(walker)
+                                     if name.startswith("_on_")}
+    return table
 
 
 # ---------------------------------------------------------------- Python
