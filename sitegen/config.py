@@ -58,6 +58,8 @@ class Config:
     languages: tuple[LangId, ...] = tuple(LangId)
     #: Extra include folders searched for C/C++ ``#include "…"``.
     include_dirs: tuple[str, ...] = ()
+    #: Folders Ruby's ``require`` searches (``$LOAD_PATH``); default: every ``lib/`` folder.
+    ruby_load_paths: tuple[str, ...] = ()
     #: Files larger than this many bytes are skipped with a warning.
     max_file_size: int = 2_000_000
     #: Persistent store backend: ``json`` or ``sqlite``.
@@ -108,7 +110,7 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Config)}
 
 
 def _coerce(name: str, value: Any) -> Any:
-    if name in ("source", "exclude", "include_dirs"):
+    if name in ("source", "exclude", "include_dirs", "ruby_load_paths"):
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -29,9 +29,16 @@ PAGE_EXTENSIONS = (".md", ".markdown")
 ROOT_ASSET_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico",
                          ".pdf", ".mp4", ".webm", ".mp3", ".ogg", ".txt", ".csv")
 _BINARY_SNIFF = 8192
-#: Files code resolution needs (Go's module path), read wherever they sit in a source root.
-#: And mkdocs.yml, whose nav the page tree follows (content/guides/site.md).
-MANIFEST_NAMES = ("go.mod", "mkdocs.yml")
+#: Files code resolution needs (Go's module path, Cargo crate names, npm workspaces, the
+#: include paths of a compilation database), read wherever they sit outside the content;
+#: ``tsconfig*.json`` (``tsconfig.base.json`` …) are manifests too. And mkdocs.yml, whose
+#: nav the page tree follows (content/guides/site.md).
+MANIFEST_NAMES = ("go.mod", "Cargo.toml", "package.json", "compile_commands.json",
+                  "jsconfig.json", "pnpm-workspace.yaml", "mkdocs.yml")
+
+
+def is_manifest(name: str) -> bool:
+    return name in MANIFEST_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))
 
 
 @dataclass
@@ -187,7 +194,7 @@ class _Walker:
             lang = language_for_path(rel)
             if lang not in self.languages:
                 lang = None
-        if rel.rsplit("/", 1)[-1] in MANIFEST_NAMES and not in_content:
+        if is_manifest(rel.rsplit("/", 1)[-1]) and not in_content:
             data = self._read(rel, size)
             if data is not None:
                 self.crawl.manifests[rel] = data.decode("utf-8", errors="replace")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitegen.analyse.cycles import CodeCycles, CyclicUnit
+from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CyclicUnit
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
 
@@ -182,17 +182,21 @@ def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:
 
 
 def _code_cycle_finding(unit: CyclicUnit) -> Finding:
+    """At the first edge the guidance removes: in its file (a package's or crate's edge
+    names the file it is written in) and line."""
     src, dst = unit.breaks[0]
-    line = min((e.line for e in unit.edges if (e.src, e.dst) == (src, dst) and e.line > 0),
-               default=1)
+    evidence = min(((e.src_file or e.src, e.line) for e in unit.edges
+                    if (e.src, e.dst) == (src, dst) and e.line > 0), default=(src, 1))
     if unit.self_loop:
         message = f"{src} imports itself."
     else:
         example = " -> ".join(unit.example)
         fixes = ", ".join(f"{s} -> {d}" for s, d in unit.breaks)
-        message = (f"Dependency cycle of {len(unit.members)} files: {', '.join(unit.members)} "
+        words = UNIT_WORDS.get(unit.kind, "units")
+        message = (f"Dependency cycle of {len(unit.members)} {words}: {', '.join(unit.members)} "
                    f"(e.g. {example}); removing {fixes} makes them acyclic.")
-    return Finding(CODE_CYCLES, src, line, 1, message, ", ".join(unit.members), unit.members)
+    return Finding(CODE_CYCLES, evidence[0], evidence[1], 1, message, ", ".join(unit.members),
+                   unit.members)
 
 
 # --- evaluation -----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Cycles and deployability (SPEC §7 invariant 3, §11): SCCs of the code's import + reference
-graph at file and symbol level, deployment order, refactor guidance, and typed-relation cycles.
+graph projected onto deployment units (a file; a Go package; a Rust crate) and at symbol
+level, deployment order, refactor guidance, and typed-relation cycles.
 
 Pure analysis over plain edge lists: never reads files, never mutates its inputs, and never
 looks at ownership (or flow) edges — they are dropped on entry, whatever the caller passes.
@@ -10,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import networkx as nx  # type: ignore[import-untyped]
@@ -40,12 +41,26 @@ class DepEdge:
     src_file: str = ""
     dst_file: str = ""
 
+#: How reports name the members of a cyclic unit, by unit kind (content/guides/cycles.md).
+UNIT_WORDS = {"file": "files", "package": "Go packages", "crate": "Rust crates",
+              "mixed": "units"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """The deployment unit a file ships in (content/guides/cycles.md): ``id`` is the file's
+    own path for a ``file`` unit, a Go package's folder (``cart/``) for a ``package``, a Rust
+    crate's root file (``src/lib.rs``) for a ``crate``."""
+
+    id: str
+    kind: str = "file"
+
 
 @dataclass(frozen=True)
 class CyclicUnit:
     """A strongly connected component of size > 1, or one node with a self-loop."""
 
-    #: Sorted member ids (paths at file level, symbol ids at symbol level).
+    #: Sorted member ids (unit ids at unit level, symbol ids at symbol level).
     members: tuple[str, ...]
     #: True when the unit is a single member depending on itself (a self-import; recursion).
     self_loop: bool
@@ -55,23 +70,50 @@ class CyclicUnit:
     breaks: tuple[tuple[str, str], ...]
     #: One shortest cycle through the first member, closed (first == last): a readable example.
     example: tuple[str, ...]
+    #: The members' unit kind (``file``, ``package``, ``crate``), ``mixed`` when they differ,
+    #: ``symbol`` at symbol level.
+    kind: str = "file"
+
+
+@dataclass(frozen=True)
+class InternalCycle:
+    """Files of one Go package or Rust crate that depend on each other in a loop: allowed
+    (they compile together), so listed for information only, never a check finding."""
+
+    unit: str
+    kind: str
+    #: Sorted file paths of one strongly connected component inside the unit.
+    members: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class CodeCycles:
     """The code's cycle and deployability analysis."""
 
-    #: File-level cyclic units, sorted by members.
+    #: Unit-level cyclic units, sorted by members.
     cyclic: tuple[CyclicUnit, ...]
-    #: Every acyclic file unit, dependencies first (ties broken by path).
+    #: Every acyclic unit, dependencies first (ties broken by id).
     deploy_order: tuple[str, ...]
-    #: Acyclic files with no dependency edge in or out (a subset of ``deploy_order``).
+    #: Acyclic units with no dependency edge in or out (a subset of ``deploy_order``).
     independent: tuple[str, ...]
     #: Symbol-level cyclic units: recursion (self-loops) and mutual recursion.
     symbol_cyclic: tuple[CyclicUnit, ...] = ()
-    #: Sizes of the analysed file-level graph, for summaries.
+    #: Sizes of the analysed graph, for summaries: files, units, unit-level edges.
     file_count: int = 0
     edge_count: int = 0
+    unit_count: int = 0
+    #: Kind of every unit that is not a plain file (``package``, ``crate``), by unit id.
+    unit_kinds: dict[str, str] = field(default_factory=dict)
+    #: Files of every unit that is not a plain file, sorted, by unit id.
+    unit_files: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Loops among the files of one Go package or Rust crate (information only).
+    internal: tuple[InternalCycle, ...] = ()
+
+    def kind_of(self, unit: str) -> str:
+        return self.unit_kinds.get(unit, "file")
+
+    def files_of(self, unit: str) -> tuple[str, ...]:
+        return self.unit_files.get(unit, (unit,))
 
 
 @dataclass(frozen=True)
@@ -85,41 +127,86 @@ class CycleReport:
 
 
 def analyse_code_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
-                        symbol_edges: Iterable[DepEdge] = ()) -> CodeCycles:
-    """Classify the files (the deployment units) and the symbols by their SCCs.
+                        symbol_edges: Iterable[DepEdge] = (),
+                        units: Mapping[str, Unit] | None = None) -> CodeCycles:
+    """Classify the deployment units and the symbols by their SCCs.
 
     ``file_edges``: import edges between files, and any reference edge already known at file
     level (a metacall's file → symbol edge, projected onto the symbol's file). ``symbol_edges``:
     symbol → symbol references; those naming both files are projected onto files here (pass
     a reference either way, not both, or its count doubles). Edges to anything not in
-    ``files`` (external modules) are not part of the file graph.
+    ``files`` (external modules) are not part of the graph. ``units`` maps a file to its
+    deployment unit (default: the file itself); file edges are projected onto units, and an
+    edge inside a package or crate projects to nothing (its loops are ``internal``).
     """
-    file_set = set(files)
+    unit_of = {f: (units or {}).get(f, Unit(f)) for f in sorted(set(files))}
     symbol_deps = [e for e in symbol_edges if e.kind == REFERENCE]
     projected = [_project(e) for e in symbol_deps if e.src_file and e.dst_file]
     usable = [e for e in [*_dependencies(file_edges), *projected]
-              if e.src in file_set and e.dst in file_set
+              if e.src in unit_of and e.dst in unit_of
               and not (e.kind == REFERENCE and e.src == e.dst)]
-    merged = merge_edges(usable)
-    graph = _graph(sorted(file_set), merged)
-    cyclic, acyclic = _split_units(graph, merged)
+    between, inside = _onto_units(usable, unit_of)
+    merged = merge_edges(between)
+    kinds = {u.id: u.kind for u in unit_of.values() if u.kind != "file"}
+    graph = _graph(sorted({u.id for u in unit_of.values()}), merged)
+    cyclic, acyclic = _split_units(graph, merged, kinds)
     symbol_merged = merge_edges(symbol_deps)
     symbol_graph = _graph(sorted({n for e in symbol_merged for n in (e.src, e.dst)}), symbol_merged)
+    unit_files: dict[str, list[str]] = defaultdict(list)
+    for path, unit in unit_of.items():
+        if unit.kind != "file":
+            unit_files[unit.id].append(path)
     return CodeCycles(
         cyclic=cyclic,
         deploy_order=_deploy_order(graph, set(acyclic)),
         independent=tuple(n for n in sorted(acyclic) if graph.degree(n) == 0),
-        symbol_cyclic=_split_units(symbol_graph, symbol_merged)[0],
-        file_count=len(file_set),
+        symbol_cyclic=_split_units(symbol_graph, symbol_merged, {}, "symbol")[0],
+        file_count=len(unit_of),
         edge_count=len(merged),
+        unit_count=graph.number_of_nodes(),
+        unit_kinds=dict(sorted(kinds.items())),
+        unit_files={u: tuple(fs) for u, fs in sorted(unit_files.items())},
+        internal=_internal_cycles(inside, unit_of),
     )
+
+
+def _onto_units(edges: list[DepEdge],
+                unit_of: Mapping[str, Unit]) -> tuple[list[DepEdge], list[DepEdge]]:
+    """(edges between units, named by unit id with their files kept; file edges inside one
+    package or crate). A file unit keeps its self-import: that is a real self-loop."""
+    between, inside = [], []
+    for e in edges:
+        src, dst = unit_of[e.src], unit_of[e.dst]
+        if src.id == dst.id and src.kind != "file":
+            inside.append(e)
+        elif src.kind == "file" and dst.kind == "file":
+            between.append(e)
+        else:
+            between.append(DepEdge(src.id, dst.id, e.kind, e.confidence, e.line, e.count,
+                                   e.src, e.dst))
+    return between, inside
+
+
+def _internal_cycles(edges: list[DepEdge],
+                     unit_of: Mapping[str, Unit]) -> tuple[InternalCycle, ...]:
+    by_unit: dict[str, list[DepEdge]] = defaultdict(list)
+    for e in edges:
+        if e.src != e.dst:
+            by_unit[unit_of[e.src].id].append(e)
+    out = []
+    for unit in sorted(by_unit):
+        graph = _graph([], merge_edges(by_unit[unit]))
+        kind = unit_of[by_unit[unit][0].src].kind
+        out += [InternalCycle(unit, kind, tuple(sorted(c))) for c in _cyclic_components(graph)]
+    return tuple(sorted(out, key=lambda c: (c.unit, c.members)))
 
 
 def analyse_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
                    symbol_edges: Iterable[DepEdge] = (),
-                   relation_edges: Iterable[tuple[str, str, str]] = ()) -> CycleReport:
+                   relation_edges: Iterable[tuple[str, str, str]] = (),
+                   units: Mapping[str, Unit] | None = None) -> CycleReport:
     """Both analyses at once, as the reports and ``sitegen check`` take them."""
-    return CycleReport(analyse_code_cycles(files, file_edges, symbol_edges),
+    return CycleReport(analyse_code_cycles(files, file_edges, symbol_edges, units),
                        analyse_relation_cycles(relation_edges))
 
 
@@ -225,9 +312,10 @@ def _finite_or(value: float, default: float) -> float:
 def _merge_group(group: list[DepEdge]) -> DepEdge:
     finite = [e.confidence for e in group if math.isfinite(e.confidence)]
     confidence = max(finite) if finite else group[0].confidence
-    lines = [e.line for e in group if e.line > 0]
-    first = group[0]
-    return DepEdge(first.src, first.dst, first.kind, confidence, min(lines) if lines else 0,
+    # The evidence shown: the first file (an edge between packages stands for many files'),
+    # at its earliest known line.
+    first = min(group, key=lambda e: (e.src_file, e.line <= 0, e.line, e.dst_file))
+    return DepEdge(first.src, first.dst, first.kind, confidence, first.line,
                    sum(e.count for e in group), first.src_file, first.dst_file)
 
 
@@ -244,25 +332,28 @@ def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
             if len(c) > 1 or graph.has_edge(next(iter(c)), next(iter(c)))]
 
 
-def _split_units(graph: nx.DiGraph,
-                 edges: list[DepEdge]) -> tuple[tuple[CyclicUnit, ...], list[str]]:
+def _split_units(graph: nx.DiGraph, edges: list[DepEdge], kinds: Mapping[str, str],
+                 default_kind: str = "file") -> tuple[tuple[CyclicUnit, ...], list[str]]:
     """Cyclic units (sorted by members) and the nodes that are acyclic units."""
     cyclic_sets = _cyclic_components(graph)
     in_cycle = set().union(*cyclic_sets) if cyclic_sets else set()
-    units = sorted((_cyclic_unit(graph, sorted(c), edges) for c in cyclic_sets),
-                   key=lambda u: u.members)
+    units = sorted((_cyclic_unit(graph, sorted(c), edges, kinds, default_kind)
+                    for c in cyclic_sets), key=lambda u: u.members)
     return tuple(units), sorted(n for n in graph.nodes if n not in in_cycle)
 
 
-def _cyclic_unit(graph: nx.DiGraph, members: list[str], edges: list[DepEdge]) -> CyclicUnit:
+def _cyclic_unit(graph: nx.DiGraph, members: list[str], edges: list[DepEdge],
+                 kinds: Mapping[str, str], default_kind: str) -> CyclicUnit:
     inside = set(members)
     internal = tuple(e for e in edges if e.src in inside and e.dst in inside)
+    member_kinds = {kinds.get(m, default_kind) for m in members}
     return CyclicUnit(
         members=tuple(members),
         self_loop=len(members) == 1,
         edges=internal,
         breaks=break_edges(internal),
         example=_example_cycle(graph.subgraph(members), members[0]),
+        kind=member_kinds.pop() if len(member_kinds) == 1 else "mixed",
     )
 
 

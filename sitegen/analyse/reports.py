@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from sitegen.analyse.cycles import CycleReport, CyclicUnit, DepEdge
+from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CycleReport, CyclicUnit, DepEdge
 from sitegen.paths import NodeId, OutPath, RepoPath, html_out_path, relative_url, source_node_id
 
 #: ``href(path, line)``: link from the cycles page to a source file's line (0: the file).
@@ -41,11 +41,13 @@ def page_href(node: str) -> str:
 
 
 def membership(result: CycleReport) -> dict[str, list[int]]:
-    """For each file in a cycle, the indices (into ``result.code.cyclic``) of its cycles."""
+    """For each file in a cycle (a member itself, or a file of a member package or crate),
+    the indices (into ``result.code.cyclic``) of its cycles."""
     out: dict[str, list[int]] = {}
     for index, unit in enumerate(result.code.cyclic):
-        for path in unit.members:
-            out.setdefault(path, []).append(index)
+        for member in unit.members:
+            for path in result.code.files_of(member):
+                out.setdefault(path, []).append(index)
     return dict(sorted(out.items()))
 
 
@@ -57,11 +59,16 @@ def cycles_json(result: CycleReport) -> dict[str, Any]:
     code = result.code
     return {
         "code": {
-            "cyclic": [_unit_json(u) for u in code.cyclic],
+            "cyclic": [_unit_json(u, code) for u in code.cyclic],
             "deploy_order": list(code.deploy_order),
             "independent": list(code.independent),
             "symbol_cyclic": [_unit_json(u) for u in code.symbol_cyclic],
+            "internal_cycles": [{"unit": c.unit, "unit_kind": c.kind, "members": list(c.members)}
+                                for c in code.internal],
+            "units": {u: {"kind": code.kind_of(u), "files": list(code.files_of(u))}
+                      for u in code.unit_files},
             "files": code.file_count,
+            "unit_count": code.unit_count,
             "edges": code.edge_count,
         },
         "relations": {p: [list(m) for m in units] for p, units in sorted(result.relations.items())},
@@ -72,14 +79,18 @@ def render_cycles_json(result: CycleReport) -> str:
     return json.dumps(cycles_json(result), indent=2, ensure_ascii=False) + "\n"
 
 
-def _unit_json(unit: CyclicUnit) -> dict[str, Any]:
-    return {
+def _unit_json(unit: CyclicUnit, code: CodeCycles | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "members": list(unit.members),
         "self_loop": unit.self_loop,
         "edges": [_edge_json(e) for e in unit.edges],
         "break": [{"src": s, "dst": d} for s, d in unit.breaks],
         "cycle": list(unit.example),
     }
+    if code is not None:  # unit level: what each member is
+        out["unit_kind"] = unit.kind
+        out["member_kinds"] = {m: code.kind_of(m) for m in unit.members}
+    return out
 
 
 def _edge_json(edge: DepEdge) -> dict[str, Any]:
@@ -98,10 +109,10 @@ def _confidence(value: float) -> str:
     return f"{value:g}" if math.isfinite(value) else "unknown"
 
 
-def _unit_title(unit: CyclicUnit, what: str) -> str:
+def _unit_title(unit: CyclicUnit) -> str:
     if unit.self_loop:
         return f"{unit.members[0]} depends on itself"
-    return f"{len(unit.members)} {what}"
+    return f"{len(unit.members)} {UNIT_WORDS.get(unit.kind, 'units')}"
 
 
 def _edge_words(edge: DepEdge) -> str:
@@ -126,7 +137,7 @@ def render_cycles_text(result: CycleReport) -> str:
     lines = [_summary_sentence(result)]
     for index, unit in enumerate(code.cyclic, 1):
         listed = "" if unit.self_loop else ": " + ", ".join(unit.members)
-        lines.append(f"cycle {index}: {_unit_title(unit, 'files')}{listed}")
+        lines.append(f"cycle {index}: {_unit_title(unit)}{listed}")
         lines.extend(_unit_text(unit))
     if code.deploy_order:
         lines.append("deployment order (dependencies first):")
@@ -137,6 +148,9 @@ def render_cycles_text(result: CycleReport) -> str:
     for unit in code.symbol_cyclic:
         kind = "recursion" if unit.self_loop else "mutual recursion"
         lines.append(f"{kind}: {', '.join(unit.members)}")
+    for c in code.internal:
+        lines.append(f"inside {_KIND_NOUN.get(c.kind, c.kind)} {c.unit} (allowed): "
+                     + ", ".join(c.members))
     for predicate, units in sorted(result.relations.items()):
         for members in units:
             lines.append(f"relation cycle [{predicate}]: {', '.join(members)}")
@@ -150,11 +164,23 @@ def _unit_text(unit: CyclicUnit) -> list[str]:
     return lines
 
 
+def _units_phrase(code: CodeCycles) -> str:
+    """`` (3 Go packages, 1 Rust crate)`` when some units are not single files."""
+    counts: dict[str, int] = {}
+    for kind in code.unit_kinds.values():
+        counts[kind] = counts.get(kind, 0) + 1
+    parts = [_plural(n, _KIND_NOUN.get(kind, kind)) for kind, n in sorted(counts.items())]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+_KIND_NOUN = {"package": "Go package", "crate": "Rust crate"}
+
+
 def _summary_sentence(result: CycleReport) -> str:
     code = result.code
-    in_cycles = sum(len(u.members) for u in code.cyclic)
+    in_cycles = sum(len(code.files_of(m)) for u in code.cyclic for m in u.members)
     relation_cycles = sum(len(units) for units in result.relations.values())
-    return (f"{_plural(code.file_count, 'file')}, "
+    return (f"{_plural(code.file_count, 'file')}{_units_phrase(code)}, "
             f"{_plural(code.edge_count, 'dependency edge')}: "
             f"{_plural(len(code.cyclic), 'cyclic unit')} ({_plural(in_cycles, 'file')}), "
             f"{_plural(len(code.deploy_order), 'acyclic unit')} "
@@ -194,12 +220,13 @@ def render_cycles_md(result: CycleReport) -> str:
     out += ["", "## Independent files", "",
             ", ".join(_code_span(p) for p in code.independent) or "None.", ""]
     out += _recursion_md(code.symbol_cyclic)
+    out += _internal_md(code)
     out += _relations_md(result.relations)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
 def _unit_md(index: int, unit: CyclicUnit) -> list[str]:
-    out = [f"### Cycle {index + 1}: {_unit_title(unit, 'files')}", "",
+    out = [f"### Cycle {index + 1}: {_unit_title(unit)}", "",
            "Members: " + ", ".join(_code_span(m) for m in unit.members) + ".", "",
            "Example: " + " → ".join(_code_span(m) for m in unit.example) + ".", "",
            "| From | To | Kind | Line | Confidence | Count | Break |",
@@ -223,6 +250,19 @@ def _recursion_md(units: tuple[CyclicUnit, ...]) -> list[str]:
     for unit in units:
         kind = "Recursion" if unit.self_loop else "Mutual recursion"
         out.append(f"- {kind}: " + ", ".join(_code_span(m) for m in unit.members))
+    return out + [""]
+
+
+def _internal_md(code: CodeCycles) -> list[str]:
+    """Loops among the files of one Go package or Rust crate: allowed, so information only."""
+    if not code.internal:
+        return []
+    out = ["## Inside packages and crates", "",
+           ("Files of one Go package or Rust crate compile together, so these loops are "
+            "allowed; they are listed for information and never fail `sitegen check`."), ""]
+    for c in code.internal:
+        out.append(f"- {_KIND_NOUN.get(c.kind, c.kind)} {_code_span(c.unit)}: "
+                   + ", ".join(_code_span(m) for m in c.members))
     return out + [""]
 
 
@@ -251,10 +291,14 @@ def cycles_view(result: CycleReport, href_for_path_line: PathLineHref = source_h
     independent = set(code.independent)
     return {
         "summary": _summary_sentence(result),
-        "code_cycles": [_unit_view(i, u, href_for_path_line) for i, u in enumerate(code.cyclic)],
-        "deploy_order": [{**_file_link(p, href_for_path_line), "independent": p in independent}
+        "code_cycles": [_unit_view(i, u, href_for_path_line, code)
+                        for i, u in enumerate(code.cyclic)],
+        "deploy_order": [{**_unit_link(p, href_for_path_line, code), "independent": p in independent}
                          for p in code.deploy_order],
-        "independent": [_file_link(p, href_for_path_line) for p in code.independent],
+        "independent": [_unit_link(p, href_for_path_line, code) for p in code.independent],
+        "internal": [{"unit": c.unit, "kind": _KIND_NOUN.get(c.kind, c.kind),
+                      "members": [_file_link(m, href_for_path_line) for m in c.members]}
+                     for c in code.internal],
         "recursion": [_recursion_view(u, href_for_path_line) for u in code.symbol_cyclic],
         "relations": [{"predicate": p,
                        "cycles": [[{"id": n, "href": href_for_node(n)} for n in members]
@@ -267,6 +311,13 @@ def _file_link(path: str, href: PathLineHref) -> dict[str, str]:
     return {"path": path, "href": href(path, 0)}
 
 
+def _unit_link(unit: str, href: PathLineHref, code: CodeCycles) -> dict[str, str]:
+    """A unit links to its first file (a crate: its root; a package: the first by path)."""
+    kind = code.kind_of(unit)
+    return {"path": unit, "href": href(code.files_of(unit)[0], 0),
+            "kind": "" if kind == "file" else _KIND_NOUN.get(kind, kind)}
+
+
 def _edge_view(edge: DepEdge, breaks: set[tuple[str, str]], href: PathLineHref) -> dict[str, Any]:
     return {"src": edge.src, "dst": edge.dst, "kind": str(edge.kind), "line": edge.line,
             "confidence": _confidence(edge.confidence), "count": edge.count,
@@ -274,14 +325,16 @@ def _edge_view(edge: DepEdge, breaks: set[tuple[str, str]], href: PathLineHref) 
             "breaks": (edge.src, edge.dst) in breaks}
 
 
-def _unit_view(index: int, unit: CyclicUnit, href: PathLineHref) -> dict[str, Any]:
+def _unit_view(index: int, unit: CyclicUnit, href: PathLineHref,
+               code: CodeCycles) -> dict[str, Any]:
     breaks = set(unit.breaks)
     return {
         "number": index + 1,
         "anchor": cycle_anchor(index),
-        "title": _unit_title(unit, "files"),
+        "title": _unit_title(unit),
         "self_loop": unit.self_loop,
-        "members": [_file_link(m, href) for m in unit.members],
+        "unit_kind": unit.kind,
+        "members": [_unit_link(m, href, code) for m in unit.members],
         "example": list(unit.example),
         "edges": [_edge_view(e, breaks, href) for e in unit.edges],
         "breaks": [{"src": s, "dst": d,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.cycles import CycleReport, DepEdge, analyse_cycles
+from sitegen.analyse.cycles import CycleReport, DepEdge, Unit, analyse_cycles
 from sitegen.paths import page_node_of
 
 if TYPE_CHECKING:
@@ -14,15 +14,19 @@ if TYPE_CHECKING:
 
 
 def cycles_of_build(result: BuildResult) -> CycleReport:
-    """Code cycles on the import + reference graph, relation cycles per predicate."""
+    """Code cycles on the import + reference graph of deployment units, relation cycles per
+    predicate."""
     files: list[str] = [r.path for r in result.code_records]
     file_edges: list[DepEdge] = []
     symbol_edges: list[DepEdge] = []
+    units: dict[str, Unit] = {}
     if result.code is not None:
         from sitegen.code.analyse import dependency_edges
+        from sitegen.code.units import deployment_units
         file_edges, symbol_edges = dependency_edges(result.code)
+        units = deployment_units(result.code)
     relations = [(e.src, e.dst, e.rel) for e in result.graph.edges() if e.rel]
-    return analyse_cycles(files, file_edges, symbol_edges, relations)
+    return analyse_cycles(files, file_edges, symbol_edges, relations, units)
 
 
 def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from sitegen.code.dataflow import add_data_flow
@@ -58,15 +58,13 @@ class SymbolDependency(NamedTuple):
 
 def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[str],
                      read_text: ReadText | None = None,
-                     read_source: Callable[[str], bytes | None] | None = None,
                      ) -> tuple[CodeGraph, list[Diagnostic]]:
     """The code graph of ``records`` and the diagnostics of linking them (sorted).
 
     ``all_paths`` is every repository file (imports may name files that are not source);
-    ``read_text(path)`` returns a repository file's text or None (used for ``go.mod``). With
-    ``read_source`` (a source file's bytes), def-use flow is added for Python and Rust: it
-    re-parses those files, so it is opt-in. The records' own extraction diagnostics are not
-    repeated here.
+    ``read_text(path)`` returns a repository file's text or None (``go.mod``, ``Cargo.toml``,
+    ``tsconfig.json`` …). Def-use flow comes from the records (extraction computes it for
+    Python and Rust). The records' own extraction diagnostics are not repeated here.
     """
     diagnostics: list[Diagnostic] = []
     records = _unique(records, diagnostics)
@@ -85,16 +83,15 @@ def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[s
     for record in records:
         _add_reference_edges(graph, names, record)
         diagnostics += _add_metacall_edges(graph, names, record)
-        data = read_source(record.path) if read_source is not None else None
-        if data is not None:
-            add_data_flow(graph, record, data)
+        add_data_flow(graph, record)
     return graph, sorted(set(diagnostics))
 
 
 def snapshot_id(records: Iterable[CodeRecord], config: Config) -> str:
     """A hash of the inputs (paths, languages, content hashes, resolution options)."""
     doc = {"files": sorted([r.path, str(r.language), r.content_hash] for r in records),
-           "source": list(config.source), "include_dirs": list(config.include_dirs)}
+           "source": list(config.source), "include_dirs": list(config.include_dirs),
+           "ruby_load_paths": list(config.ruby_load_paths)}
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -164,6 +161,11 @@ def _add_import_edges(graph: CodeGraph, record: CodeRecord, resolved: list[Resol
             if target.path is not None:
                 lang = languages[target.path]
                 dst = file_endpoint(lang, target.path)
+                if ri.form == "mod":
+                    # Rust ``mod x;`` is containment in the crate's module tree, not a use:
+                    # an ownership edge, which cycle analysis never sees (content/guides/cycles.md).
+                    graph.add_edge(CodeEdge(src, dst, EdgeKind.OWNERSHIP, SAME_FILE, ri.line))
+                    continue
                 confidence = DIRECT_IMPORT if lang == record.language else CROSS_LANGUAGE
             else:
                 name = target.external or ""

@@ -13,10 +13,11 @@ comprehensions and Rust blocks and closures are scopes: their bindings end with 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from sitegen.code.graph import (
     SAME_FILE,
@@ -29,7 +30,7 @@ from sitegen.code.graph import (
     file_endpoint,
     symbol_ids,
 )
-from sitegen.code.records import CodeRecord, LangId, SymbolKind
+from sitegen.code.records import CodeRecord, DataValue, Flow, LangId, SymbolKind
 
 FLOW_LANGUAGES = (LangId.PYTHON, LangId.RUST)
 
@@ -53,42 +54,61 @@ class _Event:
     order: int = 0
 
 
-def data_flow(record: CodeRecord, data: bytes) -> tuple[list[DataNode], list[CodeEdge]]:
-    """The data nodes and flow edges of every function in the file (empty for most languages)."""
+def data_flow(record: CodeRecord, data: bytes,
+              root: Node | None = None) -> tuple[list[DataNode], list[CodeEdge]]:
+    """The data nodes and flow edges of every function in the file (empty for most languages).
+    ``root``: the file's parse tree when the caller has it (extraction does), else it is parsed."""
     walker = _WALKERS.get(record.language)
     if walker is None:
         return [], []
-    from sitegen.code.languages import get_parser
-    tree = get_parser(record.language).parse(data)
+    if root is None:
+        from sitegen.code.languages import get_parser
+        root = get_parser(record.language).parse(data).root_node
     file_id = file_endpoint(record.language, record.path)
     ids = symbol_ids(file_id, record.symbols)
     functions = [(s, i) for s, i in zip(record.symbols, ids)
                  if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)]
     nodes: list[DataNode] = []
     edges: list[CodeEdge] = []
-    for unit in _units(tree.root_node, walker.unit_types):
-        owner = _owner(unit, functions)
+    seen: set[str] = set()  # node ids already made, over all the file's functions
+    by_range = {(s.source_range.start_byte, s.source_range.end_byte): i for s, i in functions}
+    for unit in _units(root, record.language, walker.unit_types):
+        owner = by_range.get((unit.start_byte, unit.end_byte)) or _owner(unit, functions)
         events = sorted(walker.events(unit, data), key=lambda e: (e.pos, e.order))
-        _run(events, data, file_id, owner, nodes, edges)
+        _run(events, data, file_id, owner, nodes, edges, seen)
     return nodes, edges
 
 
-def add_data_flow(graph: CodeGraph, record: CodeRecord, data: bytes) -> None:
-    """Add the file's data nodes and flow edges to a graph built from the same record."""
-    nodes, edges = data_flow(record, data)
-    for node in nodes:
-        graph.add_data(node)
-    for edge in edges:
-        graph.add_edge(edge)
+def record_flow(record: CodeRecord, data: bytes, root: Node | None = None) -> None:
+    """Store the file's flow in its record (plain values a shard keeps), at extraction."""
+    nodes, edges = data_flow(record, data, root)
+    record.data = [DataValue(n.id, n.symbol_id, str(n.scope), n.type_hint, n.name, n.line)
+                   for n in nodes]
+    record.flows = [Flow(e.src, e.dst, e.line, e.flow_kind or "use") for e in edges]
 
 
-def _units(root: Node, types: frozenset[str]) -> Iterator[Node]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in types:
-            yield node
-        stack.extend(reversed(node.children))
+def add_data_flow(graph: CodeGraph, record: CodeRecord) -> None:
+    """Add the record's data nodes and flow edges to a graph that holds its file and symbols."""
+    file_id = file_endpoint(record.language, record.path)
+    for value in record.data:
+        graph.add_data(DataNode(value.id, value.symbol_id, DataScope(value.scope),
+                                value.type_hint, file_id, value.name, value.line))
+    for flow in record.flows:
+        graph.add_edge(CodeEdge(flow.src, flow.dst, EdgeKind.FLOW, SAME_FILE, flow.line,
+                                flow.kind))
+
+
+def _units(root: Node, lang: LangId, types: frozenset[str]) -> list[Node]:
+    """The function nodes of the tree in source order, found by a query (a walk in Python
+    over every node of the file cost more than the flow analysis itself)."""
+    found = QueryCursor(_unit_query(lang, types)).captures(root).get("unit", [])
+    return sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+@cache
+def _unit_query(lang: LangId, types: frozenset[str]) -> Query:
+    from sitegen.code.languages import get_language
+    return Query(get_language(lang), "\n".join(f"({t}) @unit" for t in sorted(types)))
 
 
 def _owner(unit: Node, functions: list) -> str | None:  # type: ignore[type-arg]
@@ -99,11 +119,10 @@ def _owner(unit: Node, functions: list) -> str | None:  # type: ignore[type-arg]
 
 
 def _run(events: list[_Event], data: bytes, file_id: str, owner: str | None,
-         nodes: list[DataNode], edges: list[CodeEdge]) -> None:
+         nodes: list[DataNode], edges: list[CodeEdge], seen: set[str]) -> None:
     """Replay the events: each binding shadows the last one of its name until its scope ends."""
     current: dict[str, str] = {}
     frames: list[dict[str, str | None]] = []
-    seen = {n.id for n in nodes}
     for event in events:
         if event.kind == "push":
             frames.append({})
@@ -162,6 +181,19 @@ def _scope_events(node: Node, order_pop: int = 9) -> list[_Event]:
     return [_Event(node.start_byte, "push", order=-1), _Event(node.end_byte, "pop", order=order_pop)]
 
 
+_Handler = Callable[[Node, bytes], list[_Event]]
+_HANDLERS: dict[type, dict[str, _Handler]] = {}
+
+
+def _handlers(walker: type) -> dict[str, _Handler]:
+    """A walker's ``_on_<node type>`` handlers by node type, looked up once per class."""
+    table = _HANDLERS.get(walker)
+    if table is None:
+        table = _HANDLERS[walker] = {name[4:]: getattr(walker, name) for name in dir(walker)
+                                     if name.startswith("_on_")}
+    return table
+
+
 # ---------------------------------------------------------------- Python
 
 class _Walker:
@@ -177,14 +209,24 @@ class _Walker:
 
     @classmethod
     def _walk(cls, node: Node, data: bytes) -> list[_Event]:
-        if node.type in cls._nested:
-            return []
-        handler = getattr(cls, "_on_" + node.type, None)
-        if handler is not None:
-            return handler(node, data)  # type: ignore[no-any-return]
-        out = _scope_events(node) if node.type in cls._scopes else []
-        for child in node.children:
-            out += cls._walk(child, data)
+        """Events of ``node``'s subtree. Order does not matter (the caller sorts them by
+        position), so one loop with a stack visits each node once, with no recursion."""
+        handlers = _handlers(cls)
+        out: list[_Event] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            kind = current.type
+            if kind in cls._nested:
+                continue
+            handler = handlers.get(kind)
+            if handler is not None:
+                out += handler(current, data)
+                continue
+            if kind in cls._scopes:
+                out += _scope_events(current)
+            if current.child_count:
+                stack += current.children
         return out
 
     @classmethod

@@ -123,6 +123,29 @@ def _local_exports(node: Node, src: SourceText) -> frozenset[str]:
     return frozenset(names)
 
 
+def ecmascript_default_export(root: Node, src: SourceText, symbols: list[Symbol]) -> str | None:
+    """The top-level symbol ``export default`` names: ``export default function f``,
+    ``export default class C``, ``export default name``, ``export { name as default }``."""
+    top = {s.name for s in symbols if s.parent is None}
+    for statement in root.children:
+        if statement.type != "export_statement" or statement.child_by_field_name("source"):
+            continue
+        declaration = statement.child_by_field_name("declaration")
+        value = statement.child_by_field_name("value")
+        if any(c.type == "default" for c in statement.children):
+            named = declaration.child_by_field_name("name") if declaration is not None else value
+            if named is not None and named.type in ("identifier", "type_identifier") \
+                    and src.text(named) in top:
+                return src.text(named)
+        for clause in (c for c in statement.named_children if c.type == "export_clause"):
+            for spec in clause.named_children:
+                name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                if alias is not None and src.text(alias) == "default" and name is not None \
+                        and src.text(name) in top:
+                    return src.text(name)
+    return None
+
+
 def ecmascript_import(node: Node, caps: Captures, src: SourceText) -> list[Import]:
     """``import x, {a as b} from``, ``import * as ns from``, TS ``import fs = require()``."""
     specifier = src.specifier(caps["import.source"][0])
@@ -164,7 +187,10 @@ def ecmascript_require(node: Node, caps: Captures, src: SourceText) -> list[Impo
     target = node.parent.child_by_field_name("name") if (
         node.parent is not None and node.parent.type == "variable_declarator") else None
     alias, bindings = None, []
-    if target is not None and target.type == "identifier":
+    member = _required_member(node, src)
+    if member is not None:  # const load = require("m").load
+        bindings.append(member)
+    elif target is not None and target.type == "identifier":
         alias = src.text(target)
     elif target is not None and target.type == "object_pattern":
         for part in target.named_children:
@@ -175,6 +201,21 @@ def ecmascript_require(node: Node, caps: Captures, src: SourceText) -> list[Impo
                 if key is not None and value is not None and value.type == "identifier":
                     bindings.append(Binding(src.text(key), src.text(value)))
     return [Import(specifier, "require", line_of(node), tuple(bindings), alias=alias)]
+
+
+def _required_member(call: Node, src: SourceText) -> Binding | None:
+    """``const x = require("m").y`` binds ``y`` as ``x``."""
+    member = call.parent
+    if member is None or member.type != "member_expression" or \
+            member.child_by_field_name("object") != call:
+        return None
+    holder, prop = member.parent, member.child_by_field_name("property")
+    if holder is None or holder.type != "variable_declarator" or prop is None:
+        return None
+    name = holder.child_by_field_name("name")
+    if name is None or name.type != "identifier":
+        return None
+    return Binding(src.text(prop), src.text(name) if src.text(name) != src.text(prop) else None)
 
 
 def _specifiers(clause: Node, kind: str, src: SourceText) -> list[Binding]:

@@ -28,7 +28,8 @@ from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
-from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect
+from sitegen.code.dataflow import record_flow
+from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect, ecmascript_default_export
 from sitegen.code.languages import get_parser, load_query
 from sitegen.code.records import (
     CodeRecord,
@@ -69,7 +70,8 @@ _AUTOREF_PATTERNS = (_AUTOREF, _AUTOREF_SHORT)
 _LINK_PATTERNS = ((_MD_LINK, 2, 1), (_AUTOREF, 2, 1), (_AUTOREF_SHORT, 1, 1),
                   (_ANGLE_URL, 1, 1), (_BARE_URL, 0, None))
 #: When one node is captured as several kinds of reference, the highest rank is kept.
-_KIND_RANK = {"type": 0, "call": 1, "base": 2}
+#: A ``field`` use (Go ``c.items`` through a typed variable) is found outside the query.
+_KIND_RANK = {"field": -1, "type": 0, "call": 1, "base": 2}
 
 
 @dataclass
@@ -113,13 +115,14 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
     found = _sort_matches(QueryCursor(load_query(lang)).matches(tree.root_node), src)
     symbols = _build_symbols(list(found.defs.values()), src, DIALECTS[lang])
     scopes = _Scopes(symbols)
+    renames = _typed_selectors(lang, tree.root_node, src, found)
     loads = _metacall_loads(found.loads, src)
-    return CodeRecord(
+    record = CodeRecord(
         path=path, language=lang, content_hash=hashlib.sha256(data).hexdigest(),
         symbols=symbols,
         imports=sorted(_imports(found.imports, src, DIALECTS[lang]) + _load_imports(loads),
                        key=lambda imp: imp.line),
-        references=_references(found.references, symbols, scopes, src),
+        references=_references(found.references, symbols, scopes, src, renames),
         metacalls=[MetacallCall(src.string_value(n), line_of(n), scopes.innermost(n.start_byte))
                    for n in _distinct(found.metacalls)],
         metacall_loads=loads,
@@ -127,6 +130,10 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
         has_error=tree.root_node.has_error,
         diagnostics=src.diagnostics,
     )
+    record_flow(record, data, tree.root_node)
+    if lang in (LangId.JAVASCRIPT, LangId.TYPESCRIPT, LangId.TSX):
+        record.default_export = ecmascript_default_export(tree.root_node, src, symbols)
+    return record
 
 
 def _distinct(nodes: list[Node]) -> list[Node]:
@@ -328,8 +335,24 @@ def _load_imports(loads: list[MetacallLoad]) -> list[Import]:
 
 # ---------------------------------------------------------------- references
 
+def _typed_selectors(lang: LangId, root: Node, src: SourceText,
+                     found: _Matches) -> dict[tuple[int, int], str]:
+    """Go: selectors through a variable of known type, renamed ``T.member``; a field use the
+    query did not capture becomes a ``field`` reference. Empty for other languages."""
+    if lang != LangId.GO:
+        return {}
+    from sitegen.code.go_types import typed_selectors
+    renames = typed_selectors(root, src)
+    captured = {(r.start, -r.minus_end) for r in found.references}
+    for span in sorted(set(renames) - captured):
+        node = renames[span][0]
+        found.references.append(_Ref(span[0], -span[1], -_KIND_RANK["field"], "field", node,
+                                     None, None))
+    return {span: name for span, (_, name) in renames.items()}
+
+
 def _references(found: list[_Ref], symbols: list[Symbol], scopes: _Scopes,
-                src: SourceText) -> list[Reference]:
+                src: SourceText, renames: dict[tuple[int, int], str]) -> list[Reference]:
     """Names as written, innermost symbol as enclosing. Dropped: a definition's own name,
     a node captured again (as a lower kind: a base class is also a type use), and a name
     inside a longer reference (``a::B`` holds ``B``)."""
@@ -341,7 +364,7 @@ def _references(found: list[_Ref], symbols: list[Symbol], scopes: _Scopes,
         start, end = ref.start, -ref.minus_end
         if (outer_start <= start and end <= outer_end) or (start, end) in own_names:
             continue
-        name = _reference_name(ref, src.data)
+        name = renames.get((start, end)) or _reference_name(ref, src.data)
         if name is None:
             continue
         outer_start, outer_end = start, end

@@ -195,8 +195,12 @@ def merge_edges(a: CodeEdge, b: CodeEdge) -> CodeEdge:
 
 def merge_into(merged: dict[EdgeKey, CodeEdge], edge: CodeEdge) -> None:
     """Add ``edge`` to a by-key table; a lone edge is spelled as a merged one would be."""
-    old = merged.get(edge.key)
-    merged[edge.key] = merge_edges(edge, edge) if old is None else merge_edges(old, edge)
+    key = (edge.src, edge.dst, edge.kind)
+    old = merged.get(key)
+    if old is None and edge.confidence > 0.0 and math.isfinite(edge.confidence):
+        merged[key] = edge  # what merge_edges(edge, edge) gives, without building it again
+    else:
+        merged[key] = merge_edges(edge, edge) if old is None else merge_edges(old, edge)
 
 
 def normalize_edges(edges: Iterable[CodeEdge]) -> list[CodeEdge]:
@@ -278,7 +282,8 @@ class CodeGraph:
     def add_edge(self, edge: CodeEdge) -> None:
         """Insert or merge by key; both endpoints must already exist."""
         for end in (edge.src, edge.dst):
-            if self.node_kind(end) is None:
+            if not (end in self.data or end in self.symbols or end in self.files
+                    or end in self.externals):
                 raise ValueError(f"edge {edge.kind} {edge.src} -> {edge.dst}: unknown node {end!r}")
         merge_into(self.edge_map, edge)
 
@@ -298,7 +303,8 @@ _ENDPOINT_KINDS: dict[EdgeKind, set[tuple[str, str]]] = {
     EdgeKind.IMPORT: {("file", "file"), ("file", "external")},
     # A metacall makes file -> symbol; every other reference is symbol -> symbol.
     EdgeKind.REFERENCE: {("symbol", "symbol"), ("file", "symbol")},
-    EdgeKind.OWNERSHIP: {("file", "symbol"), ("symbol", "symbol")},
+    # file -> file: a Rust ``mod x;`` (the module tree of a crate).
+    EdgeKind.OWNERSHIP: {("file", "symbol"), ("symbol", "symbol"), ("file", "file")},
     EdgeKind.FLOW: {("data", "data")},
 }
 

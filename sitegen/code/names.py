@@ -127,6 +127,17 @@ class NameTable:
         via_module = self._via_module(path, norm, kind)
         if via_module is not None:
             return via_module
+        if self._lang[path] in _CLASS_SCOPED:
+            # Ruby modules and C++ namespaces reopen in many files: ``Shop::Cart`` is the
+            # qualified name ``Shop.Cart`` wherever it is defined, found by the ladder.
+            # ``Shop::Cart.new`` uses ``Shop.Cart`` when ``new`` is not defined: the longest
+            # prefix that names something (a shorter one must name a type).
+            parts = norm.split(".")
+            for n in range(len(parts), 1, -1):
+                qualified = self._ladder(path, ".".join(parts[:n]),
+                                         kind if n == len(parts) else "type", enclosing)
+                if qualified:
+                    return qualified
         return self._via_type(path, head, rest, kind, enclosing)
 
     def resolve_metacall(self, path: str, function: str) -> list[Candidate]:
@@ -192,6 +203,8 @@ class NameTable:
         for target in self._targets(path):
             for local, original in target.exposure.names:
                 if local == name:
+                    if original == "default":  # `import X from './m'`: m's default export
+                        original = self._index.default_exports.get(target.path or "", original)
                     out.append(_Entry(target.path, original, True))  # type: ignore[arg-type]
             if target.exposure.star:
                 out += [_Entry(target.path, q, False) for q in (*nested, name)]  # type: ignore[arg-type]
@@ -279,8 +292,12 @@ class NameTable:
         rest = name[longest + 1:]
         modules = sorted({t.path for n, t in matches if n == longest and t.path})
         lang = self._lang[path]
+        # A member defined in one of the modules beats the type it belongs to in another
+        # (a Go package's method and its struct often sit in two files).
+        exact = [(m, s) for m in modules for s in self._find(m, rest, kind)]
+        pairs = exact or [(m, s) for m in modules for s in self._member(m, rest, kind, False)]
         found = [Candidate(s, DIRECT_IMPORT if self._lang[m] == lang else CROSS_LANGUAGE)
-                 for m in modules for s in self._member(m, rest, kind, public_only=False)]
+                 for m, s in pairs]
         if found:
             best = max(c.confidence for c in found)
             return _ordered(c for c in found if c.confidence == best)
@@ -295,9 +312,19 @@ class NameTable:
         out: list[Candidate] = []
         for head_candidate in self._ladder(path, head, "type", enclosing):
             sym = head_candidate.symbol
-            members = self._member(self.path_of(sym), f"{sym.qualified_name}.{rest}", kind, False)
+            dotted = f"{sym.qualified_name}.{rest}"
+            # A Go type's methods may sit in any file of its package.
+            members = [m for f in self._package_of(self.path_of(sym))
+                       for m in self._find(f, dotted, kind)]
+            members = members or self._member(self.path_of(sym), dotted, kind, False)
             out += [Candidate(m, head_candidate.confidence) for m in members]
         return _ordered(out)
+
+    def _package_of(self, path: str) -> list[str]:
+        """The files that share ``path``'s namespace: its Go package, else the file alone."""
+        if self._lang[path] != LangId.GO:
+            return [path]
+        return go_package_files(posixpath.dirname(path), self._index, include_tests=True) or [path]
 
     # ---------------------------------------------------------------- symbol tables
 

@@ -73,7 +73,8 @@ class Import:
 
     specifier: str  # as written, without quotes: "a.b.c", "./m", "stdio.h", "crate::x::y"
     form: str  # "import" | "from" | "require" | "dynamic" | "export-from" | "include-local"
-    #            | "include-system" | "mod" | "use" | "go" | "require_relative" | "metacall-load"
+    #            | "include-system" | "mod" | "use" | "go" | "require_relative" | "autoload"
+    #            | "metacall-load"
     line: int
     bindings: tuple[Binding, ...] = ()
     star: bool = False
@@ -121,6 +122,28 @@ class CommentLink:
     column: int
 
 
+@dataclass(frozen=True)
+class DataValue:
+    """One value inside a function (a parameter, a binding, a returned value): a DataNode."""
+
+    id: str  # stable endpoint name: "python:pkg/mod.py::run$x@3:5"
+    symbol_id: str | None  # endpoint of the function it lives in
+    scope: str  # "local" | "parameter" | "closure" | "member" | "temporary"
+    type_hint: str | None
+    name: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A def-use edge between two values of the file: ``src`` flows into ``dst``."""
+
+    src: str
+    dst: str
+    line: int  # where the use is written
+    kind: str  # "assign" | "use"
+
+
 @dataclass
 class CodeRecord:
     path: str  # repository path, "/" separated
@@ -132,5 +155,10 @@ class CodeRecord:
     metacalls: list[MetacallCall] = field(default_factory=list)
     metacall_loads: list[MetacallLoad] = field(default_factory=list)
     links: list[CommentLink] = field(default_factory=list)
+    #: JavaScript / TypeScript: the qualified name of the symbol ``export default`` names.
+    default_export: str | None = None
+    #: Def-use flow inside functions (Python and Rust; empty elsewhere).
+    data: list[DataValue] = field(default_factory=list)
+    flows: list[Flow] = field(default_factory=list)
     has_error: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import posixpath
 import re
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from sitegen.code.include_paths import IncludePaths, read_compile_commands
+from sitegen.code.js_projects import TsConfig, WorkspacePackage, load_tsconfig, workspace_packages
 from sitegen.code.records import Binding, CodeRecord, Import, LangId, MetacallLoad
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
@@ -22,7 +25,7 @@ ReadText = Callable[[str], "str | None"]
 JS_FAMILY = (LangId.JAVASCRIPT, LangId.TYPESCRIPT, LangId.TSX)
 C_FAMILY = (LangId.C, LangId.CPP)
 #: Extension resolution order for an extension-less relative JS/TS specifier.
-JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 #: TypeScript lets ``./m.js`` name ``m.ts`` on disk (the emitted file's name).
 _JS_WRITTEN_FOR = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 #: Rust files whose child modules live beside them rather than in ``<stem>/``.
@@ -73,7 +76,11 @@ class ProjectIndex:
     source_roots: tuple[str, ...]
     include_dirs: tuple[str, ...]
     read_text: ReadText
+    ruby_load_paths: tuple[str, ...] = ()
+    #: The symbol each JS/TS file exports as ``default`` (qualified name), by path.
+    default_exports: dict[str, str] = field(default_factory=dict)
     _go_mods: dict[str, str | None] = field(default_factory=dict)
+    _ts_configs: dict[str, TsConfig | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, records: list[CodeRecord], config: Config, all_paths: set[str],
@@ -82,7 +89,8 @@ class ProjectIndex:
         paths = frozenset(all_paths) | frozenset(code)
         dirs = frozenset(d for p in paths for d in _ancestors(p))
         return cls(code, paths, dirs, _clean_dirs(config.source), _clean_dirs(config.include_dirs),
-                   read_text or (lambda _path: None))
+                   read_text or (lambda _path: None), _clean_dirs(config.ruby_load_paths),
+                   {r.path: r.default_export for r in records if r.default_export})
 
     def exists(self, path: str | None) -> bool:
         return path is not None and path in self.paths
@@ -98,11 +106,83 @@ class ProjectIndex:
             out.setdefault(posixpath.dirname(p), []).append(p)
         return out
 
+    def ts_config(self, path: str) -> TsConfig | None:
+        """The ``tsconfig.json`` (or ``jsconfig.json``) nearest above ``path``, extends applied."""
+        return self._ts_config_in(posixpath.dirname(path))
+
+    def _ts_config_in(self, folder: str) -> TsConfig | None:
+        if folder not in self._ts_configs:
+            found = next((c for c in (_join(folder, n) for n in ("tsconfig.json", "jsconfig.json"))
+                          if c in self.paths), None)
+            if found is not None:
+                self._ts_configs[folder] = load_tsconfig(found, self.read_text)
+            else:
+                self._ts_configs[folder] = self._ts_config_in(posixpath.dirname(folder)) \
+                    if folder else None
+        return self._ts_configs[folder]
+
+    @cached_property
+    def workspaces(self) -> dict[str, WorkspacePackage]:
+        return workspace_packages(self.paths, self.dirs, self.read_text)
+
+    @cached_property
+    def compile_commands(self) -> list[IncludePaths]:
+        """The include folders of each ``compile_commands.json`` of the project."""
+        return [read_compile_commands(self.read_text(p) or "", self.paths, self.dirs)
+                for p in sorted(self.paths) if posixpath.basename(p) == "compile_commands.json"]
+
+    def c_include_dirs(self, path: str) -> list[str]:
+        """Where ``#include <x.h>`` looks for ``path``: the configured ``include_dirs``, then
+        the ``-I`` folders a compilation database gives the file (or any file, for a header)."""
+        out = list(self.include_dirs)
+        for database in self.compile_commands:
+            out += [d for d in database.for_file(path) if d not in out]
+        return out
+
+    @cached_property
+    def rust_crates(self) -> dict[str, str]:
+        """Library crates of the project's ``Cargo.toml`` files: the name code uses
+        (``grep-matcher`` is ``grep_matcher``) -> the crate root (``src/lib.rs``)."""
+        out: dict[str, str] = {}
+        for manifest in sorted(p for p in self.paths if posixpath.basename(p) == "Cargo.toml"):
+            found = _cargo_library(manifest, self.read_text(manifest) or "")
+            if found is not None and found[1] in self.code:
+                out.setdefault(found[0], found[1])
+        return out
+
     @cached_property
     def ruby_lib_dirs(self) -> list[str]:
-        """Every ``lib/`` folder, shallowest first: where ``require 'x'`` looks."""
+        """Where ``require 'x'`` looks: the configured ``ruby_load_paths``, else every
+        ``lib/`` folder, shallowest first."""
+        if self.ruby_load_paths:
+            return list(self.ruby_load_paths)
         libs = [d for d in self.dirs if posixpath.basename(d) == "lib"]
         return sorted(libs, key=lambda d: (d.count("/"), d))
+
+    def ruby_roots(self, path: str) -> list[str]:
+        """The load path for a file: its own gem's ``lib/`` first (a monorepo of gems), then
+        the project's load path."""
+        own = [d for d in _ancestors(path) if posixpath.basename(d) == "lib"][:1]
+        if self.ruby_load_paths:
+            own = []
+        return own + [d for d in self.ruby_lib_dirs if d not in own]
+
+
+def _cargo_library(manifest: str, text: str) -> tuple[str, str] | None:
+    """(crate name as code writes it, library root path) of one ``Cargo.toml``; None for a
+    manifest without a package (a virtual workspace) or one that does not parse."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    package, lib = doc.get("package"), doc.get("lib")
+    if not isinstance(package, dict) or not isinstance(package.get("name"), str):
+        return None
+    lib = lib if isinstance(lib, dict) else {}
+    name: str = lib["name"] if isinstance(lib.get("name"), str) else package["name"]
+    root = _join(posixpath.dirname(manifest),
+                 lib["path"] if isinstance(lib.get("path"), str) else "src/lib.rs")
+    return (name.replace("-", "_"), root) if root is not None else None
 
 
 def _ancestors(path: str) -> list[str]:
@@ -304,7 +384,11 @@ def _resolve_js(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
                         (imp.alias,) if imp.alias else ())
     spec = imp.specifier
     if not _is_relative_js(spec):
-        _add(out, path, imp, [_external(js_package_name(spec), exposure)])
+        found = _js_bare(path, spec, index)
+        if found is not None:
+            _add(out, path, imp, _local(index, found, exposure))
+        else:
+            _add(out, path, imp, [_external(js_package_name(spec), exposure)])
         return
     base = _join("", spec.lstrip("/")) if spec.startswith("/") else \
         _join(posixpath.dirname(path), spec)
@@ -315,17 +399,35 @@ def _resolve_js(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
         _add(out, path, imp, _local(index, found, exposure))
 
 
+def _js_bare(path: str, spec: str, index: ProjectIndex) -> str | None:
+    """A bare specifier inside the project: through the file's tsconfig ``paths`` and
+    ``baseUrl``, else a workspace package (``@scope/pkg`` or ``@scope/pkg/sub``)."""
+    config = index.ts_config(path)
+    for cand in config.candidates(spec) if config is not None else []:
+        found = _js_file(cand, index)
+        if found is not None:
+            return found
+    name = js_package_name(spec)
+    package = index.workspaces.get(name)
+    if package is None:
+        return None
+    subpath = spec[len(name):].lstrip("/")
+    return next((f for f in (_js_file(c, index) for c in package.entries(subpath)) if f), None)
+
+
 # ---------------------------------------------------------------- C / C++
 
 def _resolve_c(path: str, imp: Import, index: ProjectIndex, out: _Result) -> None:
-    """``"x.h"``: beside the file, then each include dir, else external; ``<x.h>``: external."""
+    """``"x.h"``: beside the file, then the include folders; ``<x.h>``: the include folders
+    (``include_dirs``, then a compile_commands.json's ``-I``). What resolves nowhere is external."""
     spec = imp.specifier
-    if imp.form != "include-system":
-        folders = (posixpath.dirname(path), *index.include_dirs)
-        for cand in (_join(folder, spec) for folder in folders):
-            if index.exists(cand):
-                _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]
-                return
+    local = imp.form != "include-system"
+    folders = [posixpath.dirname(path)] if local else []
+    for cand in (_join(folder, spec) for folder in folders + index.c_include_dirs(path)):
+        if index.exists(cand):
+            _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]
+            return
+    if local:
         _unresolved(out, path, imp.line, spec, Level.INFO,
                     " beside the file or in include_dirs; it is treated as external")
     _add(out, path, imp, [_external(spec)])
@@ -397,6 +499,8 @@ def _rust_start(path: str, segments: list[str], index: ProjectIndex,
         return module, used
     if _rust_child(path, head, index):  # 2018 edition: a child module named without self::
         return path, 0
+    if head in index.rust_crates:  # another crate of the project (a workspace member)
+        return index.rust_crates[head], 1
     return None, 0
 
 
@@ -523,7 +627,7 @@ def _resolve_ruby(path: str, imp: Import, index: ProjectIndex, out: _Result) -> 
         else:
             _unresolved(out, path, imp.line, spec)
         return
-    for lib in index.ruby_lib_dirs:
+    for lib in index.ruby_roots(path):
         cand = _join(lib, _with_rb(spec))
         if index.exists(cand):
             _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]

@@ -1,7 +1,8 @@
 """The per-source-file extraction cache (SPEC §8): ``.metast`` JSON Lines in ``<cache>/shards/``.
 
-Shard schema version 5: declared in ``header.json`` and in every record; stable endpoint
-names, never numeric ids. Writes are atomic. This module reads and writes only its own folder.
+Shard schema version 6 (5 plus ``flow`` rows, content/guides/builds.md): declared
+in ``header.json`` and in every record; stable endpoint names, never numeric ids. Writes are
+atomic. This module reads and writes only its own folder.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from sitegen.code.records import (
     Binding,
     CodeRecord,
     CommentLink,
+    DataValue,
+    Flow,
     Import,
     LangId,
     MetacallCall,
@@ -31,7 +34,8 @@ from sitegen.code.records import (
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
 
-SHARD_SCHEMA_VERSION = 5
+#: 6 since shards carry def-use flow; a cache of any other version is refused and regenerated.
+SHARD_SCHEMA_VERSION = 6
 VERSION_KEY = "shard_schema_version"
 SHARD_SUFFIX = ".metast"
 
@@ -88,7 +92,7 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     rows: list[dict[str, Any]] = [{
         "record": "file", "endpoint": file_id, "path": record.path,
         "language": str(record.language), "content_hash": record.content_hash,
-        "has_error": record.has_error}]
+        "has_error": record.has_error, "default_export": record.default_export}]
     rows += [_symbol_row(file_id, s) for s in record.symbols]
     rows += [_import_row(i) for i in record.imports if i not in dropped]
     rows += [{"record": "reference", "name": r.name, "kind": r.kind, "line": r.line,
@@ -99,6 +103,7 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
              for m in record.metacall_loads]
     rows += [{"record": "link", "href": k.href, "label": k.label, "offset": k.offset,
               "line": k.line, "column": k.column} for k in record.links]
+    rows += _flow_rows(file_id, record)
     rows += [{"record": "diagnostic", "path": d.path, "line": d.line, "col": d.col,
               "level": str(d.level), "message": d.message, "code": d.code}
              for d in record.diagnostics]
@@ -107,6 +112,22 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     lines = [json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION, **row}, sort_keys=True)
              for row in rows]
     return "\n".join(lines) + "\n", warnings
+
+
+def _flow_rows(file_id: str, record: CodeRecord) -> list[dict[str, Any]]:
+    """One ``flow`` row per function: its values and def-use edges, each value named by the
+    suffix of its endpoint after the function's (``$x@3:5``), so rows stay small."""
+    owner_of = {v.id: v.symbol_id or file_id for v in record.data}
+    rows: dict[str, dict[str, Any]] = {}
+    for v in record.data:
+        owner = owner_of[v.id]
+        row = rows.setdefault(owner, {"record": "flow", "owner": owner, "values": [], "edges": []})
+        row["values"].append([v.id[len(owner):], v.scope, v.type_hint, v.name, v.line,
+                              v.symbol_id is not None])
+    for f in record.flows:
+        owner = owner_of.get(f.src, file_id)
+        rows[owner]["edges"].append([f.src[len(owner):], f.dst[len(owner):], f.line, f.kind])
+    return list(rows.values())
 
 
 def _scope(file_id: str, qualified_name: str | None) -> str | None:
@@ -161,7 +182,8 @@ def _record(rows: list[dict[str, Any]]) -> CodeRecord:
     if file_id != file_endpoint(LangId(head["language"]), head["path"]):
         raise ValueError(f"endpoint {file_id!r} does not name {head['path']!r}")
     rec = CodeRecord(head["path"], LangId(head["language"]), head["content_hash"],
-                     has_error=bool(head.get("has_error", False)))
+                     has_error=bool(head.get("has_error", False)),
+                     default_export=head.get("default_export"))
     for row in rows[1:]:
         _READERS.get(row["record"], lambda _r, _f, _row: None)(rec, file_id, row)
     return rec
@@ -214,6 +236,17 @@ def _read_link(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
                                  int(row["column"])))
 
 
+def _read_flow(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    owner = str(row["owner"])
+    if owner != file_id:
+        _qualified(file_id, owner)  # a function of this file, or the shard is malformed
+    for suffix, scope, hint, name, line, in_symbol in row["values"]:
+        rec.data.append(DataValue(owner + suffix, owner if in_symbol else None, str(scope),
+                                  hint, str(name), int(line)))
+    rec.flows += [Flow(owner + src, owner + dst, int(line), str(kind))
+                  for src, dst, line, kind in row["edges"]]
+
+
 def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
     rec.diagnostics.append(Diagnostic(row["path"], int(row["line"]), int(row["col"]),
                                       Level(row["level"]), row["message"], row.get("code", "")))
@@ -221,7 +254,7 @@ def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None
 
 _READERS = {"symbol": _read_symbol, "import": _read_import, "reference": _read_reference,
             "metacall": _read_metacall, "metacall_load": _read_load, "link": _read_link,
-            "diagnostic": _read_diagnostic}
+            "diagnostic": _read_diagnostic, "flow": _read_flow}
 
 
 # ---------------------------------------------------------------- the cache folder
@@ -252,7 +285,7 @@ class ShardCache:
 
     def open(self, clean: bool = False) -> list[Diagnostic]:
         """Make the folder usable: a cache in another schema version (or ``clean``) is wiped,
-        with a warning in the first case, and a version 5 header written."""
+        with a warning in the first case, and a current-version header written."""
         self._opened = True
         warnings: list[Diagnostic] = []
         try:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sitegen.code.records import CodeRecord
 from sitegen.graph.model import annotate
 from sitegen.incremental import digest
+from sitegen.parallel import run_forked
 from sitegen.paths import (
     NodeId,
     OutPath,
@@ -25,7 +26,16 @@ from sitegen.site.backlinks import backlink_groups
 from sitegen.site.related_view import related_items, related_key
 from sitegen.site.render import highlight_source
 from sitegen.site.state import edge_source_href
-from sitegen.site.views import BacklinkEntry, Crumb, LinkItem, SourceView, SymbolEntry
+from sitegen.site.views import (
+    BacklinkEntry,
+    Crumb,
+    FunctionFlow,
+    LinkItem,
+    SourceView,
+    SymbolEntry,
+    ValueOrigin,
+    ValueSource,
+)
 
 if TYPE_CHECKING:
     from sitegen.site.state import SiteState
@@ -107,32 +117,84 @@ def source_view(rec: CodeRecord, text: str, site: SiteState, index: _CodeIndex,
                       references_out=refs_out, references_in=refs_in, documented_by=documented,
                       cycles=cycles, crumbs=crumbs, backlinks=groups, node_id=node,
                       related=related_items(site, node, out),
-                      line_count=text.count("\n") + 1)
+                      line_count=text.count("\n") + 1, data_flow=flow_view(rec))
 
 
-def emit_source_pages(site: SiteState, writer: SiteWriter, progress: Progress) -> None:
-    result = site.result
-    if not result.code_records:
+def flow_view(rec: CodeRecord) -> tuple[FunctionFlow, ...]:
+    """Per function (in source order), each value and the values it is computed from."""
+    from sitegen.code.graph import file_endpoint, symbol_ids
+    ids = symbol_ids(file_endpoint(rec.language, rec.path), rec.symbols)
+    functions = {i: s for s, i in zip(rec.symbols, ids)}
+    values = {v.id: v for v in rec.data}
+    sources: dict[str, list[str]] = defaultdict(list)
+    for flow in rec.flows:
+        if flow.src in values and flow.src not in sources[flow.dst]:
+            sources[flow.dst].append(flow.src)
+    by_function: dict[str, list[ValueOrigin]] = defaultdict(list)
+    for v in rec.data:
+        if v.symbol_id not in functions:
+            continue
+        came = [values[src] for src in sources.get(v.id, [])]  # in the order they are read
+        by_function[v.symbol_id].append(ValueOrigin(
+            name=v.name, scope=v.scope, type_hint=v.type_hint or "", line=v.line,
+            href=f"#L{v.line}",
+            sources=tuple(ValueSource(u.name, u.scope, u.line, f"#L{u.line}") for u in came)))
+    ordered = sorted(by_function, key=lambda i: (functions[i].source_range.start_byte, i))
+    return tuple(FunctionFlow(functions[i].qualified_name, functions[i].source_range.start_line,
+                              f"#L{functions[i].source_range.start_line}",
+                              tuple(by_function[i])) for i in ordered)
+
+
+class _SourceJob:
+    """What the forked page workers share (inherited, never pickled)."""
+
+    def __init__(self, site: SiteState, writer: SiteWriter) -> None:
+        from sitegen.analyse.reports import membership
+        result = site.result
+        self.site, self.writer = site, writer
+        self.index = _CodeIndex(result.code)
+        self.cycles_of = membership(result.cycles) if result.cycles is not None else {}
+        self.data: dict[str, bytes] = {f.path: f.data for f in result.crawl.code}
+        self.records = result.code_records
+        # A source page shows the whole code graph around it (imports, references, cycles).
+        self.code_key = digest(site.site_key, [(r.path, r.content_hash) for r in self.records],
+                               result.cycles)
+
+
+def emit_source_pages(site: SiteState, writer: SiteWriter, progress: Progress,
+                      jobs: int = 1) -> None:
+    """Every source page; highlighting and rendering run in forked workers on a large site
+    (the outputs are claimed here first, so a clash is reported the same way for any --jobs)."""
+    if not site.result.code_records:
         return
-    from sitegen.analyse.reports import membership
-    index = _CodeIndex(result.code)
-    cycles_of = membership(result.cycles) if result.cycles is not None else {}
-    data: dict[str, bytes] = {f.path: f.data for f in result.crawl.code}
-    task = progress.task("Writing source pages", len(result.code_records))
-    # A source page shows the whole code graph around it (imports, references, cycles).
-    code_key = digest(site.site_key, [(r.path, r.content_hash) for r in result.code_records],
-                      result.cycles)
-    for rec in result.code_records:
-        out = _source_out(rec.path)
-        if writer.claim(out, rec.path) and not writer.reuse(out, _source_key(rec, site, code_key)):
-            text = data[rec.path].decode("utf-8", errors="replace")
-            view = source_view(rec, text, site, index, cycles_of)
-            writer.write(out, site.renderer.render_source(site.context(out), view))
+    job = _SourceJob(site, writer)
+    task = progress.task("Writing source pages", len(job.records))
+    todo: list[int] = []
+    for i, rec in enumerate(job.records):
+        if writer.claim(_source_out(rec.path), rec.path):
+            todo.append(i)
         raw = OutPath("code/" + rec.path)
         if writer.claim(raw, rec.path) and not writer.reuse(raw, rec.content_hash):
-            writer.write(raw, data[rec.path])
-        task.advance()
+            writer.write(raw, job.data[rec.path])
+    task.advance(len(job.records) - len(todo))
+    for keys in run_forked(_write_sources, job, todo, jobs):
+        writer.keys.update(keys)
+        task.advance(len(keys))
     emit_code_index(site, writer)
+
+
+def _write_sources(job: _SourceJob, indexes: list[int]) -> dict[str, str]:
+    """Highlight and render the source pages of ``indexes``; returns each output's key."""
+    keys: dict[str, str] = {}
+    for i in indexes:
+        rec = job.records[i]
+        out = _source_out(rec.path)
+        keys[out] = _source_key(rec, job.site, job.code_key)
+        if not job.writer.reuse(out, keys[out]):
+            text = job.data[rec.path].decode("utf-8", errors="replace")
+            view = source_view(rec, text, job.site, job.index, job.cycles_of)
+            job.writer.write(out, job.site.renderer.render_source(job.site.context(out), view))
+    return keys
 
 
 def _source_key(rec: CodeRecord, site: SiteState, code_key: str) -> str:

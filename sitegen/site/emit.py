@@ -370,7 +370,7 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
                                skip=not fresh):
             emit_pages(site, writer, progress, jobs)
             emit_assets(site, writer)
-            emit_code(site, writer, progress)
+            emit_code(site, writer, progress, jobs)
         html_outs = [o for o in writer.outputs if o.endswith(".html")]
         writer.write(OutPath("sitemap.xml"), sitemap_xml(site, html_outs))
         result.diagnostics = sorted(set(result.diagnostics))
@@ -485,8 +485,8 @@ def emit_search_index(site: SiteState, writer: SiteWriter) -> None:
                  search_index_script(site.pages_by_node, site.result.code_records))
 
 
-def emit_code(site: SiteState, writer: SiteWriter, progress: Progress) -> None:
-    emit_source_pages(site, writer, progress)
+def emit_code(site: SiteState, writer: SiteWriter, progress: Progress, jobs: int = 1) -> None:
+    emit_source_pages(site, writer, progress, jobs)
 
 
 def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:

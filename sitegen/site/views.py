@@ -154,6 +154,8 @@ class SourceView:
     node_id: str = ""
     raw_href: str = ""
     line_count: int = 0
+    #: Per function, where each of its values comes from (def-use flow; Python and Rust).
+    data_flow: tuple[FunctionFlow, ...] = ()
 
     def __post_init__(self) -> None:
         _as_markup(self, "code_html")
@@ -249,3 +251,33 @@ def site_context_for(site_title: str, nav: tuple[NavItem, ...], out_path: str,
         graph_href=prefix + "graph.html", index_href=prefix + "index.html",
         current_href=url_path(out_path.strip("/")), **extra,  # type: ignore[arg-type]
     )
+
+
+@dataclass(frozen=True)
+class ValueSource:
+    """A value that flows into another: its name, what it is, where it is bound."""
+
+    name: str
+    scope: str  # "parameter", "local", "closure", ...
+    line: int
+    href: str  # "#L12"
+
+
+@dataclass(frozen=True)
+class ValueOrigin:
+    """One value of a function (a parameter, a binding, a returned value) and its sources."""
+
+    name: str
+    scope: str
+    type_hint: str
+    line: int
+    href: str
+    sources: tuple[ValueSource, ...] = ()
+
+
+@dataclass(frozen=True)
+class FunctionFlow:
+    name: str  # qualified name of the function
+    line: int
+    href: str
+    values: tuple[ValueOrigin, ...] = ()

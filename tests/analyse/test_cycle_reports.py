@@ -42,12 +42,14 @@ def test_json_contract() -> None:
                    {"src": "ui.js", "dst": "app.py", "kind": "reference", "confidence": 0.5,
                     "line": 12, "count": 1}],
          "break": [{"src": "app.py", "dst": "ui.js"}],
-         "cycle": ["app.py", "ui.js", "app.py"]},
+         "cycle": ["app.py", "ui.js", "app.py"],
+         "unit_kind": "file", "member_kinds": {"app.py": "file", "ui.js": "file"}},
         {"members": ["self.py"], "self_loop": True,
          "edges": [{"src": "self.py", "dst": "self.py", "kind": "import", "confidence": 0.9,
                     "line": 4, "count": 1}],
          "break": [{"src": "self.py", "dst": "self.py"}],
-         "cycle": ["self.py", "self.py"]},
+         "cycle": ["self.py", "self.py"],
+         "unit_kind": "file", "member_kinds": {"self.py": "file"}},
     ]
     assert data["code"]["deploy_order"] == ["lib.py", "solo.py"]
     assert data["code"]["independent"] == ["solo.py"]
@@ -117,14 +119,14 @@ def test_view_uses_the_given_href_functions() -> None:
     view = cycles_view(sample(), lambda path, line: f"<{path}@{line}>", lambda node: f"[{node}]")
     first = view["code_cycles"][0]
     assert (first["number"], first["anchor"], first["title"]) == (1, "cycle-1", "2 files")
-    assert first["members"] == [{"path": "app.py", "href": "<app.py@0>"},
-                                {"path": "ui.js", "href": "<ui.js@0>"}]
+    assert first["members"] == [{"path": "app.py", "href": "<app.py@0>", "kind": ""},
+                                {"path": "ui.js", "href": "<ui.js@0>", "kind": ""}]
     assert [(e["src"], e["href"], e["breaks"]) for e in first["edges"]] == [
         ("app.py", "<app.py@2>", True), ("ui.js", "<ui.js@12>", False)]
     assert [(b["src"], b["dst"]) for b in first["breaks"]] == [("app.py", "ui.js")]
     assert view["deploy_order"] == [
-        {"path": "lib.py", "href": "<lib.py@0>", "independent": False},
-        {"path": "solo.py", "href": "<solo.py@0>", "independent": True}]
+        {"path": "lib.py", "href": "<lib.py@0>", "kind": "", "independent": False},
+        {"path": "solo.py", "href": "<solo.py@0>", "kind": "", "independent": True}]
     # Symbol edges link their source file's line, not the symbol id.
     assert view["recursion"][0]["edges"][0]["href"] == "<lib.py@8>"
     assert view["relations"] == [{"predicate": "supersedes", "cycles": [

@@ -83,6 +83,12 @@ def imports_of(graph: CodeGraph) -> set[tuple[str, str, float]]:
     return out
 
 
+def modules_of(graph: CodeGraph) -> set[tuple[str, str]]:
+    """``(src path, dst path)`` of every file -> file ownership edge (a Rust ``mod x;``)."""
+    return {(graph.files[e.src].path, graph.files[e.dst].path)
+            for e in graph.edges(EdgeKind.OWNERSHIP) if e.src in graph.files and e.dst in graph.files}
+
+
 def refs_of(graph: CodeGraph) -> set[tuple[str, str, float]]:
     """``(src, dst, confidence)`` of reference edges as ``path::qualified`` (a file: its path)."""
     def name(node_id: str) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from sitegen.code.analyse import build_code_graph
 from sitegen.code.dataflow import data_flow
+from sitegen.code.dgraph import from_nquads, to_nquads
 from sitegen.code.extract import extract_source
 from sitegen.code.graph import EdgeKind, invariant_violations
 from sitegen.code.records import LangId
 from sitegen.code.serialize import dump_code_graph_json, load_code_graph_json
+from sitegen.code.shards import dump_shard, load_shard
 from sitegen.config import Config
 
 PYTHON = b"""def scale(v, k: float = 2.0):
@@ -91,18 +93,21 @@ def test_languages_without_flow_return_empty_lists():
         assert data_flow(extract_source(path, lang, data), data) == ([], [])
 
 
-def test_flow_in_the_graph_is_opt_in_and_round_trips():
+def test_flow_is_in_every_graph_and_round_trips_through_json_dgraph_and_shards():
     records = [extract_source("m.py", LangId.PYTHON, PYTHON),
                extract_source("src/lib.rs", LangId.RUST, RUST)]
-    sources = {"m.py": PYTHON, "src/lib.rs": RUST}
-    plain, _ = build_code_graph(records, Config(), set(sources))
-    assert plain.data == {} and plain.edges(EdgeKind.FLOW) == []
-    graph, _ = build_code_graph(records, Config(), set(sources), read_source=sources.get)
+    graph, _ = build_code_graph(records, Config(), {"m.py", "src/lib.rs"})
+    # 9 values per file above; 7 + 6 def-use edges, as listed in the two tests above.
     assert len(graph.data) == 18 and len(graph.edges(EdgeKind.FLOW)) == 13
     assert {e.confidence for e in graph.edges(EdgeKind.FLOW)} == {1.0}
     assert all(d.symbol_id in graph.symbols for d in graph.data.values())
     assert invariant_violations(graph) == []
     assert load_code_graph_json(dump_code_graph_json(graph)) == graph
+    assert from_nquads(to_nquads(graph)) == graph
+    # A shard keeps the flow: a record read back from its shard builds the same graph.
+    reloaded = [load_shard(dump_shard(r)[0]) for r in records]
+    assert [(r.data, r.flows) for r in reloaded] == [(r.data, r.flows) for r in records]
+    assert build_code_graph(reloaded, Config(), {"m.py", "src/lib.rs"})[0] == graph
 
 
 def test_python_walrus_binds_in_the_function_even_inside_a_comprehension():

@@ -52,7 +52,7 @@ def test_references_embedding_is_a_base() -> None:
         Reference("Store", "type", 27, "Store.Add"),
         Reference("Item", "type", 27, "Store.Add"),
         Reference("error", "type", 27, "Store.Add"),
-        Reference("s.validate", "call", 28, "Store.Add"),
+        Reference("Store.validate", "call", 28, "Store.Add"),  # s is the *Store receiver
         Reference("fmt.Println", "call", 29, "Store.Add"),
         Reference("str.ToUpper", "call", 29, "Store.Add"),
         Reference("Store", "type", 33, "Store.validate"),

@@ -99,4 +99,26 @@ def test_use_inside_an_inline_mod_counts_its_enclosing_mods() -> None:
     graph, _ = build_code_graph(records, Config(), {"src/lib.rs", "src/util.rs"})
     imports = {(graph.file_of(e.src).path, graph.file_of(e.dst).path if graph.file_of(e.dst) else e.dst)
                for e in graph.edges(EdgeKind.IMPORT)}
-    assert imports == {("src/lib.rs", "src/util.rs")}  # no false util -> lib edge, no cycle
+    assert imports == set()  # no false util -> lib edge, no cycle
+    modules = {(graph.file_of(e.src).path, graph.file_of(e.dst).path)
+               for e in graph.edges(EdgeKind.OWNERSHIP) if e.dst in graph.files}
+    assert modules == {("src/lib.rs", "src/util.rs")}  # `mod util;` is ownership
+
+
+def test_extern_crate_names_a_workspace_crate_by_its_cargo_name() -> None:
+    from sitegen.code.analyse import build_code_graph
+    from sitegen.code.extract import extract_source
+    from sitegen.code.graph import EdgeKind
+    from sitegen.code.records import LangId
+    from sitegen.config import Config
+
+    facade = b"pub extern crate grep_cli as cli;\nextern crate serde;\n"
+    records = [extract_source("grep/src/lib.rs", LangId.RUST, facade),
+               extract_source("cli/src/lib.rs", LangId.RUST, b"pub fn run() {}\n")]
+    manifests = {"cli/Cargo.toml": '[package]\nname = "grep-cli"\n',
+                 "grep/Cargo.toml": '[package]\nname = "grep"\n'}
+    graph, _ = build_code_graph(records, Config(), {*manifests, "grep/src/lib.rs", "cli/src/lib.rs"},
+                                manifests.get)
+    edges = {(graph.file_of(e.src).path, graph.files[e.dst].path if e.dst in graph.files
+              else graph.externals[e.dst].name) for e in graph.edges(EdgeKind.IMPORT)}
+    assert edges == {("grep/src/lib.rs", "cli/src/lib.rs"), ("grep/src/lib.rs", "serde")}

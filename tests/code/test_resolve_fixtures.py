@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from recordkit import imports_of, refs_of
+from recordkit import imports_of, modules_of, refs_of
 
 from sitegen.code.analyse import build_code_graph, file_dependency_edges
 from sitegen.code.extract import extract_source
@@ -182,13 +182,14 @@ def test_c_project_without_include_dirs_treats_vec_h_as_external():
 def test_rust_project():
     graph, diags = load_project("rust")
     assert imports_of(graph) == {
-        ("src/lib.rs", "src/net/mod.rs", D),  # mod net; use crate::net::*
-        ("src/lib.rs", "src/util.rs", D),
+        ("src/lib.rs", "src/net/mod.rs", D),  # use crate::net::*
         ("src/lib.rs", "src/net/tcp.rs", D),  # use crate::net::tcp::{…}
         ("src/lib.rs", "external:std", D),
-        ("src/net/mod.rs", "src/net/tcp.rs", D),
-        ("src/net/tcp.rs", "src/net/mod.rs", D),  # use super::…: the cycle
+        ("src/net/mod.rs", "src/net/tcp.rs", D),  # pub use self::tcp::Conn
+        ("src/net/tcp.rs", "src/net/mod.rs", D),  # use super::…: a loop inside the crate
     }
+    assert modules_of(graph) == {("src/lib.rs", "src/net/mod.rs"), ("src/lib.rs", "src/util.rs"),
+                                 ("src/net/mod.rs", "src/net/tcp.rs")}
     assert refs_of(graph) == {
         ("src/lib.rs::Server", "src/net/tcp.rs::Conn", D),  # field type, renamed import
         ("src/lib.rs::Server.new", "src/util.rs::log", D),  # util::log through mod util

@@ -1,4 +1,4 @@
-"""The .metast shard cache (SPEC §8): version 5 everywhere, endpoint names, round trip, refusal."""
+"""The .metast shard cache (SPEC §8): version 6 everywhere, endpoint names, round trip, refusal."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_record_to_shard_to_record_is_the_identity():
 def test_every_line_declares_version_5_and_stores_no_numeric_ids():
     text, _ = dump_shard(_record())
     rows = [json.loads(line) for line in text.splitlines()]
-    assert all(row["shard_schema_version"] == 5 for row in rows)
+    assert all(row["shard_schema_version"] == SHARD_SCHEMA_VERSION == 6 for row in rows)
     symbols = [r for r in rows if r["record"] == "symbol"]
     assert symbols[1]["endpoint"] == "python:pkg/mod.py::Engine.run"
     assert symbols[1]["parent"] == "python:pkg/mod.py::Engine"
@@ -82,7 +82,7 @@ def test_a_symbol_without_name_range_still_parses():
     assert [s.qualified_name for s in loaded.symbols] == [s.qualified_name for s in _record().symbols]
 
 
-@pytest.mark.parametrize("version", [4, 6, "5", None])
+@pytest.mark.parametrize("version", [4, 5, 7, "6", None])
 def test_a_record_of_another_version_is_refused_naming_both_versions(version):
     text, _ = dump_shard(_record())
     lines = text.splitlines()
@@ -95,7 +95,7 @@ def test_a_record_of_another_version_is_refused_naming_both_versions(version):
     with pytest.raises(ShardVersionError) as err:
         load_shard("\n".join(lines), "x.metast")
     message = str(err.value)
-    assert f"version {version!r} found" in message and "reads version 5" in message
+    assert f"version {version!r} found" in message and "reads version 6" in message
     assert (err.value.found, err.value.expected) == (version, SHARD_SCHEMA_VERSION)
 
 
@@ -110,7 +110,7 @@ def test_cache_get_put_and_content_hash(tmp_path):
     assert cache.get(record.path, content_hash(data)) == record
     assert cache.get(record.path, content_hash(b"changed")) is None
     assert cache.get("other.py", record.content_hash) is None
-    assert json.loads((tmp_path / "shards" / "header.json").read_text()) == {"shard_schema_version": 5}
+    assert json.loads((tmp_path / "shards" / "header.json").read_text()) == {"shard_schema_version": 6}
     assert [p.name for p in (tmp_path / "shards").iterdir() if p.name.endswith(".tmp")] == []
     assert ShardCache(tmp_path).get(record.path, record.content_hash) == record  # a new process
 
@@ -130,13 +130,13 @@ def test_a_cache_of_another_version_is_regenerated_with_a_warning(tmp_path):
     folder.mkdir()
     (folder / "header.json").write_text('{"shard_schema_version": 4}\n')
     (folder / "old.metast").write_text('{"shard_schema_version": 4}\n')
-    with pytest.raises(ShardVersionError, match="version 4 found.*version 5"):
+    with pytest.raises(ShardVersionError, match="version 4 found.*version 6"):
         read_header(folder)
     warnings = ShardCache(tmp_path).open()
     assert [(w.level, w.code) for w in warnings] == [(Level.WARNING, "shard-version")]
-    assert "version 4 found" in warnings[0].message and "version 5" in warnings[0].message
+    assert "version 4 found" in warnings[0].message and "version 6" in warnings[0].message
     assert sorted(p.name for p in folder.iterdir()) == ["header.json"]
-    assert read_header(folder) == 5
+    assert read_header(folder) == 6
 
 
 def test_a_broken_shard_is_a_miss_and_clean_wipes(tmp_path):
@@ -174,4 +174,4 @@ def test_a_shard_cut_short_at_a_line_end_is_refused():
     with pytest.raises(ShardFormatError, match="incomplete"):
         load_shard("\n".join(lines[:-1]))
     assert json.loads(lines[-1]) == {"record": "end", "rows": len(lines) - 1,
-                                     "shard_schema_version": 5}
+                                     "shard_schema_version": 6}

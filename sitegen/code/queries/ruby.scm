@@ -16,6 +16,10 @@
   !receiver
   method: (identifier) @_m (#eq? @_m "require_relative")
   arguments: (argument_list . (string) @import.source)) @import.require_relative
+; autoload :Const, "path" (also Mod.autoload(:Const, "path")): loaded by require's rules
+(call
+  method: (identifier) @_m (#eq? @_m "autoload")
+  arguments: (argument_list . (simple_symbol) . (string) @import.source)) @import.autoload
 
 ; ---- references
 (call receiver: (_)? @reference.receiver method: (identifier) @reference.call)

@@ -14,6 +14,8 @@
 ; ---- imports (use trees are expanded by sitegen/code/dialects.py)
 (mod_item name: (identifier) @import.source !body) @import.mod
 (use_declaration) @import.use
+; `extern crate grep_cli as cli;`: the crate, bound under its alias
+(extern_crate_declaration name: (identifier) @import.source alias: (identifier)? @import.alias) @import.extern-crate
 
 ; ---- references
 (call_expression
