@@ -225,6 +225,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
             result.cycles = analyse_cycles(result)
             result.diagnostics = sorted(set(found.diagnostics + code_diags + linked.diagnostics
                                             + store_diags + _dropped(state)
+                                            + raw_html_notice(config)
                                             + [d for p in pages for d in p.diagnostics]))
             timings.mark("analyse")
             result.insight = analyse_insight(result, fingerprint, texts)
