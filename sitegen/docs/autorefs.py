@@ -28,7 +28,7 @@ _DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+"
 _IN_PAGE = re.compile(rf"\[([^\[\]\n]+)\]\[({_DOTTED})?\]")
 _IDENTIFIER = re.compile(rf"`?({_DOTTED})`?")
 #: mkdocstrings' ``::: pkg.mod.Name`` (its indented options follow on the next lines).
-_DIRECTIVE = re.compile(rf":::[ \t]+({_DOTTED})[ \t]*(?:\n|$)")
+_DIRECTIVE = re.compile(r":::[ \t]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*(?:\n|$)")
 
 
 def autoref(state: StateInline, silent: bool) -> bool:
@@ -108,7 +108,7 @@ class SymbolIndex:
         under the given package prefix, the one nearest the package's top when several do;
         else the same for the name's owner (an attribute the graph has no symbol for)."""
         parts = dotted.split(".")
-        while len(parts) > 1:  # an attribute the graph has no symbol for: its owner
+        while parts:  # an attribute (or variable) the graph has no symbol for: its owner
             found = self._find(parts)
             if found is not None:
                 return found

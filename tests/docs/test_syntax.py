@@ -299,3 +299,5 @@ def test_a_mkdocstrings_directive_is_a_link_to_the_symbol() -> None:
         '<p class="api-ref"><a href="sglink-')
     assert '<code>pkg.models.Model</code></a></p>\n<p>After.</p>' in rec.html
     assert "show_source" not in rec.html and rec.diagnostics == []
+    module = extract_page("content/p.md", b"::: pkg\n    options:\n      members: [a]\n")
+    assert [(link.href, link.kind) for link in module.links] == [("pkg", "autoref")]
