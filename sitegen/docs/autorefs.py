@@ -13,9 +13,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 from sitegen.code.records import CodeRecord
+from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, SourceText
+from sitegen.docs.positions import KIND as KIND_META
 
 KIND = "autoref"
 #: The href a docstring's ``[text][pkg.name]`` gets from the comment-link extraction.
@@ -23,6 +27,8 @@ CODE_PREFIX = "autoref:"
 _DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+"
 _IN_PAGE = re.compile(rf"\[([^\[\]\n]+)\]\[({_DOTTED})?\]")
 _IDENTIFIER = re.compile(rf"`?({_DOTTED})`?")
+#: mkdocstrings' ``::: pkg.mod.Name`` (its indented options follow on the next lines).
+_DIRECTIVE = re.compile(r":::[ \t]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*(?:\n|$)")
 
 
 def autoref(state: StateInline, silent: bool) -> bool:
@@ -49,6 +55,30 @@ def autoref(state: StateInline, silent: bool) -> bool:
         state.push("link_close", "a", -1)
     state.pos = found.end()
     return True
+
+
+def directive_links(state: StateCore) -> None:
+    """Core rule after ``inline``: mkdocstrings' ``::: pkg.Name`` paragraph becomes a link to
+    the symbol's source (sitegen writes no API pages); its options are not shown. The link
+    is placed where the ``:::`` is written."""
+    source = state.env.get(ENV_SOURCE)
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "inline" or not token.content.startswith(":::") or i == 0:
+            continue
+        found = _DIRECTIVE.match(token.content)
+        if found is None or tokens[i - 1].type != "paragraph_open" or not token.map:
+            continue
+        opener = Token("link_open", "a", 1)
+        opener.attrs = {"href": found.group(1), "class": "autoref"}
+        opener.meta[POS], opener.meta[KIND_META] = 0, KIND
+        if isinstance(source, SourceText):
+            line_start = source.line_starts[token.map[0]]
+            opener.meta[SOURCE] = source.text.find(":::", line_start, source.line_end(token.map[0]))
+        code = Token("code_inline", "code", 0)
+        code.content, code.markup = found.group(1), "`"
+        token.children = [opener, code, Token("link_close", "a", -1)]
+        tokens[i - 1].attrs["class"] = "api-ref"
 
 
 @dataclass(frozen=True)
@@ -78,7 +108,7 @@ class SymbolIndex:
         under the given package prefix, the one nearest the package's top when several do;
         else the same for the name's owner (an attribute the graph has no symbol for)."""
         parts = dotted.split(".")
-        while len(parts) > 1:  # an attribute the graph has no symbol for: its owner
+        while parts:  # an attribute (or variable) the graph has no symbol for: its owner
             found = self._find(parts)
             if found is not None:
                 return found

@@ -14,7 +14,7 @@ from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.deflist import deflist_plugin
 
 from sitegen.docs.autorefs import KIND as AUTOREF
-from sitegen.docs.autorefs import autoref
+from sitegen.docs.autorefs import autoref, directive_links
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.fences import fences_plugin
@@ -57,3 +57,4 @@ def use_doc_syntax(md: MarkdownIt) -> None:
     md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, AUTOREF))
     md.core.ruler.after("inline", "sitegen_embeds", report_embeds)
     md.core.ruler.after("inline", "sitegen_unsupported", report_unsupported)
+    md.core.ruler.after("inline", "sitegen_directive_links", directive_links)

@@ -30,13 +30,6 @@ _IN_TEXT = (
         "the MyST directive '{text}' is not supported; it is shown as text",
     ),
     (
-        re.compile(r"^\s*:::[ \t]+[A-Za-z_]\w*(?:\.\w+)+[ \t]*$", re.MULTILINE),
-        (
-            "the mkdocstrings directive '{text}' is not run (sitegen writes no API pages; the "
-            "symbol's source page is under /code/); it is shown as text"
-        ),
-    ),
-    (
         re.compile(r"^\s*-{1,2}8<-{1,2}\s.*$", re.MULTILINE),
         (
             "the pymdownx snippet '{text}' is not included (snippets are not supported); "

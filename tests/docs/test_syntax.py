@@ -288,3 +288,16 @@ def test_vitepress_code_group_is_a_tab_set_of_its_fences() -> None:
     assert labels == [("__tabbed_1_1", "store.ts"), ("__tabbed_1_2", "js"),
                       ("__tabbed_2_1", "npm")]
     assert ":::" not in html and "[store.ts]" not in html
+
+
+def test_a_mkdocstrings_directive_is_a_link_to_the_symbol() -> None:
+    text = b"# API\n\n::: pkg.models.Model\n    options:\n      show_source: true\n\nAfter.\n"
+    rec = extract_page("content/p.md", text)
+    assert [(link.href, link.kind, link.line, link.column) for link in rec.links] == [
+        ("pkg.models.Model", "autoref", 3, 1)]
+    assert rec.html.split("</h1>\n")[1].startswith(
+        '<p class="api-ref"><a href="sglink-')
+    assert '<code>pkg.models.Model</code></a></p>\n<p>After.</p>' in rec.html
+    assert "show_source" not in rec.html and rec.diagnostics == []
+    module = extract_page("content/p.md", b"::: pkg\n    options:\n      members: [a]\n")
+    assert [(link.href, link.kind) for link in module.links] == [("pkg", "autoref")]
