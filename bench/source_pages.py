@@ -30,9 +30,24 @@ _PHASE = re.compile(r"sitegen timing: (.+?) ([0-9.]+) s")
 def build(root: Path, jobs: int) -> tuple[float, dict[str, float]]:
     env = {**os.environ, "SITEGEN_TIMINGS": "1", "PYTHONPATH": str(REPO)}
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "sitegen.cli", "build", "--root", str(root),
-                           "--jobs", str(jobs), "--clean", "--quiet"], env=env,
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sitegen.cli",
+            "build",
+            "--root",
+            str(root),
+            "--jobs",
+            str(jobs),
+            "--clean",
+            "--quiet",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         sys.exit(proc.stderr)
@@ -40,8 +55,11 @@ def build(root: Path, jobs: int) -> tuple[float, dict[str, float]]:
 
 
 def snapshot(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*"))
-            if p.is_file()}
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
 
 
 def main() -> None:
@@ -52,7 +70,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="sitegen-sources-") as tmp:
         root = Path(tmp) / args.project.name
-        shutil.copytree(args.project, root, ignore=shutil.ignore_patterns(".git", "site", ".sitegen"))
+        shutil.copytree(
+            args.project, root, ignore=shutil.ignore_patterns(".git", "site", ".sitegen")
+        )
         walls: dict[int, list[float]] = {j: [] for j in args.jobs}
         emits: dict[int, list[float]] = {j: [] for j in args.jobs}
         outputs: dict[int, dict[str, bytes]] = {}
@@ -66,16 +86,20 @@ def main() -> None:
         same = all(outputs[j] == outputs[first] for j in args.jobs)
         files = len(list((root / "site" / "code").rglob("*.html")))
         load = os.getloadavg()[0]
-        print(f"{args.project.name}: {files} source pages; median of {args.runs} runs; "
-              f"load average {load:.1f}; outputs identical for every --jobs: {'yes' if same else 'NO'}")
+        print(
+            f"{args.project.name}: {files} source pages; median of {args.runs} runs; "
+            f"load average {load:.1f}; outputs identical for every --jobs: {'yes' if same else 'NO'}"
+        )
         print()
         print("| jobs | build s | emit s | build vs jobs=1 | emit vs jobs=1 |")
         print("|------|---------|--------|-----------------|----------------|")
         base_wall, base_emit = statistics.median(walls[first]), statistics.median(emits[first])
         for jobs in args.jobs:
             wall, emit = statistics.median(walls[jobs]), statistics.median(emits[jobs])
-            print(f"| {jobs} | {wall:.2f} | {emit:.2f} | {base_wall / wall:.2f}x | "
-                  f"{base_emit / emit:.2f}x |")
+            print(
+                f"| {jobs} | {wall:.2f} | {emit:.2f} | {base_wall / wall:.2f}x | "
+                f"{base_emit / emit:.2f}x |"
+            )
 
 
 if __name__ == "__main__":

@@ -320,13 +320,20 @@ class _Python(_Walker):
             return []
         if node.type == "identifier":
             return [node]
+        # Only these two node types have a child that names rather than reads.
+        skip = _PYTHON_NOT_READ.get(node.type)
         out = []
         for i, child in enumerate(node.children):
-            if node.field_name_for_child(i) == "attribute" or \
-                    (node.type == "keyword_argument" and node.field_name_for_child(i) == "name"):
+            if child.child_count == 0 and child.type != "identifier":
+                continue  # punctuation, keywords, literals: most leaves read nothing
+            if skip is not None and node.field_name_for_child(i) == skip:
                 continue
             out += cls.reads(child)
         return out
+
+
+#: ``obj.attr`` reads obj, not attr; ``f(name=v)`` reads v, not name.
+_PYTHON_NOT_READ = {"attribute": "attribute", "keyword_argument": "name"}
 
 
 # ---------------------------------------------------------------- Rust
@@ -431,6 +438,8 @@ class _Rust(_Walker):
             return [node]
         out = []
         for i, child in enumerate(node.children):
+            if child.child_count == 0 and child.type != "identifier":
+                continue
             if node.field_name_for_child(i) in ("macro", "type", "name", "field"):
                 continue
             out += cls.reads(child)

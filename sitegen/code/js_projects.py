@@ -71,8 +71,12 @@ class TsConfig:
                 best = (len(pattern) + 1, "", subs)
                 break
             head, star, tail = pattern.partition("*")
-            fits = star and spec.startswith(head) and spec.endswith(tail) \
+            fits = (
+                star
+                and spec.startswith(head)
+                and spec.endswith(tail)
                 and len(spec) >= len(head) + len(tail)
+            )
             if fits and (best is None or len(head) > best[0]):
                 best = (len(head), spec[len(head) : len(spec) - len(tail)], subs)
         if best is not None:
@@ -192,8 +196,11 @@ def workspace_packages(
         if not _matches(folder, globs) or "node_modules" in folder.split("/"):
             continue
         package_json = _join(folder, "package.json")
-        doc = parse_jsonc(read_text(package_json) or "") \
-            if package_json and package_json in paths else None
+        doc = (
+            parse_jsonc(read_text(package_json) or "")
+            if package_json and package_json in paths
+            else None
+        )
         if isinstance(doc, dict) and isinstance(doc.get("name"), str):
             out.setdefault(doc["name"], WorkspacePackage(doc["name"], folder, doc))
     return out

@@ -143,3 +143,35 @@ def cycles_json_of(code):  # type: ignore[no-untyped-def]
     from sitegen.analyse.cycles import CycleReport
 
     return cycles_json(CycleReport(code))["code"]
+
+
+def test_the_cycles_page_lists_loops_inside_a_package_for_information() -> None:
+    import jinja2
+
+    from sitegen.analyse.cycles import CycleReport
+    from sitegen.analyse.reports import cycles_view
+
+    _, _, code = analyse("go")
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(
+            [
+                jinja2.DictLoader(
+                    {"base.html": "{% block content %}{% endblock %}{% block toc %}{% endblock %}"}
+                ),
+                jinja2.FileSystemLoader(templates),
+            ]
+        ),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["href"] = lambda href: href
+    html = env.get_template("cycles.html").render(cycles=cycles_view(CycleReport(code)))
+    section = html[html.index('id="inside-units"') : html.index('id="relation-cycles"')]
+    assert (
+        "<code>cart/</code>" in section and "cart/cart.go" in section and "cart/items.go" in section
+    )
+    assert 'href="#inside-units"' in html
+    assert 'id="cycle-1"' not in html  # no cyclic unit at all

@@ -21,8 +21,11 @@ D, T = 0.9, 0.7
 def load(name: str, **config):  # type: ignore[no-untyped-def]
     root = FIXTURES / name
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
-    records = [extract_source(p, lang, (root / p).read_bytes())
-               for p in paths if (lang := language_for_path(p)) is not None]
+    records = [
+        extract_source(p, lang, (root / p).read_bytes())
+        for p in paths
+        if (lang := language_for_path(p)) is not None
+    ]
 
     def read_text(path: str) -> str | None:
         file = root / path
@@ -34,6 +37,7 @@ def load(name: str, **config):  # type: ignore[no-untyped-def]
 
 
 # ---------------------------------------------------------------- Ruby
+
 
 def test_ruby_gem_autoload_require_and_require_relative():
     graph, _ = load("gem")
@@ -59,6 +63,7 @@ def test_ruby_load_paths_are_configurable():
 
 # ---------------------------------------------------------------- C
 
+
 def test_c_angle_includes_through_compile_commands_and_include_dirs():
     graph, _ = load("ctree")
     assert imports_of(graph) == {
@@ -81,6 +86,7 @@ def test_c_include_dirs_serve_angle_includes_without_a_database():
 
 # ---------------------------------------------------------------- Go
 
+
 def test_go_calls_and_field_uses_through_receivers_and_typed_locals():
     graph, _ = load("gotypes")
     refs = refs_of(graph)
@@ -96,11 +102,15 @@ def test_go_calls_and_field_uses_through_receivers_and_typed_locals():
     }
     assert expected <= refs
     # `other` has no known type: no guess by method name alone.
-    assert not {r for r in refs if r[0] == "app/main.go::main"} - expected - {
-        ("app/main.go::main", "store/store.go::Store", D)}  # the type use in `var t`
+    assert (
+        not {r for r in refs if r[0] == "app/main.go::main"}
+        - expected
+        - {("app/main.go::main", "store/store.go::Store", D)}
+    )  # the type use in `var t`
 
 
 # ---------------------------------------------------------------- TypeScript
+
 
 def test_ts_workspace_packages_tsconfig_paths_default_imports_and_require():
     graph, _ = load("tsworkspace")
@@ -123,5 +133,8 @@ def test_ts_workspace_packages_tsconfig_paths_default_imports_and_require():
 
 def test_tsconfig_comments_and_trailing_commas_parse():
     from sitegen.code.js_projects import parse_jsonc
-    assert parse_jsonc('{"a": "//not a comment", /* c */ "b": [1, 2,], // end\n}') == \
-        {"a": "//not a comment", "b": [1, 2]}
+
+    assert parse_jsonc('{"a": "//not a comment", /* c */ "b": [1, 2,], // end\n}') == {
+        "a": "//not a comment",
+        "b": [1, 2],
+    }
