@@ -44,6 +44,7 @@ from sitegen.link import Linked, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import RepoPath, page_node_of, source_node_id
+from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
 
@@ -228,10 +229,11 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
 def _dropped(state: BuildState) -> list[Diagnostic]:
     if not state.dropped:
         return []
-    entries = "entry" if state.dropped == 1 else "entries"
+    n = state.dropped
     return [Diagnostic(f".sitegen/{STATE_FILE}", 1, 1, Level.INFO,
-                       f"{state.dropped} page cache {entries} failed validation and were "
-                       "dropped; those pages were parsed again", "cache")]
+                       f"{counted(n, 'page cache entry')} failed validation and "
+                       f"{agrees(n, 'was', 'were')} dropped; {agrees(n, 'that page was', 'those pages were')} "
+                       "parsed again", "cache")]
 
 
 def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, list[Diagnostic]]:
