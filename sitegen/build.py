@@ -22,6 +22,7 @@ from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
+from sitegen.defaults import layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
@@ -189,6 +190,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state)
+        config = with_default_title(config, pages)  # the home page's title, when nothing names the site
         timings.mark("extract pages")
         code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
         timings.mark("code graph")
@@ -210,6 +212,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
             result.cycles = analyse_cycles(result)
             result.diagnostics = sorted(set(found.diagnostics + code_diags + linked.diagnostics
                                             + store_diags + _dropped(state)
+                                            + layout_diagnostics(config, found)
                                             + [d for p in pages for d in p.diagnostics]))
             timings.mark("analyse")
             # 6. emit: the site, written into a temporary folder and swapped in whole

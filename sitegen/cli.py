@@ -99,6 +99,8 @@ def build(root: Path, out: str | None, config_file: Path | None, languages: tupl
     result = run_build(config, BuildOptions(jobs=jobs or 0, clean=clean, quiet=quiet))
     _print_diagnostics(result.diagnostics)
     if not quiet:
+        from sitegen.defaults import layout_line
+        click.echo(f"sitegen: {layout_line(config)}", err=True)
         click.echo(f"sitegen: {result.summary()} -> {config.out_dir}", err=True)
     if strict and result.warnings:
         sys.exit(1)
