@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from sitegen.code.languages import language_for_path
 from sitegen.code.records import LangId
 from sitegen.config import Config
 from sitegen.crawl import Crawl
@@ -119,3 +120,21 @@ def no_sitemap(config: Config) -> Diagnostic:
         _config_file(config), 1, 1, Level.INFO,
         "sitemap.xml not written: a sitemap holds absolute URLs, and base_url is not set "
         "(base_url = \"https://docs.example.com/\" publishes one)", "sitemap")
+
+
+def unread_reason(config: Config, found: Crawl, path: str) -> str | None:
+    """Why the file at ``path`` was not read although it exists (the end of a link message:
+    "is a python file, not analysed (--language rust)"); None when it does not exist."""
+    if path not in found.all_paths:
+        return None
+    lang = language_for_path(path)
+    if lang is not None and lang not in config.languages:
+        return f"is a {lang} file, not analysed ({language_setting(config)})"
+    roots = [s.strip("/") for s in config.source]
+    if lang is not None and roots and not any(path == r or path.startswith(r + "/") for r in roots):
+        return (f"is not under the source roots ({', '.join(_folder(r) for r in roots)}), "
+                "so it is not analysed")
+    if lang is not None:
+        return "was skipped when the project was read (see the warning about it)"
+    where = _folder(config.content_rel)
+    return f"is not published: only pages and assets under {where} and source files are"
