@@ -134,24 +134,31 @@ def cycles(root: Path, out: str | None, config_file: Path | None, languages: tup
     print_cycles(config, as_json=as_json, jobs=jobs or 0)
 
 
-@main.command()
+@main.command(short_help="Print what links to PAGE, grouped as on its page.")
 @_project_options
 @click.argument("page")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"node": ..., "groups": [...]} instead of text.')
 def backlinks(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-              jobs: int | None, quiet: bool, page: str) -> None:
-    """Print what links to PAGE (a node id like /guides/a.md or a path), as a reader sees it."""
+              jobs: int | None, quiet: bool, page: str, as_json: bool) -> None:
+    """Print what links to PAGE (a node id like /guides/a.md or a path), grouped as its page's
+    "Linked from" or "Referenced by" section shows it: typed relations, links, links from
+    code, importers and symbol users."""
     from sitegen.build import BuildOptions
     from sitegen.build import build as run_build
-    from sitegen.site.backlinks import backlink_groups, format_backlinks_text
+    from sitegen.site.backlinks import format_backlinks_text
+    from sitegen.site.what_links_here import what_links_here, what_links_here_json
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
     node = _page_node_arg(page, config, set(result.graph.nodes))
     if node is None:
         raise click.BadParameter(f"no page or source file '{page}' in the graph", param_hint="PAGE")
-    titles: dict[str, str] = {n: x.title or n for n, x in result.graph.nodes.items()}
-    groups = backlink_groups(result.graph.backlinks_of(NodeId(node)), titles,
-                             lambda e: e.src + ("#" + e.anchor if e.anchor else ""))
-    click.echo(format_backlinks_text(groups, node), nl=False)
+    groups = what_links_here(result, NodeId(node))
+    if as_json:
+        click.echo(what_links_here_json(NodeId(node), groups), nl=False)
+        return
+    empty = "Nothing points at this file yet." if node.startswith("/code/") else "No pages link here."
+    click.echo(format_backlinks_text(groups, node, empty), nl=False)
 
 
 def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:

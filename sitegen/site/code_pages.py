@@ -67,6 +67,11 @@ class _CodeIndex:
                 self.refs_in[dst.path].add((src.path, src_name))
 
 
+def code_index_of(code: Any) -> _CodeIndex:
+    """The code graph seen per file (imports, importers, references), for ``sitegen backlinks``."""
+    return _CodeIndex(code)
+
+
 def source_view(rec: CodeRecord, text: str, site: SiteState, index: _CodeIndex,
                 cycles_of: dict[str, list[int]]) -> SourceView:
     out = _source_out(rec.path)
