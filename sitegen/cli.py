@@ -22,6 +22,17 @@ from sitegen.paths import NodeId
 class _Group(click.Group):
     """Usage errors and configuration errors both exit 2 with one clear line."""
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its whole first sentence: click would cut it off with "..."."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
@@ -86,7 +97,7 @@ def main() -> None:
     """sitegen: one provenance-bearing graph of a repository's docs and code, published as a site."""
 
 
-@main.command()
+@main.command(short_help="Build the site into the output folder.")
 @_project_options
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was raised.")
 @click.option("--clean", is_flag=True, help="Ignore the caches and rebuild everything.")
@@ -106,9 +117,11 @@ def build(root: Path, out: str | None, config_file: Path | None, languages: tupl
         sys.exit(1)
 
 
-@main.command()
+@main.command(short_help="Run every check; exit 1 on a new error-level finding.")
 @_project_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="text: one path:line:col: level: message line per finding; json: one document.")
 @click.option("--write-baseline", is_flag=True, help="Record the current findings as known debt.")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Baseline file (default: .sitegen-baseline.json at the root).")
@@ -123,7 +136,7 @@ def check(root: Path, out: str | None, config_file: Path | None, languages: tupl
     sys.exit(code)
 
 
-@main.command()
+@main.command(short_help="Print the code's dependency cycles and deployment order.")
 @_project_options
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
 def cycles(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
@@ -171,12 +184,12 @@ def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
     return next((c for c in candidates if c in nodes), None)
 
 
-@main.group()
+@main.group(cls=_Group, short_help="Read graph exports (graph parse FILE).")
 def graph() -> None:
     """Read graph exports."""
 
 
-@graph.command("parse")
+@graph.command("parse", short_help="Print the edges of a /graph.md export.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help='Print {"edges": [...]} with all six fields.')
 def graph_parse(file: Path, as_json: bool) -> None:
@@ -184,6 +197,10 @@ def graph_parse(file: Path, as_json: bool) -> None:
     from sitegen.graph.export import parse_graph_md
     from sitegen.graph.model import annotate
     parsed = parse_graph_md(file.read_text(encoding="utf-8", errors="replace"))
+    if not parsed.has_edge_table:  # not a graph export at all: nothing to print, say so
+        click.echo(f"{file}:1:1: error: no graph table (a table with From and To columns) "
+                   "was found; is this a graph.md export?", err=True)
+        sys.exit(1)
     for line, message in parsed.errors:
         click.echo(f"{file}:{line}:1: warning: {message}", err=True)
     if as_json:
@@ -193,7 +210,7 @@ def graph_parse(file: Path, as_json: bool) -> None:
         click.echo(f"{e.src} -> {e.dst}{annotate(e)}")
 
 
-@main.command()
+@main.command(short_help="Export the graph (dgraph, code-graph, graph-json, graph-md).")
 @_project_options
 @click.option("--format", "fmt", type=click.Choice(["dgraph", "code-graph", "graph-json", "graph-md"]),
               required=True, help="What to write.")
@@ -241,7 +258,7 @@ def serve(root: Path, out: str | None, config_file: Path | None, languages: tupl
     run_serve(config, port=port, quiet=quiet)
 
 
-@main.command()
+@main.command(short_help="Find the pages most related to QUERY.")
 @_project_options
 @click.argument("query")
 def explore(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],

@@ -107,6 +107,8 @@ class ParseResult:
     nodes: list[Node] = field(default_factory=list)
     #: ``(line, message)``, 1-based line numbers of the document.
     errors: list[tuple[int, str]] = field(default_factory=list)
+    #: Whether the document holds an edge table at all (``sitegen graph parse`` exits 1 if not).
+    has_edge_table: bool = True
 
     def graph(self) -> Graph:
         return Graph.from_edges(self.edges, self.nodes)
@@ -142,6 +144,7 @@ def parse_graph_md(text: str) -> ParseResult:
     edge_table = _pick(tables, "edges", ("from", "to"))
     if edge_table is None:
         result.errors.append((1, "no table with From and To columns was found"))
+        result.has_edge_table = False
     else:
         _read_edges(edge_table, result)
     node_table = _pick(tables, "nodes", ("node",))
