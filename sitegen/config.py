@@ -10,10 +10,10 @@ import dataclasses
 import difflib
 import posixpath
 import tomllib
-from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from sitegen.code.records import LangId
 

@@ -74,10 +74,17 @@ def layout_diagnostics(config: Config, found: Crawl) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     both = all((config.root / d).is_dir() for d in DEFAULT_CONTENT)
     if "content" not in config.set_by and both:
-        out.append(Diagnostic(
-            "docs", 1, 1, Level.INFO,
-            f"both content/ and docs/ exist; pages are read from content/ (set content = "
-            f"\"docs\" in {_config_file(config)} to build docs/ instead)", "layout"))
+        out.append(
+            Diagnostic(
+                "docs",
+                1,
+                1,
+                Level.INFO,
+                f"both content/ and docs/ exist; pages are read from content/ (set content = "
+                f'"docs" in {_config_file(config)} to build docs/ instead)',
+                "layout",
+            )
+        )
     if not found.pages and not found.code:
         out.append(Diagnostic(".", 1, 1, Level.WARNING, _nothing_found(config), "layout"))
     return out
@@ -89,10 +96,15 @@ def _nothing_found(config: Config) -> str:
     else:
         pages = "markdown pages in content/ or docs/"
     roots = ", ".join(_folder(s.strip("/")) for s in config.source) or "the project root"
-    langs = "source files" if set(config.languages) == set(LangId) else \
-        f"{', '.join(config.languages)} files"
-    return (f"nothing to build: looked for {pages} and for {langs} in {roots}, and found none; "
-            f"set content and source in {_config_file(config)}")
+    langs = (
+        "source files"
+        if set(config.languages) == set(LangId)
+        else f"{', '.join(config.languages)} files"
+    )
+    return (
+        f"nothing to build: looked for {pages} and for {langs} in {roots}, and found none; "
+        f"set content and source in {_config_file(config)}"
+    )
 
 
 def home_page_title(config: Config, pages: Iterable[PageRecord]) -> str:
@@ -100,8 +112,9 @@ def home_page_title(config: Config, pages: Iterable[PageRecord]) -> str:
     homes = {str(page_node_of(config.content_rel, p.path)): p for p in pages}
     for node in ("/index.md", "/README.md", "/readme.md"):
         page = homes.get(node)
-        if page is not None and (page.front_matter.get("title")
-                                 or any(h.level == 1 for h in page.headings)):
+        if page is not None and (
+            page.front_matter.get("title") or any(h.level == 1 for h in page.headings)
+        ):
             return page.title
     return ""
 
@@ -117,9 +130,14 @@ def with_default_title(config: Config, pages: Iterable[PageRecord]) -> Config:
 def no_sitemap(config: Config) -> Diagnostic:
     """Why a build without ``base_url`` writes no sitemap.xml, and how to get one."""
     return Diagnostic(
-        _config_file(config), 1, 1, Level.INFO,
+        _config_file(config),
+        1,
+        1,
+        Level.INFO,
         "sitemap.xml not written: a sitemap holds absolute URLs, and base_url is not set "
-        "(base_url = \"https://docs.example.com/\" publishes one)", "sitemap")
+        '(base_url = "https://docs.example.com/" publishes one)',
+        "sitemap",
+    )
 
 
 def unread_reason(config: Config, found: Crawl, path: str) -> str | None:
@@ -132,8 +150,10 @@ def unread_reason(config: Config, found: Crawl, path: str) -> str | None:
         return f"is a {lang} file, not analysed ({language_setting(config)})"
     roots = [s.strip("/") for s in config.source]
     if lang is not None and roots and not any(path == r or path.startswith(r + "/") for r in roots):
-        return (f"is not under the source roots ({', '.join(_folder(r) for r in roots)}), "
-                "so it is not analysed")
+        return (
+            f"is not under the source roots ({', '.join(_folder(r) for r in roots)}), "
+            "so it is not analysed"
+        )
     if lang is not None:
         return "was skipped when the project was read (see the warning about it)"
     where = _folder(config.content_rel)

@@ -41,13 +41,22 @@ def what_links_here(result: BuildResult, node: NodeId) -> tuple[BacklinkGroup, .
     code = [e for e in incoming if is_source_node(e.src)]
     if not is_source_node(node):  # a page: relations and links, then "Referenced from code"
         groups = list(backlink_groups(docs, titles, _where))
-        refs = tuple(BacklinkEntry(title=f"{source_repo_path(e.src)}:{_line(e)}", href="",
-                                   annotation=annotate(e), source=e.src) for e in code)
+        refs = tuple(
+            BacklinkEntry(
+                title=f"{source_repo_path(e.src)}:{_line(e)}",
+                href="",
+                annotation=annotate(e),
+                source=e.src,
+            )
+            for e in code
+        )
         return tuple(groups + _group(FROM_CODE, refs))
     documented = tuple(
-        BacklinkEntry(title=titles.get(e.src, e.src), href="", annotation=annotate(e),
-                      rel=e.rel, source=e.src)
-        for e in sorted(docs, key=lambda e: (titles.get(e.src, e.src), e.src)))
+        BacklinkEntry(
+            title=titles.get(e.src, e.src), href="", annotation=annotate(e), rel=e.rel, source=e.src
+        )
+        for e in sorted(docs, key=lambda e: (titles.get(e.src, e.src), e.src))
+    )
     groups = _group(DOCUMENTED_BY, documented) + list(backlink_groups(code, titles, _where))
     return tuple(groups + _code_groups(result, source_repo_path(node)))
 
@@ -63,24 +72,47 @@ def _group(heading: str, entries: tuple[BacklinkEntry, ...]) -> list[BacklinkGro
 def _code_groups(result: BuildResult, path: str) -> list[BacklinkGroup]:
     """Importers and symbol users of one source file, from the code graph."""
     from sitegen.site.code_pages import code_index_of
+
     index = code_index_of(result.code)
     importers = tuple(
-        BacklinkEntry(title=src, href="", annotation="", detail=f"line {line}",
-                      source=source_node_id(RepoPath(src)))
-        for src, line in sorted(index.imported_by.get(path, [])))
+        BacklinkEntry(
+            title=src,
+            href="",
+            annotation="",
+            detail=f"line {line}",
+            source=source_node_id(RepoPath(src)),
+        )
+        for src, line in sorted(index.imported_by.get(path, []))
+    )
     users = tuple(
-        BacklinkEntry(title=f"{name} ({src})", href="", annotation="",
-                      source=source_node_id(RepoPath(src)))
-        for src, name in sorted(index.refs_in.get(path, set())))
+        BacklinkEntry(
+            title=f"{name} ({src})", href="", annotation="", source=source_node_id(RepoPath(src))
+        )
+        for src, name in sorted(index.refs_in.get(path, set()))
+    )
     return _group(IMPORTED_BY, importers) + _group(SYMBOLS_USED, users)
 
 
 def what_links_here_json(node: NodeId, groups: tuple[BacklinkGroup, ...]) -> str:
     """``{"node": …, "groups": [{"heading", "rel", "entries": [{"title", "source",
     "annotation", "detail"}]}]}``, in the order of the page."""
-    data: dict[str, Any] = {"node": node, "groups": [
-        {"heading": g.heading, "rel": g.rel, "entries": [
-            {"title": e.title, "source": e.source, "annotation": e.annotation, "detail": e.detail}
-            for e in g.entries]}
-        for g in groups]}
+    data: dict[str, Any] = {
+        "node": node,
+        "groups": [
+            {
+                "heading": g.heading,
+                "rel": g.rel,
+                "entries": [
+                    {
+                        "title": e.title,
+                        "source": e.source,
+                        "annotation": e.annotation,
+                        "detail": e.detail,
+                    }
+                    for e in g.entries
+                ],
+            }
+            for g in groups
+        ],
+    }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -11,7 +11,7 @@ from tests.cli.conftest import sitegen, write
 
 PROJECT = {
     "content/index.md": "---\ntitle: Home\nrel-depends-on: guide.md\n---\n# Home\n\n"
-                        "See [core](../acme/core.py#L1) and [the guide](guide.md).\n",
+    "See [core](../acme/core.py#L1) and [the guide](guide.md).\n",
     "content/guide.md": "# Guide\n\n## Install\n\nUse [core](../acme/core.py).\n",
     "acme/__init__.py": "",
     "acme/core.py": 'def run():\n    """See [the guide](../content/guide.md)."""\n    return 1\n',
@@ -51,7 +51,10 @@ def test_a_page_lists_relations_links_and_code(tmp_path: Path) -> None:
 
 def test_nothing_points_here(tmp_path: Path) -> None:
     run = sitegen("backlinks", "acme/cli.py", root=write(tmp_path / "p", PROJECT))
-    assert (run.code, run.out) == (0, "Backlinks of /code/acme/cli.py\nNothing points at this file yet.\n")
+    assert (run.code, run.out) == (
+        0,
+        "Backlinks of /code/acme/cli.py\nNothing points at this file yet.\n",
+    )
 
 
 def test_json_has_the_same_groups(tmp_path: Path) -> None:
@@ -60,9 +63,18 @@ def test_json_has_the_same_groups(tmp_path: Path) -> None:
     data = json.loads(run.out)
     assert data["node"] == "/guide.md"
     assert [(g["heading"], g["rel"], len(g["entries"])) for g in data["groups"]] == [
-        ("Depends on this", "depends-on", 1), ("Linked from", "", 1), ("Referenced from code", "", 1)]
-    assert data["groups"][2]["entries"] == [{"title": "acme/core.py:2", "source": "/code/acme/core.py",
-                                             "annotation": ' ("the guide")', "detail": ""}]
+        ("Depends on this", "depends-on", 1),
+        ("Linked from", "", 1),
+        ("Referenced from code", "", 1),
+    ]
+    assert data["groups"][2]["entries"] == [
+        {
+            "title": "acme/core.py:2",
+            "source": "/code/acme/core.py",
+            "annotation": ' ("the guide")',
+            "detail": "",
+        }
+    ]
 
 
 def _html_groups(html: str) -> list[tuple[str, int]]:
@@ -76,7 +88,10 @@ def _html_groups(html: str) -> list[tuple[str, int]]:
 def test_the_cli_groups_are_the_published_sections(tmp_path: Path) -> None:
     root = write(tmp_path / "p", PROJECT)
     assert sitegen("build", root=root).code == 0
-    for page, html in (("acme/core.py", "site/code/acme/core.py.html"), ("guide.md", "site/guide.html")):
+    for page, html in (
+        ("acme/core.py", "site/code/acme/core.py.html"),
+        ("guide.md", "site/guide.html"),
+    ):
         data = json.loads(sitegen("backlinks", page, "--json", root=root).out)
         published = _html_groups((root / html).read_text())
         assert published, html

@@ -14,8 +14,12 @@ def test_a_file_without_a_graph_table_exits_1_with_one_line(tmp_path: Path) -> N
     run = sitegen("graph", "parse", str(file))
     assert run.code == 1
     assert run.out == ""
-    assert run.err_lines == [f"{file}:1:1: error: no graph table (a table with From and To "
-                             "columns) was found; is this a graph.md export?"]
+    assert run.err_lines == [
+        (
+            f"{file}:1:1: error: no graph table (a table with From and To "
+            "columns) was found; is this a graph.md export?"
+        )
+    ]
     assert sitegen("graph", "parse", str(file), "--json").code == 1
 
 

@@ -12,18 +12,30 @@ import pytest
 from sitegen.plural import agrees, counted, plural_of
 
 
-@pytest.mark.parametrize("noun,plural", [
-    ("link", "links"), ("broken link", "broken links"), ("baseline entry", "baseline entries"),
-    ("day", "days"), ("match", "matches"), ("box", "boxes"), ("finding", "findings"),
-    ("dependency edge", "dependency edges"), ("class", "classes"),
-])
+@pytest.mark.parametrize(
+    "noun,plural",
+    [
+        ("link", "links"),
+        ("broken link", "broken links"),
+        ("baseline entry", "baseline entries"),
+        ("day", "days"),
+        ("match", "matches"),
+        ("box", "boxes"),
+        ("finding", "findings"),
+        ("dependency edge", "dependency edges"),
+        ("class", "classes"),
+    ],
+)
 def test_plural_of_regular_nouns(noun: str, plural: str) -> None:
     assert plural_of(noun) == plural
 
 
 def test_counted_and_agrees() -> None:
-    assert [counted(n, "broken link") for n in (0, 1, 2)] == \
-        ["0 broken links", "1 broken link", "2 broken links"]
+    assert [counted(n, "broken link") for n in (0, 1, 2)] == [
+        "0 broken links",
+        "1 broken link",
+        "2 broken links",
+    ]
     assert counted(1, "baseline entry") == "1 baseline entry"
     assert counted(3, "baseline entry") == "3 baseline entries"
     assert counted(2, "person", "people") == "2 people"
@@ -32,8 +44,13 @@ def test_counted_and_agrees() -> None:
 
 
 def _sitegen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sitegen.cli", *args, "--root", str(root),
-                           "--jobs", "1"], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "sitegen.cli", *args, "--root", str(root), "--jobs", "1"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _one_of_each(root: Path) -> Path:
@@ -49,17 +66,21 @@ def test_build_summary_says_one_page_one_link_one_broken_link(tmp_path: Path) ->
     summary = [line for line in proc.stderr.splitlines() if line.startswith("sitegen: 1 page")]
     assert len(summary) == 1, proc.stderr
     assert summary[0].startswith(
-        "sitegen: 1 page, 0 source files, 1 link, 1 broken link, 1 warning in ")
+        "sitegen: 1 page, 0 source files, 1 link, 1 broken link, 1 warning in "
+    )
 
 
 def test_check_writes_one_finding_and_one_stale_baseline_entry(tmp_path: Path) -> None:
     root = _one_of_each(tmp_path / "p")
     proc = _sitegen(root, "check", "--write-baseline")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.splitlines()[-1] == \
-        f"sitegen: wrote 1 finding to {root / '.sitegen-baseline.json'}"
+    assert (
+        proc.stderr.splitlines()[-1]
+        == f"sitegen: wrote 1 finding to {root / '.sitegen-baseline.json'}"
+    )
     (root / "content/index.md").write_text("# Home\n\nNo links now.\n")
     proc = _sitegen(root, "check")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1].endswith(
-        " 1 baseline entry no longer occurs; rewrite the baseline.")
+        " 1 baseline entry no longer occurs; rewrite the baseline."
+    )
