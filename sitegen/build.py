@@ -22,7 +22,7 @@ from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
-from sitegen.defaults import layout_diagnostics, unread_reason, with_default_title
+from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
@@ -196,7 +196,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         timings.mark("code graph")
         # 3. link: resolve every link and relation against the whole set of files
         linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code),
-                          lambda path: unread_reason(config, found, path))
+                          UnreadFiles(config, found))
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store = open_store(config.store, config.cache_dir)

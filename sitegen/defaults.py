@@ -140,21 +140,35 @@ def no_sitemap(config: Config) -> Diagnostic:
     )
 
 
-def unread_reason(config: Config, found: Crawl, path: str) -> str | None:
-    """Why the file at ``path`` was not read although it exists (the end of a link message:
-    "is a python file, not analysed (--language rust)"); None when it does not exist."""
-    if path not in found.all_paths:
-        return None
-    lang = language_for_path(path)
-    if lang is not None and lang not in config.languages:
-        return f"is a {lang} file, not analysed ({language_setting(config)})"
-    roots = [s.strip("/") for s in config.source]
-    if lang is not None and roots and not any(path == r or path.startswith(r + "/") for r in roots):
-        return (
-            f"is not under the source roots ({', '.join(_folder(r) for r in roots)}), "
-            "so it is not analysed"
-        )
-    if lang is not None:
-        return "was skipped when the project was read (see the warning about it)"
-    where = _folder(config.content_rel)
-    return f"is not published: only pages and assets under {where} and source files are"
+class UnreadFiles:
+    """Why a file that exists was not read: the end of a link message such as "is a python
+    file, not analysed (--language rust)"; None for a path that does not exist."""
+
+    def __init__(self, config: Config, found: Crawl) -> None:
+        self.config = config
+        self.seen = found.all_paths
+        self.read = {f.path for f in found.pages} | set(found.assets) | {f.path for f in found.code}
+
+    def __call__(self, path: str) -> str | None:
+        if path not in self.seen:
+            return None
+        if path in self.read:  # only a trailing slash makes a read file unresolvable
+            return "is a file, not a folder: drop the trailing '/'"
+        config = self.config
+        lang = language_for_path(path)
+        if lang is not None and lang not in config.languages:
+            return f"is a {lang} file, not analysed ({language_setting(config)})"
+        roots = [s.strip("/") for s in config.source]
+        if lang is not None and roots and not any(_is_under(path, r) for r in roots):
+            return (
+                f"is not under the source roots ({', '.join(_folder(r) for r in roots)}), "
+                "so it is not analysed"
+            )
+        if lang is not None:
+            return "was skipped when the project was read (see the warning about it)"
+        where = _folder(config.content_rel)
+        return f"is not published: only pages and assets under {where} and source files are"
+
+
+def _is_under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + "/")

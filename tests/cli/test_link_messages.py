@@ -87,3 +87,12 @@ def test_a_file_that_is_not_there_still_does_not_exist(tmp_path: Path) -> None:
         "content/more.md:1:1: warning: link target '../pkg/gone.py' does not exist "
         "(looked for 'pkg/gone.py')."
     ) in lines
+
+
+def test_a_page_linked_as_a_folder_is_told_to_drop_the_slash(tmp_path: Path) -> None:
+    files = dict(PROJECT, **{"content/more.md": "[g](guide.md/#install)\n"})
+    lines = _build(write(tmp_path / "p", files))
+    assert (
+        "content/more.md:1:1: warning: link target 'guide.md/#install' is a file, not a folder: "
+        "drop the trailing '/'"
+    ) in lines
