@@ -190,7 +190,8 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state)
-        config = with_default_title(config, pages)  # the home page's title, when nothing names the site
+        # the home page's title names the site when nothing else does
+        config = with_default_title(config, pages)
         timings.mark("extract pages")
         code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
         timings.mark("code graph")
@@ -234,10 +235,10 @@ def _dropped(state: BuildState) -> list[Diagnostic]:
     if not state.dropped:
         return []
     n = state.dropped
+    pages = agrees(n, "that page was", "those pages were")
     return [Diagnostic(f".sitegen/{STATE_FILE}", 1, 1, Level.INFO,
                        f"{counted(n, 'page cache entry')} failed validation and "
-                       f"{agrees(n, 'was', 'were')} dropped; {agrees(n, 'that page was', 'those pages were')} "
-                       "parsed again", "cache")]
+                       f"{agrees(n, 'was', 'were')} dropped; {pages} parsed again", "cache")]
 
 
 def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, list[Diagnostic]]:

@@ -170,7 +170,8 @@ def backlinks(root: Path, out: str | None, config_file: Path | None, languages: 
     if as_json:
         click.echo(what_links_here_json(NodeId(node), groups), nl=False)
         return
-    empty = "Nothing points at this file yet." if node.startswith("/code/") else "No pages link here."
+    source = node.startswith("/code/")
+    empty = "Nothing points at this file yet." if source else "No pages link here."
     click.echo(format_backlinks_text(groups, node, empty), nl=False)
 
 

@@ -65,7 +65,7 @@ class Config:
     #: Severity per check of ``sitegen check`` (error / warn / ignore).
     checks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CHECKS))
     #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
-    #: ``the command line``), so messages can say why a value holds (content/guides/configuration.md).
+    #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
     set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
