@@ -20,6 +20,7 @@ from sitegen.paths import (
     is_source_node,
     source_node_id,
 )
+from sitegen.plural import counted
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.render import highlight_source
@@ -156,7 +157,7 @@ def emit_code_index(site: SiteState, writer: SiteWriter) -> None:
     sections = tuple(IndexSection(folder, tuple(sorted(entries, key=lambda e: e.title)))
                      for folder, entries in sorted(by_folder.items()))
     view = IndexView(title="Source files", sections=sections,
-                     intro=f"{len(site.result.code_records)} source files analysed.")
+                     intro=f"{counted(len(site.result.code_records), 'source file')} analysed.")
     writer.write(out, site.renderer.render_index(site.context(out), view))
 
 

@@ -35,6 +35,7 @@ from sitegen.paths import (
     source_repo_path,
     url_path,
 )
+from sitegen.plural import counted
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
@@ -262,7 +263,7 @@ def index_view(site: SiteState, out: OutPath) -> IndexView:
         entries = sorted(sections[top], key=lambda e: (-e.inbound, e.title, e.href))
         ordered.append(IndexSection(title, tuple(entries)))
     return IndexView(title="All pages", sections=tuple(ordered),
-                     intro=f"{len(site.pages_by_node)} pages, most-linked first in each section.")
+                     intro=f"{counted(len(site.pages_by_node), 'page')}, most-linked first in each section.")
 
 
 def broken_links_view(site: SiteState, out: OutPath) -> ReportView:

@@ -84,3 +84,19 @@ def test_check_writes_one_finding_and_one_stale_baseline_entry(tmp_path: Path) -
     assert proc.stdout.splitlines()[-1].endswith(
         " 1 baseline entry no longer occurs; rewrite the baseline."
     )
+
+
+def test_published_pages_count_in_words(tmp_path: Path) -> None:
+    """The templates count through the same helper (the ``counted`` filter)."""
+    root = tmp_path / "p"
+    (root / "content").mkdir(parents=True)
+    (root / "content/index.md").write_text("# Home\n")
+    (root / "src").mkdir()
+    (root / "src/one.py").write_text("def f(): return 1")
+    (root / "sitegen.toml").write_text('source = ["src"]\n')
+    assert _sitegen(root, "build").returncode == 0
+    source = (root / "site/code/src/one.py.html").read_text()
+    assert "<span>1 line</span>" in source and ">1 symbol</a>" in source
+    assert "1 source file analysed." in (root / "site/code/index.html").read_text()
+    graph = (root / "site/graph.html").read_text()
+    assert "2 nodes and 0 links." in graph
