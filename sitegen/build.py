@@ -23,6 +23,7 @@ from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
+from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
@@ -46,6 +47,7 @@ from sitegen.link import Linked, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import RepoPath, page_node_of, source_node_id
+from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
 
@@ -204,11 +206,14 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(found.pages, jobs, progress, state, RawHtml(config.raw_html))
         texts = start_text_index(found, jobs)  # runs while the code is analysed and linked
+        # the home page's title names the site when nothing else does
+        config = with_default_title(config, pages)
         timings.mark("extract pages")
         code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
         timings.mark("code graph")
         # 3. link: resolve every link and relation against the whole set of files
-        linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code))
+        linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code),
+                          UnreadFiles(config, found))
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store = open_store(config.store, config.cache_dir)
@@ -226,6 +231,7 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
             result.diagnostics = sorted(set(found.diagnostics + code_diags + linked.diagnostics
                                             + store_diags + _dropped(state)
                                             + raw_html_notice(config)
+                                            + layout_diagnostics(config, found)
                                             + [d for p in pages for d in p.diagnostics]))
             timings.mark("analyse")
             result.insight = analyse_insight(result, fingerprint, texts)
@@ -248,10 +254,11 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
 def _dropped(state: BuildState) -> list[Diagnostic]:
     if not state.dropped:
         return []
-    entries = "entry" if state.dropped == 1 else "entries"
+    n = state.dropped
+    pages = agrees(n, "that page was", "those pages were")
     return [Diagnostic(f".sitegen/{STATE_FILE}", 1, 1, Level.INFO,
-                       f"{state.dropped} page cache {entries} failed validation and were "
-                       "dropped; those pages were parsed again", "cache")]
+                       f"{counted(n, 'page cache entry')} failed validation and "
+                       f"{agrees(n, 'was', 'were')} dropped; {pages} parsed again", "cache")]
 
 
 def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, list[Diagnostic]]:

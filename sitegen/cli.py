@@ -22,6 +22,17 @@ from sitegen.paths import NodeId
 class _Group(click.Group):
     """Usage errors and configuration errors both exit 2 with one clear line."""
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its whole first sentence: click would cut it off with "..."."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
@@ -86,7 +97,7 @@ def main() -> None:
     """sitegen: one provenance-bearing graph of a repository's docs and code, published as a site."""
 
 
-@main.command()
+@main.command(short_help="Build the site into the output folder.")
 @_project_options
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was raised.")
 @click.option("--clean", is_flag=True, help="Ignore the caches and rebuild everything.")
@@ -99,14 +110,18 @@ def build(root: Path, out: str | None, config_file: Path | None, languages: tupl
     result = run_build(config, BuildOptions(jobs=jobs or 0, clean=clean, quiet=quiet))
     _print_diagnostics(result.diagnostics)
     if not quiet:
+        from sitegen.defaults import layout_line
+        click.echo(f"sitegen: {layout_line(config)}", err=True)
         click.echo(f"sitegen: {result.summary()} -> {config.out_dir}", err=True)
     if strict and result.warnings:
         sys.exit(1)
 
 
-@main.command()
+@main.command(short_help="Run every check; exit 1 on a new error-level finding.")
 @_project_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="text: one path:line:col: level: message line per finding; json: one document.")
 @click.option("--write-baseline", is_flag=True, help="Record the current findings as known debt.")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Baseline file (default: .sitegen-baseline.json at the root).")
@@ -121,7 +136,7 @@ def check(root: Path, out: str | None, config_file: Path | None, languages: tupl
     sys.exit(code)
 
 
-@main.command()
+@main.command(short_help="Print the code's dependency cycles and deployment order.")
 @_project_options
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
 def cycles(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
@@ -132,24 +147,32 @@ def cycles(root: Path, out: str | None, config_file: Path | None, languages: tup
     print_cycles(config, as_json=as_json, jobs=jobs or 0)
 
 
-@main.command()
+@main.command(short_help="Print what links to PAGE, grouped as on its page.")
 @_project_options
 @click.argument("page")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"node": ..., "groups": [...]} instead of text.')
 def backlinks(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-              jobs: int | None, quiet: bool, page: str) -> None:
-    """Print what links to PAGE (a node id like /guides/a.md or a path), as a reader sees it."""
+              jobs: int | None, quiet: bool, page: str, as_json: bool) -> None:
+    """Print what links to PAGE (a node id like /guides/a.md or a path), grouped as its page's
+    "Linked from" or "Referenced by" section shows it: typed relations, links, links from
+    code, importers and symbol users."""
     from sitegen.build import BuildOptions
     from sitegen.build import build as run_build
-    from sitegen.site.backlinks import backlink_groups, format_backlinks_text
+    from sitegen.site.backlinks import format_backlinks_text
+    from sitegen.site.what_links_here import what_links_here, what_links_here_json
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
     node = _page_node_arg(page, config, set(result.graph.nodes))
     if node is None:
         raise click.BadParameter(f"no page or source file '{page}' in the graph", param_hint="PAGE")
-    titles: dict[str, str] = {n: x.title or n for n, x in result.graph.nodes.items()}
-    groups = backlink_groups(result.graph.backlinks_of(NodeId(node)), titles,
-                             lambda e: e.src + ("#" + e.anchor if e.anchor else ""))
-    click.echo(format_backlinks_text(groups, node), nl=False)
+    groups = what_links_here(result, NodeId(node))
+    if as_json:
+        click.echo(what_links_here_json(NodeId(node), groups), nl=False)
+        return
+    source = node.startswith("/code/")
+    empty = "Nothing points at this file yet." if source else "No pages link here."
+    click.echo(format_backlinks_text(groups, node, empty), nl=False)
 
 
 def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
@@ -162,12 +185,12 @@ def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
     return next((c for c in candidates if c in nodes), None)
 
 
-@main.group()
+@main.group(cls=_Group, short_help="Read graph exports (graph parse FILE).")
 def graph() -> None:
     """Read graph exports."""
 
 
-@graph.command("parse")
+@graph.command("parse", short_help="Print the edges of a /graph.md export.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help='Print {"edges": [...]} with all six fields.')
 def graph_parse(file: Path, as_json: bool) -> None:
@@ -175,6 +198,10 @@ def graph_parse(file: Path, as_json: bool) -> None:
     from sitegen.graph.export import parse_graph_md
     from sitegen.graph.model import annotate
     parsed = parse_graph_md(file.read_text(encoding="utf-8", errors="replace"))
+    if not parsed.has_edge_table:  # not a graph export at all: nothing to print, say so
+        click.echo(f"{file}:1:1: error: no graph table (a table with From and To columns) "
+                   "was found; is this a graph.md export?", err=True)
+        sys.exit(1)
     for line, message in parsed.errors:
         click.echo(f"{file}:{line}:1: warning: {message}", err=True)
     if as_json:
@@ -184,7 +211,7 @@ def graph_parse(file: Path, as_json: bool) -> None:
         click.echo(f"{e.src} -> {e.dst}{annotate(e)}")
 
 
-@main.command()
+@main.command(short_help="Export the graph (dgraph, code-graph, graph-json, graph-md).")
 @_project_options
 @click.option("--format", "fmt", type=click.Choice(["dgraph", "code-graph", "graph-json", "graph-md"]),
               required=True, help="What to write.")
@@ -233,7 +260,7 @@ def serve(root: Path, out: str | None, config_file: Path | None, languages: tupl
               load_config=lambda: _config(root, out, config_file, languages, jobs))
 
 
-@main.command()
+@main.command(short_help="Find the pages most related to QUERY.")
 @_project_options
 @click.argument("query")
 @click.option("--json", "as_json", is_flag=True, help="Print scores, dimensions and reasons as JSON.")

@@ -11,6 +11,7 @@ import click
 from sitegen.analyse.step import findings_of_build
 from sitegen.build import BuildOptions, BuildResult, build
 from sitegen.config import Config
+from sitegen.plural import counted
 
 
 def _build(config: Config, jobs: int) -> BuildResult:
@@ -34,7 +35,7 @@ def run_check(config: Config, fmt: str, write_baseline: bool, baseline: Path | N
     path = baseline or (config.root / check.BASELINE_FILE)
     if write_baseline:
         check.write_baseline(findings, path)
-        click.echo(f"sitegen: wrote {len(findings)} findings to {path}", err=True)
+        click.echo(f"sitegen: wrote {counted(len(findings), 'finding')} to {path}", err=True)
         return 0
     known = check.load_baseline(path) if path.is_file() else check.Baseline()
     outcome = check.evaluate(findings, config.checks, known)

@@ -7,12 +7,14 @@ reads only the configuration file; a bad value raises ``ConfigError`` (exit code
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import posixpath
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from sitegen.code.records import LangId
 
@@ -71,6 +73,9 @@ class Config:
     #: Raw HTML in pages: ``sanitize`` (GitHub's allow-list), ``escape`` (shown as text) or
     #: ``allow`` (published as written; the build says so).
     raw_html: str = "sanitize"
+    #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
+    #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
+    set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def content_rel(self) -> str:
@@ -107,6 +112,8 @@ class Config:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Config)}
+#: The keys a configuration file may hold.
+OPTION_NAMES = tuple(sorted(n for n in _FIELDS if n not in ("root", "set_by")))
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -143,7 +150,17 @@ def _coerce(name: str, value: Any) -> Any:
         return checks
     if not isinstance(value, str):
         raise ConfigError(f"option '{name}' must be a string")
+    if name == "base_url" and value:
+        check_base_url(value)
     return value
+
+
+def check_base_url(url: str) -> None:
+    """``base_url`` is an absolute http(s) URL: sitemap.xml must hold absolute ``<loc>``s."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"option 'base_url' must be an absolute http(s) URL such as "
+                          f"'https://docs.example.com/', not '{url}'")
 
 
 def parse_languages(names: list[Any]) -> tuple[LangId, ...]:
@@ -188,14 +205,20 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
     values: dict[str, Any] = {}
     for key, value in table.items():
         name = key.replace("-", "_")
-        if name not in _FIELDS or name == "root":
-            raise ConfigError(f"{origin}: unknown option '{key}'")
+        if name not in OPTION_NAMES:
+            raise ConfigError(unknown_option(origin, key))
         try:
             values[name] = _coerce(name, value)
         except ConfigError as exc:
             raise ConfigError(f"{origin}: {exc}") from exc
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    config = Config(root=root, **values)
+    where = _shown_name(root, origin)
+    set_by = {name: where for name in values}
+    given = {k: v for k, v in overrides.items() if v is not None}
+    values.update(given)
+    set_by.update({name: "the command line" for name in given})
+    if "title" not in values:
+        values["title"] = project_name(root)
+    config = Config(root=root, set_by=set_by, **values)
     _check_folders(config, origin or "the command line")
     if not config.content:
         content = "content" if (root / "content").is_dir() else "docs"
@@ -204,6 +227,38 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
     if not _LANG.fullmatch(config.lang):
         raise ConfigError(f"option 'lang' must be a language tag such as 'en' or 'pt-BR', not '{config.lang}'")
     return config
+
+
+def unknown_option(origin: str, key: str) -> str:
+    """One sentence for a key that is no option: the likely fix, then the valid keys."""
+    if key == "tool" and not origin.endswith("pyproject.toml"):
+        return (f"{origin}: unknown option 'tool': a [tool.sitegen] table belongs in "
+                "pyproject.toml; in sitegen.toml the options are top-level keys "
+                "(content = \"docs\")")
+    near = difflib.get_close_matches(key.replace("-", "_"), OPTION_NAMES, n=1, cutoff=0.6)
+    hint = f" Did you mean '{near[0]}'?" if near else ""
+    return f"{origin}: unknown option '{key}'.{hint} Valid options: {', '.join(OPTION_NAMES)}."
+
+
+def project_name(root: Path) -> str:
+    """``[project] name`` of the root's pyproject.toml, the default site title; "" if none."""
+    try:
+        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ""
+    project = data.get("project")
+    name = project.get("name") if isinstance(project, dict) else None
+    return name.strip() if isinstance(name, str) else ""
+
+
+def _shown_name(root: Path, origin: str) -> str:
+    """The configuration file as a message names it: relative to the root when inside it."""
+    if not origin:
+        return ""
+    try:
+        return Path(origin).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return origin
 
 
 def _check_folders(config: Config, origin: str) -> None:

@@ -102,3 +102,9 @@ def _near(name: str, pool: list[str], cutoff: float) -> str | None:
     similar = [n for n in pool if abs(len(n) - len(name)) <= 2 and n[:1] == name[:1]]
     found = difflib.get_close_matches(name, similar, n=1, cutoff=cutoff)
     return found[0] if found else None
+
+
+def closest_anchor(fragment: str, heading_ids: Iterable[str]) -> str:
+    """``". Did you mean '#first-run'?"`` for a mistyped fragment, or "" when nothing is close."""
+    found = difflib.get_close_matches(fragment, sorted(heading_ids), n=1, cutoff=0.6)
+    return f". Did you mean '#{found[0]}'?" if found else ""

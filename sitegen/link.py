@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from sitegen.code.records import CodeRecord
-from sitegen.diagnostics import Diagnostic, Level, Suggester
+from sitegen.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.docs.autorefs import KIND as AUTOREF
 from sitegen.docs.autorefs import SymbolIndex, SymbolPlace, symbol_index
@@ -28,6 +28,9 @@ from sitegen.paths import (
     source_node_id,
     source_repo_path,
 )
+
+#: Why an existing repository path was not read, or None when it does not exist.
+_WhyUnread = Callable[[str], str | None]
 
 _OUTCOME_KIND = {Outcome.EXTERNAL: NodeKind.EXTERNAL, Outcome.MISSING: NodeKind.MISSING,
                  Outcome.OUTSIDE: NodeKind.MISSING}
@@ -49,8 +52,9 @@ class Linked:
 
 class _Linker:
     def __init__(self, index: SiteIndex, pages: list[PageRecord],
-                 line_counts: dict[str, int]) -> None:
+                 line_counts: dict[str, int], why_unread: _WhyUnread | None = None) -> None:
         self.index = index
+        self.why_unread = why_unread
         self.by_path = {p.path: p for p in pages}
         self.line_counts = line_counts
         self.page_of_node = {index.node_for(p): p for p in self.by_path}
@@ -238,11 +242,12 @@ class _Linker:
             return None
         if res.outcome is Outcome.SELF:
             if not rel and not self.fragment_ok(None, res.fragment, path):
-                self._broken_anchor(path, line, col, written, res.fragment)
+                self._broken_anchor(path, line, col, written, res.fragment, path)
             return None  # self links and self-references are not edges
         assert res.node is not None
         if res.outcome is Outcome.INTERNAL and not self.fragment_ok(res.node, res.fragment, path):
-            self._broken_anchor(path, line, col, written, res.fragment)
+            self._broken_anchor(path, line, col, written, res.fragment,
+                                self.page_of_node.get(res.node))
         if res.outcome in _OUTCOME_KIND:
             self.graph.add_node(Node(res.node, _OUTCOME_KIND[res.outcome]))
         if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
@@ -253,8 +258,11 @@ class _Linker:
                 rel: str) -> None:
         check = "missing-rel-target" if rel else "broken-link"
         what = f"relation 'rel-{rel}' target" if rel else "link target"
+        unread = self.why_unread(res.looked_up) if self.why_unread and res.looked_up else None
         if res.outcome is Outcome.OUTSIDE:
             msg = f"{what} '{written}' is outside the project root; nothing there is read"
+        elif unread:  # the file is there, only not analysed or published: say so
+            msg = f"{what} '{written}' {unread}"
         else:
             hint = self.suggester.suggest(res.looked_up[len(self.index.content) + 1:]
                                           if res.looked_up.startswith(self.index.content + "/")
@@ -263,16 +271,23 @@ class _Linker:
         self.diag(path, line, col, msg, check)
         self.out.broken.append((path, line, col, check, written, msg))
 
-    def _broken_anchor(self, path: str, line: int, col: int, written: str, fragment: str) -> None:
+    def _broken_anchor(self, path: str, line: int, col: int, written: str, fragment: str,
+                       target_page: str | None = None) -> None:
+        # The closest heading id of the target page, as broken files get the closest file.
+        ids = self.heading_ids(target_page) if target_page is not None else set()
         msg = f"link '{written}': no heading or line '#{fragment}' in the target"
+        msg += closest_anchor(fragment, ids)
         self.diag(path, line, col, msg, "broken-anchor")
         self.out.broken.append((path, line, col, "broken-anchor", written, msg))
 
 
 def link_all(index: SiteIndex, pages: list[PageRecord], code: list[CodeRecord],
-             line_counts: dict[str, int]) -> Linked:
-    """The document graph of every page and source file (pages sorted by path)."""
-    linker = _Linker(index, pages, line_counts)
+             line_counts: dict[str, int], why_unread: _WhyUnread | None = None) -> Linked:
+    """The document graph of every page and source file (pages sorted by path).
+
+    ``why_unread`` says why a file that exists was not read (a language not analysed, outside
+    the source roots), so a link to it is not reported as missing (sitegen/defaults.py)."""
+    linker = _Linker(index, pages, line_counts, why_unread)
     linker.code = code
     linker.add_nodes(code)
     for rec in sorted(pages, key=lambda p: p.path):

@@ -15,6 +15,7 @@ from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph
 from sitegen.link import Linked
+from sitegen.plural import counted
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,9 @@ class BuildResult:
             return self.unchanged
         links = sum(len(p.links) for p in self.pages)
         broken = sum(1 for b in self.linked.broken if b[3] != "broken-anchor")
-        return (f"{len(self.pages)} pages, {len(self.code_records)} source files, {links} links, "
-                f"{broken} broken links, {self.warnings} warnings")
+        return (f"{counted(len(self.pages), 'page')}, "
+                f"{counted(len(self.code_records), 'source file')}, {counted(links, 'link')}, "
+                f"{counted(broken, 'broken link')}, {counted(self.warnings, 'warning')}")
 
     def summary(self) -> str:
         note = " (nothing changed)" if self.unchanged else ""

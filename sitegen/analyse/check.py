@@ -16,6 +16,7 @@ from pathlib import Path
 from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CyclicUnit
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
+from sitegen.plural import agrees, counted
 
 BROKEN_LINKS = "broken-links"
 BROKEN_ANCHORS = "broken-anchors"
@@ -272,20 +273,17 @@ def _count(results: list[Result], level: Level) -> int:
     return sum(1 for r in results if r.level == level and not r.baselined)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def _summary(results: list[Result], ignored: int, stale: int, failed: bool,
              severities: Mapping[str, str]) -> str:
     errors, warnings = _count(results, Level.ERROR), _count(results, Level.WARNING)
     known = sum(r.baselined for r in results)
     ran = [c for c in DEFAULT_CHECKS if severities.get(c, "error") != "ignore"]
-    text = (f"sitegen check {'failed' if failed else 'passed'}: {_plural(errors, 'error')}, "
-            f"{_plural(warnings, 'warning')}, {known} known in the baseline, "
+    text = (f"sitegen check {'failed' if failed else 'passed'}: {counted(errors, 'error')}, "
+            f"{counted(warnings, 'warning')}, {known} known in the baseline, "
             f"{ignored} ignored; checked {', '.join(ran) or 'nothing'}.")
     if stale:
-        text += f" {_plural(stale, 'baseline entry')} no longer occur; rewrite the baseline."
+        text += (f" {counted(stale, 'baseline entry')} no longer "
+                 f"{agrees(stale, 'occurs', 'occur')}; rewrite the baseline.")
     return text
 
 

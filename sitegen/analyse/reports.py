@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CycleReport, CyclicUnit, DepEdge
 from sitegen.paths import NodeId, OutPath, RepoPath, html_out_path, relative_url, source_node_id
+from sitegen.plural import counted
 
 #: ``href(path, line)``: link from the cycles page to a source file's line (0: the file).
 PathLineHref = Callable[[str, int], str]
@@ -169,7 +170,7 @@ def _units_phrase(code: CodeCycles) -> str:
     counts: dict[str, int] = {}
     for kind in code.unit_kinds.values():
         counts[kind] = counts.get(kind, 0) + 1
-    parts = [_plural(n, _KIND_NOUN.get(kind, kind)) for kind, n in sorted(counts.items())]
+    parts = [counted(n, _KIND_NOUN.get(kind, kind)) for kind, n in sorted(counts.items())]
     return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -180,17 +181,13 @@ def _summary_sentence(result: CycleReport) -> str:
     code = result.code
     in_cycles = sum(len(code.files_of(m)) for u in code.cyclic for m in u.members)
     relation_cycles = sum(len(units) for units in result.relations.values())
-    return (f"{_plural(code.file_count, 'file')}{_units_phrase(code)}, "
-            f"{_plural(code.edge_count, 'dependency edge')}: "
-            f"{_plural(len(code.cyclic), 'cyclic unit')} ({_plural(in_cycles, 'file')}), "
-            f"{_plural(len(code.deploy_order), 'acyclic unit')} "
+    return (f"{counted(code.file_count, 'file')}{_units_phrase(code)}, "
+            f"{counted(code.edge_count, 'dependency edge')}: "
+            f"{counted(len(code.cyclic), 'cyclic unit')} ({counted(in_cycles, 'file')}), "
+            f"{counted(len(code.deploy_order), 'acyclic unit')} "
             f"({len(code.independent)} independent); "
-            f"{_plural(len(code.symbol_cyclic), 'recursive symbol group')}; "
-            f"{_plural(relation_cycles, 'relation cycle')}.")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+            f"{counted(len(code.symbol_cyclic), 'recursive symbol group')}; "
+            f"{counted(relation_cycles, 'relation cycle')}.")
 
 
 # --- markdown (``/cycles.md``) --------------------------------------------------------------

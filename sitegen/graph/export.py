@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind
 from sitegen.paths import NodeId
+from sitegen.plural import counted
 
 NODE_COLUMNS = ("Node", "Title", "Kind")
 EDGE_COLUMNS = ("From", "To", "Rel", "Label", "Anchor", "Count")
@@ -121,6 +122,8 @@ class ParseResult:
     nodes: list[Node] = field(default_factory=list)
     #: ``(line, message)``, 1-based line numbers of the document.
     errors: list[tuple[int, str]] = field(default_factory=list)
+    #: Whether the document holds an edge table at all (``sitegen graph parse`` exits 1 if not).
+    has_edge_table: bool = True
 
     def graph(self) -> Graph:
         return Graph.from_edges(self.edges, self.nodes)
@@ -156,6 +159,7 @@ def parse_graph_md(text: str) -> ParseResult:
     edge_table = _pick(tables, "edges", ("from", "to"))
     if edge_table is None:
         result.errors.append((1, "no table with From and To columns was found"))
+        result.has_edge_table = False
     else:
         _read_edges(edge_table, result)
     node_table = _pick(tables, "nodes", ("node",))
@@ -275,7 +279,8 @@ def _edge_from_cells(cells: list[str], cols: dict[str, int], width: int) -> Edge
     if len(cells) == 2 and width != 2:
         cols = {"from": 0, "to": 1}  # a legacy row inside a wide table
     elif len(cells) != width:
-        return f"row has {len(cells)} cells but the table has {width} columns; row skipped"
+        return (f"row has {counted(len(cells), 'cell')} but the table has "
+                f"{counted(width, 'column')}; row skipped")
     values = {name: cells[i] for name, i in cols.items()}
     if not values["from"] or not values["to"]:
         return "row has an empty From or To cell; row skipped"
@@ -301,7 +306,8 @@ def _read_nodes(table: _Table, result: ParseResult) -> None:
     title_col = table.columns.index("title") if "title" in table.columns else None
     for line, cells in table.rows:
         if len(cells) != len(table.columns):
-            message = f"row has {len(cells)} cells but the table has {len(table.columns)} columns"
+            message = (f"row has {counted(len(cells), 'cell')} but the table has "
+                       f"{counted(len(table.columns), 'column')}")
             result.errors.append((line, message + "; row skipped"))
         elif not cells[node_col] or cells[kind_col] not in _KINDS:
             message = f"node {cells[node_col]!r} has kind {cells[kind_col]!r}"

@@ -97,7 +97,8 @@ def backlink_groups(edges: Iterable[Edge], titles: Mapping[str, str],
     return tuple(groups)
 
 
-def format_backlinks_text(groups: Iterable[BacklinkGroup], page: str = "") -> str:
+def format_backlinks_text(groups: Iterable[BacklinkGroup], page: str = "",
+                          empty: str = "No pages link here.") -> str:
     """The groups as plain text for the terminal, one entry per line::
 
         Superseded by (1)
@@ -106,7 +107,7 @@ def format_backlinks_text(groups: Iterable[BacklinkGroup], page: str = "") -> st
     groups = list(groups)
     lines = [f"Backlinks of {page}"] if page else []
     if not groups:
-        return "\n".join(lines + ["No pages link here."]) + "\n"
+        return "\n".join(lines + [empty]) + "\n"
     for group in groups:
         lines.append(f"{group.heading} ({group.count})")
         for e in group.entries:

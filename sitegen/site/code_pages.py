@@ -21,6 +21,7 @@ from sitegen.paths import (
     is_source_node,
     source_node_id,
 )
+from sitegen.plural import counted
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.related_view import related_items, related_key
@@ -76,6 +77,11 @@ class _CodeIndex:
             if src.path != dst.path:
                 self.refs_out[src.path].add((dst.path, dst_name))
                 self.refs_in[dst.path].add((src.path, src_name))
+
+
+def code_index_of(code: Any) -> _CodeIndex:
+    """The code graph seen per file (imports, importers, references), for ``sitegen backlinks``."""
+    return _CodeIndex(code)
 
 
 def source_view(rec: CodeRecord, text: str, site: SiteState, index: _CodeIndex,
@@ -215,7 +221,7 @@ def emit_code_index(site: SiteState, writer: SiteWriter) -> None:
     sections = tuple(IndexSection(folder, tuple(sorted(entries, key=lambda e: e.title)))
                      for folder, entries in sorted(by_folder.items()))
     view = IndexView(title="Source files", sections=sections,
-                     intro=f"{len(site.result.code_records)} source files analysed.")
+                     intro=f"{counted(len(site.result.code_records), 'source file')} analysed.")
     writer.write(out, site.renderer.render_index(site.context(out), view))
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from sitegen.analyse.figures import Figures
+from sitegen.defaults import no_sitemap
 from sitegen.docs.links import Outcome, Resolved
 from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
@@ -34,6 +35,7 @@ from sitegen.paths import (
     source_repo_path,
     url_path,
 )
+from sitegen.plural import counted
 from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.code_pages import emit_code_reports, emit_source_pages
@@ -288,7 +290,7 @@ def index_view(site: SiteState, out: OutPath) -> IndexView:
         entries = sorted(sections[top], key=lambda e: (-e.inbound, e.title, e.href))
         ordered.append(IndexSection(title, tuple(entries)))
     return IndexView(title="All pages", sections=tuple(ordered),
-                     intro=f"{len(site.pages_by_node)} pages, most-linked first in each section.")
+                     intro=f"{counted(len(site.pages_by_node), 'page')}, most-linked first in each section.")
 
 
 def broken_links_view(site: SiteState, out: OutPath) -> ReportView:
@@ -372,7 +374,10 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
             emit_assets(site, writer)
             emit_code(site, writer, progress, jobs)
         html_outs = [o for o in writer.outputs if o.endswith(".html")]
-        writer.write(OutPath("sitemap.xml"), sitemap_xml(site, html_outs))
+        if config.base_url:
+            writer.write(OutPath("sitemap.xml"), sitemap_xml(site, html_outs))
+        else:
+            result.diagnostics.append(no_sitemap(config))
         result.diagnostics = sorted(set(result.diagnostics))
         writer.record = SiteRecord(fingerprint, {}, result.diagnostics, result.counts())
     return len(writer.outputs)
@@ -402,8 +407,9 @@ def _index_out(site: SiteState) -> OutPath:
 def report_outputs(site: SiteState) -> list[OutPath]:
     """The files sitegen itself publishes beside the pages; they win any clash with content."""
     outs = [_index_out(site), OutPath("broken-links.html"), OutPath("missing-links.html"),
-            OutPath("graph.md"),
-            OutPath("graph.json"), OutPath("graph.html"), OutPath("sitemap.xml")]
+            OutPath("graph.md"), OutPath("graph.json"), OutPath("graph.html")]
+    if site.result.config.base_url:  # the sitemap protocol wants absolute URLs
+        outs.append(OutPath("sitemap.xml"))
     if site.result.code is not None:
         outs += [OutPath("code-graph.json"), OutPath("code/index.html")]
     if site.result.cycles is not None:

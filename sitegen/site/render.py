@@ -34,6 +34,7 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
 from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, read_theme, theme_error
+from sitegen.plural import counted
 from sitegen.site.views import (
     IndexView,
     NavItem,
@@ -253,6 +254,7 @@ class Renderer:
             trim_blocks=True, lstrip_blocks=True, auto_reload=False,
         )
         self.env.filters["href"] = safe_href
+        self.env.filters["counted"] = counted  # {{ n|counted("line") }}: "1 line", "2 lines"
         self.env.globals["nav"] = self.nav
         self._templates: dict[str, Template] = {}
         self._nav_state: _NavState | None = None

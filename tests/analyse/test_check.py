@@ -155,7 +155,7 @@ def test_fixed_baseline_entries_are_reported_as_stale() -> None:
     outcome = evaluate([], ALL_ERROR, baseline, github_actions=False)
     assert outcome.exit_code == 0
     assert outcome.stale_baseline == 1
-    assert outcome.lines[-1].endswith(" 1 baseline entry no longer occur; rewrite the baseline.")
+    assert outcome.lines[-1].endswith(" 1 baseline entry no longer occurs; rewrite the baseline.")
 
 
 def test_output_is_sorted_and_deduplicated() -> None:
