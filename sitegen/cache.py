@@ -52,11 +52,15 @@ def prepare_cache(cache_dir: Path) -> CacheState:
     entry, as with ``--clean``, and overwrites them.
     """
     if cache_dir.is_symlink():
-        raise ConfigError(f"'{cache_dir.name}' is a symbolic link; sitegen keeps its cache in a "
-                          "real folder: remove the link")
+        raise ConfigError(
+            f"'{cache_dir.name}' is a symbolic link; sitegen keeps its cache in a "
+            "real folder: remove the link"
+        )
     if cache_dir.exists() and not cache_dir.is_dir():
-        raise ConfigError(f"'{cache_dir.name}' is a file, but sitegen keeps its cache in that "
-                          "folder: remove or rename the file")
+        raise ConfigError(
+            f"'{cache_dir.name}' is a file, but sitegen keeps its cache in that "
+            "folder: remove or rename the file"
+        )
     fresh = not cache_dir.exists()
     cache_dir.mkdir(parents=True, exist_ok=True)
     _remove_links(cache_dir)
@@ -93,7 +97,9 @@ def build_lock(cache_dir: Path, announce: Callable[[str], None]) -> Iterator[Non
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            announce(f"sitegen: waiting for another build of this project ({_holder(fd)}) to finish")
+            announce(
+                f"sitegen: waiting for another build of this project ({_holder(fd)}) to finish"
+            )
             fcntl.flock(fd, fcntl.LOCK_EX)
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())

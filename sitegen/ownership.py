@@ -56,7 +56,9 @@ def files_below(folder: Path) -> Iterator[str]:
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames.sort()
         base = Path(dirpath).relative_to(folder)
-        for name in sorted(filenames) + sorted(d for d in dirnames if (Path(dirpath) / d).is_symlink()):
+        for name in sorted(filenames) + sorted(
+            d for d in dirnames if (Path(dirpath) / d).is_symlink()
+        ):
             yield (base / name).as_posix()
 
 
@@ -87,17 +89,24 @@ def check_output(config: Config, writing: bool) -> None:
     out, root = real(config.out_dir), real(config.root)
     given = config.out
     if out == root or out in root.parents:
-        raise ConfigError(f"the output '{given}' is the project root or a folder above it, which "
-                          "sitegen would replace whole: choose a folder of its own, e.g. --out site")
+        raise ConfigError(
+            f"the output '{given}' is the project root or a folder above it, which "
+            "sitegen would replace whole: choose a folder of its own, e.g. --out site"
+        )
     # With pages at the root (content = "."), the root rule above covers the content.
-    folders = [("the content folder", config.content), ("the cache folder", ".sitegen"),
-               ("the repository's .git folder", ".git")]
+    folders = [
+        ("the content folder", config.content),
+        ("the cache folder", ".sitegen"),
+        ("the repository's .git folder", ".git"),
+    ]
     folders += [("the source root", s) for s in config.source]
     for what, rel in folders:
         folder = real(root / rel.strip("/"))
         if folder != root and _overlaps(out, folder):
-            raise ConfigError(f"the output '{given}' overlaps {what} {_shown(config, folder)}: "
-                              "choose an output folder of its own, e.g. --out site")
+            raise ConfigError(
+                f"the output '{given}' overlaps {what} {_shown(config, folder)}: "
+                "choose an output folder of its own, e.g. --out site"
+            )
     if not writing or not os.path.lexists(out):
         return
     if not out.is_dir():
@@ -105,8 +114,10 @@ def check_output(config: Config, writing: bool) -> None:
     stranger = foreign_file(out)
     if stranger is not None:
         shown = f"{given.rstrip('/')}/{stranger}"
-        raise ConfigError(f"{given.rstrip('/')}/ holds files sitegen did not write, e.g. {shown}: "
-                          "remove them or choose another --out")
+        raise ConfigError(
+            f"{given.rstrip('/')}/ holds files sitegen did not write, e.g. {shown}: "
+            "remove them or choose another --out"
+        )
 
 
 def scratch_folders(out: Path) -> list[Path]:

@@ -44,13 +44,23 @@ def snapshot(base: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
             rel = path.relative_to(base).as_posix()
             if rel.startswith(skip):
                 continue
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest() if not path.is_symlink() \
+            found[rel] = (
+                hashlib.sha256(path.read_bytes()).hexdigest()
+                if not path.is_symlink()
                 else "link:" + os.readlink(path)
+            )
     return found
 
 
 def sitegen(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.pop("SITEGEN_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "sitegen.cli", *args], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "sitegen.cli", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )

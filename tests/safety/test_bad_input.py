@@ -38,22 +38,38 @@ COMMANDS = {
 def _write(name: str, text: str) -> Callable[[Path], None]:
     def setup(root: Path) -> None:
         (root / name).write_text(text, encoding="utf-8")
+
     return setup
 
 
 #: Bad configuration: (setup, words the one line must contain). Exit 2 for every command.
 BAD_CONFIG: dict[str, tuple[Callable[[Path], None], str]] = {
-    "tool.sitegen not a table": (_write("pyproject.toml", "[tool]\nsitegen = 5\n"), "must be a table"),
+    "tool.sitegen not a table": (
+        _write("pyproject.toml", "[tool]\nsitegen = 5\n"),
+        "must be a table",
+    ),
     "invalid TOML": (_write("sitegen.toml", "content = [\n"), "invalid TOML"),
     "unknown key": (_write("sitegen.toml", 'nonsense = "x"\n'), "unknown option 'nonsense'"),
-    "content missing": (_write("sitegen.toml", 'content = "nope"\n'), "content = 'nope' is not a folder"),
+    "content missing": (
+        _write("sitegen.toml", 'content = "nope"\n'),
+        "content = 'nope' is not a folder",
+    ),
     "content outside": (_write("sitegen.toml", 'content = "../.."\n'), "outside the project root"),
-    "source missing": (_write("sitegen.toml", 'source = ["lib"]\n'), "source = 'lib' is not a folder"),
+    "source missing": (
+        _write("sitegen.toml", 'source = ["lib"]\n'),
+        "source = 'lib' is not a folder",
+    ),
     "wrong type": (_write("sitegen.toml", "out = 5\n"), "option 'out' must be a string"),
-    "bad store": (_write("sitegen.toml", 'store = "redis"\n'), "'store' must be 'json' or 'sqlite'"),
+    "bad store": (
+        _write("sitegen.toml", 'store = "redis"\n'),
+        "'store' must be 'json' or 'sqlite'",
+    ),
     "bad language": (_write("sitegen.toml", 'languages = ["cobol"]\n'), "unknown language 'cobol'"),
     "out is the root": (_write("sitegen.toml", 'out = "."\n'), "is the project root"),
-    "out is the content": (_write("sitegen.toml", 'out = "content"\n'), "overlaps the content folder"),
+    "out is the content": (
+        _write("sitegen.toml", 'out = "content"\n'),
+        "overlaps the content folder",
+    ),
     "cache is a file": (_write(".sitegen", "not a folder\n"), "'.sitegen' is a file"),
 }
 
@@ -68,7 +84,9 @@ BAD_CONFIG["cache is a link"] = (_cache_link, "'.sitegen' is a symbolic link")
 
 @pytest.mark.parametrize("case", sorted(BAD_CONFIG))
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_bad_configuration_is_one_sentence_and_exit_2(tmp_path: Path, command: str, case: str) -> None:
+def test_bad_configuration_is_one_sentence_and_exit_2(
+    tmp_path: Path, command: str, case: str
+) -> None:
     root = make_project(tmp_path, PAGES)
     setup, words = BAD_CONFIG[case]
     setup(root)
@@ -128,7 +146,9 @@ def _bad_pages(root: Path) -> None:
     (root / "content/latin1.md").write_bytes("# Caf\xe9\n".encode("latin-1"))
     (root / "content/yaml.md").write_text("---\ntitle: [unclosed\n---\n# Y\n")
     (root / "content/huge.md").write_text("# H\n" + "x" * 3_000_000)
-    (root / "content/outside.md").write_text("[up](../../../etc/passwd) [loop](http://localhost/)\n")
+    (root / "content/outside.md").write_text(
+        "[up](../../../etc/passwd) [loop](http://localhost/)\n"
+    )
     os.symlink("/etc/passwd", root / "content/passwd.md")
     os.symlink(".", root / "content/loop")
 
@@ -143,8 +163,9 @@ BROKEN_STATE: dict[str, Callable[[Path], None]] = {
 
 @pytest.mark.parametrize("case", sorted(BROKEN_STATE))
 @pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"serve"}))
-def test_broken_state_is_a_diagnostic_and_the_command_goes_on(tmp_path: Path, command: str,
-                                                              case: str) -> None:
+def test_broken_state_is_a_diagnostic_and_the_command_goes_on(
+    tmp_path: Path, command: str, case: str
+) -> None:
     root = make_project(tmp_path, PAGES)
     BROKEN_STATE[case](root)
     proc = sitegen(root, *COMMANDS[command], timeout=120)
@@ -159,8 +180,10 @@ def test_broken_state_is_a_diagnostic_and_the_command_goes_on(tmp_path: Path, co
 
 def test_a_huge_count_in_graph_md_is_a_row_diagnostic(tmp_path: Path) -> None:
     graph = tmp_path / "graph.md"
-    graph.write_text("## Edges\n\n| From | To | Rel | Label | Anchor | Count |\n|---|---|---|---|---|---|\n"
-                     f"| /a.md | /b.md |  |  |  | {'9' * 5000} |\n| /a.md | /c.md |  |  |  | 2 |\n")
+    graph.write_text(
+        "## Edges\n\n| From | To | Rel | Label | Anchor | Count |\n|---|---|---|---|---|---|\n"
+        f"| /a.md | /b.md |  |  |  | {'9' * 5000} |\n| /a.md | /c.md |  |  |  | 2 |\n"
+    )
     proc = sitegen(tmp_path, "graph", "parse", str(graph))
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 0
@@ -169,9 +192,15 @@ def test_a_huge_count_in_graph_md_is_a_row_diagnostic(tmp_path: Path) -> None:
 
 
 def test_pages_at_the_repository_root_build(tmp_path: Path) -> None:
-    root = make_project(tmp_path, {"README.md": "# Project\n\n[Guide](guide.md)\n",
-                                   "guide.md": "# Guide\n", "src/app.py": "x = 1\n",
-                                   "sitegen.toml": 'content = "."\n'})
+    root = make_project(
+        tmp_path,
+        {
+            "README.md": "# Project\n\n[Guide](guide.md)\n",
+            "guide.md": "# Guide\n",
+            "src/app.py": "x = 1\n",
+            "sitegen.toml": 'content = "."\n',
+        },
+    )
     proc = sitegen(root, "build", "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
     assert (root / "site/guide.html").is_file() and (root / "site/code/src/app.py.html").is_file()

@@ -15,9 +15,14 @@ from tests.safety.conftest import make_project, sitegen
 
 
 def _start_build(root: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "sitegen.cli", "build", "--jobs", "1"],
-                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "sitegen.cli", "build", "--jobs", "1"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def _read_until(proc: subprocess.Popen[str], needle: str, seconds: float) -> str:
@@ -76,13 +81,23 @@ def test_two_builds_started_together_both_publish_a_whole_site(tmp_path: Path) -
 
 def test_a_killed_build_leaves_no_stale_lock(tmp_path: Path) -> None:
     root = make_project(tmp_path)
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import fcntl, os, sys, time\n"
-        "os.makedirs('.sitegen', exist_ok=True)\n"
-        "fd = os.open('.sitegen/lock', os.O_RDWR | os.O_CREAT)\n"
-        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
-        "print('held', flush=True)\n"
-        "time.sleep(600)\n")], cwd=root, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import fcntl, os, sys, time\n"
+                "os.makedirs('.sitegen', exist_ok=True)\n"
+                "fd = os.open('.sitegen/lock', os.O_RDWR | os.O_CREAT)\n"
+                "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+                "print('held', flush=True)\n"
+                "time.sleep(600)\n"
+            ),
+        ],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     holder.kill()
     holder.wait()

@@ -37,8 +37,12 @@ def _cache_files(root: Path) -> list[Path]:
 
 
 @pytest.mark.parametrize("store", ["json", "sqlite"])
-def test_a_crafted_cache_runs_nothing_and_every_command_recovers(tmp_path: Path, store: str) -> None:
-    root = make_project(tmp_path, {**PAGES, "sitegen.toml": f'source = ["src"]\nstore = "{store}"\n'})
+def test_a_crafted_cache_runs_nothing_and_every_command_recovers(
+    tmp_path: Path, store: str
+) -> None:
+    root = make_project(
+        tmp_path, {**PAGES, "sitegen.toml": f'source = ["src"]\nstore = "{store}"\n'}
+    )
     assert sitegen(root, "build", "--jobs", "1").returncode == 0
     ran = tmp_path / "PWNED"
     payload = pickle.dumps(_Payload(ran))
@@ -46,8 +50,14 @@ def test_a_crafted_cache_runs_nothing_and_every_command_recovers(tmp_path: Path,
     assert len(files) >= 5  # pages cache, store, shards, markers
     for path in files:
         path.write_bytes(payload)
-    for command in (["build", "--jobs", "1"], ["check"], ["backlinks", "content/guide.md"],
-                    ["cycles"], ["export", "--format", "graph-json"], ["build", "--clean"]):
+    for command in (
+        ["build", "--jobs", "1"],
+        ["check"],
+        ["backlinks", "content/guide.md"],
+        ["cycles"],
+        ["export", "--format", "graph-json"],
+        ["build", "--clean"],
+    ):
         proc = sitegen(root, *command)
         assert "Traceback" not in proc.stderr, (command, proc.stderr)
         assert proc.returncode == 0, (command, proc.stderr)
@@ -87,15 +97,22 @@ def test_a_malformed_cache_entry_is_dropped_with_one_info_line(tmp_path: Path) -
     proc = sitegen(root, "build", "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
     infos = [line for line in proc.stderr.splitlines() if "failed validation" in line]
-    assert infos == [".sitegen/pages.json:1:1: info: 1 page cache entry failed validation and "
-                     "was dropped; that page was parsed again"]
+    assert infos == [
+        ".sitegen/pages.json:1:1: info: 1 page cache entry failed validation and "
+        "was dropped; that page was parsed again"
+    ]
     assert "Back" in (root / "site/guide.html").read_text()
 
 
 @pytest.mark.parametrize("store,name", [("json", "graph.json"), ("sqlite", "graph.sqlite")])
-def test_an_unreadable_store_is_set_aside_with_a_warning(tmp_path: Path, store: str, name: str) -> None:
-    files = {**PAGES, "sitegen.toml": f'source = ["src"]\nstore = "{store}"\n',
-             "content/binary.md": "\0\0not text\n"}  # unreadable: the store must be read
+def test_an_unreadable_store_is_set_aside_with_a_warning(
+    tmp_path: Path, store: str, name: str
+) -> None:
+    files = {
+        **PAGES,
+        "sitegen.toml": f'source = ["src"]\nstore = "{store}"\n',
+        "content/binary.md": "\0\0not text\n",
+    }  # unreadable: the store must be read
     root = make_project(tmp_path, files)
     assert sitegen(root, "build", "--jobs", "1").returncode == 0
     path = root / ".sitegen" / name

@@ -45,7 +45,9 @@ def _prepare(base: Path) -> Path:
 
 
 @pytest.mark.parametrize("out", sorted(OUTPUTS))
-def test_refused_outputs_exit_2_with_one_sentence_and_touch_nothing(tmp_path: Path, out: str) -> None:
+def test_refused_outputs_exit_2_with_one_sentence_and_touch_nothing(
+    tmp_path: Path, out: str
+) -> None:
     root = _prepare(tmp_path)
     before = snapshot(tmp_path)
     proc = sitegen(root, "build", "--out", out, "--jobs", "1")
@@ -64,8 +66,10 @@ def test_a_folder_of_the_users_files_is_named_in_the_refusal(tmp_path: Path) -> 
     root = make_project(tmp_path, {"content/index.md": "# Home\n", "site/content/hugo.md": "x\n"})
     proc = sitegen(root, "build")
     assert proc.returncode == 2
-    assert proc.stderr.strip() == ("error: site/ holds files sitegen did not write, e.g. "
-                                   "site/content/hugo.md: remove them or choose another --out")
+    assert proc.stderr.strip() == (
+        "error: site/ holds files sitegen did not write, e.g. "
+        "site/content/hugo.md: remove them or choose another --out"
+    )
     assert (root / "site/content/hugo.md").read_text() == "x\n"
 
 
@@ -116,7 +120,9 @@ def test_stale_folders_are_found_by_exact_name_and_marker_only(tmp_path: Path) -
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(out=st.sampled_from(sorted(OUTPUTS)), second=st.sampled_from(sorted(OUTPUTS)))
-def test_every_file_that_existed_is_byte_identical_whatever_the_output(out: str, second: str) -> None:
+def test_every_file_that_existed_is_byte_identical_whatever_the_output(
+    out: str, second: str
+) -> None:
     """Property: for any --out (twice in a row, the second maybe another), the user's files,
     the repository and the files beside the project keep their bytes, whatever the exit code."""
     with tempfile.TemporaryDirectory() as tmp:
