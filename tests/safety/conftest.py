@@ -60,6 +60,7 @@ def sitegen(root: Path, *args: str, timeout: float = 120) -> subprocess.Complete
         cwd=root,
         env=env,
         capture_output=True,
+        check=False,
         text=True,
         timeout=timeout,
         stdin=subprocess.DEVNULL,

@@ -98,8 +98,10 @@ def test_a_malformed_cache_entry_is_dropped_with_one_info_line(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     infos = [line for line in proc.stderr.splitlines() if "failed validation" in line]
     assert infos == [
-        ".sitegen/pages.json:1:1: info: 1 page cache entry failed validation and "
-        "was dropped; that page was parsed again"
+        (
+            ".sitegen/pages.json:1:1: info: 1 page cache entry failed validation and "
+            "was dropped; that page was parsed again"
+        )
     ]
     assert "Back" in (root / "site/guide.html").read_text()
 
