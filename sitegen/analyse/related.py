@@ -24,6 +24,9 @@ PAGERANK_BOOST = 0.1
 #: Related pages per page, and how far their activation walks (two hops find shared links).
 RELATED = 5
 RELATED_DEPTH = 3
+#: Links walk two hops only: that finds every shared link, and a third hop multiplies the
+#: work by the average degree for little.
+STRUCTURAL_DEPTH = 2
 RELATED_THRESHOLD = 1e-3
 #: Below this merged score a page is not shown as related at all.
 MIN_SCORE = 0.05
@@ -93,7 +96,11 @@ def link_dimensions(core: GraphCore) -> dict[str, sp.csr_matrix]:
     return {
         # From two hops on: pages reached through shared links, not the page's own links.
         "structural": spread_all(
-            structural_transition(core, plain), seeds, RELATED_DEPTH, RELATED_THRESHOLD, min_depth=2
+            structural_transition(core, plain),
+            seeds,
+            STRUCTURAL_DEPTH,
+            RELATED_THRESHOLD,
+            min_depth=2,
         ),
         "causal": spread_all(causal_transition(core), seeds, RELATED_DEPTH, RELATED_THRESHOLD),
     }

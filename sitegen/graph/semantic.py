@@ -212,13 +212,19 @@ def _count_chunk(texts: list[bytes], indexes: list[int]) -> list[Counter[bytes]]
 MAX_DOC_SHARE = 0.5
 
 
+def informative(index: TextIndex) -> IntArray:
+    """The columns of the words found in at most ``MAX_DOC_SHARE`` of the documents."""
+    n = index.vectors.shape[0]
+    # idf = log((1 + n) / (1 + df)) + 1, so df <= share * n is idf >= this:
+    floor = np.log((1.0 + n) / (1.0 + MAX_DOC_SHARE * n)) + 1.0
+    return np.flatnonzero(index.idf >= floor - 1e-12)
+
+
 def top_similar(index: TextIndex, k: int, chunk: int = 512) -> sp.csr_matrix:
     """Each document's ``k`` most similar other documents (cosine over the informative
     words), as a sparse matrix."""
     n = index.vectors.shape[0]
-    # idf = log((1 + n) / (1 + df)) + 1, so df <= share * n is idf >= this:
-    floor = np.log((1.0 + n) / (1.0 + MAX_DOC_SHARE * n)) + 1.0
-    x = sp.csr_matrix(index.vectors[:, np.flatnonzero(index.idf >= floor - 1e-12)])
+    x = sp.csr_matrix(index.vectors[:, informative(index)])
     norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
     x = sp.csr_matrix(
         sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)) @ x
@@ -247,14 +253,17 @@ def top_similar(index: TextIndex, k: int, chunk: int = 512) -> sp.csr_matrix:
 
 
 def shared_words(index: TextIndex, a: IntArray, b: IntArray, limit: int = 2) -> list[list[str]]:
-    """For each pair ``(a[i], b[i])``, the words that add most to their similarity."""
-    product = sp.coo_matrix(index.vectors[a].multiply(index.vectors[b]))
+    """For each pair ``(a[i], b[i])``, the informative words that add most to their
+    similarity."""
+    columns = informative(index)
+    vectors = sp.csr_matrix(index.vectors[:, columns])
+    product = sp.coo_matrix(vectors[a].multiply(vectors[b]))
     order = np.lexsort((product.col, -product.data, product.row))
     row, col = product.row[order], product.col[order]
     rank = np.arange(len(row)) - np.searchsorted(row, row, side="left")
     keep = rank < limit
     out: list[list[str]] = [[] for _ in range(len(a))]
     vocabulary = index.vocabulary
-    for r, c in zip(row[keep].tolist(), col[keep].tolist(), strict=True):
+    for r, c in zip(row[keep].tolist(), columns[col[keep]].tolist(), strict=True):
         out[r].append(vocabulary[c])
     return out
