@@ -250,13 +250,16 @@ def _export_text(result: Any, fmt: str) -> str:
 
 @main.command()
 @_project_options
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True,
+              help="Port to listen on (1-65535).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but the loopback is announced with a warning.")
 def serve(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-          jobs: int | None, quiet: bool, port: int) -> None:
+          jobs: int | None, quiet: bool, port: int, host: str) -> None:
     """Build, serve the site on localhost and rebuild when files change."""
     from sitegen.serve import serve as run_serve
     config = _config(root, out, config_file, languages, jobs)
-    run_serve(config, port=port, quiet=quiet, config_file=config_file,
+    run_serve(config, port=port, quiet=quiet, config_file=config_file, host=host,
               load_config=lambda: _config(root, out, config_file, languages, jobs))
 
 

@@ -14,6 +14,7 @@ import http.server
 import json
 import mimetypes
 import os
+import socket
 import threading
 import urllib.parse
 from collections.abc import Callable
@@ -226,8 +227,10 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if host is None:
             self._error(400, "no Host header")
             return True
-        if host.lower() not in {f"{h}:{self.server.port}" for h in LOOPBACK_HOSTS}:
-            self._error(403, "this server answers only 127.0.0.1, localhost and [::1]")
+        names = {f"{h}:{self.server.port}" for h in (*LOOPBACK_HOSTS, *self.server.extra_hosts)}
+        if host.lower() not in names:
+            self._error(403, "this server answers only 127.0.0.1, localhost and [::1]"
+                        + "".join(f", {h}" for h in self.server.extra_hosts))
             return True
         return False
 
@@ -299,14 +302,18 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 
 
 class LoopbackServer(http.server.ThreadingHTTPServer):
-    """The HTTP server on 127.0.0.1; a failing request is one line, never a traceback."""
+    """The HTTP server, on 127.0.0.1 unless ``--host`` says otherwise; a failing request is
+    one line, never a traceback."""
 
     daemon_threads = True
 
-    def __init__(self, port: int, builder: Builder) -> None:
+    def __init__(self, port: int, builder: Builder, host: str = "127.0.0.1") -> None:
         self.port, self.builder = port, builder
         self.stopping = threading.Event()
-        super().__init__(("127.0.0.1", port), SiteHandler)
+        # Besides the loopback names, the Host header may name the address asked for.
+        self.extra_hosts = () if is_loopback(host) else (_url_host(host),)
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        super().__init__((host.strip("[]"), port), SiteHandler)
 
     @property
     def out(self) -> Path:
@@ -319,18 +326,27 @@ class LoopbackServer(http.server.ThreadingHTTPServer):
         click.echo(f"sitegen: a request failed: {type(exc).__name__}: {exc}", err=True)
 
 
-def open_server(port: int, builder: Builder) -> LoopbackServer:
+def is_loopback(host: str) -> bool:
+    return host.lower().strip("[]") in ("127.0.0.1", "localhost", "::1")
+
+
+def _url_host(host: str) -> str:
+    return f"[{host.strip('[]')}]" if ":" in host else host.lower()
+
+
+def open_server(port: int, builder: Builder, host: str = "127.0.0.1") -> LoopbackServer:
     """The bound server, or a ConfigError (exit 2) that says what is wrong with the port."""
     if not 1 <= port <= 65535:
         raise ConfigError(f"--port {port}: a port is a number from 1 to 65535")
     try:
-        return LoopbackServer(port, builder)
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
+        return LoopbackServer(port, builder, host)
+    except (OSError, OverflowError, UnicodeError) as exc:
+        if getattr(exc, "errno", None) == errno.EADDRINUSE:
             raise ConfigError(
-                f"port {port} on 127.0.0.1 is in use by another program; choose another with --port"
+                f"port {port} on {host} is in use by another program; choose another with --port"
             ) from None
-        raise ConfigError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise ConfigError(f"cannot listen on {host}:{port}: {reason}") from None
 
 
 def serve(
@@ -339,17 +355,22 @@ def serve(
     quiet: bool = False,
     load_config: Callable[[], Config] | None = None,
     config_file: Path | None = None,
+    host: str = "127.0.0.1",
 ) -> None:
     """Build, then serve and rebuild on change until Ctrl-C. ``load_config`` reads the
     configuration again before each build, so an edited config takes effect."""
     builder = Builder(load_config or (lambda: config), config, quiet)
-    server = open_server(port, builder)
+    server = open_server(port, builder, host)
+    if not is_loopback(host):
+        click.echo(f"sitegen: warning: serving on {host}, not the loopback: anyone who can reach "
+                   "this machine can read the site", err=True)
     stop = threading.Event()
     # Watching starts before the first build, so an edit saved while it runs is not lost.
     threading.Thread(target=watch, args=(builder, config_file, stop), daemon=True).start()
     builder.rebuild(full=False)
     click.echo(
-        f"sitegen: serving {config.out_dir} at http://127.0.0.1:{port}/ (Ctrl-C stops)", err=True
+        f"sitegen: serving {config.out_dir} at http://{_url_host(host)}:{port}/ (Ctrl-C stops)",
+        err=True,
     )
     try:
         server.serve_forever()

@@ -15,8 +15,6 @@ from sitegen.cli import main
 from tests.cli.conftest import sitegen, write
 
 README = Path(__file__).parents[2] / "README.md"
-#: Left to the serve rewrite (issue 14's brief): its --port help lands with --host.
-NOT_YET = {("serve", "--port")}
 
 
 def _commands(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
@@ -35,7 +33,7 @@ def test_every_option_has_help_text() -> None:
         for opt in cmd.params
         if isinstance(opt, click.Option) and not opt.help
     ]
-    assert [m for m in missing if m not in NOT_YET] == []
+    assert missing == []
 
 
 @pytest.mark.parametrize("width", [80, 100])
