@@ -98,10 +98,16 @@ def substitute_links(rec: PageRecord, resolutions: list[Resolved], from_out: Out
     return _LINK_MARK.sub(repl, rec.html)
 
 
-def scrollable_tables(body: str) -> str:
-    """Each table in a box that scrolls sideways, focusable so keyboards can scroll it too."""
-    return body.replace("<table>", '<div class="table-scroll" tabindex="0" role="region" '
-                        'aria-label="Table (scrolls sideways)"><table>').replace("</table>", "</table></div>")
+def scrollable_boxes(body: str) -> str:
+    """Each table in a box that scrolls sideways, and each code block, focusable so a
+    keyboard can scroll them too; each table box is a region with a label of its own."""
+    count = iter(range(1, body.count("<table>") + 1))
+    body = _TABLE.sub(lambda _: f'<div class="table-scroll" tabindex="0" role="region" '
+                                f'aria-label="Table {next(count)}"><table>', body)
+    return body.replace("</table>", "</table></div>").replace("<pre>", '<pre tabindex="0">')
+
+
+_TABLE = re.compile(r"<table>")
 
 
 # Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
@@ -187,7 +193,7 @@ def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     out = html_out_path(node)
     graph = site.graph
-    body = scrollable_tables(substitute_links(rec, site.result.linked.resolutions.get(node, []),
+    body = scrollable_boxes(substitute_links(rec, site.result.linked.resolutions.get(node, []),
                                               out, graph))
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]

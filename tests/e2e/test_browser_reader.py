@@ -46,6 +46,14 @@ In 1937 the hydrogen caught fire at Lakehurst; a [missing page](nowhere.md) is m
 
 - [ ] restore the archive
 - [x] scan the photographs
+
+| a second table |
+|---|
+| so that each scroll box needs a label of its own |
+
+```text
+a_very_long_line_of_code_that_cannot_wrap_and_must_scroll_inside_its_own_box_on_any_screen_at_all()
+```
 """,
     "content/guides/blimp.md": "# Blimps\n\nNon-rigid ships keep their shape by pressure. Goodyear flies them.\n",
     "pkg/hangar.py": "import os\n\n\ndef moor_airship(name):\n    return os.path.join('hangar', name)\n",
@@ -275,7 +283,7 @@ def test_axe_finds_no_violations_on_any_page_type(
 def test_wide_tables_scroll_inside_their_box(browser: Any, site: Path) -> None:
     page = browser.new_context(viewport={"width": 700, "height": 800}).new_page()
     page.goto((site / "guides" / "zeppelin.html").as_uri())
-    table = page.locator(".page-body .table-scroll")
+    table = page.locator(".page-body .table-scroll").first
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert table.evaluate("t => t.scrollWidth > t.clientWidth")
 
