@@ -47,7 +47,10 @@ def related_project(root: Path) -> Path:
         "[retention](retention.md) and [replication](replication.md).\n"
     )
     pages["content/index.md"] = "# Home\n\n[Kafka](kafka/index.md) and [Garden](garden/index.md).\n"
-    pages["sitegen.toml"] = 'title = "Clusters"\n'
+    pages["sitegen.toml"] = 'title = "Clusters"\nsource = ["lib"]\n'
+    pages["lib/lexer.py"] = '"""Lexer: grammar tokens for the parser."""\n\n\ndef tokens():\n    return []\n'
+    pages["lib/parser.py"] = ('"""Parser: grammar tokens from the lexer."""\n\nfrom lib.lexer import tokens\n'
+                              '\n\ndef parse():\n    return tokens()\n')
     return write_project(root, pages)
 
 
@@ -95,7 +98,8 @@ def test_check_reports_missing_links_only_when_asked(built: Path) -> None:
     quiet = run_cli("check", "--root", str(built), "--format", "json")
     assert "missing-links" not in {f["check"] for f in json.loads(quiet.stdout)["findings"]}
     config = built / "checks.toml"
-    config.write_text('title = "Clusters"\n[checks]\nmissing-links = "warn"\n', encoding="utf-8")
+    config.write_text('title = "Clusters"\nsource = ["lib"]\n[checks]\nmissing-links = "warn"\n',
+                      encoding="utf-8")
     loud = run_cli("check", "--root", str(built), "--config", str(config), "--format", "json")
     found = [f for f in json.loads(loud.stdout)["findings"] if f["check"] == "missing-links"]
     assert any(
@@ -133,3 +137,10 @@ def test_explore_from_a_page_id_starts_at_that_page(built: Path) -> None:
     lines = proc.stdout.splitlines()
     assert lines[0].endswith("/garden/compost.md"), proc.stdout
     assert all("/garden/" in line for line in lines[::2]), proc.stdout
+
+
+def test_source_pages_have_related_pages_too(built: Path) -> None:
+    lexer = (built / "site/code/lib/lexer.py.html").read_text(encoding="utf-8")
+    titles = _related_titles(lexer)
+    assert titles and titles[0] == "lib/parser.py"
+    assert "imported by" in lexer
