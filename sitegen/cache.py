@@ -44,13 +44,9 @@ def _recorded_identity(folder: Path) -> object:
         return None
 
 
-def prepare_cache(cache_dir: Path) -> CacheState:
-    """Make ``cache_dir`` a real folder of sitegen's and say whether its entries may be used.
-
-    A cache that does not name this folder as its origin (one committed to the repository,
-    copied from elsewhere, or older than origins) is not trusted: the build ignores every
-    entry, as with ``--clean``, and overwrites them.
-    """
+def check_cache_dir(cache_dir: Path) -> None:
+    """The cache path is a real folder or nothing yet; else ConfigError (exit 2). Checked by
+    every command before it reads or writes anything there."""
     if cache_dir.is_symlink():
         raise ConfigError(
             f"'{cache_dir.name}' is a symbolic link; sitegen keeps its cache in a "
@@ -61,6 +57,16 @@ def prepare_cache(cache_dir: Path) -> CacheState:
             f"'{cache_dir.name}' is a file, but sitegen keeps its cache in that "
             "folder: remove or rename the file"
         )
+
+
+def prepare_cache(cache_dir: Path) -> CacheState:
+    """Make ``cache_dir`` a real folder of sitegen's and say whether its entries may be used.
+
+    A cache that does not name this folder as its origin (one committed to the repository,
+    copied from elsewhere, or older than origins) is not trusted: the build ignores every
+    entry, as with ``--clean``, and overwrites them.
+    """
+    check_cache_dir(cache_dir)
     fresh = not cache_dir.exists()
     cache_dir.mkdir(parents=True, exist_ok=True)
     _remove_links(cache_dir)

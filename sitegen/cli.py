@@ -257,8 +257,14 @@ def _export_text(result: Any, fmt: str) -> str:
 def serve(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
           jobs: int | None, quiet: bool, port: int, host: str) -> None:
     """Build, serve the site on localhost and rebuild when files change."""
+    from sitegen.cache import check_cache_dir
+    from sitegen.ownership import check_output
     from sitegen.serve import serve as run_serve
     config = _config(root, out, config_file, languages, jobs)
+    # Refused before the server starts: a configuration no build can take is exit 2, not a
+    # server that shows the same error after every save.
+    check_output(config, writing=True)
+    check_cache_dir(config.cache_dir)
     run_serve(config, port=port, quiet=quiet, config_file=config_file, host=host,
               load_config=lambda: _config(root, out, config_file, languages, jobs))
 

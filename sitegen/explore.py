@@ -37,6 +37,12 @@ def current_snapshot(config: Config) -> Snapshot:
     """The snapshot of the build that made the site in the output folder; when it is
     missing, stale or unsound, one made by a build in memory (which writes nothing; the
     next ``sitegen build`` saves it)."""
+    from sitegen.cache import check_cache_dir
+    from sitegen.ownership import check_output
+
+    # A configuration the build would refuse is refused first, in the build's own words.
+    check_output(config, writing=False)
+    check_cache_dir(config.cache_dir)
     try:
         return load_snapshot(config.cache_dir / SNAPSHOT_FILE, _site_fingerprint(config))
     except SnapshotRefused as why:

@@ -31,7 +31,7 @@ COMMANDS = {
     "backlinks": ["backlinks", "content/guide.md", "--jobs", "1"],
     "export": ["export", "--format", "graph-md", "--jobs", "1"],
     "explore": ["explore", "guide", "--jobs", "1"],
-    "serve": ["serve", "--port", "0"],
+    "serve": ["serve", "--port", "65535"],  # every case is refused before it listens
 }
 
 
