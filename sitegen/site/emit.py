@@ -403,7 +403,7 @@ def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
     reports = [("All pages", str(_index_out(site))), ("Broken links", "broken-links.html")]
     if site.result.cycles is not None:
         reports.append(("Cycles", "cycles.html"))
-    return (*reports, ("Graph", "graph.html"))
+    return (*reports, ("Missing links", "missing-links.html"), ("Graph", "graph.html"))
 
 
 def _index_out(site: SiteState) -> OutPath:

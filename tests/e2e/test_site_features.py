@@ -130,6 +130,7 @@ def test_header_links_to_every_report(built: Path) -> None:
         ("All pages", "../pages.html"),
         ("Broken links", "../broken-links.html"),
         ("Cycles", "../cycles.html"),
+        ("Missing links", "../missing-links.html"),
         ("Graph", "../graph.html"),
     ):
         assert f'<a href="{href}">{title}</a>' in header.group(0)
