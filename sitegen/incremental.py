@@ -13,6 +13,7 @@ read defensively: missing, corrupt or foreign means a full build.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 from collections.abc import Iterable
@@ -31,6 +32,18 @@ STATE_VERSION = 3
 STATE_FILE = "pages.json"
 
 
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """sitegen's version and a hash of its own code: a build by other code is never taken
+    for this one's (an upgrade, or a checkout of sitegen itself, re-renders everything)."""
+    package = Path(__file__).parent
+    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".scm") and p.is_file())
+    code = hashlib.sha256()
+    for path in files:
+        code.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{__version__}+{code.hexdigest()[:16]}"
+
+
 def digest(*parts: Any) -> str:
     """A stable hash of plain values (str, bytes, numbers, tuples, lists, dicts, dataclasses,
     enums). By their repr, not pickle: pickle's output depends on which equal objects happen
@@ -40,7 +53,6 @@ def digest(*parts: Any) -> str:
 
 @dataclass
 class BuildState:
-    version: tuple[int, str] = (STATE_VERSION, __version__)
     #: repository path -> the page record extracted from the bytes of that content hash
     pages: dict[str, PageRecord] = field(default_factory=dict)
     #: Cache entries that failed validation on load (dropped; their pages are parsed again).
@@ -60,7 +72,7 @@ def load_state(cache_dir: Path, clean: bool) -> BuildState:
         doc = json.loads(path.read_bytes(), object_hook=revive_front_matter)
     except (OSError, ValueError, RecursionError):
         return BuildState(dropped=1)
-    if not isinstance(doc, dict) or doc.get("version") != [STATE_VERSION, __version__]:
+    if not isinstance(doc, dict) or doc.get("version") != [STATE_VERSION, code_version()]:
         return BuildState()  # another version's cache: simply not ours to read
     entries = doc.get("pages")
     if not isinstance(entries, dict):
@@ -87,7 +99,7 @@ def save_state(cache_dir: Path, state: BuildState) -> None:
         if json.loads(json.dumps(data["front_matter"], default=tag_front_matter),
                       object_hook=revive_front_matter) == data["front_matter"]:
             pages[path] = data
-    doc = {"version": [STATE_VERSION, __version__], "pages": pages}
+    doc = {"version": [STATE_VERSION, code_version()], "pages": pages}
     write_atomically(cache_dir / STATE_FILE,
                      json.dumps(doc, ensure_ascii=False, default=tag_front_matter,
                                 separators=(",", ":")).encode("utf-8", "surrogatepass"))
@@ -118,7 +130,7 @@ def revive_front_matter(obj: dict[str, Any]) -> object:
 def input_fingerprint(config_repr: str, templates: Iterable[tuple[str, bytes]],
                       files: Iterable[tuple[str, str]], extra: Any) -> str:
     """Everything a build reads: configuration, templates, and (path, content hash) of every file."""
-    return digest(__version__, config_repr, sorted((n, hashlib.sha256(d).hexdigest())
+    return digest(code_version(), config_repr, sorted((n, hashlib.sha256(d).hexdigest())
                                                    for n, d in templates),
                   sorted(files), extra)
 

@@ -19,7 +19,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
 from sitegen.graph.graphjson import dump_graph_json
 from sitegen.graph.model import Edge, Graph, annotate
-from sitegen.incremental import SiteRecord, digest
+from sitegen.incremental import SiteRecord, code_version, digest
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import (
     NodeId,
@@ -355,8 +355,8 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     renderer = Renderer(config.root, config.theme_dir)
     result.diagnostics += renderer.theme.diagnostics
     site = SiteState(result, renderer, nav, titles, pages, folder_index,
-                     site_key=digest(template_files(config.root, config.theme_dir), nav, folder_index,
-                                     config.site_title, config.base_url))
+                     site_key=digest(code_version(), template_files(config.root, config.theme_dir),
+                                     nav, folder_index, config.site_title, config.base_url))
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
     site.site_key = digest(site.site_key, site.reports, config.lang, config.repo_url, config.edit_uri)
