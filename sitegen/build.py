@@ -14,7 +14,7 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
+from sitegen.docs.snippets import Expanded, expand, map_back, snippet_names
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import open_store
 from sitegen.graph.store.base import CrawlResult, GraphStore, SourceStatus, StoreError, merge_graphs
@@ -56,20 +57,26 @@ __all__ = ["BuildOptions", "BuildResult", "build"]
 
 def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
                   state: BuildState | None = None,
-                  raw_html: RawHtml = RawHtml.SANITIZE) -> list[PageRecord]:
+                  raw_html: RawHtml = RawHtml.SANITIZE,
+                  snippets: Mapping[str, bytes] | None = None) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
-    (unless its HTML was rendered under another ``raw_html`` mode)."""
+    (unless its HTML was rendered under another ``raw_html`` mode). A page with snippet lines
+    is parsed with the snippets in place (content/syntax/snippets.md); its cache key is the
+    hash of those bytes, so a changed snippet file parses the page again."""
+    expanded = {f.path: expand(f.data, snippets or {}) for f in files if snippet_names(f.data)}
+    keys = {f.path: hashlib.sha256(expanded[f.path].data).hexdigest() if f.path in expanded
+            else f.content_hash for f in files}
     cached: dict[str, PageRecord] = {}
     if state is not None:
         for f in files:
-            rec = state.page(f.path, f.content_hash)
+            rec = state.page(f.path, keys[f.path])
             if rec is not None and rec.raw_html == raw_html:
                 cached[f.path] = rec
     todo = [f for f in files if f.path not in cached]
     task = progress.task("Extracting pages", len(todo))
     # Forked workers read the bytes from the crawl they inherit; records come back as the
     # plain dataclasses the cache stores, never as parse trees.
-    for chunk in run_forked(partial(_extract_chunk, raw_html=raw_html), todo,
+    for chunk in run_forked(partial(_extract_chunk, raw_html=raw_html, expanded=expanded), todo,
                             list(range(len(todo))), jobs):
         cached.update((r.path, r) for r in chunk)
         task.advance(len(chunk))
@@ -77,8 +84,17 @@ def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
 
 
 def _extract_chunk(todo: list[SourceFile], indexes: list[int],
-                   raw_html: RawHtml = RawHtml.SANITIZE) -> list[PageRecord]:
-    return [extract_page(todo[i].path, todo[i].data, raw_html) for i in indexes]
+                   raw_html: RawHtml = RawHtml.SANITIZE,
+                   expanded: Mapping[str, Expanded] | None = None) -> list[PageRecord]:
+    out = []
+    for i in indexes:
+        f = todo[i]
+        ex = (expanded or {}).get(f.path)
+        if ex is None:
+            out.append(extract_page(f.path, f.data, raw_html))
+        else:  # parsed with its snippets in place, every position mapped back to its bytes
+            out.append(map_back(extract_page(f.path, ex.data, raw_html), f.data, ex))
+    return out
 
 
 def raw_html_notice(config: Config) -> list[Diagnostic]:
@@ -204,7 +220,8 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         mark_unfinished(config.cache_dir)
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages = extract_pages(found.pages, jobs, progress, state, RawHtml(config.raw_html))
+        pages = extract_pages(found.pages, jobs, progress, state, RawHtml(config.raw_html),
+                              found.snippets)
         texts = start_text_index(found, jobs)  # runs while the code is analysed and linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
@@ -295,15 +312,16 @@ def _set_aside(path: Path, suffix: str) -> Path:
 
 def build_fingerprint(config: Config, found: Crawl) -> str:
     """The whole input of a site build: options that change output, templates, every file."""
-    from sitegen.site.render import template_files
     # Output is the same for every --jobs and wherever the project lies (but for the default
     # title, the folder's name, which site_title carries).
     from sitegen.site.pagemeta import git_head  # the pages' dates change with the commit
+    from sitegen.site.render import template_files
     options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title,
                git_head(config.root))
     files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
     files += [(f.path, f.content_hash) for f in found.code]
     files += sorted(found.asset_hashes.items())
+    files += [("snippet:" + n, hashlib.sha256(d).hexdigest()) for n, d in sorted(found.snippets.items())]
     files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
     return input_fingerprint(repr(options), template_files(config.root, config.theme_dir), files,
                              (sorted(found.all_paths), sorted(found.diagnostics)))

@@ -10,6 +10,7 @@ import fnmatch
 import functools
 import hashlib
 import os
+import posixpath
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +21,11 @@ from sitegen.code.languages import language_for_path
 from sitegen.code.records import LangId
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.snippets import snippet_names
+
 # The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
 from sitegen.ownership import OUTPUT_MARKER
-from sitegen.paths import RepoPath
+from sitegen.paths import RepoPath, normalize_repo_path
 
 PAGE_EXTENSIONS = (".md", ".markdown")
 #: With pages at the project root, the files published as assets (images, media, documents).
@@ -79,6 +82,8 @@ class Crawl:
     #: Project files that code resolution reads by name (go.mod), path -> text.
     manifests: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Files that pages include with snippet lines, by the name written: the bytes.
+    snippets: dict[str, bytes] = field(default_factory=dict)
 
     def warn(self, path: str, message: str, code: str) -> None:
         self.diagnostics.append(Diagnostic(path, 1, 1, Level.WARNING, message, code))
@@ -213,6 +218,30 @@ class _Walker:
         elif lang is not None:
             self.crawl.code.append(CodeFile(RepoPath(rel), lang, data))
 
+    def read_snippets(self) -> None:
+        """The files the pages' snippet lines name (content/syntax/snippets.md), relative to
+        the project root, else to the content folder: inside the root only, through the same
+        guards as every other read. A name that leads nowhere is left out (the page says so)."""
+        for page in self.crawl.pages:
+            for name in snippet_names(page.data):
+                if name in self.crawl.snippets:
+                    continue
+                for base in dict.fromkeys(("", self.content)):
+                    rel = normalize_repo_path(posixpath.join(base, name)) if base else \
+                        normalize_repo_path(name)
+                    data = self._snippet(rel) if rel else None
+                    if data is not None:
+                        self.crawl.snippets[name] = data
+                        break
+
+    def _snippet(self, rel: str) -> bytes | None:
+        path = Path(os.path.realpath(self.root / rel))
+        if self.root not in path.parents or not path.is_file():
+            return None  # outside the root (whatever a link says), or not a file
+        if any(part.startswith(".") for part in path.relative_to(self.root).parts):
+            return None  # never the cache, the repository's .git or another hidden file
+        return self._read(rel, path.stat().st_size)
+
     def _hash(self, rel: str) -> str:
         digest = hashlib.sha256()
         try:
@@ -244,7 +273,9 @@ class _Walker:
 def crawl(config: Config) -> Crawl:
     """Read the project below ``config.root``; results sorted by path, whatever the FS order."""
     result = Crawl()
-    _Walker(config, result).walk("")
+    walker = _Walker(config, result)
+    walker.walk("")
+    walker.read_snippets()
     result.pages.sort(key=lambda f: f.path)
     result.assets.sort()
     result.code.sort(key=lambda f: f.path)

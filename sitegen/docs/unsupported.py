@@ -32,8 +32,8 @@ _IN_TEXT = (
     (
         re.compile(r"^\s*-{1,2}8<-{1,2}\s.*$", re.MULTILINE),
         (
-            "the pymdownx snippet '{text}' is not included (snippets are not supported); "
-            "it is shown as text"
+            "the pymdownx snippet '{text}' is not included: sitegen includes the one-line form "
+            "--8<-- \"file\" (content/syntax/snippets.md); it is shown as text"
         ),
     ),
 )

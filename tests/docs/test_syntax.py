@@ -249,7 +249,7 @@ def test_wikilinks_are_links() -> None:
     ("Intro.\n\n:::{note}\nMyST\n:::\n", 3, 1),
     ("Intro.\n\n```{code-cell}\nx\n```\n", 3, 1),
     ("Intro.\n\n<!--@include: ./part.md-->\n", 3, 1),
-    ('Intro.\n\n--8<-- "snippet.md"\n', 3, 1),
+    ("Intro.\n\n--8<-- snippet.md\n", 3, 1),  # unquoted: not the form sitegen includes
     ("Intro.\n\n![[Embedded page]]\n", 3, 1),
 ])
 def test_unsupported_includes_are_warnings_with_their_place(text: str, line: int,

@@ -1,0 +1,188 @@
+"""Snippets (pymdownx ``--8<-- "file"``): another file's lines put in place of the snippet line
+before a page is parsed, and every position mapped back to the page's own bytes.
+
+Never reads a file: the crawl reads the named files through its root and symlink guard and
+hands their bytes in (content/syntax/snippets.md). Pure and linear in the page's size.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.records import Heading, Link, PageRecord
+
+#: One snippet line: indentation, scissors, a quoted file name with an optional
+#: ``:start:end`` line range (1-based, inclusive, as pymdownx reads it).
+SNIPPET_LINE = re.compile(
+    rb"^(?P<indent>[ \t]*)(?P<escape>;?)-{1,3}8<-{1,3}[ \t]+(?P<q>[\"'])(?P<name>[^\"'\r\n]+)(?P=q)"
+    rb"[ \t]*\r?$",
+    re.MULTILINE,
+)
+_RANGE = re.compile(r"(?P<path>.+?)(?::(?P<start>[0-9]*)(?::(?P<end>[0-9]*))?)?")
+
+
+def snippet_names(data: bytes) -> list[str]:
+    """The file names a page's snippet lines ask for (ranges stripped), in page order."""
+    if b"8<" not in data:
+        return []
+    return [
+        split_range(m.group("name").decode("utf-8", "replace"))[0]
+        for m in SNIPPET_LINE.finditer(data)
+        if not m.group("escape")
+    ]
+
+
+def split_range(name: str) -> tuple[str, int, int]:
+    """``file.py:3:5`` -> (``file.py``, 3, 5), lines 3 to 5; ``file.py:3`` from line 3;
+    ``file.py::5`` up to line 5; no range, the whole file (1, 0)."""
+    found = _RANGE.fullmatch(name.strip())
+    if found is None:
+        return name.strip(), 1, 0
+    start, end = found.group("start") or "", found.group("end") or ""
+    return found.group("path"), max(int(start or "1"), 1), int(end or "0")
+
+
+@dataclass(frozen=True)
+class Splice:
+    """One snippet line replaced: where it was in the page, and what took its place."""
+
+    page_offset: int  # first byte of the snippet line in the page
+    page_length: int  # its length, without the line break
+    new_offset: int  # first byte of the inserted text in the expanded page
+    new_length: int
+    page_line: int  # 1-based line of the snippet line in the page
+    new_lines: int  # lines the inserted text spans (the snippet line was one)
+
+
+@dataclass
+class Expanded:
+    data: bytes
+    splices: list[Splice]
+    problems: list[tuple[int, str]]  # (1-based page line, message)
+
+
+def expand(data: bytes, files: Mapping[str, bytes | None]) -> Expanded:
+    """The page with each snippet line replaced by its file's lines (each line given the
+    snippet line's indentation, so a snippet inside a list item or a fence stays there).
+    A file that ``files`` does not hold (missing, outside the root, unreadable) leaves an
+    empty line and a problem at the snippet's line."""
+    out: list[bytes] = []
+    splices: list[Splice] = []
+    problems: list[tuple[int, str]] = []
+    pos = grown = 0
+    lines_before = 0
+    for m in SNIPPET_LINE.finditer(data) if b"8<" in data else ():
+        name = m.group("name").decode("utf-8", "replace")
+        path, start, end = split_range(name)
+        lines_before += data.count(b"\n", pos, m.start())
+        body = files.get(path)
+        line_end = m.end() if not data[m.start() : m.end()].endswith(b"\r") else m.end() - 1
+        if m.group("escape"):  # ";--8<-- ..." shows the snippet line itself, as pymdownx does
+            text = data[m.start() : line_end].replace(b";", b"", 1)
+        elif body is None:
+            problems.append(
+                (
+                    lines_before + 1,
+                    (
+                        f"snippet '{name}': no such file inside the project "
+                        "(snippets are read from the project root, then the content folder)"
+                    ),
+                )
+            )
+            text = b""
+        else:
+            text = _lines(body, start, end, m.group("indent"))
+        out.append(data[pos : m.start()])
+        new_offset = m.start() + grown
+        out.append(text)
+        splices.append(
+            Splice(
+                m.start(),
+                line_end - m.start(),
+                new_offset,
+                len(text),
+                lines_before + 1,
+                max(text.count(b"\n") + 1, 1),
+            )
+        )
+        grown += len(text) - (line_end - m.start())
+        pos = line_end
+    out.append(data[pos:])
+    return Expanded(b"".join(out), splices, problems)
+
+
+def _lines(body: bytes, start: int, end: int, indent: bytes) -> bytes:
+    lines = body.replace(b"\r\n", b"\n").split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    chosen = lines[start - 1 : end or None]
+    return b"\n".join(indent + line if line else line for line in chosen)
+
+
+class PositionMap:
+    """Offsets and lines of the expanded page, mapped back to the page's own bytes; a place
+    inside inserted text maps to its snippet line."""
+
+    def __init__(self, page: bytes, splices: list[Splice]) -> None:
+        self.splices = splices
+        self.starts = [s.new_offset for s in splices]
+        self.line_starts = [0] + [i + 1 for i, b in enumerate(page) if b == 0x0A]
+
+    def offset(self, new: int) -> int:
+        i = bisect.bisect_right(self.starts, new) - 1
+        if i < 0:
+            return new
+        s = self.splices[i]
+        if new < s.new_offset + s.new_length:
+            return s.page_offset
+        return s.page_offset + s.page_length + (new - s.new_offset - s.new_length)
+
+    def line_col(self, page_offset: int) -> tuple[int, int]:
+        i = bisect.bisect_right(self.line_starts, page_offset) - 1
+        return i + 1, page_offset - self.line_starts[i] + 1
+
+    def line(self, new_line: int) -> int:
+        added = 0
+        for s in self.splices:
+            first = s.page_line + added  # the inserted text's first line, expanded
+            if new_line < first:
+                break
+            if new_line < first + s.new_lines:
+                return s.page_line
+            added += s.new_lines - 1
+        return new_line - added
+
+
+def map_back(rec: PageRecord, page: bytes, expanded: Expanded) -> PageRecord:
+    """``rec`` (extracted from the expanded page) with every position in the page's bytes,
+    and the snippets' problems as warnings."""
+    where = PositionMap(page, expanded.splices)
+
+    def link(x: Link) -> Link:
+        offset = where.offset(x.offset)
+        line, column = where.line_col(offset)
+        return dataclasses.replace(x, offset=offset, line=line, column=column)
+
+    def heading(h: Heading) -> Heading:
+        offset = where.offset(h.offset)
+        return dataclasses.replace(h, offset=offset, line=where.line_col(offset)[0])
+
+    diagnostics = [
+        dataclasses.replace(d, line=where.line(d.line)) if d.path == rec.path else d
+        for d in rec.diagnostics
+    ]
+    diagnostics += [
+        Diagnostic(rec.path, line, 1, Level.WARNING, message, "snippet")
+        for line, message in expanded.problems
+    ]
+    return dataclasses.replace(
+        rec,
+        links=[link(x) for x in rec.links],
+        headings=[heading(h) for h in rec.headings],
+        diagnostics=diagnostics,
+    )
