@@ -190,6 +190,9 @@ class _Walker:
     def _file(self, rel: str, size: int) -> None:
         in_content = _is_under(rel, self.content)
         is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
+        if not in_content and rel.rsplit("/", 1)[-1].lower() == "readme.md" and \
+                any(_is_under(rel, s) for s in self.sources):
+            is_page = True  # a source folder's README is a page, beside the source pages
         if in_content and not self.content and not is_page:
             # Pages at the root (content = "."): source files stay code, and only files that
             # look like a document's assets are published (never the project's config).

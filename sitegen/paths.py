@@ -28,17 +28,19 @@ def page_node_id(content_relative: str) -> NodeId:
     return NodeId("/" + content_relative.lstrip("/"))
 
 
-def page_node_of(content: str, path: str) -> NodeId | None:
+def page_node_of(content: str, path: str) -> NodeId:
     """A page's node from its repository path: ``content/guides/a.md`` -> ``/guides/a.md``.
 
     ``content`` is the normalized content folder (``Config.content_rel``; ``""`` when the
-    pages are at the root). None when ``path`` does not lie under it.
+    pages are at the root). A page outside it (a source folder's ``README.md``) is published
+    beside the source pages: ``pkg/README.md`` -> ``/code/pkg/README.md``
+    (content/guides/site.md#folder-index-pages).
     """
     if not content:
         return page_node_id(path)
     if path.startswith(content + "/"):
         return page_node_id(path[len(content) + 1:])
-    return None
+    return source_node_id(RepoPath(path))
 
 
 def source_node_id(path: RepoPath) -> NodeId:

@@ -57,7 +57,7 @@ class SiteIndex:
         rel = self._content_relative(repo_path)
         if rel is not None and (repo_path in self.pages or repo_path in self.assets):
             return page_node_id(rel)
-        if repo_path in self.sources:
+        if repo_path in self.sources or repo_path in self.pages:  # a README beside the code
             return source_node_id(RepoPath(repo_path))
         return None
 
