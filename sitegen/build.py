@@ -285,7 +285,9 @@ def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, 
     if not path.exists() or not (needed or config.store == "sqlite"):
         return Graph(), []
     try:
-        return (store.load() if needed else _probe(store)), []
+        # Read even when the merge does not need it for SQLite, which diffs against its rows
+        # when it saves: a store it cannot read is set aside now, not failed on later.
+        return store.load(), []
     except (StoreError, sqlite3.Error, OSError) as err:
         aside = _set_aside(path, ".unreadable")
         return Graph(), [Diagnostic(
@@ -293,12 +295,6 @@ def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, 
             f"the graph store cannot be read ({err}); it was set aside as .sitegen/{aside.name}. "
             "Lost: the stored links of pages this build could not read (they return when those "
             "pages are read again)", "store")]
-
-
-def _probe(store: GraphStore) -> Graph:
-    """The SQLite store diffs against its rows when it saves: read them once to be sure it can."""
-    store.load()
-    return Graph()
 
 
 def _set_aside(path: Path, suffix: str) -> Path:

@@ -131,7 +131,7 @@ class PositionMap:
     def __init__(self, page: bytes, splices: list[Splice]) -> None:
         self.splices = splices
         self.starts = [s.new_offset for s in splices]
-        self.line_starts = [0] + [i + 1 for i, b in enumerate(page) if b == 0x0A]
+        self.line_starts = [0] + [m.end() for m in re.finditer(b"\n", page)]
 
     def offset(self, new: int) -> int:
         i = bisect.bisect_right(self.starts, new) - 1

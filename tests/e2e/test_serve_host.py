@@ -8,6 +8,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.e2e.conftest import write_project
@@ -33,27 +35,12 @@ def _get(host: str, port: int, host_header: str) -> int:
     return int(data.split(b" ", 2)[1])
 
 
-def test_serve_on_another_address_warns_and_answers_its_name(tmp_path: Path) -> None:
-    root = write_project(tmp_path / "proj", PAGES)
-    port = _free_port(OTHER)
+@contextmanager
+def _serving(root: Path, port: int, *extra: str) -> Iterator[list[str]]:
+    """`sitegen serve` running until it says where it serves; yields its stderr lines."""
+    argv = [sys.executable, "-m", "sitegen.cli", "serve", "--root", str(root), "--port", str(port)]
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "sitegen.cli",
-            "serve",
-            "--root",
-            str(root),
-            "--port",
-            str(port),
-            "--host",
-            OTHER,
-            "--jobs",
-            "1",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+        [*argv, *extra, "--jobs", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
     lines: list[str] = []
 
@@ -66,6 +53,17 @@ def test_serve_on_another_address_warns_and_answers_its_name(tmp_path: Path) -> 
         deadline = time.monotonic() + 90
         while not any("Ctrl-C stops" in line for line in lines) and time.monotonic() < deadline:
             time.sleep(0.1)
+        yield lines
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert not any("Traceback" in line for line in lines)
+
+
+def test_serve_on_another_address_warns_and_answers_its_name(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "proj", PAGES)
+    port = _free_port(OTHER)
+    with _serving(root, port, "--host", OTHER) as lines:
         assert any(f"at http://{OTHER}:{port}/" in line for line in lines), lines
         assert (
             f"sitegen: warning: serving on {OTHER}, not the loopback: anyone who can reach "
@@ -73,45 +71,11 @@ def test_serve_on_another_address_warns_and_answers_its_name(tmp_path: Path) -> 
         )
         assert _get(OTHER, port, f"{OTHER}:{port}") == 200
         assert _get(OTHER, port, f"attacker.example:{port}") == 403
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-    assert not any("Traceback" in line for line in lines)
 
 
 def test_the_default_is_the_loopback_without_a_warning(tmp_path: Path) -> None:
     root = write_project(tmp_path / "proj", PAGES)
     port = _free_port("127.0.0.1")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "sitegen.cli",
-            "serve",
-            "--root",
-            str(root),
-            "--port",
-            str(port),
-            "--jobs",
-            "1",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: list[str] = []
-
-    def pump() -> None:
-        assert proc.stderr is not None
-        lines.extend(line.rstrip("\n") for line in proc.stderr)
-
-    threading.Thread(target=pump, daemon=True).start()
-    try:
-        deadline = time.monotonic() + 90
-        while not any("Ctrl-C stops" in line for line in lines) and time.monotonic() < deadline:
-            time.sleep(0.1)
+    with _serving(root, port) as lines:
         assert any(f"at http://127.0.0.1:{port}/" in line for line in lines), lines
         assert not any("warning: serving on" in line for line in lines)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
