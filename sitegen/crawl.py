@@ -156,6 +156,8 @@ class _Walker:
             return
         if rel_dir and any(e.name == OUTPUT_MARKER for e in entries):
             return  # sitegen's own output, whatever --out it was built with
+        if rel_dir and any(e.name == "pyvenv.cfg" for e in entries):
+            return  # a Python virtual environment (``python -m venv v``): never docs or code
         for entry in entries:
             self._visit(entry, f"{rel_dir}/{entry.name}" if rel_dir else entry.name)
 

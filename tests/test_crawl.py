@@ -141,3 +141,20 @@ def test_two_builds_are_byte_identical_whatever_the_listing_order(tmp_path: Path
     assert outputs[0].keys() == outputs[1].keys()
     for name in outputs[0]:
         assert outputs[0][name] == outputs[1][name], name
+
+
+def test_a_virtual_environment_inside_the_project_is_not_read(tmp_path: Path) -> None:
+    """`python3 -m venv v` in the project (any name, not ignored): its links to the system
+    interpreter and its copies of packages are neither docs nor code, and say nothing."""
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content/index.md").write_text("# Home\n")
+    venv = tmp_path / "v"
+    (venv / "lib/site-packages/pkg").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "lib/site-packages/pkg/mod.py").write_text("x = 1\n")
+    (venv / "bin").mkdir()
+    os.symlink("/usr/bin/python3", venv / "bin/python")
+    found = crawl(load_config(tmp_path))
+    assert [c.path for c in found.code] == []
+    assert not any(p.startswith("v/") for p in found.all_paths)
+    assert found.diagnostics == []
