@@ -26,8 +26,11 @@ GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
 
 
 def generate(dest: Path, pages: int) -> None:
-    subprocess.run([sys.executable, str(GEN), str(dest), "--pages", str(pages)], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(GEN), str(dest), "--pages", str(pages)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def timed(cmd: list[str], cwd: Path, before: callable = lambda: None) -> float:  # type: ignore[valid-type]
@@ -51,8 +54,9 @@ print(time.perf_counter() - start)
 
 
 def floor(docs: Path) -> float:
-    out = subprocess.run([sys.executable, "-c", FLOOR, str(docs)], check=True,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", FLOOR, str(docs)], check=True, capture_output=True, text=True
+    )
     return float(out.stdout.strip())
 
 
@@ -71,11 +75,31 @@ def main() -> None:
             for d in ("site", "site-sitegen", ".sitegen"):
                 shutil.rmtree(corpus / d, ignore_errors=True)
 
-        sitegen = [sys.executable, "-m", "sitegen.cli", "build", "--quiet", "--jobs", str(args.jobs)]
-        mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs-smallnav.yml",
-                  "-d", str(Path(tmp) / "mkdocs-site")]
-        times: dict[str, list[float]] = {"sitegen build": [], "mkdocs small-nav": [],
-                                         "markdown-it floor": []}
+        sitegen = [
+            sys.executable,
+            "-m",
+            "sitegen.cli",
+            "build",
+            "--quiet",
+            "--jobs",
+            str(args.jobs),
+        ]
+        mkdocs = [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "-q",
+            "-f",
+            "mkdocs-smallnav.yml",
+            "-d",
+            str(Path(tmp) / "mkdocs-site"),
+        ]
+        times: dict[str, list[float]] = {
+            "sitegen build": [],
+            "mkdocs small-nav": [],
+            "markdown-it floor": [],
+        }
         for _ in range(args.runs):
             times["sitegen build"].append(timed(sitegen, corpus, clean))
             times["mkdocs small-nav"].append(timed(mkdocs, corpus))

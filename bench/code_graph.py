@@ -38,6 +38,7 @@ Edge = tuple[str, str]
 
 # ---------------------------------------------------------------- the temporary project
 
+
 def make_project(package: str, tmp: Path) -> Path:
     """``<tmp>/proj/<package>/`` (a copy of the installed package) plus a sitegen.toml."""
     spec = importlib.util.find_spec(package)
@@ -48,7 +49,8 @@ def make_project(package: str, tmp: Path) -> Path:
     shutil.copytree(src, root / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (root / "content").mkdir()
     (root / "sitegen.toml").write_text(
-        f'source = ["{package}"]\nlanguages = ["python"]\ncontent = "content"\n', encoding="utf-8")
+        f'source = ["{package}"]\nlanguages = ["python"]\ncontent = "content"\n', encoding="utf-8"
+    )
     return root
 
 
@@ -60,11 +62,13 @@ def module_name(path: str) -> str:
 
 # ---------------------------------------------------------------- child: sitegen
 
+
 def _counting_patches() -> dict[str, int]:
     """Count shard-cache misses (the files sent to the parser, any jobs) and, in this
     process, ``extract_source`` calls (with jobs > 1 they happen in the workers)."""
     import sitegen.code.extract
     from sitegen.code.shards import ShardCache
+
     counts = {"parsed": 0, "extract_source_calls": 0}
     real_get, real_extract = ShardCache.get, sitegen.code.extract.extract_source
 
@@ -91,6 +95,7 @@ def child_sitegen(root: Path, jobs: int, cold: bool) -> dict:
     from sitegen.config import load_config
     from sitegen.crawl import crawl
     from sitegen.progress import Progress
+
     counts = _counting_patches()
     if cold:
         shutil.rmtree(root / ".sitegen", ignore_errors=True)
@@ -103,17 +108,31 @@ def child_sitegen(root: Path, jobs: int, cold: bool) -> dict:
     graph, _ = build_code_graph(records, config, set(found.all_paths), found.manifests.get)
     t3 = time.perf_counter()
     imports_only = _time_imports_only(records, config, found)
-    edges = sorted({(module_name(graph.files[e.src].path), module_name(graph.files[e.dst].path))
-                    for e in graph.edges(EdgeKind.IMPORT) if e.dst in graph.files})
-    return {"total": t3 - t0, "crawl": t1 - t0, "extract": t2 - t1, "link": t3 - t2,
-            "imports_only": imports_only, **counts, "files": len(found.code),
-            "modules": sorted(module_name(f.path) for f in graph.files.values()),
-            "edges": edges, "lines": _sitegen_lines(records, config, found)}
+    edges = sorted(
+        {
+            (module_name(graph.files[e.src].path), module_name(graph.files[e.dst].path))
+            for e in graph.edges(EdgeKind.IMPORT)
+            if e.dst in graph.files
+        }
+    )
+    return {
+        "total": t3 - t0,
+        "crawl": t1 - t0,
+        "extract": t2 - t1,
+        "link": t3 - t2,
+        "imports_only": imports_only,
+        **counts,
+        "files": len(found.code),
+        "modules": sorted(module_name(f.path) for f in graph.files.values()),
+        "edges": edges,
+        "lines": _sitegen_lines(records, config, found),
+    }
 
 
 def _time_imports_only(records: list, config, found) -> float:  # type: ignore[no-untyped-def]
     """Import resolution alone (what grimp does after parsing), without name resolution."""
     from sitegen.code.resolve import ProjectIndex, resolve_imports
+
     t0 = time.perf_counter()
     index = ProjectIndex.build(records, config, set(found.all_paths), found.manifests.get)
     for record in records:
@@ -124,6 +143,7 @@ def _time_imports_only(records: list, config, found) -> float:  # type: ignore[n
 def _sitegen_lines(records: list, config, found) -> dict[str, list[int]]:  # type: ignore[no-untyped-def]
     """``"a b"`` -> every line whose import statement makes the edge a -> b (for the diff)."""
     from sitegen.code.resolve import ProjectIndex, resolve_imports
+
     index = ProjectIndex.build(records, config, set(found.all_paths), found.manifests.get)
     lines: dict[str, set[int]] = defaultdict(set)
     for record in records:
@@ -137,9 +157,11 @@ def _sitegen_lines(records: list, config, found) -> dict[str, list[int]]:  # typ
 
 # ---------------------------------------------------------------- child: grimp
 
+
 def child_grimp(root: Path, package: str) -> dict:
     sys.path.insert(0, str(root))
     import grimp
+
     spec = importlib.util.find_spec(package)
     origin = (spec.origin if spec else None) or ""
     if not origin.startswith(str(root)):
@@ -153,15 +175,26 @@ def child_grimp(root: Path, package: str) -> dict:
             edges.append((importer, imported))
             details = graph.get_import_details(importer=importer, imported=imported)
             lines[f"{importer} {imported}"] = sorted({d["line_number"] for d in details})
-    return {"total": total, "modules": sorted(graph.modules), "edges": edges,
-            "count_imports": graph.count_imports(), "lines": lines}
+    return {
+        "total": total,
+        "modules": sorted(graph.modules),
+        "edges": edges,
+        "count_imports": graph.count_imports(),
+        "lines": lines,
+    }
 
 
 # ---------------------------------------------------------------- parent: running children
 
+
 def run_child(args: list[str]) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", *args],
-                         check=False, capture_output=True, text=True, cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     if out.returncode != 0:
         sys.exit(f"child {' '.join(args)} failed:\n{out.stderr}")
     return json.loads(out.stdout)
@@ -173,7 +206,8 @@ def measure(root: Path, package: str, runs: int, jobs_list: list[int]) -> dict[s
         for jobs in jobs_list:
             for mode in ("cold", "warm"):
                 results[f"sitegen jobs={jobs} {mode}"].append(
-                    run_child(["sitegen", str(root), str(jobs), mode]))
+                    run_child(["sitegen", str(root), str(jobs), mode])
+                )
         results["grimp"].append(run_child(["grimp", str(root), package]))
     return results
 
@@ -195,8 +229,9 @@ class Statement:
 
 
 def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _context(stack: list[ast.AST]) -> str:
@@ -223,12 +258,17 @@ def statements(path: Path) -> dict[int, Statement]:
     def visit(node: ast.AST, stack: list[ast.AST]) -> None:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             first = node.lineno
-            src = " ".join(x.strip() for x in lines[first - 1:node.end_lineno or first])
+            src = " ".join(x.strip() for x in lines[first - 1 : node.end_lineno or first])
             if isinstance(node, ast.Import):
                 st = Statement(src, _context(stack), True, (), node.names[0].name)
             else:
-                st = Statement(src, _context(stack), node.level == 0,
-                               tuple(a.name for a in node.names), node.module or "")
+                st = Statement(
+                    src,
+                    _context(stack),
+                    node.level == 0,
+                    tuple(a.name for a in node.names),
+                    node.module or "",
+                )
             for line in range(first, (node.end_lineno or first) + 1):
                 out[line] = st
         for child in ast.iter_child_nodes(node):
@@ -243,6 +283,7 @@ def statements(path: Path) -> dict[int, Statement]:
 
 # ---------------------------------------------------------------- comparing the edge sets
 
+
 @dataclass
 class Diff:
     """One side's extra edges, grouped by reason, with the statements behind them."""
@@ -255,13 +296,21 @@ def _file_of(root: Path, module: str) -> Path:
     return base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py"
 
 
-def _reason(edge: Edge, st: Statement | None, other: dict[Edge, list[int]], line: int,
-            package: str, modules: set[str]) -> str:
+def _reason(
+    edge: Edge,
+    st: Statement | None,
+    other: dict[Edge, list[int]],
+    line: int,
+    package: str,
+    modules: set[str],
+) -> str:
     """Why the other tool does not have this edge (a heuristic over the statement's shape)."""
     importer, imported = edge
     if importer not in modules:
-        return "importer is not a module of the other graph (grimp walks only folders " \
+        return (
+            "importer is not a module of the other graph (grimp walks only folders "
             "with __init__.py)"
+        )
     if imported not in modules:
         return "target is not a module of the other graph"
     if st is None:
@@ -272,8 +321,10 @@ def _reason(edge: Edge, st: Statement | None, other: dict[Edge, list[int]], line
     if any(imported.startswith(b + ".") for b in same_line):
         return "module named vs its parent package (the other side has the parent)"
     if st.absolute and st.module.split(".")[0] != package:
-        return f"absolute import of a top-level name that is not '{package}' (stdlib, " \
+        return (
+            f"absolute import of a top-level name that is not '{package}' (stdlib, "
             f"third party) taken as a same-named module inside '{package}'"
+        )
     if st.names and (imported == st.module or f"{st.module}." in imported):
         return "from-import: name taken as module vs attribute"
     if not st.absolute:
@@ -281,8 +332,14 @@ def _reason(edge: Edge, st: Statement | None, other: dict[Edge, list[int]], line
     return "other"
 
 
-def classify(root: Path, extra: set[Edge], mine: dict[Edge, list[int]],
-             other: dict[Edge, list[int]], package: str, modules: set[str]) -> Diff:
+def classify(
+    root: Path,
+    extra: set[Edge],
+    mine: dict[Edge, list[int]],
+    other: dict[Edge, list[int]],
+    package: str,
+    modules: set[str],
+) -> Diff:
     diff = Diff()
     cache: dict[str, dict[int, Statement]] = {}
     for edge in sorted(extra):
@@ -313,6 +370,7 @@ def contexts(root: Path, lines: dict[Edge, list[int]]) -> Counter[str]:
 
 # ---------------------------------------------------------------- printing
 
+
 def _median(runs: list[dict], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
@@ -328,25 +386,34 @@ def _parsed(runs: list[dict], jobs: int | None) -> str:
 
 def print_times(results: dict[str, list[dict]]) -> None:
     grimp = _median(results["grimp"], "total")
-    print(f"| {'run':<22} | {'seconds':>7} | {'parsed':>6} | {'crawl':>5} | {'extract':>7} "
-          f"| {'link':>5} | {'/ grimp':>7} |")
+    print(
+        f"| {'run':<22} | {'seconds':>7} | {'parsed':>6} | {'crawl':>5} | {'extract':>7} "
+        f"| {'link':>5} | {'/ grimp':>7} |"
+    )
     print(f"|{'-' * 24}|{'-' * 9}|{'-' * 8}|{'-' * 7}|{'-' * 9}|{'-' * 7}|{'-' * 9}|")
     for name, runs in results.items():
         total = _median(runs, "total")
         if name == "grimp":
-            print(f"| {'grimp build_graph':<22} | {total:7.3f} | {'all':>6} | {'':>5} | "
-                  f"{'':>7} | {'':>5} | {1:6.2f}x |")
+            print(
+                f"| {'grimp build_graph':<22} | {total:7.3f} | {'all':>6} | {'':>5} | "
+                f"{'':>7} | {'':>5} | {1:6.2f}x |"
+            )
             continue
         jobs = int(name.split("jobs=")[1].split()[0])
-        print(f"| {name:<22} | {total:7.3f} | {_parsed(runs, jobs):>6} | "
-              f"{_median(runs, 'crawl'):5.3f} | {_median(runs, 'extract'):7.3f} | "
-              f"{_median(runs, 'link'):5.3f} | {total / grimp:6.2f}x |")
+        print(
+            f"| {name:<22} | {total:7.3f} | {_parsed(runs, jobs):>6} | "
+            f"{_median(runs, 'crawl'):5.3f} | {_median(runs, 'extract'):7.3f} | "
+            f"{_median(runs, 'link'):5.3f} | {total / grimp:6.2f}x |"
+        )
     sitegen = [k for k in results if k != "grimp"]
     imports_only = statistics.median(r["imports_only"] for k in sitegen for r in results[k])
-    print(f"\nlink = build_code_graph (imports and name resolution); import resolution alone "
-          f"(ProjectIndex.build + resolve_imports): {imports_only:.3f} s")
-    ratios = ", ".join(f"{k.removeprefix('sitegen ')} {_median(results[k], 'total') / grimp:.1f}x"
-                       for k in sitegen)
+    print(
+        f"\nlink = build_code_graph (imports and name resolution); import resolution alone "
+        f"(ProjectIndex.build + resolve_imports): {imports_only:.3f} s"
+    )
+    ratios = ", ".join(
+        f"{k.removeprefix('sitegen ')} {_median(results[k], 'total') / grimp:.1f}x" for k in sitegen
+    )
     print(f"Ratio sitegen / grimp (wall time, median): {ratios}")
 
 
@@ -364,11 +431,15 @@ def print_graphs(root: Path, package: str, results: dict[str, list[dict]]) -> No
     print(f"|{'-' * 10}|{'-' * 9}|{'-' * 14}|")
     print(f"| {'sitegen':<8} | {len(sm):7} | {len(S):12} |")
     print(f"| {'grimp':<8} | {len(gm):7} | {len(G):12} |")
-    print(f"\ngrimp count_imports() = {g['count_imports']}; sitegen graphs identical over all "
-          f"{len(sitegen_runs)} runs (cold, warm, every jobs): {'yes' if same else 'NO'}")
+    print(
+        f"\ngrimp count_imports() = {g['count_imports']}; sitegen graphs identical over all "
+        f"{len(sitegen_runs)} runs (cold, warm, every jobs): {'yes' if same else 'NO'}"
+    )
     print(f"modules only in sitegen: {sorted(sm - gm)[:10]}, only in grimp: {sorted(gm - sm)[:10]}")
-    print(f"import edges in both: {len(S & G)}, only in sitegen: {len(S - G)}, "
-          f"only in grimp: {len(G - S)}")
+    print(
+        f"import edges in both: {len(S & G)}, only in sitegen: {len(S - G)}, "
+        f"only in grimp: {len(G - S)}"
+    )
     sl, gl = _lines(s), _lines(g)
     sc, gc = contexts(root, {e: sl.get(e, []) for e in S}), contexts(root, {e: gl[e] for e in G})
     print("\nEdges by the least guarded import statement that makes them:")
@@ -377,8 +448,10 @@ def print_graphs(root: Path, package: str, results: dict[str, list[dict]]) -> No
     for ctx in (*CONTEXTS, "?"):
         if sc[ctx] or gc[ctx]:
             print(f"| {ctx:<14} | {sc[ctx]:7} | {gc[ctx]:7} |")
-    for side, extra, mine, other, mods in (("sitegen", S - G, sl, gl, gm),
-                                           ("grimp", G - S, gl, sl, sm)):
+    for side, extra, mine, other, mods in (
+        ("sitegen", S - G, sl, gl, gm),
+        ("grimp", G - S, gl, sl, sm),
+    ):
         print(f"\nOnly in {side} ({len(extra)}):")
         diff = classify(root, extra, mine, other, package, mods)
         for reason, items in sorted(diff.by_reason.items(), key=lambda kv: -len(kv[1])):
@@ -391,8 +464,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--package", default="django")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2],
-                    help="sitegen worker counts to time (default: 1 2)")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        nargs="+",
+        default=[1, 2],
+        help="sitegen worker counts to time (default: 1 2)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="sitegen-code-bench-") as tmp:
         root = make_project(args.package, Path(tmp))
@@ -401,8 +479,10 @@ def main() -> None:
             ver = importlib.metadata.version(args.package)
         except importlib.metadata.PackageNotFoundError:
             ver = "?"
-        print(f"{args.package} {ver}: {files} .py files; python {sys.version.split()[0]}; "
-              f"median of {args.runs} runs; {time.strftime('%Y-%m-%d')}\n")
+        print(
+            f"{args.package} {ver}: {files} .py files; python {sys.version.split()[0]}; "
+            f"median of {args.runs} runs; {time.strftime('%Y-%m-%d')}\n"
+        )
         results = measure(root, args.package, args.runs, args.jobs)
         print_times(results)
         print_graphs(root, args.package, results)

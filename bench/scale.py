@@ -103,8 +103,13 @@ def _env() -> dict[str, str]:
 
 def measure(cmd: list[str], cwd: Path, log: Path) -> tuple[dict[str, float], str]:
     """One command in a fresh wrapper process: its wall time, max RSS, and output."""
-    done = subprocess.run([sys.executable, "-c", WRAPPER, str(cwd), str(log), *cmd],
-                          capture_output=True, text=True, env=_env(), check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", WRAPPER, str(cwd), str(log), *cmd],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        check=True,
+    )
     out = json.loads(done.stdout.strip().splitlines()[-1])
     text = log.read_text(encoding="utf-8", errors="replace")
     if out["code"] != 0:
@@ -122,15 +127,25 @@ def sitegen(corpus: Path, tmp: Path, args: list[str]) -> Sample:
 def mkdocs(corpus: Path, tmp: Path) -> Sample:
     dest = tmp / "mkdocs-site"
     shutil.rmtree(dest, ignore_errors=True)
-    cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs-smallnav.yml",
-           "-d", str(dest)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "-q",
+        "-f",
+        "mkdocs-smallnav.yml",
+        "-d",
+        str(dest),
+    ]
     out, _ = measure(cmd, corpus, tmp / "log")
     return Sample(out["seconds"], int(out["rss_kb"]))
 
 
 def floor(corpus: Path, tmp: Path, procs: int) -> Sample:
-    out, text = measure([sys.executable, "-c", FLOOR, str(corpus / "docs"), str(procs)], corpus,
-                        tmp / "log")
+    out, text = measure(
+        [sys.executable, "-c", FLOOR, str(corpus / "docs"), str(procs)], corpus, tmp / "log"
+    )
     inner = json.loads(text.strip().splitlines()[-1])
     return Sample(inner["seconds"], int(out["rss_kb"]), wall=out["seconds"])
 
@@ -164,8 +179,12 @@ def one_run(corpus: Path, tmp: Path, jobs: int, cores: int) -> dict[str, Sample]
 
 
 def generate(dest: Path, pages: int) -> int:
-    subprocess.run([sys.executable, str(GEN), str(dest), "--pages", str(pages)], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(GEN), str(dest), "--pages", str(pages)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return len(list((dest / "docs").rglob("*.md")))
 
 
@@ -174,10 +193,13 @@ def median_of(runs: list[dict[str, Sample]]) -> dict[str, Sample]:
     out = {}
     for key in runs[0]:
         samples = [r[key] for r in runs]
-        out[key] = Sample(statistics.median(s.seconds for s in samples),
-                          max(s.rss_kb for s in samples), max(s.main_kb for s in samples),
-                          max(s.workers_kb for s in samples),
-                          statistics.median(s.wall for s in samples))
+        out[key] = Sample(
+            statistics.median(s.seconds for s in samples),
+            max(s.rss_kb for s in samples),
+            max(s.main_kb for s in samples),
+            max(s.workers_kb for s in samples),
+            statistics.median(s.wall for s in samples),
+        )
     return out
 
 
@@ -200,16 +222,22 @@ def _mb(kb: int) -> str:
 
 def table(pages: int, med: dict[str, Sample], cores: int) -> list[str]:
     full, mk = med["full"].seconds, med["mkdocs"].seconds
-    lines = [(f"| {'measurement':<34} | {'seconds':>7} | {'pages/s':>7} | {'vs mkdocs':>9} "
-              f"| {'of full':>7} | {'max RSS MB':>10} | {'main / workers MB':>17} |"),
-             f"|{'-' * 36}|{'-' * 9}|{'-' * 9}|{'-' * 11}|{'-' * 9}|{'-' * 12}|{'-' * 19}|"]
+    lines = [
+        (
+            f"| {'measurement':<34} | {'seconds':>7} | {'pages/s':>7} | {'vs mkdocs':>9} "
+            f"| {'of full':>7} | {'max RSS MB':>10} | {'main / workers MB':>17} |"
+        ),
+        f"|{'-' * 36}|{'-' * 9}|{'-' * 9}|{'-' * 11}|{'-' * 9}|{'-' * 12}|{'-' * 19}|",
+    ]
     for key, label in ROWS:
         s = med[key]
         rate = pages / s.seconds
         frac = f"{s.seconds / full * 100:6.1f}%" if key in ("nochange", "edit", "edit2") else ""
         split = f"{_mb(s.main_kb)} / {_mb(s.workers_kb)}" if s.main_kb else ""
-        lines.append(f"| {label.format(cores=cores):<34} | {s.seconds:7.2f} | {rate:7.0f} "
-                     f"| {mk / s.seconds:8.2f}x | {frac:>7} | {_mb(s.rss_kb):>10} | {split:>17} |")
+        lines.append(
+            f"| {label.format(cores=cores):<34} | {s.seconds:7.2f} | {rate:7.0f} "
+            f"| {mk / s.seconds:8.2f}x | {frac:>7} | {_mb(s.rss_kb):>10} | {split:>17} |"
+        )
     return lines
 
 
@@ -223,18 +251,23 @@ def targets(pages: int, med: dict[str, Sample]) -> list[str]:
     vs_floor = full.seconds / med["floorN"].seconds
     nochange = med["nochange"].seconds / full.seconds
     edit = med["edit"].seconds / full.seconds
-    peak = max(max(med[k].main_kb, med[k].workers_kb)
-               for k in ("full", "nochange", "edit", "edit2"))
+    peak = max(
+        max(med[k].main_kb, med[k].workers_kb) for k in ("full", "nochange", "edit", "edit2")
+    )
     return [
         f"- full build >= 4x mkdocs small-nav pages/s: {speed:.2f}x -> "
-        + _verdict(speed >= 4, f"{4 / speed:.2f}x too slow "
-                   f"(needs <= {full.seconds * speed / 4:.2f} s)"),
+        + _verdict(
+            speed >= 4, f"{4 / speed:.2f}x too slow (needs <= {full.seconds * speed / 4:.2f} s)"
+        ),
         f"- full build within 1.5x of the all-cores floor: {vs_floor:.2f}x -> "
-        + _verdict(vs_floor <= 1.5, f"{vs_floor / 1.5:.2f}x too slow (needs <= "
-                   f"{med['floorN'].seconds * 1.5:.2f} s)"),
+        + _verdict(
+            vs_floor <= 1.5,
+            f"{vs_floor / 1.5:.2f}x too slow (needs <= {med['floorN'].seconds * 1.5:.2f} s)",
+        ),
         f"- no-change rebuild < 5 % of the full build: {nochange * 100:.1f} % -> "
-        + _verdict(nochange < 0.05, f"{nochange / 0.05:.1f}x over "
-                   f"(needs < {full.seconds * 0.05:.2f} s)"),
+        + _verdict(
+            nochange < 0.05, f"{nochange / 0.05:.1f}x over (needs < {full.seconds * 0.05:.2f} s)"
+        ),
         f"- one-page edit < 10 % of the full build: {edit * 100:.1f} % (edited again: "
         f"{med['edit2'].seconds / full.seconds * 100:.1f} %) -> "
         + _verdict(edit < 0.10, f"{edit / 0.10:.1f}x over (needs < {full.seconds * 0.10:.2f} s)"),
@@ -246,21 +279,33 @@ def targets(pages: int, med: dict[str, Sample]) -> list[str]:
 def header(args: argparse.Namespace, cores: int) -> list[str]:
     import markdown_it
     import mkdocs
+
     cmd = "python bench/scale.py " + " ".join(sys.argv[1:])
-    return [f"{datetime.date.today().isoformat()} (machine date): `{cmd}`; sitegen {_revision()}",
-            (f"python {platform.python_version()}, mkdocs {mkdocs.__version__}, markdown-it-py "
-             f"{markdown_it.__version__}; {cores} cores; sitegen --jobs {args.jobs}; "
-             f"median of {args.runs} runs (max RSS: peak over the runs)")]
+    return [
+        f"{datetime.date.today().isoformat()} (machine date): `{cmd}`; sitegen {_revision()}",
+        (
+            f"python {platform.python_version()}, mkdocs {mkdocs.__version__}, markdown-it-py "
+            f"{markdown_it.__version__}; {cores} cores; sitegen --jobs {args.jobs}; "
+            f"median of {args.runs} runs (max RSS: peak over the runs)"
+        ),
+    ]
 
 
 def _revision() -> str:
     """The commit measured, and whether sitegen's files differ from it."""
     try:
-        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "sitegen",
-                                "templates"], capture_output=True, text=True,
-                               check=False).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "sitegen", "templates"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return f"from {REPO} (not a git checkout)"
     return f"at {head}" + (" with uncommitted changes" if dirty else "")
@@ -272,21 +317,47 @@ def _revision() -> str:
 def profile(corpus: Path, tmp: Path, top: int = 15) -> list[str]:
     """A cProfile of one in-process full build (--jobs 1): top entries and time by module."""
     import pstats
+
     for d in (SITE, CACHE):
         shutil.rmtree(corpus / d, ignore_errors=True)
     prof = tmp / "build.prof"
-    subprocess.run([sys.executable, "-m", "cProfile", "-o", str(prof), "-m", "sitegen.cli",
-                    "build", "--jobs", "1", "--quiet", "--clean"], cwd=corpus, env=_env(),
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cProfile",
+            "-o",
+            str(prof),
+            "-m",
+            "sitegen.cli",
+            "build",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--clean",
+        ],
+        cwd=corpus,
+        env=_env(),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     entries = pstats.Stats(str(prof)).stats  # type: ignore[attr-defined]
-    build = max(ct for (path, _, name), (_, _, _, ct, _) in entries.items()
-                if name == "build" and path.endswith("sitegen/build.py"))
+    build = max(
+        ct
+        for (path, _, name), (_, _, _, ct, _) in entries.items()
+        if name == "build" and path.endswith("sitegen/build.py")
+    )
     lines = [f"profile of `sitegen build --jobs 1 --clean` (cProfile): build() {build:.2f} s"]
     # Callers of build() (cli, click, runpy) are left out: they only wrap it.
     below = {k: v for k, v in entries.items() if v[3] <= build}
     for col, title in ((3, "cumulative"), (2, "tottime")):
-        lines += ["", f"top {top} by {title}:", "| seconds | calls | function |",
-                  "|--------:|------:|----------|"]
+        lines += [
+            "",
+            f"top {top} by {title}:",
+            "| seconds | calls | function |",
+            "|--------:|------:|----------|",
+        ]
         for (path, line, name), stat in sorted(below.items(), key=lambda kv: -kv[1][col])[:top]:
             lines.append(f"| {stat[col]:7.2f} | {stat[1]} | {_where(path, line, name)} |")
     by_module: dict[str, float] = {}
@@ -294,8 +365,12 @@ def profile(corpus: Path, tmp: Path, top: int = 15) -> list[str]:
         mod = name if path == "~" else _short(path)
         by_module[mod] = by_module.get(mod, 0.0) + tt
     total = sum(by_module.values())
-    lines += ["", f"top {top} modules by own time (of {total:.2f} s in all):",
-              "| seconds | share | module |", "|--------:|------:|--------|"]
+    lines += [
+        "",
+        f"top {top} modules by own time (of {total:.2f} s in all):",
+        "| seconds | share | module |",
+        "|--------:|------:|--------|",
+    ]
     for mod, tt in sorted(by_module.items(), key=lambda kv: -kv[1])[:top]:
         lines.append(f"| {tt:7.2f} | {tt / total * 100:4.1f}% | {mod} |")
     return lines
@@ -309,17 +384,29 @@ def phases(corpus: Path, jobs: int) -> list[str]:
     page = edit_page(corpus)
     original = page.read_bytes()
     lines = []
-    runs = (("full (from nothing)", ["--clean"], 0), ("no change", [], 0), ("one page edited", [], 1),
-            ("same page again", [], 2))
+    runs = (
+        ("full (from nothing)", ["--clean"], 0),
+        ("no change", [], 0),
+        ("one page edited", [], 1),
+        ("same page again", [], 2),
+    )
     for label, extra, edits in runs:
         if edits:
             page.write_bytes(original + EDIT.encode() * edits)
         env = {**_env(), "SITEGEN_TIMINGS": "1"}
-        done = subprocess.run([sys.executable, "-m", "sitegen.cli", "build", "--quiet",
-                               "--jobs", str(jobs), *extra], cwd=corpus, env=env,
-                              capture_output=True, text=True, check=True)
-        marks = [ln.removeprefix("sitegen timing: ") for ln in done.stderr.splitlines()
-                 if ln.startswith("sitegen timing:")]
+        done = subprocess.run(
+            [sys.executable, "-m", "sitegen.cli", "build", "--quiet", "--jobs", str(jobs), *extra],
+            cwd=corpus,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        marks = [
+            ln.removeprefix("sitegen timing: ")
+            for ln in done.stderr.splitlines()
+            if ln.startswith("sitegen timing:")
+        ]
         lines.append(f"- {label}: " + ", ".join(marks))
     page.write_bytes(original)
     return lines
@@ -345,11 +432,13 @@ def main() -> None:
     ap.add_argument("--pages", type=int, nargs="+", default=[1000, 5000])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=0, help="sitegen --jobs (0 = one per core)")
-    ap.add_argument("--profile", action="store_true",
-                    help="also profile a --jobs 1 build of the largest corpus")
+    ap.add_argument(
+        "--profile", action="store_true", help="also profile a --jobs 1 build of the largest corpus"
+    )
     args = ap.parse_args()
-    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-             else os.cpu_count() or 1)
+    cores = (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    )
     print("\n".join(header(args, cores)), flush=True)
     with tempfile.TemporaryDirectory(prefix="sitegen-scale-") as name:
         tmp = Path(name)
@@ -359,13 +448,18 @@ def main() -> None:
             load = os.getloadavg()
             runs = [one_run(corpus, tmp, args.jobs, cores) for _ in range(args.runs)]
             after = os.getloadavg()
-            print(f"\n### {pages} pages\n\nload average (1 min) before {load[0]:.2f}, "
-                  f"after {after[0]:.2f}\n", flush=True)
+            print(
+                f"\n### {pages} pages\n\nload average (1 min) before {load[0]:.2f}, "
+                f"after {after[0]:.2f}\n",
+                flush=True,
+            )
             med = median_of(runs)
             print("\n".join(table(pages, med, cores)))
-            print(f"\nfloor processes' wall time (interpreter, imports, reading): "
-                  f"1 process {med['floor1'].wall:.2f} s, "
-                  f"{cores} processes {med['floorN'].wall:.2f} s")
+            print(
+                f"\nfloor processes' wall time (interpreter, imports, reading): "
+                f"1 process {med['floor1'].wall:.2f} s, "
+                f"{cores} processes {med['floorN'].wall:.2f} s"
+            )
             print(f"\ntargets (issue 5, stated for 5,000 pages) at {pages} pages:")
             print("\n".join(targets(pages, med)), flush=True)
         if args.profile:

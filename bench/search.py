@@ -32,8 +32,18 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 GENERATOR = HERE.parents[1] / "shared" / "bench" / "gen_corpus.py"
-QUERIES = ["caching", "deployment migration", "token stream", "heading paragraph", "queue worker",
-           "schema", "plugin config", "latency throughput", "release", "anchor"]
+QUERIES = [
+    "caching",
+    "deployment migration",
+    "token stream",
+    "heading paragraph",
+    "queue worker",
+    "schema",
+    "plugin config",
+    "latency throughput",
+    "release",
+    "anchor",
+]
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -104,7 +114,9 @@ def browser_latencies(site: Path, port: int, runs: int) -> dict[str, float]:
 
     out: dict[str, list[float]] = {"own cold": [], "own warm": [], "pf cold": [], "pf warm": []}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
         for _ in range(runs):
             page = browser.new_page()
             page.goto((site / "index.html").as_uri())
@@ -129,10 +141,14 @@ def pagefind_first_query_bytes(site: Path, port: int) -> int:
 
     sizes: list[int] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/index.html")
-        page.on("response", lambda r: sizes.append(len(r.body())) if "/pagefind/" in r.url else None)
+        page.on(
+            "response", lambda r: sizes.append(len(r.body())) if "/pagefind/" in r.url else None
+        )
         page.evaluate(PAGEFIND_QUERY, QUERIES[0])
         page.wait_for_timeout(500)
         browser.close()
@@ -149,16 +165,22 @@ def main() -> None:
     try:
         corpus = args.corpus or tmp / "corpus"
         if args.corpus is None:
-            subprocess.run([sys.executable, str(GENERATOR), str(corpus), "--pages", str(args.pages)],
-                           check=True, capture_output=True)
+            subprocess.run(
+                [sys.executable, str(GENERATOR), str(corpus), "--pages", str(args.pages)],
+                check=True,
+                capture_output=True,
+            )
         result, site = build_site(corpus)
         own_cost = own_index_cost(result, args.runs)
         own_js = (site / "search-index.js").read_bytes()
 
         def pagefind() -> None:
             shutil.rmtree(site / "pagefind", ignore_errors=True)
-            subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site)], check=True,
-                           capture_output=True)
+            subprocess.run(
+                [sys.executable, "-m", "pagefind", "--site", str(site)],
+                check=True,
+                capture_output=True,
+            )
 
         pf_cost = median_time(pagefind, args.runs)
         server, port = serve_folder(site)
@@ -168,12 +190,18 @@ def main() -> None:
         finally:
             server.shutdown()
         print(f"{len(result.pages)} pages; median of {args.runs} runs\n")
-        print("| engine | index bytes | gzip | first query downloads | build s | cold query ms | warm query ms |")
+        print(
+            "| engine | index bytes | gzip | first query downloads | build s | cold query ms | warm query ms |"
+        )
         print("|---|---|---|---|---|---|---|")
-        print(f"| sitegen search-index.js (file://) | {len(own_js):,} | {len(gzip.compress(own_js)):,} "
-              f"| {len(own_js):,} | {own_cost:.2f} | {lat['own cold']:.0f} | {lat['own warm']:.1f} |")
-        print(f"| Pagefind (HTTP only) | {folder_bytes(site / 'pagefind'):,} | (pre-compressed) "
-              f"| {pf_first:,} | {pf_cost:.2f} | {lat['pf cold']:.0f} | {lat['pf warm']:.1f} |")
+        print(
+            f"| sitegen search-index.js (file://) | {len(own_js):,} | {len(gzip.compress(own_js)):,} "
+            f"| {len(own_js):,} | {own_cost:.2f} | {lat['own cold']:.0f} | {lat['own warm']:.1f} |"
+        )
+        print(
+            f"| Pagefind (HTTP only) | {folder_bytes(site / 'pagefind'):,} | (pre-compressed) "
+            f"| {pf_first:,} | {pf_cost:.2f} | {lat['pf cold']:.0f} | {lat['pf warm']:.1f} |"
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -56,8 +56,12 @@ def time_edits(browser: Any, url: str, page_file: Path, runs: int, tag: str) -> 
         t0 = time.perf_counter()
         with page_file.open("a", encoding="utf-8") as fh:
             fh.write(f"\n\n{marker}\n")
-        page.wait_for_function("m => document.body && document.body.innerText.includes(m)",
-                               arg=marker, timeout=120_000, polling=20)
+        page.wait_for_function(
+            "m => document.body && document.body.innerText.includes(m)",
+            arg=marker,
+            timeout=120_000,
+            polling=20,
+        )
         times.append(time.perf_counter() - t0)
     page.close()
     return times
@@ -89,31 +93,52 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="sitegen-serve-bench-"))
     try:
         corpus = tmp / "corpus"
-        subprocess.run([sys.executable, str(GENERATOR), str(corpus), "--pages", str(args.pages)],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, str(GENERATOR), str(corpus), "--pages", str(args.pages)],
+            check=True,
+            capture_output=True,
+        )
         pages = sorted((corpus / "docs").rglob("*.md"))
         middle = pages[len(pages) // 2]
         rel = middle.relative_to(corpus / "docs").with_suffix(".html").as_posix()
         results: dict[str, list[float]] = {}
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+            )
             port = free_port()
-            proc = run_server([sys.executable, "-m", "sitegen.cli", "serve", "--port", str(port),
-                               "--quiet"], corpus, f"http://127.0.0.1:{port}/{rel}")
+            proc = run_server(
+                [sys.executable, "-m", "sitegen.cli", "serve", "--port", str(port), "--quiet"],
+                corpus,
+                f"http://127.0.0.1:{port}/{rel}",
+            )
             try:
-                results["sitegen serve"] = time_edits(browser, f"http://127.0.0.1:{port}/{rel}",
-                                                      middle, args.runs, "s")
+                results["sitegen serve"] = time_edits(
+                    browser, f"http://127.0.0.1:{port}/{rel}", middle, args.runs, "s"
+                )
             finally:
                 stop(proc)
             if not args.no_mkdocs and shutil.which("mkdocs"):
                 port = free_port()
                 mk_rel = rel[: -len(".html")] + "/"
                 mk_rel = "" if mk_rel == "index/" else mk_rel
-                proc = run_server(["mkdocs", "serve", "-q", "-f", "mkdocs-smallnav.yml", "-a",
-                                   f"127.0.0.1:{port}"], corpus, f"http://127.0.0.1:{port}/{mk_rel}")
+                proc = run_server(
+                    [
+                        "mkdocs",
+                        "serve",
+                        "-q",
+                        "-f",
+                        "mkdocs-smallnav.yml",
+                        "-a",
+                        f"127.0.0.1:{port}",
+                    ],
+                    corpus,
+                    f"http://127.0.0.1:{port}/{mk_rel}",
+                )
                 try:
-                    results["mkdocs serve"] = time_edits(browser, f"http://127.0.0.1:{port}/{mk_rel}",
-                                                         middle, args.runs, "m")
+                    results["mkdocs serve"] = time_edits(
+                        browser, f"http://127.0.0.1:{port}/{mk_rel}", middle, args.runs, "m"
+                    )
                 finally:
                     stop(proc)
             browser.close()

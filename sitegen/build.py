@@ -55,17 +55,25 @@ from sitegen.result import BuildOptions, BuildResult
 __all__ = ["BuildOptions", "BuildResult", "build"]
 
 
-def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
-                  state: BuildState | None = None,
-                  raw_html: RawHtml = RawHtml.SANITIZE,
-                  snippets: Mapping[str, bytes] | None = None) -> list[PageRecord]:
+def extract_pages(
+    files: list[SourceFile],
+    jobs: int,
+    progress: Progress,
+    state: BuildState | None = None,
+    raw_html: RawHtml = RawHtml.SANITIZE,
+    snippets: Mapping[str, bytes] | None = None,
+) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (unless its HTML was rendered under another ``raw_html`` mode). A page with snippet lines
     is parsed with the snippets in place (content/syntax/snippets.md); its cache key is the
     hash of those bytes, so a changed snippet file parses the page again."""
     expanded = {f.path: expand(f.data, snippets or {}) for f in files if snippet_names(f.data)}
-    keys = {f.path: hashlib.sha256(expanded[f.path].data).hexdigest() if f.path in expanded
-            else f.content_hash for f in files}
+    keys = {
+        f.path: hashlib.sha256(expanded[f.path].data).hexdigest()
+        if f.path in expanded
+        else f.content_hash
+        for f in files
+    }
     cached: dict[str, PageRecord] = {}
     if state is not None:
         for f in files:
@@ -76,16 +84,23 @@ def extract_pages(files: list[SourceFile], jobs: int, progress: Progress,
     task = progress.task("Extracting pages", len(todo))
     # Forked workers read the bytes from the crawl they inherit; records come back as the
     # plain dataclasses the cache stores, never as parse trees.
-    for chunk in run_forked(partial(_extract_chunk, raw_html=raw_html, expanded=expanded), todo,
-                            list(range(len(todo))), jobs):
+    for chunk in run_forked(
+        partial(_extract_chunk, raw_html=raw_html, expanded=expanded),
+        todo,
+        list(range(len(todo))),
+        jobs,
+    ):
         cached.update((r.path, r) for r in chunk)
         task.advance(len(chunk))
     return [cached[f.path] for f in files]
 
 
-def _extract_chunk(todo: list[SourceFile], indexes: list[int],
-                   raw_html: RawHtml = RawHtml.SANITIZE,
-                   expanded: Mapping[str, Expanded] | None = None) -> list[PageRecord]:
+def _extract_chunk(
+    todo: list[SourceFile],
+    indexes: list[int],
+    raw_html: RawHtml = RawHtml.SANITIZE,
+    expanded: Mapping[str, Expanded] | None = None,
+) -> list[PageRecord]:
     out = []
     for i in indexes:
         f = todo[i]
@@ -102,8 +117,16 @@ def raw_html_notice(config: Config) -> list[Diagnostic]:
     if config.raw_html != RawHtml.ALLOW:
         return []
     name = "sitegen.toml" if (config.root / "sitegen.toml").is_file() else "pyproject.toml"
-    return [Diagnostic(name, 1, 1, Level.INFO, 'raw_html = "allow": raw HTML in pages is '
-                       "published unsanitized", "raw-html")]
+    return [
+        Diagnostic(
+            name,
+            1,
+            1,
+            Level.INFO,
+            'raw_html = "allow": raw HTML in pages is published unsanitized',
+            "raw-html",
+        )
+    ]
 
 
 def site_index(config: Config, found: Crawl) -> SiteIndex:
@@ -117,8 +140,10 @@ def site_index(config: Config, found: Crawl) -> SiteIndex:
 
 
 def _line_counts(code: list[CodeFile]) -> dict[str, int]:
-    return {f.path: f.data.count(b"\n") + (0 if f.data.endswith(b"\n") or not f.data else 1)
-            for f in code}
+    return {
+        f.path: f.data.count(b"\n") + (0 if f.data.endswith(b"\n") or not f.data else 1)
+        for f in code
+    }
 
 
 def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Config) -> CrawlResult:
@@ -133,10 +158,16 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
     for src, edges in sorted(linked.edges_by_source.items()):
         result.sources[src] = (SourceStatus.READ, edges)
     skipped = {source_node_id(RepoPath(d.path)) for d in found.diagnostics}
-    skipped |= {node for d in found.diagnostics
-                if (node := page_node_of(config.content_rel, d.path)) is not None}
-    local = {n for n, node in store_graph.nodes.items()
-             if node.kind in (NodeKind.PAGE, NodeKind.SOURCE, NodeKind.ASSET)}
+    skipped |= {
+        node
+        for d in found.diagnostics
+        if (node := page_node_of(config.content_rel, d.path)) is not None
+    }
+    local = {
+        n
+        for n, node in store_graph.nodes.items()
+        if node.kind in (NodeKind.PAGE, NodeKind.SOURCE, NodeKind.ASSET)
+    }
     for src in sorted({e.src for e in store_graph.edges()} | local):
         if src in result.sources:
             continue
@@ -192,10 +223,17 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
     with build_lock(config.cache_dir, _announce):
         result = _build_locked(config, options, clean_pages, started)
     if not cache.trusted and not cache.fresh and not options.clean:
-        result.diagnostics.append(Diagnostic(
-            ".sitegen", 1, 1, Level.INFO,
-            "the page cache was not made in this folder (committed or copied); it was ignored "
-            "and every page parsed again", "cache"))
+        result.diagnostics.append(
+            Diagnostic(
+                ".sitegen",
+                1,
+                1,
+                Level.INFO,
+                "the page cache was not made in this folder (committed or copied); it was ignored "
+                "and every page parsed again",
+                "cache",
+            )
+        )
     result.seconds = time.perf_counter() - started
     return result
 
@@ -204,8 +242,9 @@ def _announce(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
-                  started: float) -> BuildResult:
+def _build_locked(
+    config: Config, options: BuildOptions, clean_pages: bool, started: float
+) -> BuildResult:
     jobs = options.jobs or config.jobs or _cores()
     progress = Progress(enabled=not options.quiet)
     with progress, _long_lived_data():
@@ -220,8 +259,9 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         mark_unfinished(config.cache_dir)
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages = extract_pages(found.pages, jobs, progress, state, RawHtml(config.raw_html),
-                              found.snippets)
+        pages = extract_pages(
+            found.pages, jobs, progress, state, RawHtml(config.raw_html), found.snippets
+        )
         texts = start_text_index(found, jobs)  # runs while the code is analysed and linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
@@ -229,8 +269,13 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
         timings.mark("code graph")
         # 3. link: resolve every link and relation against the whole set of files
-        linked = link_all(site_index(config, found), pages, code_records, _line_counts(found.code),
-                          UnreadFiles(config, found))
+        linked = link_all(
+            site_index(config, found),
+            pages,
+            code_records,
+            _line_counts(found.code),
+            UnreadFiles(config, found),
+        )
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store = open_store(config.store, config.cache_dir)
@@ -245,19 +290,28 @@ def _build_locked(config: Config, options: BuildOptions, clean_pages: bool,
         with run_in_background(store.save, graph, jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
             result.cycles = analyse_cycles(result)
-            result.diagnostics = sorted(set(found.diagnostics + code_diags + linked.diagnostics
-                                            + store_diags + _dropped(state)
-                                            + raw_html_notice(config)
-                                            + layout_diagnostics(config, found)
-                                            + [d for p in pages for d in p.diagnostics]))
+            result.diagnostics = sorted(
+                set(
+                    found.diagnostics
+                    + code_diags
+                    + linked.diagnostics
+                    + store_diags
+                    + _dropped(state)
+                    + raw_html_notice(config)
+                    + layout_diagnostics(config, found)
+                    + [d for p in pages for d in p.diagnostics]
+                )
+            )
             timings.mark("analyse")
             result.insight = analyse_insight(result, fingerprint, texts)
             timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
                 from sitegen.site.emit import emit_site
-                result.written = emit_site(result, progress, jobs, fingerprint,
-                                           reuse=not options.clean)
+
+                result.written = emit_site(
+                    result, progress, jobs, fingerprint, reuse=not options.clean
+                )
             timings.mark("emit")
         state.pages = {p.path: p for p in pages}
         save_state(config.cache_dir, state)
@@ -273,9 +327,17 @@ def _dropped(state: BuildState) -> list[Diagnostic]:
         return []
     n = state.dropped
     pages = agrees(n, "that page was", "those pages were")
-    return [Diagnostic(f".sitegen/{STATE_FILE}", 1, 1, Level.INFO,
-                       f"{counted(n, 'page cache entry')} failed validation and "
-                       f"{agrees(n, 'was', 'were')} dropped; {pages} parsed again", "cache")]
+    return [
+        Diagnostic(
+            f".sitegen/{STATE_FILE}",
+            1,
+            1,
+            Level.INFO,
+            f"{counted(n, 'page cache entry')} failed validation and "
+            f"{agrees(n, 'was', 'were')} dropped; {pages} parsed again",
+            "cache",
+        )
+    ]
 
 
 def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, list[Diagnostic]]:
@@ -290,11 +352,18 @@ def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, 
         return store.load(), []
     except (StoreError, sqlite3.Error, OSError) as err:
         aside = _set_aside(path, ".unreadable")
-        return Graph(), [Diagnostic(
-            f".sitegen/{path.name}", 1, 1, Level.WARNING,
-            f"the graph store cannot be read ({err}); it was set aside as .sitegen/{aside.name}. "
-            "Lost: the stored links of pages this build could not read (they return when those "
-            "pages are read again)", "store")]
+        return Graph(), [
+            Diagnostic(
+                f".sitegen/{path.name}",
+                1,
+                1,
+                Level.WARNING,
+                f"the graph store cannot be read ({err}); it was set aside as .sitegen/{aside.name}. "
+                "Lost: the stored links of pages this build could not read (they return when those "
+                "pages are read again)",
+                "store",
+            )
+        ]
 
 
 def _set_aside(path: Path, suffix: str) -> Path:
@@ -312,21 +381,36 @@ def build_fingerprint(config: Config, found: Crawl) -> str:
     # title, the folder's name, which site_title carries).
     from sitegen.site.pagemeta import git_head  # the pages' dates change with the commit
     from sitegen.site.render import template_files
-    options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title,
-               git_head(config.root))
+
+    options = (
+        dataclasses.replace(config, jobs=0, root=Path(".")),
+        config.site_title,
+        git_head(config.root),
+    )
     files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
     files += [(f.path, f.content_hash) for f in found.code]
     files += sorted(found.asset_hashes.items())
-    files += [("snippet:" + n, hashlib.sha256(d).hexdigest()) for n, d in sorted(found.snippets.items())]
-    files += [(p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())]
-    return input_fingerprint(repr(options), template_files(config.root, config.theme_dir), files,
-                             (sorted(found.all_paths), sorted(found.diagnostics)))
+    files += [
+        ("snippet:" + n, hashlib.sha256(d).hexdigest()) for n, d in sorted(found.snippets.items())
+    ]
+    files += [
+        (p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())
+    ]
+    return input_fingerprint(
+        repr(options),
+        template_files(config.root, config.theme_dir),
+        files,
+        (sorted(found.all_paths), sorted(found.diagnostics)),
+    )
 
 
 def _unchanged(config: Config, site: SiteRecord, fingerprint: str) -> bool:
     """The site on disk and the finished cache are both of exactly this input."""
-    return bool(fingerprint) and site.fingerprint == fingerprint \
+    return (
+        bool(fingerprint)
+        and site.fingerprint == fingerprint
         and finished_fingerprint(config.cache_dir) == fingerprint
+    )
 
 
 def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: float) -> BuildResult:
@@ -338,22 +422,26 @@ def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: fl
     return result
 
 
-def analyse_code(config: Config, found: Crawl, jobs: int, clean: bool,
-                 progress: Progress) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
+def analyse_code(
+    config: Config, found: Crawl, jobs: int, clean: bool, progress: Progress
+) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
     """Extract and resolve the source files (SPEC §7); shards skip unchanged files."""
     if not found.code:
         return [], None, []
     from sitegen.code.pipeline import analyse_sources
+
     return analyse_sources(config, found, jobs, clean, progress)
 
 
 def analyse_cycles(result: BuildResult) -> Any:
     from sitegen.analyse.step import cycles_of_build
+
     return cycles_of_build(result)
 
 
 def start_text_index(found: Crawl, jobs: int) -> Any:
     from sitegen.analyse.insight import start_text_job
+
     return start_text_job(found, jobs)
 
 
@@ -361,14 +449,19 @@ def analyse_insight(result: BuildResult, fingerprint: str, texts: Any) -> Any:
     """The graph core's figures, related pages and missing links (content/guides/related-pages.md)."""
     from sitegen.analyse.insight import analyse_graph
     from sitegen.site.emit import whole_graph
+
     return analyse_graph(result, whole_graph(result), fingerprint, text_job=texts)
 
 
 def save_core_snapshot(config: Config, result: BuildResult) -> None:
     from sitegen.graph.snapshot import SNAPSHOT_FILE, save_snapshot
+
     save_snapshot(config.cache_dir / SNAPSHOT_FILE, result.insight.snapshot)
 
 
 def _cores() -> int:
     import os
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+    return max(
+        1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    )

@@ -55,31 +55,60 @@ class _Group(click.Group):
         except Exception as exc:  # a bug: one line, never a traceback (content/guides/safety.md)
             if os.environ.get("SITEGEN_DEBUG") == "1":
                 raise
-            click.echo(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in "
-                       "sitegen, please report it (SITEGEN_DEBUG=1 shows the traceback)", err=True)
+            click.echo(
+                f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in "
+                "sitegen, please report it (SITEGEN_DEBUG=1 shows the traceback)",
+                err=True,
+            )
             sys.exit(2)
 
 
 def _project_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    for opt in reversed([
-        click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                     show_default=True, help="Project root (everything read lies below it)."),
-        click.option("--out", type=str, default=None, help="Output folder (default: site)."),
-        click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, help="Configuration file (default: sitegen.toml or pyproject.toml)."),
-        click.option("--language", "languages", multiple=True, metavar="NAME",
-                     help="Analyse only this language (repeatable): python, javascript, typescript, "
-                          "tsx, c, cpp, rust, go, ruby."),
-        click.option("--jobs", type=click.IntRange(min=0), default=None,
-                     help="Worker processes (0 = one per core, 1 = in-process)."),
-        click.option("--quiet", "-q", is_flag=True, help="No progress bars, no summary."),
-    ]):
+    for opt in reversed(
+        [
+            click.option(
+                "--root",
+                type=click.Path(file_okay=False, path_type=Path),
+                default=Path("."),
+                show_default=True,
+                help="Project root (everything read lies below it).",
+            ),
+            click.option("--out", type=str, default=None, help="Output folder (default: site)."),
+            click.option(
+                "--config",
+                "config_file",
+                type=click.Path(dir_okay=False, path_type=Path),
+                default=None,
+                help="Configuration file (default: sitegen.toml or pyproject.toml).",
+            ),
+            click.option(
+                "--language",
+                "languages",
+                multiple=True,
+                metavar="NAME",
+                help="Analyse only this language (repeatable): python, javascript, typescript, "
+                "tsx, c, cpp, rust, go, ruby.",
+            ),
+            click.option(
+                "--jobs",
+                type=click.IntRange(min=0),
+                default=None,
+                help="Worker processes (0 = one per core, 1 = in-process).",
+            ),
+            click.option("--quiet", "-q", is_flag=True, help="No progress bars, no summary."),
+        ]
+    ):
         fn = opt(fn)
     return fn
 
 
-def _config(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-            jobs: int | None) -> Config:
+def _config(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+) -> Config:
     if not root.is_dir():
         raise ConfigError(f"{root}: project root is not a folder")
     langs = parse_languages(list(languages)) if languages else None
@@ -101,16 +130,26 @@ def main() -> None:
 @_project_options
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was raised.")
 @click.option("--clean", is_flag=True, help="Ignore the caches and rebuild everything.")
-def build(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-          jobs: int | None, quiet: bool, strict: bool, clean: bool) -> None:
+def build(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+    quiet: bool,
+    strict: bool,
+    clean: bool,
+) -> None:
     """Build the site into the output folder."""
     from sitegen.build import BuildOptions
     from sitegen.build import build as run_build
+
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(jobs=jobs or 0, clean=clean, quiet=quiet))
     _print_diagnostics(result.diagnostics)
     if not quiet:
         from sitegen.defaults import layout_line
+
         click.echo(f"sitegen: {layout_line(config)}", err=True)
         click.echo(f"sitegen: {result.summary()} -> {config.out_dir}", err=True)
     if strict and result.warnings:
@@ -119,30 +158,62 @@ def build(root: Path, out: str | None, config_file: Path | None, languages: tupl
 
 @main.command(short_help="Run every check; exit 1 on a new error-level finding.")
 @_project_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True,
-              help="text: one path:line:col: level: message line per finding; json: one document.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one path:line:col: level: message line per finding; json: one document.",
+)
 @click.option("--write-baseline", is_flag=True, help="Record the current findings as known debt.")
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Baseline file (default: .sitegen-baseline.json at the root).")
-def check(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-          jobs: int | None, quiet: bool, fmt: str, write_baseline: bool,
-          baseline: Path | None) -> None:
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Baseline file (default: .sitegen-baseline.json at the root).",
+)
+def check(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+    quiet: bool,
+    fmt: str,
+    write_baseline: bool,
+    baseline: Path | None,
+) -> None:
     """Run every check without writing the site; exit 1 on any new error-level finding."""
     from sitegen.commands import run_check
+
     config = _config(root, out, config_file, languages, jobs)
-    code = run_check(config, fmt=fmt, write_baseline=write_baseline, baseline=baseline,
-                     quiet=quiet, jobs=jobs or 0)
+    code = run_check(
+        config,
+        fmt=fmt,
+        write_baseline=write_baseline,
+        baseline=baseline,
+        quiet=quiet,
+        jobs=jobs or 0,
+    )
     sys.exit(code)
 
 
 @main.command(short_help="Print the code's dependency cycles and deployment order.")
 @_project_options
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
-def cycles(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-           jobs: int | None, quiet: bool, as_json: bool) -> None:
+def cycles(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
     """Print the code's dependency cycles, deployment order and relation cycles."""
     from sitegen.commands import print_cycles
+
     config = _config(root, out, config_file, languages, jobs)
     print_cycles(config, as_json=as_json, jobs=jobs or 0)
 
@@ -150,10 +221,19 @@ def cycles(root: Path, out: str | None, config_file: Path | None, languages: tup
 @main.command(short_help="Print what links to PAGE, grouped as on its page.")
 @_project_options
 @click.argument("page")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print {"node": ..., "groups": [...]} instead of text.')
-def backlinks(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-              jobs: int | None, quiet: bool, page: str, as_json: bool) -> None:
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"node": ..., "groups": [...]} instead of text.'
+)
+def backlinks(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+    quiet: bool,
+    page: str,
+    as_json: bool,
+) -> None:
     """Print what links to PAGE (a node id like /guides/a.md or a path), grouped as its page's
     "Linked from" or "Referenced by" section shows it: typed relations, links, links from
     code, importers and symbol users."""
@@ -161,6 +241,7 @@ def backlinks(root: Path, out: str | None, config_file: Path | None, languages: 
     from sitegen.build import build as run_build
     from sitegen.site.backlinks import format_backlinks_text
     from sitegen.site.what_links_here import what_links_here, what_links_here_json
+
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
     node = _page_node_arg(page, config, set(result.graph.nodes))
@@ -177,6 +258,7 @@ def backlinks(root: Path, out: str | None, config_file: Path | None, languages: 
 
 def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
     from sitegen.paths import page_node_of
+
     candidates = [page, "/" + page.lstrip("/")]
     node = page_node_of(config.content_rel, page)
     if node is not None:
@@ -197,10 +279,14 @@ def graph_parse(file: Path, as_json: bool) -> None:
     """Parse a /graph.md export (wide or legacy tables) and print its edges."""
     from sitegen.graph.export import parse_graph_md
     from sitegen.graph.model import annotate
+
     parsed = parse_graph_md(file.read_text(encoding="utf-8", errors="replace"))
     if not parsed.has_edge_table:  # not a graph export at all: nothing to print, say so
-        click.echo(f"{file}:1:1: error: no graph table (a table with From and To columns) "
-                   "was found; is this a graph.md export?", err=True)
+        click.echo(
+            f"{file}:1:1: error: no graph table (a table with From and To columns) "
+            "was found; is this a graph.md export?",
+            err=True,
+        )
         sys.exit(1)
     for line, message in parsed.errors:
         click.echo(f"{file}:{line}:1: warning: {message}", err=True)
@@ -213,15 +299,34 @@ def graph_parse(file: Path, as_json: bool) -> None:
 
 @main.command(short_help="Export the graph (dgraph, code-graph, graph-json, graph-md).")
 @_project_options
-@click.option("--format", "fmt", type=click.Choice(["dgraph", "code-graph", "graph-json", "graph-md"]),
-              required=True, help="What to write.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="File to write (default: standard output).")
-def export(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-           jobs: int | None, quiet: bool, fmt: str, output: Path | None) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["dgraph", "code-graph", "graph-json", "graph-md"]),
+    required=True,
+    help="What to write.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write (default: standard output).",
+)
+def export(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+    quiet: bool,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Export the graph: dgraph (RDF N-Quads), code-graph (JSON v2), graph-json, graph-md."""
     from sitegen.build import BuildOptions
     from sitegen.build import build as run_build
+
     config = _config(root, out, config_file, languages, jobs)
     result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
     text = _export_text(result, fmt)
@@ -229,56 +334,94 @@ def export(root: Path, out: str | None, config_file: Path | None, languages: tup
         click.echo(text, nl=False)
     else:
         from sitegen.fsutil import write_atomically
+
         write_atomically(output, text)
 
 
 def _export_text(result: Any, fmt: str) -> str:
     if fmt == "graph-md":
         from sitegen.graph.export import export_graph_md
+
         return export_graph_md(result.graph)
     if fmt == "graph-json":
         from sitegen.graph.graphjson import dump_graph_json
+
         return dump_graph_json(result.graph)
     if result.code is None:
         raise ConfigError("no source files were analysed; nothing to export")
     if fmt == "dgraph":
         from sitegen.code.dgraph import to_nquads
+
         return to_nquads(result.code)
     from sitegen.code.serialize import dump_code_graph_json
+
     return dump_code_graph_json(result.code)
 
 
 @main.command()
 @_project_options
-@click.option("--port", type=int, default=8000, show_default=True,
-              help="Port to listen on (1-65535).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; anything but the loopback is announced with a warning.")
-def serve(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-          jobs: int | None, quiet: bool, port: int, host: str) -> None:
+@click.option(
+    "--port", type=int, default=8000, show_default=True, help="Port to listen on (1-65535)."
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; anything but the loopback is announced with a warning.",
+)
+def serve(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+    quiet: bool,
+    port: int,
+    host: str,
+) -> None:
     """Build, serve the site on localhost and rebuild when files change."""
     from sitegen.cache import check_cache_dir
     from sitegen.ownership import check_output
     from sitegen.serve import serve as run_serve
+
     config = _config(root, out, config_file, languages, jobs)
     # Refused before the server starts: a configuration no build can take is exit 2, not a
     # server that shows the same error after every save.
     check_output(config, writing=True)
     check_cache_dir(config.cache_dir)
-    run_serve(config, port=port, quiet=quiet, config_file=config_file, host=host,
-              load_config=lambda: _config(root, out, config_file, languages, jobs))
+    run_serve(
+        config,
+        port=port,
+        quiet=quiet,
+        config_file=config_file,
+        host=host,
+        load_config=lambda: _config(root, out, config_file, languages, jobs),
+    )
 
 
 @main.command(short_help="Find the pages most related to QUERY.")
 @_project_options
 @click.argument("query")
-@click.option("--json", "as_json", is_flag=True, help="Print scores, dimensions and reasons as JSON.")
-@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
-              help="How many results.")
-def explore(root: Path, out: str | None, config_file: Path | None, languages: tuple[str, ...],
-            jobs: int | None, quiet: bool, query: str, as_json: bool, limit: int) -> None:
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print scores, dimensions and reasons as JSON."
+)
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=10, show_default=True, help="How many results."
+)
+def explore(
+    root: Path,
+    out: str | None,
+    config_file: Path | None,
+    languages: tuple[str, ...],
+    jobs: int | None,
+    quiet: bool,
+    query: str,
+    as_json: bool,
+    limit: int,
+) -> None:
     """Find the pages most related to QUERY (words or a page id), from the last build."""
     from sitegen.explore import explore as run_explore
+
     config = _config(root, out, config_file, languages, jobs)
     click.echo(run_explore(config, query, limit=limit, as_json=as_json), nl=False)
 

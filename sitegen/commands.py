@@ -20,16 +20,21 @@ def _build(config: Config, jobs: int) -> BuildResult:
 
 def print_cycles(config: Config, as_json: bool, jobs: int) -> None:
     from sitegen.analyse.reports import render_cycles_json, render_cycles_text
+
     result = _build(config, jobs)
     assert result.cycles is not None
-    click.echo(render_cycles_json(result.cycles) if as_json else render_cycles_text(result.cycles),
-               nl=False)
+    click.echo(
+        render_cycles_json(result.cycles) if as_json else render_cycles_text(result.cycles),
+        nl=False,
+    )
 
 
-def run_check(config: Config, fmt: str, write_baseline: bool, baseline: Path | None,
-              quiet: bool, jobs: int) -> int:
+def run_check(
+    config: Config, fmt: str, write_baseline: bool, baseline: Path | None, quiet: bool, jobs: int
+) -> int:
     """Every check; returns the exit code (1 on any new error-level finding)."""
     from sitegen.analyse import check
+
     result = _build(config, jobs)
     findings = findings_of_build(result)
     path = baseline or (config.root / check.BASELINE_FILE)

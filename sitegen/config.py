@@ -83,6 +83,7 @@ class Config:
         root itself (``content = "."``). Every consumer uses this form."""
         rel = posixpath.normpath(self.content.strip("/")) if self.content.strip("/") else "."
         return "" if rel == "." else rel
+
     #: Folder of template overrides (like MkDocs' ``custom_dir``); "" = the shipped theme only.
     theme_dir: str = ""
     #: Language of the pages, the ``lang`` of every ``<html>`` (a BCP 47 tag: ``en``, ``pt-BR``).
@@ -145,7 +146,9 @@ def _coerce(name: str, value: Any) -> Any:
             if check not in DEFAULT_CHECKS:
                 raise ConfigError(f"unknown check '{check}'; valid: {', '.join(DEFAULT_CHECKS)}")
             if sev not in SEVERITIES:
-                raise ConfigError(f"check '{check}': severity must be one of {', '.join(SEVERITIES)}")
+                raise ConfigError(
+                    f"check '{check}': severity must be one of {', '.join(SEVERITIES)}"
+                )
             checks[check] = sev
         return checks
     if not isinstance(value, str):
@@ -159,8 +162,10 @@ def check_base_url(url: str) -> None:
     """``base_url`` is an absolute http(s) URL: sitemap.xml must hold absolute ``<loc>``s."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"option 'base_url' must be an absolute http(s) URL such as "
-                          f"'https://docs.example.com/', not '{url}'")
+        raise ConfigError(
+            f"option 'base_url' must be an absolute http(s) URL such as "
+            f"'https://docs.example.com/', not '{url}'"
+        )
 
 
 def parse_languages(names: list[Any]) -> tuple[LangId, ...]:
@@ -193,8 +198,9 @@ def _read_table(root: Path, config_file: Path | None) -> tuple[dict[str, Any], s
         else:
             table = data
         if not isinstance(table, dict):
-            raise ConfigError(f"{path}: [tool.sitegen] must be a table of options, e.g. "
-                              "content = \"docs\"")
+            raise ConfigError(
+                f'{path}: [tool.sitegen] must be a table of options, e.g. content = "docs"'
+            )
         return table, str(path)
     return {}, ""
 
@@ -225,16 +231,20 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
         config = dataclasses.replace(config, content=content)
     _check_theme_dir(config)
     if not _LANG.fullmatch(config.lang):
-        raise ConfigError(f"option 'lang' must be a language tag such as 'en' or 'pt-BR', not '{config.lang}'")
+        raise ConfigError(
+            f"option 'lang' must be a language tag such as 'en' or 'pt-BR', not '{config.lang}'"
+        )
     return config
 
 
 def unknown_option(origin: str, key: str) -> str:
     """One sentence for a key that is no option: the likely fix, then the valid keys."""
     if key == "tool" and not origin.endswith("pyproject.toml"):
-        return (f"{origin}: unknown option 'tool': a [tool.sitegen] table belongs in "
-                "pyproject.toml; in sitegen.toml the options are top-level keys "
-                "(content = \"docs\")")
+        return (
+            f"{origin}: unknown option 'tool': a [tool.sitegen] table belongs in "
+            "pyproject.toml; in sitegen.toml the options are top-level keys "
+            '(content = "docs")'
+        )
     near = difflib.get_close_matches(key.replace("-", "_"), OPTION_NAMES, n=1, cutoff=0.6)
     hint = f" Did you mean '{near[0]}'?" if near else ""
     return f"{origin}: unknown option '{key}'.{hint} Valid options: {', '.join(OPTION_NAMES)}."
@@ -269,11 +279,15 @@ def _check_folders(config: Config, origin: str) -> None:
     for key, rel in named:
         folder = (root / rel).resolve()
         if folder != root and root not in folder.parents:
-            raise ConfigError(f"{origin}: {key} = '{rel}' lies outside the project root; "
-                              "sitegen reads nothing outside it")
+            raise ConfigError(
+                f"{origin}: {key} = '{rel}' lies outside the project root; "
+                "sitegen reads nothing outside it"
+            )
         if not folder.is_dir():
-            raise ConfigError(f"{origin}: {key} = '{rel}' is not a folder of the project; "
-                              "create it or fix the setting")
+            raise ConfigError(
+                f"{origin}: {key} = '{rel}' is not a folder of the project; "
+                "create it or fix the setting"
+            )
 
 
 _LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
@@ -290,7 +304,9 @@ def _check_theme_dir(config: Config) -> None:
     out = config.out_dir.resolve()
     if folder == root or folder == out or folder in out.parents:
         # Every file of a theme folder is published: it must not hold the project or the site.
-        raise ConfigError(f"theme_dir '{config.theme_dir}' must be a folder of its own, not the "
-                          "project root or a folder holding the output")
+        raise ConfigError(
+            f"theme_dir '{config.theme_dir}' must be a folder of its own, not the "
+            "project root or a folder holding the output"
+        )
     if not folder.is_dir():
         raise ConfigError(f"theme_dir '{config.theme_dir}' is not a folder")

@@ -29,15 +29,37 @@ from sitegen.paths import RepoPath, normalize_repo_path
 
 PAGE_EXTENSIONS = (".md", ".markdown")
 #: With pages at the project root, the files published as assets (images, media, documents).
-ROOT_ASSET_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico",
-                         ".pdf", ".mp4", ".webm", ".mp3", ".ogg", ".txt", ".csv")
+ROOT_ASSET_EXTENSIONS = (
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".svg",
+    ".webp",
+    ".avif",
+    ".ico",
+    ".pdf",
+    ".mp4",
+    ".webm",
+    ".mp3",
+    ".ogg",
+    ".txt",
+    ".csv",
+)
 _BINARY_SNIFF = 8192
 #: Files code resolution needs (Go's module path, Cargo crate names, npm workspaces, the
 #: include paths of a compilation database), read wherever they sit outside the content;
 #: ``tsconfig*.json`` (``tsconfig.base.json`` …) are manifests too. And mkdocs.yml, whose
 #: nav the page tree follows (content/guides/site.md).
-MANIFEST_NAMES = ("go.mod", "Cargo.toml", "package.json", "compile_commands.json",
-                  "jsconfig.json", "pnpm-workspace.yaml", "mkdocs.yml")
+MANIFEST_NAMES = (
+    "go.mod",
+    "Cargo.toml",
+    "package.json",
+    "compile_commands.json",
+    "jsconfig.json",
+    "pnpm-workspace.yaml",
+    "mkdocs.yml",
+)
 
 
 def is_manifest(name: str) -> bool:
@@ -103,13 +125,14 @@ class _Ignore:
             self._specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        if any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel + "/", pat)
-               for pat in self._excludes):
+        if any(
+            fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel + "/", pat) for pat in self._excludes
+        ):
             return True
         for base, spec in self._specs:
             if base and not rel.startswith(base + "/"):
                 continue
-            sub = rel[len(base) + 1:] if base else rel
+            sub = rel[len(base) + 1 :] if base else rel
             if spec.match_file(sub + "/" if is_dir else sub):
                 return True
         return False
@@ -125,7 +148,10 @@ class _Walker:
         self.root = config.root.resolve()
         self.crawl = crawl
         self.ignore = _Ignore(config.exclude)
-        self.skip_dirs = {self._rel(config.out_dir.resolve()), self._rel(config.cache_dir.resolve())}
+        self.skip_dirs = {
+            self._rel(config.out_dir.resolve()),
+            self._rel(config.cache_dir.resolve()),
+        }
         self.content = config.content_rel
         self.sources = tuple(s.strip("/") for s in config.source) or ("",)
         self.languages = set(config.languages)
@@ -144,8 +170,12 @@ class _Walker:
             if real == parent or parent.startswith(real + os.sep):
                 self.crawl.warn(rel_dir, "symbolic link loop; folder ignored", "symlink")
             else:
-                self.crawl.warn(rel_dir, f"the same folder as '{self.seen_dirs[real] or '.'}' "
-                                         "(a symbolic link); read once, there", "symlink")
+                self.crawl.warn(
+                    rel_dir,
+                    f"the same folder as '{self.seen_dirs[real] or '.'}' "
+                    "(a symbolic link); read once, there",
+                    "symlink",
+                )
             return
         self.seen_dirs[real] = rel_dir
         self.ignore.load(self.root, rel_dir)
@@ -192,8 +222,11 @@ class _Walker:
     def _file(self, rel: str, size: int) -> None:
         in_content = _is_under(rel, self.content)
         is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
-        if not in_content and rel.rsplit("/", 1)[-1].lower() == "readme.md" and \
-                any(_is_under(rel, s) for s in self.sources):
+        if (
+            not in_content
+            and rel.rsplit("/", 1)[-1].lower() == "readme.md"
+            and any(_is_under(rel, s) for s in self.sources)
+        ):
             is_page = True  # a source folder's README is a page, beside the source pages
         if in_content and not self.content and not is_page:
             # Pages at the root (content = "."): source files stay code, and only files that
@@ -232,8 +265,11 @@ class _Walker:
                 if name in self.crawl.snippets:
                     continue
                 for base in dict.fromkeys(("", self.content)):
-                    rel = normalize_repo_path(posixpath.join(base, name)) if base else \
-                        normalize_repo_path(name)
+                    rel = (
+                        normalize_repo_path(posixpath.join(base, name))
+                        if base
+                        else normalize_repo_path(name)
+                    )
                     data = self._snippet(rel) if rel else None
                     if data is not None:
                         self.crawl.snippets[name] = data
@@ -261,8 +297,11 @@ class _Walker:
     def _read(self, rel: str, size: int) -> bytes | None:
         limit = self.config.max_file_size
         if size > limit:
-            self.crawl.warn(rel, f"file is {size} bytes, over the limit of {limit} "
-                                 "(max_file_size); skipped", "huge")
+            self.crawl.warn(
+                rel,
+                f"file is {size} bytes, over the limit of {limit} (max_file_size); skipped",
+                "huge",
+            )
             return None
         try:
             data = (self.root / rel).read_bytes()

@@ -37,8 +37,9 @@ class Diagnostics:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def add(self, path: str, line: int, col: int, level: Level, message: str,
-            code: str = "") -> None:
+    def add(
+        self, path: str, line: int, col: int, level: Level, message: str, code: str = ""
+    ) -> None:
         self.items.append(Diagnostic(path, max(line, 1), max(col, 1), level, message, code))
 
     def warn(self, path: str, message: str, line: int = 1, col: int = 1, code: str = "") -> None:

@@ -96,13 +96,21 @@ def save_state(cache_dir: Path, state: BuildState) -> None:
     for path, rec in sorted(state.pages.items()):
         data = rec.to_dict()
         # Front matter that JSON cannot hold exactly is not cached: the page is parsed again.
-        if json.loads(json.dumps(data["front_matter"], default=tag_front_matter),
-                      object_hook=revive_front_matter) == data["front_matter"]:
+        if (
+            json.loads(
+                json.dumps(data["front_matter"], default=tag_front_matter),
+                object_hook=revive_front_matter,
+            )
+            == data["front_matter"]
+        ):
             pages[path] = data
     doc = {"version": [STATE_VERSION, code_version()], "pages": pages}
-    write_atomically(cache_dir / STATE_FILE,
-                     json.dumps(doc, ensure_ascii=False, default=tag_front_matter,
-                                separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    write_atomically(
+        cache_dir / STATE_FILE,
+        json.dumps(doc, ensure_ascii=False, default=tag_front_matter, separators=(",", ":")).encode(
+            "utf-8", "surrogatepass"
+        ),
+    )
 
 
 _DATE_TAG, _DATETIME_TAG = "$sitegen-date", "$sitegen-datetime"
@@ -127,12 +135,20 @@ def revive_front_matter(obj: dict[str, Any]) -> object:
     return obj
 
 
-def input_fingerprint(config_repr: str, templates: Iterable[tuple[str, bytes]],
-                      files: Iterable[tuple[str, str]], extra: Any) -> str:
+def input_fingerprint(
+    config_repr: str,
+    templates: Iterable[tuple[str, bytes]],
+    files: Iterable[tuple[str, str]],
+    extra: Any,
+) -> str:
     """Everything a build reads: configuration, templates, and (path, content hash) of every file."""
-    return digest(code_version(), config_repr, sorted((n, hashlib.sha256(d).hexdigest())
-                                                   for n, d in templates),
-                  sorted(files), extra)
+    return digest(
+        code_version(),
+        config_repr,
+        sorted((n, hashlib.sha256(d).hexdigest()) for n, d in templates),
+        sorted(files),
+        extra,
+    )
 
 
 BUILT_FILE = "built"
@@ -170,26 +186,46 @@ class SiteRecord:
 
     def to_json(self) -> str:
         import json
-        return json.dumps({"generator": "sitegen", "version": __version__,
-                           "fingerprint": self.fingerprint, "summary": self.summary,
-                           "diagnostics": [[d.path, d.line, d.col, str(d.level), d.message, d.code]
-                                           for d in self.diagnostics],
-                           "keys": dict(sorted(self.keys.items())),
-                           "files": sorted(self.files)},
-                          ensure_ascii=False, separators=(",", ":")) + "\n"
+
+        return (
+            json.dumps(
+                {
+                    "generator": "sitegen",
+                    "version": __version__,
+                    "fingerprint": self.fingerprint,
+                    "summary": self.summary,
+                    "diagnostics": [
+                        [d.path, d.line, d.col, str(d.level), d.message, d.code]
+                        for d in self.diagnostics
+                    ],
+                    "keys": dict(sorted(self.keys.items())),
+                    "files": sorted(self.files),
+                },
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
+            + "\n"
+        )
 
     @classmethod
     def read(cls, marker: Path) -> "SiteRecord":
         import json
 
         from sitegen.diagnostics import Level
+
         try:
             doc = json.loads(marker.read_text(encoding="utf-8"))
             if doc.get("version") != __version__:
                 return cls()
-            return cls(str(doc["fingerprint"]), {str(k): str(v) for k, v in doc["keys"].items()},
-                       [Diagnostic(str(p), int(ln), int(c), Level(lv), str(m), str(code))
-                        for p, ln, c, lv, m, code in doc["diagnostics"]], str(doc["summary"]),
-                       [str(f) for f in doc.get("files", [])])
+            return cls(
+                str(doc["fingerprint"]),
+                {str(k): str(v) for k, v in doc["keys"].items()},
+                [
+                    Diagnostic(str(p), int(ln), int(c), Level(lv), str(m), str(code))
+                    for p, ln, c, lv, m, code in doc["diagnostics"]
+                ],
+                str(doc["summary"]),
+                [str(f) for f in doc.get("files", [])],
+            )
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return cls()

@@ -32,8 +32,11 @@ from sitegen.paths import (
 #: Why an existing repository path was not read, or None when it does not exist.
 _WhyUnread = Callable[[str], str | None]
 
-_OUTCOME_KIND = {Outcome.EXTERNAL: NodeKind.EXTERNAL, Outcome.MISSING: NodeKind.MISSING,
-                 Outcome.OUTSIDE: NodeKind.MISSING}
+_OUTCOME_KIND = {
+    Outcome.EXTERNAL: NodeKind.EXTERNAL,
+    Outcome.MISSING: NodeKind.MISSING,
+    Outcome.OUTSIDE: NodeKind.MISSING,
+}
 
 
 @dataclass
@@ -51,8 +54,13 @@ class Linked:
 
 
 class _Linker:
-    def __init__(self, index: SiteIndex, pages: list[PageRecord],
-                 line_counts: dict[str, int], why_unread: _WhyUnread | None = None) -> None:
+    def __init__(
+        self,
+        index: SiteIndex,
+        pages: list[PageRecord],
+        line_counts: dict[str, int],
+        why_unread: _WhyUnread | None = None,
+    ) -> None:
         self.index = index
         self.why_unread = why_unread
         self.by_path = {p.path: p for p in pages}
@@ -63,14 +71,16 @@ class _Linker:
         self.code: list[CodeRecord] = []
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
-        self.suggester = Suggester(p[len(index.content) + 1:] if index.content else p
-                                   for p in index.pages)
+        self.suggester = Suggester(
+            p[len(index.content) + 1 :] if index.content else p for p in index.pages
+        )
 
     def heading_ids(self, repo_path: str) -> set[str]:
         if repo_path not in self._ids:
             record = self.by_path.get(repo_path)
-            self._ids[repo_path] = ({h.id for h in record.headings} | set(record.anchors)
-                                    if record else set())
+            self._ids[repo_path] = (
+                {h.id for h in record.headings} | set(record.anchors) if record else set()
+            )
         return self._ids[repo_path]
 
     def fragment_ok(self, node: NodeId | None, fragment: str, from_path: str) -> bool:
@@ -99,8 +109,9 @@ class _Linker:
         assert node is not None, repo_path
         return node
 
-    def diag(self, path: str, line: int, col: int, message: str, code: str,
-             level: Level = Level.WARNING) -> None:
+    def diag(
+        self, path: str, line: int, col: int, message: str, code: str, level: Level = Level.WARNING
+    ) -> None:
         self.out.diagnostics.append(Diagnostic(path, line, col, level, message, code))
 
     def link_page(self, rec: PageRecord) -> None:
@@ -138,11 +149,14 @@ class _Linker:
         target = resolve_wikilink(link.href, path, self.wiki, self.index)
         if target.others:
             names = ", ".join(sorted((target.found, *target.others)))
-            msg = (f"wikilink '[[{link.href}]]' matches {len(target.others) + 1} files ({names}); "
-                   f"it links to the nearest, '{target.found}'. Write more of the path to choose.")
+            msg = (
+                f"wikilink '[[{link.href}]]' matches {len(target.others) + 1} files ({names}); "
+                f"it links to the nearest, '{target.found}'. Write more of the path to choose."
+            )
             self.diag(path, link.line, link.column, msg, "ambiguous-wikilink")
-            self.out.broken.append((path, link.line, link.column, "ambiguous-wikilink",
-                                    link.href, msg))
+            self.out.broken.append(
+                (path, link.line, link.column, "ambiguous-wikilink", link.href, msg)
+            )
         heading = link.href.partition("#")[2].strip().lower()
         res = target.resolved
         if heading and res.outcome in (Outcome.INTERNAL, Outcome.SELF):
@@ -210,7 +224,7 @@ class _Linker:
         edges = []
         for link in rec.links:
             if link.href.startswith(AUTOREF_PREFIX):
-                place = self.symbols.find(link.href[len(AUTOREF_PREFIX):])
+                place = self.symbols.find(link.href[len(AUTOREF_PREFIX) :])
                 if place is None:
                     continue  # a name of another project, or not code at all
                 res = self._symbol(place, rec.path)
@@ -230,15 +244,22 @@ class _Linker:
             self.graph.add_edge(e)
         self.out.edges_by_source[src] = self.graph.edges_from(src)
 
-    def _edge_for(self, path: str, src: NodeId, res: Resolved, written: str, line: int,
-                  col: int, rel: str) -> Edge | None:
+    def _edge_for(
+        self, path: str, src: NodeId, res: Resolved, written: str, line: int, col: int, rel: str
+    ) -> Edge | None:
         """The edge a resolved destination makes, reporting what is broken or dropped."""
         what = f"relation 'rel-{rel}'" if rel else "link"
         if res.outcome is Outcome.IGNORED:
             return None
         if res.outcome is Outcome.LOOPBACK:
-            self.diag(path, line, col, f"{what} to '{written}' points at a loopback host that no "
-                      "reader can follow; dropped", "loopback")
+            self.diag(
+                path,
+                line,
+                col,
+                f"{what} to '{written}' points at a loopback host that no "
+                "reader can follow; dropped",
+                "loopback",
+            )
             return None
         if res.outcome is Outcome.SELF:
             if not rel and not self.fragment_ok(None, res.fragment, path):
@@ -246,16 +267,18 @@ class _Linker:
             return None  # self links and self-references are not edges
         assert res.node is not None
         if res.outcome is Outcome.INTERNAL and not self.fragment_ok(res.node, res.fragment, path):
-            self._broken_anchor(path, line, col, written, res.fragment,
-                                self.page_of_node.get(res.node))
+            self._broken_anchor(
+                path, line, col, written, res.fragment, self.page_of_node.get(res.node)
+            )
         if res.outcome in _OUTCOME_KIND:
             self.graph.add_node(Node(res.node, _OUTCOME_KIND[res.outcome]))
         if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
             self._broken(path, line, col, written, res, rel)
         return Edge(src, res.node, rel)
 
-    def _broken(self, path: str, line: int, col: int, written: str, res: Resolved,
-                rel: str) -> None:
+    def _broken(
+        self, path: str, line: int, col: int, written: str, res: Resolved, rel: str
+    ) -> None:
         check = "missing-rel-target" if rel else "broken-link"
         what = f"relation 'rel-{rel}' target" if rel else "link target"
         unread = self.why_unread(res.looked_up) if self.why_unread and res.looked_up else None
@@ -264,15 +287,24 @@ class _Linker:
         elif unread:  # the file is there, only not analysed or published: say so
             msg = f"{what} '{written}' {unread}"
         else:
-            hint = self.suggester.suggest(res.looked_up[len(self.index.content) + 1:]
-                                          if res.looked_up.startswith(self.index.content + "/")
-                                          else res.looked_up)
+            hint = self.suggester.suggest(
+                res.looked_up[len(self.index.content) + 1 :]
+                if res.looked_up.startswith(self.index.content + "/")
+                else res.looked_up
+            )
             msg = f"{what} '{written}' does not exist (looked for '{res.looked_up}').{hint}"
         self.diag(path, line, col, msg, check)
         self.out.broken.append((path, line, col, check, written, msg))
 
-    def _broken_anchor(self, path: str, line: int, col: int, written: str, fragment: str,
-                       target_page: str | None = None) -> None:
+    def _broken_anchor(
+        self,
+        path: str,
+        line: int,
+        col: int,
+        written: str,
+        fragment: str,
+        target_page: str | None = None,
+    ) -> None:
         # The closest heading id of the target page, as broken files get the closest file.
         ids = self.heading_ids(target_page) if target_page is not None else set()
         msg = f"link '{written}': no heading or line '#{fragment}' in the target"
@@ -281,8 +313,13 @@ class _Linker:
         self.out.broken.append((path, line, col, "broken-anchor", written, msg))
 
 
-def link_all(index: SiteIndex, pages: list[PageRecord], code: list[CodeRecord],
-             line_counts: dict[str, int], why_unread: _WhyUnread | None = None) -> Linked:
+def link_all(
+    index: SiteIndex,
+    pages: list[PageRecord],
+    code: list[CodeRecord],
+    line_counts: dict[str, int],
+    why_unread: _WhyUnread | None = None,
+) -> Linked:
     """The document graph of every page and source file (pages sorted by path).
 
     ``why_unread`` says why a file that exists was not read (a language not analysed, outside

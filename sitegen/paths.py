@@ -39,7 +39,7 @@ def page_node_of(content: str, path: str) -> NodeId:
     if not content:
         return page_node_id(path)
     if path.startswith(content + "/"):
-        return page_node_id(path[len(content) + 1:])
+        return page_node_id(path[len(content) + 1 :])
     return source_node_id(RepoPath(path))
 
 
@@ -55,7 +55,7 @@ def is_source_node(node: NodeId) -> bool:
 def source_repo_path(node: NodeId) -> RepoPath:
     """``/code/sitegen/graph.py`` -> ``sitegen/graph.py``."""
     assert is_source_node(node), node
-    return RepoPath(node[len(CODE_PREFIX):])
+    return RepoPath(node[len(CODE_PREFIX) :])
 
 
 def is_local_node(node: NodeId) -> bool:

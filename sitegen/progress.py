@@ -27,9 +27,15 @@ class Progress:
         self._bar: RichProgress | None = None
         if enabled and sys.stderr.isatty():
             from rich.console import Console
-            self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TimeElapsedColumn(),
-                                     console=Console(stderr=True), transient=True)
+
+            self._bar = RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
 
     def task(self, label: str, total: int) -> _Task:
         return _Task(self._bar if total >= 200 else None, total, label)
@@ -39,7 +45,11 @@ class Progress:
             self._bar.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if self._bar is not None:
             self._bar.stop()

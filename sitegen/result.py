@@ -57,9 +57,11 @@ class BuildResult:
             return self.unchanged
         links = sum(len(p.links) for p in self.pages)
         broken = sum(1 for b in self.linked.broken if b[3] != "broken-anchor")
-        return (f"{counted(len(self.pages), 'page')}, "
-                f"{counted(len(self.code_records), 'source file')}, {counted(links, 'link')}, "
-                f"{counted(broken, 'broken link')}, {counted(self.warnings, 'warning')}")
+        return (
+            f"{counted(len(self.pages), 'page')}, "
+            f"{counted(len(self.code_records), 'source file')}, {counted(links, 'link')}, "
+            f"{counted(broken, 'broken link')}, {counted(self.warnings, 'warning')}"
+        )
 
     def summary(self) -> str:
         note = " (nothing changed)" if self.unchanged else ""

@@ -229,8 +229,11 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
             return True
         names = {f"{h}:{self.server.port}" for h in (*LOOPBACK_HOSTS, *self.server.extra_hosts)}
         if host.lower() not in names:
-            self._error(403, "this server answers only 127.0.0.1, localhost and [::1]"
-                        + "".join(f", {h}" for h in self.server.extra_hosts))
+            self._error(
+                403,
+                "this server answers only 127.0.0.1, localhost and [::1]"
+                + "".join(f", {h}" for h in self.server.extra_hosts),
+            )
             return True
         return False
 
@@ -362,8 +365,11 @@ def serve(
     builder = Builder(load_config or (lambda: config), config, quiet)
     server = open_server(port, builder, host)
     if not is_loopback(host):
-        click.echo(f"sitegen: warning: serving on {host}, not the loopback: anyone who can reach "
-                   "this machine can read the site", err=True)
+        click.echo(
+            f"sitegen: warning: serving on {host}, not the loopback: anyone who can reach "
+            "this machine can read the site",
+            err=True,
+        )
     stop = threading.Event()
     # Watching starts before the first build, so an edit saved while it runs is not lost.
     threading.Thread(target=watch, args=(builder, config_file, stop), daemon=True).start()

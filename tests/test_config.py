@@ -20,12 +20,16 @@ def test_defaults_need_no_configuration(tmp_path: Path) -> None:
 
 
 def test_sitegen_toml_and_pyproject_table(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.sitegen]\ntitle = "From pyproject"\nsource = "src"\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.sitegen]\ntitle = "From pyproject"\nsource = "src"\n'
+    )
     (tmp_path / "src").mkdir()
     config = load_config(tmp_path)
     assert (config.title, config.source) == ("From pyproject", ("src",))
-    (tmp_path / "sitegen.toml").write_text('title = "From sitegen.toml"\nlanguages = ["python", "go"]\n'
-                                           '[checks]\ncode-cycles = "warn"\n')
+    (tmp_path / "sitegen.toml").write_text(
+        'title = "From sitegen.toml"\nlanguages = ["python", "go"]\n'
+        '[checks]\ncode-cycles = "warn"\n'
+    )
     config = load_config(tmp_path)
     assert config.title == "From sitegen.toml"
     assert config.languages == (LangId.PYTHON, LangId.GO)
@@ -41,17 +45,23 @@ def test_command_line_overrides_and_explicit_file(tmp_path: Path) -> None:
         load_config(tmp_path, tmp_path / "missing.toml")
 
 
-@pytest.mark.parametrize("text,message", [
-    ("nonsense = 1\n", "unknown option 'nonsense'"),
-    ('languages = ["cobol"]\n', "unknown language 'cobol'; valid: python, javascript, typescript, tsx, c, cpp, rust, go, ruby"),
-    ('store = "redis"\n', "'store' must be 'json' or 'sqlite'"),
-    ('raw_html = "strip"\n', "'raw_html' must be 'sanitize', 'escape' or 'allow'"),
-    ("raw_html = true\n", "'raw_html' must be 'sanitize', 'escape' or 'allow'"),
-    ("max_file_size = -1\n", "non-negative integer"),
-    ('[checks]\nspelling = "warn"\n', "unknown check 'spelling'"),
-    ('[checks]\nbroken-links = "fatal"\n', "severity must be one of error, warn, ignore"),
-    ("title = [\n", "invalid TOML"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("nonsense = 1\n", "unknown option 'nonsense'"),
+        (
+            'languages = ["cobol"]\n',
+            "unknown language 'cobol'; valid: python, javascript, typescript, tsx, c, cpp, rust, go, ruby",
+        ),
+        ('store = "redis"\n', "'store' must be 'json' or 'sqlite'"),
+        ('raw_html = "strip"\n', "'raw_html' must be 'sanitize', 'escape' or 'allow'"),
+        ("raw_html = true\n", "'raw_html' must be 'sanitize', 'escape' or 'allow'"),
+        ("max_file_size = -1\n", "non-negative integer"),
+        ('[checks]\nspelling = "warn"\n', "unknown check 'spelling'"),
+        ('[checks]\nbroken-links = "fatal"\n', "severity must be one of error, warn, ignore"),
+        ("title = [\n", "invalid TOML"),
+    ],
+)
 def test_bad_configuration_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "sitegen.toml").write_text(text)
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -26,22 +26,29 @@ def _codes(diags) -> dict[str, str]:  # type: ignore[no-untyped-def]
 
 
 def test_bad_files_are_diagnosed_and_the_build_goes_on(tmp_path: Path) -> None:
-    root = _write(tmp_path, {
-        "content/index.md": "# Home\n\n[bad](bad-utf8.md) [yaml](yaml.md)\n",
-        "content/bad-utf8.md": b"# Caf\xe9\n\ntext \xff\n",
-        "content/binary.md": b"# x\x00\x01\x02",
-        "content/yaml.md": "---\ntitle: [unclosed\n---\n# Still renders\n",
-        "content/huge.md": "# big\n" + "x" * 5000,
-        "content/a.md": "# A\n", "content/a.markdown": "# A too\n",
-        "sitegen.toml": "max_file_size = 4000\n",
-    })
+    root = _write(
+        tmp_path,
+        {
+            "content/index.md": "# Home\n\n[bad](bad-utf8.md) [yaml](yaml.md)\n",
+            "content/bad-utf8.md": b"# Caf\xe9\n\ntext \xff\n",
+            "content/binary.md": b"# x\x00\x01\x02",
+            "content/yaml.md": "---\ntitle: [unclosed\n---\n# Still renders\n",
+            "content/huge.md": "# big\n" + "x" * 5000,
+            "content/a.md": "# A\n",
+            "content/a.markdown": "# A too\n",
+            "sitegen.toml": "max_file_size = 4000\n",
+        },
+    )
     result = build(load_config(root), BuildOptions(jobs=1, quiet=True))
     codes = _codes(result.diagnostics)
     assert codes["content/bad-utf8.md"] == "utf8"
     assert codes["content/binary.md"] == "binary"
     assert codes["content/huge.md"] == "huge"
     assert any(d.path == "content/yaml.md" and d.level == "warning" for d in result.diagnostics)
-    assert codes.get("content/a.md") == "duplicate-output" or codes.get("content/a.markdown") == "duplicate-output"
+    assert (
+        codes.get("content/a.md") == "duplicate-output"
+        or codes.get("content/a.markdown") == "duplicate-output"
+    )
     site = root / "site"
     assert "Still renders" in (site / "yaml.html").read_text()
     assert "Caf\ufffd" in (site / "bad-utf8.html").read_text()
@@ -68,15 +75,18 @@ def test_symlinks_outside_the_root_and_loops_are_ignored(tmp_path: Path) -> None
 
 
 def test_crawler_skips_output_cache_hidden_and_ignored(tmp_path: Path) -> None:
-    root = _write(tmp_path, {
-        "content/index.md": "# Home\n",
-        "content/.hidden/x.md": "# hidden\n",
-        "content/ignored.md": "# ignored\n",
-        ".gitignore": "content/ignored.md\nbuild/\n",
-        "build/gen.py": "x = 1\n",
-        "pkg/mod.py": "x = 1\n",
-        ".git/config.py": "x = 1\n",
-    })
+    root = _write(
+        tmp_path,
+        {
+            "content/index.md": "# Home\n",
+            "content/.hidden/x.md": "# hidden\n",
+            "content/ignored.md": "# ignored\n",
+            ".gitignore": "content/ignored.md\nbuild/\n",
+            "build/gen.py": "x = 1\n",
+            "pkg/mod.py": "x = 1\n",
+            ".git/config.py": "x = 1\n",
+        },
+    )
     config = load_config(root)
     build(config, BuildOptions(jobs=1, quiet=True))
     # a second build into another folder must not read the first one's output
@@ -111,10 +121,14 @@ class _Listing:
         return None
 
 
-def test_two_builds_are_byte_identical_whatever_the_listing_order(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    files = {f"content/s{i % 3}/p{i}.md": f"# Page {i}\n\n[next](../s{(i + 1) % 3}/p{(i + 1) % 9}.md) "
-             f"[home](/index.md)\n" for i in range(9)}
+def test_two_builds_are_byte_identical_whatever_the_listing_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        f"content/s{i % 3}/p{i}.md": f"# Page {i}\n\n[next](../s{(i + 1) % 3}/p{(i + 1) % 9}.md) "
+        f"[home](/index.md)\n"
+        for i in range(9)
+    }
     files["content/index.md"] = "---\nrel-depends-on: s0/p0.md, s1/p1.md\n---\n# Home\n"
     files["pkg/a.py"] = "from pkg import b\n\ndef f():\n    return b.g()\n"
     files["pkg/b.py"] = "def g():\n    return 1\n"
@@ -136,8 +150,13 @@ def test_two_builds_are_byte_identical_whatever_the_listing_order(tmp_path: Path
         build(load_config(root), BuildOptions(jobs=1, quiet=True))
         monkeypatch.setattr(os, "scandir", real_scandir)
         site = root / "site"
-        outputs.append({p.relative_to(site).as_posix(): p.read_bytes()
-                        for p in sorted(site.rglob("*")) if p.is_file()})
+        outputs.append(
+            {
+                p.relative_to(site).as_posix(): p.read_bytes()
+                for p in sorted(site.rglob("*"))
+                if p.is_file()
+            }
+        )
     assert outputs[0].keys() == outputs[1].keys()
     for name in outputs[0]:
         assert outputs[0][name] == outputs[1][name], name

@@ -81,15 +81,22 @@ class Baseline:
         current = list(findings)
         present = {(f.check, f.key) for f in current}
         unmatched = self.keys - present
-        covering = {(check, key) for check, key, members in self.cycles
-                    if any(_covers((check, key, members), f) for f in current)}
+        covering = {
+            (check, key)
+            for check, key, members in self.cycles
+            if any(_covers((check, key, members), f) for f in current)
+        }
         return len(unmatched - covering)
 
 
 def _covers(entry: tuple[str, str, tuple[str, ...]], finding: Finding) -> bool:
     check, _, members = entry
-    return (check == finding.check and check in CYCLE_CHECKS and bool(finding.members)
-            and set(finding.members) <= set(members))
+    return (
+        check == finding.check
+        and check in CYCLE_CHECKS
+        and bool(finding.members)
+        and set(finding.members) <= set(members)
+    )
 
 
 @dataclass(frozen=True)
@@ -113,10 +120,12 @@ class CheckOutcome:
 
 # --- findings -------------------------------------------------------------------------------
 
+
 def broken_link_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(BROKEN_LINKS, p,
-                                f"Link to '{p.target}' points to no page or file.")
-                  for p in problems)
+    return sorted(
+        _link_finding(BROKEN_LINKS, p, f"Link to '{p.target}' points to no page or file.")
+        for p in problems
+    )
 
 
 def broken_anchor_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
@@ -124,8 +133,7 @@ def broken_anchor_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
 
 
 def missing_rel_target_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(MISSING_REL_TARGETS, p, _rel_target_message(p))
-                  for p in problems)
+    return sorted(_link_finding(MISSING_REL_TARGETS, p, _rel_target_message(p)) for p in problems)
 
 
 def _anchor_message(p: LinkProblem) -> str:
@@ -147,8 +155,9 @@ def code_cycle_findings(code: CodeCycles) -> list[Finding]:
 Locator = Callable[[str], tuple[str, int, int]]
 
 
-def relation_cycle_findings(relations: Mapping[str, list[list[str]]],
-                            locate: Locator | None = None) -> list[Finding]:
+def relation_cycle_findings(
+    relations: Mapping[str, list[list[str]]], locate: Locator | None = None
+) -> list[Finding]:
     """One finding per cyclic unit of a predicate, placed by ``locate(node_id)`` (the file,
     line and column that declares the first member's relation); default: the node id, 1, 1."""
     where = locate or (lambda node: (node, 1, 1))
@@ -157,18 +166,33 @@ def relation_cycle_findings(relations: Mapping[str, list[list[str]]],
         for members in relations[predicate]:
             path, line, col = where(members[0])
             listed = ", ".join(members)
-            out.append(Finding(RELATION_CYCLES, path, max(line, 1), max(col, 1),
-                               f"'{predicate}' relations form a cycle: {listed}.",
-                               f"{predicate}: {listed}", tuple(members)))
+            out.append(
+                Finding(
+                    RELATION_CYCLES,
+                    path,
+                    max(line, 1),
+                    max(col, 1),
+                    f"'{predicate}' relations form a cycle: {listed}.",
+                    f"{predicate}: {listed}",
+                    tuple(members),
+                )
+            )
     return sorted(out)
 
 
 def missing_link_findings(pairs: Iterable[tuple[str, str, str, str]]) -> list[Finding]:
     """One finding per missing link ``(path of a, node a, node b, reason)``, at a's file."""
-    return sorted(Finding(MISSING_LINKS, path, 1, 1,
-                          f"'{a}' and '{b}' are strongly related ({reason}) but neither links "
-                          "to the other.", f"{a} <-> {b}")
-                  for path, a, b, reason in pairs)
+    return sorted(
+        Finding(
+            MISSING_LINKS,
+            path,
+            1,
+            1,
+            f"'{a}' and '{b}' are strongly related ({reason}) but neither links to the other.",
+            f"{a} <-> {b}",
+        )
+        for path, a, b, reason in pairs
+    )
 
 
 def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:
@@ -178,32 +202,52 @@ def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:
     if problem.predicate:
         key += f" [{problem.predicate}]"
     hint = f" {problem.hint.strip()}" if problem.hint.strip() else ""
-    return Finding(check, problem.path, max(problem.line, 1), max(problem.col, 1),
-                   (problem.message or message) + hint, key)
+    return Finding(
+        check,
+        problem.path,
+        max(problem.line, 1),
+        max(problem.col, 1),
+        (problem.message or message) + hint,
+        key,
+    )
 
 
 def _code_cycle_finding(unit: CyclicUnit) -> Finding:
     """At the first edge the guidance removes: in its file (a package's or crate's edge
     names the file it is written in) and line."""
     src, dst = unit.breaks[0]
-    evidence = min(((e.src_file or e.src, e.line) for e in unit.edges
-                    if (e.src, e.dst) == (src, dst) and e.line > 0), default=(src, 1))
+    evidence = min(
+        (
+            (e.src_file or e.src, e.line)
+            for e in unit.edges
+            if (e.src, e.dst) == (src, dst) and e.line > 0
+        ),
+        default=(src, 1),
+    )
     if unit.self_loop:
         message = f"{src} imports itself."
     else:
         example = " -> ".join(unit.example)
         fixes = ", ".join(f"{s} -> {d}" for s, d in unit.breaks)
         words = UNIT_WORDS.get(unit.kind, "units")
-        message = (f"Dependency cycle of {len(unit.members)} {words}: {', '.join(unit.members)} "
-                   f"(e.g. {example}); removing {fixes} makes them acyclic.")
-    return Finding(CODE_CYCLES, evidence[0], evidence[1], 1, message, ", ".join(unit.members),
-                   unit.members)
+        message = (
+            f"Dependency cycle of {len(unit.members)} {words}: {', '.join(unit.members)} "
+            f"(e.g. {example}); removing {fixes} makes them acyclic."
+        )
+    return Finding(
+        CODE_CYCLES, evidence[0], evidence[1], 1, message, ", ".join(unit.members), unit.members
+    )
 
 
 # --- evaluation -----------------------------------------------------------------------------
 
-def evaluate(findings: Iterable[Finding], severities: Mapping[str, str],
-             baseline: Baseline | None = None, github_actions: bool | None = None) -> CheckOutcome:
+
+def evaluate(
+    findings: Iterable[Finding],
+    severities: Mapping[str, str],
+    baseline: Baseline | None = None,
+    github_actions: bool | None = None,
+) -> CheckOutcome:
     """Apply severities and the baseline; exit 1 when a new error-level finding exists.
 
     ``severities`` is ``Config.checks`` (a missing check defaults to ``error``). Known
@@ -211,7 +255,9 @@ def evaluate(findings: Iterable[Finding], severities: Mapping[str, str],
     ``GITHUB_ACTIONS`` environment variable.
     """
     known = baseline or Baseline()
-    annotate = os.environ.get("GITHUB_ACTIONS") == "true" if github_actions is None else github_actions
+    annotate = (
+        os.environ.get("GITHUB_ACTIONS") == "true" if github_actions is None else github_actions
+    )
     unique = sorted(set(findings), key=lambda f: (f.path, f.line, f.col, f.check, f.key))
     results, ignored = [], 0
     for finding in unique:
@@ -230,24 +276,47 @@ def evaluate(findings: Iterable[Finding], severities: Mapping[str, str],
 
 def format_json(outcome: CheckOutcome) -> str:
     """``sitegen check --format json``: every evaluated finding and the totals."""
-    findings = [{"check": r.finding.check, "path": r.finding.path, "line": r.finding.line,
-                 "col": r.finding.col, "level": str(r.level), "message": r.finding.message,
-                 "key": r.finding.key, "baselined": r.baselined} for r in outcome.results]
-    counts = {"error": _count(outcome.results, Level.ERROR),
-              "warning": _count(outcome.results, Level.WARNING),
-              "baselined": sum(r.baselined for r in outcome.results),
-              "ignored": outcome.ignored, "stale_baseline": outcome.stale_baseline}
-    data = {"exit_code": outcome.exit_code, "summary": outcome.summary, "counts": counts,
-            "findings": findings}
+    findings = [
+        {
+            "check": r.finding.check,
+            "path": r.finding.path,
+            "line": r.finding.line,
+            "col": r.finding.col,
+            "level": str(r.level),
+            "message": r.finding.message,
+            "key": r.finding.key,
+            "baselined": r.baselined,
+        }
+        for r in outcome.results
+    ]
+    counts = {
+        "error": _count(outcome.results, Level.ERROR),
+        "warning": _count(outcome.results, Level.WARNING),
+        "baselined": sum(r.baselined for r in outcome.results),
+        "ignored": outcome.ignored,
+        "stale_baseline": outcome.stale_baseline,
+    }
+    data = {
+        "exit_code": outcome.exit_code,
+        "summary": outcome.summary,
+        "counts": counts,
+        "findings": findings,
+    }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def github_annotation(level: Level, finding: Finding) -> str:
     """``::error file=…,line=…,col=…,title=…::message``, escaped per GitHub's workflow commands."""
     command = "error" if level == Level.ERROR else "warning"
-    props = ",".join(f"{name}={_escape_property(str(value))}" for name, value in (
-        ("file", finding.path), ("line", finding.line), ("col", finding.col),
-        ("title", finding.check)))
+    props = ",".join(
+        f"{name}={_escape_property(str(value))}"
+        for name, value in (
+            ("file", finding.path),
+            ("line", finding.line),
+            ("col", finding.col),
+            ("title", finding.check),
+        )
+    )
     return f"::{command} {props}::{_escape_data(finding.message)}"
 
 
@@ -273,29 +342,44 @@ def _count(results: list[Result], level: Level) -> int:
     return sum(1 for r in results if r.level == level and not r.baselined)
 
 
-def _summary(results: list[Result], ignored: int, stale: int, failed: bool,
-             severities: Mapping[str, str]) -> str:
+def _summary(
+    results: list[Result], ignored: int, stale: int, failed: bool, severities: Mapping[str, str]
+) -> str:
     errors, warnings = _count(results, Level.ERROR), _count(results, Level.WARNING)
     known = sum(r.baselined for r in results)
     ran = [c for c in DEFAULT_CHECKS if severities.get(c, "error") != "ignore"]
-    text = (f"sitegen check {'failed' if failed else 'passed'}: {counted(errors, 'error')}, "
-            f"{counted(warnings, 'warning')}, {known} known in the baseline, "
-            f"{ignored} ignored; checked {', '.join(ran) or 'nothing'}.")
+    text = (
+        f"sitegen check {'failed' if failed else 'passed'}: {counted(errors, 'error')}, "
+        f"{counted(warnings, 'warning')}, {known} known in the baseline, "
+        f"{ignored} ignored; checked {', '.join(ran) or 'nothing'}."
+    )
     if stale:
-        text += (f" {counted(stale, 'baseline entry')} no longer "
-                 f"{agrees(stale, 'occurs', 'occur')}; rewrite the baseline.")
+        text += (
+            f" {counted(stale, 'baseline entry')} no longer "
+            f"{agrees(stale, 'occurs', 'occur')}; rewrite the baseline."
+        )
     return text
 
 
 # --- baseline -------------------------------------------------------------------------------
 
+
 def write_baseline(findings: Iterable[Finding], path: Path) -> None:
     """Record ``findings`` as known debt, atomically (temp file + rename), sorted."""
     entries = sorted({(f.check, f.key): f for f in findings}.items())
-    data = {"version": BASELINE_VERSION, "findings": [
-        {"check": check, "key": key, "path": f.path, "message": f.message,
-         **({"members": list(f.members)} if f.members else {})}
-        for (check, key), f in entries]}
+    data = {
+        "version": BASELINE_VERSION,
+        "findings": [
+            {
+                "check": check,
+                "key": key,
+                "path": f.path,
+                "message": f.message,
+                **({"members": list(f.members)} if f.members else {}),
+            }
+            for (check, key), f in entries
+        ],
+    }
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -319,10 +403,15 @@ def load_baseline(path: Path) -> Baseline:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("version") != BASELINE_VERSION:
             raise ValueError(f"expected version {BASELINE_VERSION}")
-        entries = [(str(e["check"]), str(e["key"]), tuple(str(m) for m in e.get("members", ())))
-                   for e in data["findings"]]
+        entries = [
+            (str(e["check"]), str(e["key"]), tuple(str(m) for m in e.get("members", ())))
+            for e in data["findings"]
+        ]
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise ConfigError(f"{path}: not a sitegen baseline ({exc}); "
-                          "rewrite it or delete it") from exc
-    return Baseline(frozenset((check, key) for check, key, _ in entries),
-                    tuple(sorted(e for e in entries if e[2] and e[0] in CYCLE_CHECKS)))
+        raise ConfigError(
+            f"{path}: not a sitegen baseline ({exc}); rewrite it or delete it"
+        ) from exc
+    return Baseline(
+        frozenset((check, key) for check, key, _ in entries),
+        tuple(sorted(e for e in entries if e[2] and e[0] in CYCLE_CHECKS)),
+    )

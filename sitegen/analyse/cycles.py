@@ -41,9 +41,9 @@ class DepEdge:
     src_file: str = ""
     dst_file: str = ""
 
+
 #: How reports name the members of a cyclic unit, by unit kind (content/guides/cycles.md).
-UNIT_WORDS = {"file": "files", "package": "Go packages", "crate": "Rust crates",
-              "mixed": "units"}
+UNIT_WORDS = {"file": "files", "package": "Go packages", "crate": "Rust crates", "mixed": "units"}
 
 
 @dataclass(frozen=True)
@@ -126,9 +126,12 @@ class CycleReport:
     relations: dict[str, list[list[str]]] = field(default_factory=dict)
 
 
-def analyse_code_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
-                        symbol_edges: Iterable[DepEdge] = (),
-                        units: Mapping[str, Unit] | None = None) -> CodeCycles:
+def analyse_code_cycles(
+    files: Iterable[str],
+    file_edges: Iterable[DepEdge],
+    symbol_edges: Iterable[DepEdge] = (),
+    units: Mapping[str, Unit] | None = None,
+) -> CodeCycles:
     """Classify the deployment units and the symbols by their SCCs.
 
     ``file_edges``: import edges between files, and any reference edge already known at file
@@ -142,9 +145,11 @@ def analyse_code_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
     unit_of = {f: (units or {}).get(f, Unit(f)) for f in sorted(set(files))}
     symbol_deps = [e for e in symbol_edges if e.kind == REFERENCE]
     projected = [_project(e) for e in symbol_deps if e.src_file and e.dst_file]
-    usable = [e for e in [*_dependencies(file_edges), *projected]
-              if e.src in unit_of and e.dst in unit_of
-              and not (e.kind == REFERENCE and e.src == e.dst)]
+    usable = [
+        e
+        for e in [*_dependencies(file_edges), *projected]
+        if e.src in unit_of and e.dst in unit_of and not (e.kind == REFERENCE and e.src == e.dst)
+    ]
     between, inside = _onto_units(usable, unit_of)
     merged = merge_edges(between)
     kinds = {u.id: u.kind for u in unit_of.values() if u.kind != "file"}
@@ -170,8 +175,9 @@ def analyse_code_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
     )
 
 
-def _onto_units(edges: list[DepEdge],
-                unit_of: Mapping[str, Unit]) -> tuple[list[DepEdge], list[DepEdge]]:
+def _onto_units(
+    edges: list[DepEdge], unit_of: Mapping[str, Unit]
+) -> tuple[list[DepEdge], list[DepEdge]]:
     """(edges between units, named by unit id with their files kept; file edges inside one
     package or crate). A file unit keeps its self-import: that is a real self-loop."""
     between, inside = [], []
@@ -182,13 +188,15 @@ def _onto_units(edges: list[DepEdge],
         elif src.kind == "file" and dst.kind == "file":
             between.append(e)
         else:
-            between.append(DepEdge(src.id, dst.id, e.kind, e.confidence, e.line, e.count,
-                                   e.src, e.dst))
+            between.append(
+                DepEdge(src.id, dst.id, e.kind, e.confidence, e.line, e.count, e.src, e.dst)
+            )
     return between, inside
 
 
-def _internal_cycles(edges: list[DepEdge],
-                     unit_of: Mapping[str, Unit]) -> tuple[InternalCycle, ...]:
+def _internal_cycles(
+    edges: list[DepEdge], unit_of: Mapping[str, Unit]
+) -> tuple[InternalCycle, ...]:
     by_unit: dict[str, list[DepEdge]] = defaultdict(list)
     for e in edges:
         if e.src != e.dst:
@@ -201,13 +209,18 @@ def _internal_cycles(edges: list[DepEdge],
     return tuple(sorted(out, key=lambda c: (c.unit, c.members)))
 
 
-def analyse_cycles(files: Iterable[str], file_edges: Iterable[DepEdge],
-                   symbol_edges: Iterable[DepEdge] = (),
-                   relation_edges: Iterable[tuple[str, str, str]] = (),
-                   units: Mapping[str, Unit] | None = None) -> CycleReport:
+def analyse_cycles(
+    files: Iterable[str],
+    file_edges: Iterable[DepEdge],
+    symbol_edges: Iterable[DepEdge] = (),
+    relation_edges: Iterable[tuple[str, str, str]] = (),
+    units: Mapping[str, Unit] | None = None,
+) -> CycleReport:
     """Both analyses at once, as the reports and ``sitegen check`` take them."""
-    return CycleReport(analyse_code_cycles(files, file_edges, symbol_edges, units),
-                       analyse_relation_cycles(relation_edges))
+    return CycleReport(
+        analyse_code_cycles(files, file_edges, symbol_edges, units),
+        analyse_relation_cycles(relation_edges),
+    )
 
 
 def analyse_relation_cycles(edges: Iterable[tuple[str, str, str]]) -> dict[str, list[list[str]]]:
@@ -262,16 +275,23 @@ def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(removed))
 
 
-def _fewest_weakest(weights: dict[tuple[str, str], tuple[float, int]]) -> list[tuple[str, str]] | None:
+def _fewest_weakest(
+    weights: dict[tuple[str, str], tuple[float, int]],
+) -> list[tuple[str, str]] | None:
     pairs = sorted(weights)
     if nx.is_directed_acyclic_graph(nx.DiGraph(pairs)):
         return []
     for size in range(1, EXACT_SIZE + 1):
-        found = [combo for combo in itertools.combinations(pairs, size)
-                 if nx.is_directed_acyclic_graph(nx.DiGraph(sorted(set(pairs) - set(combo))))]
+        found = [
+            combo
+            for combo in itertools.combinations(pairs, size)
+            if nx.is_directed_acyclic_graph(nx.DiGraph(sorted(set(pairs) - set(combo))))
+        ]
         if found:
-            best = min(found, key=lambda c: (sum(weights[p][0] for p in c),
-                                             sum(weights[p][1] for p in c), c))
+            best = min(
+                found,
+                key=lambda c: (sum(weights[p][0] for p in c), sum(weights[p][1] for p in c), c),
+            )
             return list(best)
     return None
 
@@ -301,8 +321,7 @@ def _dependencies(edges: Iterable[DepEdge]) -> list[DepEdge]:
 
 
 def _project(edge: DepEdge) -> DepEdge:
-    return DepEdge(edge.src_file, edge.dst_file, REFERENCE, edge.confidence, edge.line,
-                   edge.count)
+    return DepEdge(edge.src_file, edge.dst_file, REFERENCE, edge.confidence, edge.line, edge.count)
 
 
 def _finite_or(value: float, default: float) -> float:
@@ -315,8 +334,16 @@ def _merge_group(group: list[DepEdge]) -> DepEdge:
     # The evidence shown: the first file (an edge between packages stands for many files'),
     # at its earliest known line.
     first = min(group, key=lambda e: (e.src_file, e.line <= 0, e.line, e.dst_file))
-    return DepEdge(first.src, first.dst, first.kind, confidence, first.line,
-                   sum(e.count for e in group), first.src_file, first.dst_file)
+    return DepEdge(
+        first.src,
+        first.dst,
+        first.kind,
+        confidence,
+        first.line,
+        sum(e.count for e in group),
+        first.src_file,
+        first.dst_file,
+    )
 
 
 def _graph(nodes: list[str], edges: list[DepEdge]) -> nx.DiGraph:
@@ -328,22 +355,33 @@ def _graph(nodes: list[str], edges: list[DepEdge]) -> nx.DiGraph:
 
 
 def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
-    return [c for c in nx.strongly_connected_components(graph)
-            if len(c) > 1 or graph.has_edge(next(iter(c)), next(iter(c)))]
+    return [
+        c
+        for c in nx.strongly_connected_components(graph)
+        if len(c) > 1 or graph.has_edge(next(iter(c)), next(iter(c)))
+    ]
 
 
-def _split_units(graph: nx.DiGraph, edges: list[DepEdge], kinds: Mapping[str, str],
-                 default_kind: str = "file") -> tuple[tuple[CyclicUnit, ...], list[str]]:
+def _split_units(
+    graph: nx.DiGraph, edges: list[DepEdge], kinds: Mapping[str, str], default_kind: str = "file"
+) -> tuple[tuple[CyclicUnit, ...], list[str]]:
     """Cyclic units (sorted by members) and the nodes that are acyclic units."""
     cyclic_sets = _cyclic_components(graph)
     in_cycle = set().union(*cyclic_sets) if cyclic_sets else set()
-    units = sorted((_cyclic_unit(graph, sorted(c), edges, kinds, default_kind)
-                    for c in cyclic_sets), key=lambda u: u.members)
+    units = sorted(
+        (_cyclic_unit(graph, sorted(c), edges, kinds, default_kind) for c in cyclic_sets),
+        key=lambda u: u.members,
+    )
     return tuple(units), sorted(n for n in graph.nodes if n not in in_cycle)
 
 
-def _cyclic_unit(graph: nx.DiGraph, members: list[str], edges: list[DepEdge],
-                 kinds: Mapping[str, str], default_kind: str) -> CyclicUnit:
+def _cyclic_unit(
+    graph: nx.DiGraph,
+    members: list[str],
+    edges: list[DepEdge],
+    kinds: Mapping[str, str],
+    default_kind: str,
+) -> CyclicUnit:
     inside = set(members)
     internal = tuple(e for e in edges if e.src in inside and e.dst in inside)
     member_kinds = {kinds.get(m, default_kind) for m in members}
@@ -376,8 +414,10 @@ def _pair_weights(edges: Iterable[DepEdge]) -> dict[tuple[str, str], tuple[float
     weights: dict[tuple[str, str], tuple[float, int]] = {}
     for e in edges:
         old_conf, old_count = weights.get((e.src, e.dst), (-math.inf, 0))
-        weights[(e.src, e.dst)] = (max(old_conf, _finite_or(e.confidence, -1.0)),
-                                   old_count + e.count)
+        weights[(e.src, e.dst)] = (
+            max(old_conf, _finite_or(e.confidence, -1.0)),
+            old_count + e.count,
+        )
     return weights
 
 
@@ -390,7 +430,11 @@ def _deploy_order(graph: nx.DiGraph, acyclic: set[str]) -> tuple[str, ...]:
     """
     dag = nx.condensation(graph)
     first_member = {n: min(dag.nodes[n]["members"]) for n in dag.nodes}
-    order = nx.lexicographical_topological_sort(dag.reverse(copy=False),
-                                                key=lambda n: first_member[n])
-    return tuple(first_member[n] for n in order
-                 if len(dag.nodes[n]["members"]) == 1 and first_member[n] in acyclic)
+    order = nx.lexicographical_topological_sort(
+        dag.reverse(copy=False), key=lambda n: first_member[n]
+    )
+    return tuple(
+        first_member[n]
+        for n in order
+        if len(dag.nodes[n]["members"]) == 1 and first_member[n] in acyclic
+    )

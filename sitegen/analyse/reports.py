@@ -54,6 +54,7 @@ def membership(result: CycleReport) -> dict[str, list[int]]:
 
 # --- JSON (``sitegen cycles --json``) -------------------------------------------------------
 
+
 def cycles_json(result: CycleReport) -> dict[str, Any]:
     """The JSON contract: code cycles with edges and guidance, deploy order, independent
     files, and relation cycles per predicate. Confidence is ``null`` when not finite."""
@@ -64,10 +65,14 @@ def cycles_json(result: CycleReport) -> dict[str, Any]:
             "deploy_order": list(code.deploy_order),
             "independent": list(code.independent),
             "symbol_cyclic": [_unit_json(u) for u in code.symbol_cyclic],
-            "internal_cycles": [{"unit": c.unit, "unit_kind": c.kind, "members": list(c.members)}
-                                for c in code.internal],
-            "units": {u: {"kind": code.kind_of(u), "files": list(code.files_of(u))}
-                      for u in code.unit_files},
+            "internal_cycles": [
+                {"unit": c.unit, "unit_kind": c.kind, "members": list(c.members)}
+                for c in code.internal
+            ],
+            "units": {
+                u: {"kind": code.kind_of(u), "files": list(code.files_of(u))}
+                for u in code.unit_files
+            },
             "files": code.file_count,
             "unit_count": code.unit_count,
             "edges": code.edge_count,
@@ -96,15 +101,20 @@ def _unit_json(unit: CyclicUnit, code: CodeCycles | None = None) -> dict[str, An
 
 def _edge_json(edge: DepEdge) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "src": edge.src, "dst": edge.dst, "kind": str(edge.kind),
+        "src": edge.src,
+        "dst": edge.dst,
+        "kind": str(edge.kind),
         "confidence": edge.confidence if math.isfinite(edge.confidence) else None,
-        "line": edge.line, "count": edge.count}
+        "line": edge.line,
+        "count": edge.count,
+    }
     if edge.src_file:
         out.update(src_file=edge.src_file, dst_file=edge.dst_file)
     return out
 
 
 # --- shared wording -------------------------------------------------------------------------
+
 
 def _confidence(value: float) -> str:
     return f"{value:g}" if math.isfinite(value) else "unknown"
@@ -133,6 +143,7 @@ def _pair_edges(unit: CyclicUnit, src: str, dst: str) -> list[DepEdge]:
 
 # --- plain text (``sitegen cycles``) --------------------------------------------------------
 
+
 def render_cycles_text(result: CycleReport) -> str:
     code = result.code
     lines = [_summary_sentence(result)]
@@ -144,14 +155,16 @@ def render_cycles_text(result: CycleReport) -> str:
         lines.append("deployment order (dependencies first):")
         lines.extend(f"  {i}. {path}" for i, path in enumerate(code.deploy_order, 1))
     if code.independent:
-        lines.append("independent files (no dependencies either way): "
-                     + ", ".join(code.independent))
+        lines.append(
+            "independent files (no dependencies either way): " + ", ".join(code.independent)
+        )
     for unit in code.symbol_cyclic:
         kind = "recursion" if unit.self_loop else "mutual recursion"
         lines.append(f"{kind}: {', '.join(unit.members)}")
     for c in code.internal:
-        lines.append(f"inside {_KIND_NOUN.get(c.kind, c.kind)} {c.unit} (allowed): "
-                     + ", ".join(c.members))
+        lines.append(
+            f"inside {_KIND_NOUN.get(c.kind, c.kind)} {c.unit} (allowed): " + ", ".join(c.members)
+        )
     for predicate, units in sorted(result.relations.items()):
         for members in units:
             lines.append(f"relation cycle [{predicate}]: {', '.join(members)}")
@@ -181,16 +194,19 @@ def _summary_sentence(result: CycleReport) -> str:
     code = result.code
     in_cycles = sum(len(code.files_of(m)) for u in code.cyclic for m in u.members)
     relation_cycles = sum(len(units) for units in result.relations.values())
-    return (f"{counted(code.file_count, 'file')}{_units_phrase(code)}, "
-            f"{counted(code.edge_count, 'dependency edge')}: "
-            f"{counted(len(code.cyclic), 'cyclic unit')} ({counted(in_cycles, 'file')}), "
-            f"{counted(len(code.deploy_order), 'acyclic unit')} "
-            f"({len(code.independent)} independent); "
-            f"{counted(len(code.symbol_cyclic), 'recursive symbol group')}; "
-            f"{counted(relation_cycles, 'relation cycle')}.")
+    return (
+        f"{counted(code.file_count, 'file')}{_units_phrase(code)}, "
+        f"{counted(code.edge_count, 'dependency edge')}: "
+        f"{counted(len(code.cyclic), 'cyclic unit')} ({counted(in_cycles, 'file')}), "
+        f"{counted(len(code.deploy_order), 'acyclic unit')} "
+        f"({len(code.independent)} independent); "
+        f"{counted(len(code.symbol_cyclic), 'recursive symbol group')}; "
+        f"{counted(relation_cycles, 'relation cycle')}."
+    )
 
 
 # --- markdown (``/cycles.md``) --------------------------------------------------------------
+
 
 def _code_span(text: str) -> str:
     fence = "``" if "`" in text else "`"
@@ -210,12 +226,23 @@ def render_cycles_md(result: CycleReport) -> str:
         out += ["No file depends on itself, directly or through other files.", ""]
     for index, unit in enumerate(code.cyclic):
         out += _unit_md(index, unit)
-    out += ["## Deployment order", "",
-            ("Acyclic files, each after the files it depends on: "
-             "the preferred candidates for deploying on their own."), ""]
+    out += [
+        "## Deployment order",
+        "",
+        (
+            "Acyclic files, each after the files it depends on: "
+            "the preferred candidates for deploying on their own."
+        ),
+        "",
+    ]
     out += [f"{i}. {_code_span(p)}" for i, p in enumerate(code.deploy_order, 1)] or ["None."]
-    out += ["", "## Independent files", "",
-            ", ".join(_code_span(p) for p in code.independent) or "None.", ""]
+    out += [
+        "",
+        "## Independent files",
+        "",
+        ", ".join(_code_span(p) for p in code.independent) or "None.",
+        "",
+    ]
     out += _recursion_md(code.symbol_cyclic)
     out += _internal_md(code)
     out += _relations_md(result.relations)
@@ -223,15 +250,27 @@ def render_cycles_md(result: CycleReport) -> str:
 
 
 def _unit_md(index: int, unit: CyclicUnit) -> list[str]:
-    out = [f"### Cycle {index + 1}: {_unit_title(unit)}", "",
-           "Members: " + ", ".join(_code_span(m) for m in unit.members) + ".", "",
-           "Example: " + " → ".join(_code_span(m) for m in unit.example) + ".", "",
-           "| From | To | Kind | Line | Confidence | Count | Break |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
+    out = [
+        f"### Cycle {index + 1}: {_unit_title(unit)}",
+        "",
+        "Members: " + ", ".join(_code_span(m) for m in unit.members) + ".",
+        "",
+        "Example: " + " → ".join(_code_span(m) for m in unit.example) + ".",
+        "",
+        "| From | To | Kind | Line | Confidence | Count | Break |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     breaks = set(unit.breaks)
     for e in unit.edges:
-        cells = [_code_span(e.src), _code_span(e.dst), str(e.kind), str(e.line or ""),
-                 _confidence(e.confidence), str(e.count), "yes" if (e.src, e.dst) in breaks else ""]
+        cells = [
+            _code_span(e.src),
+            _code_span(e.dst),
+            str(e.kind),
+            str(e.line or ""),
+            _confidence(e.confidence),
+            str(e.count),
+            "yes" if (e.src, e.dst) in breaks else "",
+        ]
         out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     out += ["", "Refactor guidance: removing these dependencies makes the files acyclic:", ""]
     for src, dst in unit.breaks:
@@ -254,12 +293,20 @@ def _internal_md(code: CodeCycles) -> list[str]:
     """Loops among the files of one Go package or Rust crate: allowed, so information only."""
     if not code.internal:
         return []
-    out = ["## Inside packages and crates", "",
-           ("Files of one Go package or Rust crate compile together, so these loops are "
-            "allowed; they are listed for information and never fail `sitegen check`."), ""]
+    out = [
+        "## Inside packages and crates",
+        "",
+        (
+            "Files of one Go package or Rust crate compile together, so these loops are "
+            "allowed; they are listed for information and never fail `sitegen check`."
+        ),
+        "",
+    ]
     for c in code.internal:
-        out.append(f"- {_KIND_NOUN.get(c.kind, c.kind)} {_code_span(c.unit)}: "
-                   + ", ".join(_code_span(m) for m in c.members))
+        out.append(
+            f"- {_KIND_NOUN.get(c.kind, c.kind)} {_code_span(c.unit)}: "
+            + ", ".join(_code_span(m) for m in c.members)
+        )
     return out + [""]
 
 
@@ -277,8 +324,12 @@ def _relations_md(relations: dict[str, list[list[str]]]) -> list[str]:
 
 # --- HTML view (``/cycles.html``) -----------------------------------------------------------
 
-def cycles_view(result: CycleReport, href_for_path_line: PathLineHref = source_href,
-                href_for_node: NodeHref = page_href) -> dict[str, Any]:
+
+def cycles_view(
+    result: CycleReport,
+    href_for_path_line: PathLineHref = source_href,
+    href_for_node: NodeHref = page_href,
+) -> dict[str, Any]:
     """Everything ``templates/cycles.html`` shows, as plain values with precomputed hrefs.
 
     ``href_for_path_line(path, line)`` links a source file's line (line 0: the file itself);
@@ -288,19 +339,32 @@ def cycles_view(result: CycleReport, href_for_path_line: PathLineHref = source_h
     independent = set(code.independent)
     return {
         "summary": _summary_sentence(result),
-        "code_cycles": [_unit_view(i, u, href_for_path_line, code)
-                        for i, u in enumerate(code.cyclic)],
-        "deploy_order": [{**_unit_link(p, href_for_path_line, code), "independent": p in independent}
-                         for p in code.deploy_order],
+        "code_cycles": [
+            _unit_view(i, u, href_for_path_line, code) for i, u in enumerate(code.cyclic)
+        ],
+        "deploy_order": [
+            {**_unit_link(p, href_for_path_line, code), "independent": p in independent}
+            for p in code.deploy_order
+        ],
         "independent": [_unit_link(p, href_for_path_line, code) for p in code.independent],
-        "internal": [{"unit": c.unit, "kind": _KIND_NOUN.get(c.kind, c.kind),
-                      "members": [_file_link(m, href_for_path_line) for m in c.members]}
-                     for c in code.internal],
+        "internal": [
+            {
+                "unit": c.unit,
+                "kind": _KIND_NOUN.get(c.kind, c.kind),
+                "members": [_file_link(m, href_for_path_line) for m in c.members],
+            }
+            for c in code.internal
+        ],
         "recursion": [_recursion_view(u, href_for_path_line) for u in code.symbol_cyclic],
-        "relations": [{"predicate": p,
-                       "cycles": [[{"id": n, "href": href_for_node(n)} for n in members]
-                                  for members in units]}
-                      for p, units in sorted(result.relations.items())],
+        "relations": [
+            {
+                "predicate": p,
+                "cycles": [
+                    [{"id": n, "href": href_for_node(n)} for n in members] for members in units
+                ],
+            }
+            for p, units in sorted(result.relations.items())
+        ],
     }
 
 
@@ -311,19 +375,29 @@ def _file_link(path: str, href: PathLineHref) -> dict[str, str]:
 def _unit_link(unit: str, href: PathLineHref, code: CodeCycles) -> dict[str, str]:
     """A unit links to its first file (a crate: its root; a package: the first by path)."""
     kind = code.kind_of(unit)
-    return {"path": unit, "href": href(code.files_of(unit)[0], 0),
-            "kind": "" if kind == "file" else _KIND_NOUN.get(kind, kind)}
+    return {
+        "path": unit,
+        "href": href(code.files_of(unit)[0], 0),
+        "kind": "" if kind == "file" else _KIND_NOUN.get(kind, kind),
+    }
 
 
 def _edge_view(edge: DepEdge, breaks: set[tuple[str, str]], href: PathLineHref) -> dict[str, Any]:
-    return {"src": edge.src, "dst": edge.dst, "kind": str(edge.kind), "line": edge.line,
-            "confidence": _confidence(edge.confidence), "count": edge.count,
-            "href": href(edge.src_file or edge.src, edge.line),
-            "breaks": (edge.src, edge.dst) in breaks}
+    return {
+        "src": edge.src,
+        "dst": edge.dst,
+        "kind": str(edge.kind),
+        "line": edge.line,
+        "confidence": _confidence(edge.confidence),
+        "count": edge.count,
+        "href": href(edge.src_file or edge.src, edge.line),
+        "breaks": (edge.src, edge.dst) in breaks,
+    }
 
 
-def _unit_view(index: int, unit: CyclicUnit, href: PathLineHref,
-               code: CodeCycles) -> dict[str, Any]:
+def _unit_view(
+    index: int, unit: CyclicUnit, href: PathLineHref, code: CodeCycles
+) -> dict[str, Any]:
     breaks = set(unit.breaks)
     return {
         "number": index + 1,
@@ -334,14 +408,21 @@ def _unit_view(index: int, unit: CyclicUnit, href: PathLineHref,
         "members": [_unit_link(m, href, code) for m in unit.members],
         "example": list(unit.example),
         "edges": [_edge_view(e, breaks, href) for e in unit.edges],
-        "breaks": [{"src": s, "dst": d,
-                    "edges": [_edge_view(e, breaks, href) for e in _pair_edges(unit, s, d)]}
-                   for s, d in unit.breaks],
+        "breaks": [
+            {
+                "src": s,
+                "dst": d,
+                "edges": [_edge_view(e, breaks, href) for e in _pair_edges(unit, s, d)],
+            }
+            for s, d in unit.breaks
+        ],
     }
 
 
 def _recursion_view(unit: CyclicUnit, href: PathLineHref) -> dict[str, Any]:
     breaks = set(unit.breaks)
-    return {"kind": "recursion" if unit.self_loop else "mutual recursion",
-            "members": list(unit.members),
-            "edges": [_edge_view(e, breaks, href) for e in unit.edges]}
+    return {
+        "kind": "recursion" if unit.self_loop else "mutual recursion",
+        "members": list(unit.members),
+        "edges": [_edge_view(e, breaks, href) for e in unit.edges],
+    }

@@ -23,6 +23,7 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
     if result.code is not None:
         from sitegen.code.analyse import dependency_edges
         from sitegen.code.units import deployment_units
+
         file_edges, symbol_edges = dependency_edges(result.code)
         units = deployment_units(result.code)
     relations = [(e.src, e.dst, e.rel) for e in result.graph.edges() if e.rel]
@@ -31,34 +32,45 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
 
 def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]
     from sitegen.analyse import check
-    problems: dict[str, list[check.LinkProblem]] = {"broken-link": [], "broken-anchor": [],
-                                                    "missing-rel-target": []}
+
+    problems: dict[str, list[check.LinkProblem]] = {
+        "broken-link": [],
+        "broken-anchor": [],
+        "missing-rel-target": [],
+    }
     for path, line, col, kind, target, message in result.linked.broken:
-        problems[kind].append(check.LinkProblem(path=path, line=line, col=col, target=target,
-                                                message=message))
+        problems[kind].append(
+            check.LinkProblem(path=path, line=line, col=col, target=target, message=message)
+        )
     assert result.cycles is not None
-    findings = (check.broken_link_findings(problems["broken-link"])
-                + check.broken_anchor_findings(problems["broken-anchor"])
-                + check.missing_rel_target_findings(problems["missing-rel-target"])
-                + check.code_cycle_findings(result.cycles.code)
-                + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
-                + _missing_links(result))
+    findings = (
+        check.broken_link_findings(problems["broken-link"])
+        + check.broken_anchor_findings(problems["broken-anchor"])
+        + check.missing_rel_target_findings(problems["missing-rel-target"])
+        + check.code_cycle_findings(result.cycles.code)
+        + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
+        + _missing_links(result)
+    )
     return sorted(findings)
 
 
 def _missing_links(result: BuildResult) -> list:  # type: ignore[type-arg]
     from sitegen.analyse import check
     from sitegen.analyse.insight import node_paths
+
     if result.insight is None:
         return []
     path_of = node_paths(result)
-    return check.missing_link_findings((path_of.get(m.a, m.a), m.a, m.b, m.reason)
-                                       for m in result.insight.relatedness.missing)
+    return check.missing_link_findings(
+        (path_of.get(m.a, m.a), m.a, m.b, m.reason) for m in result.insight.relatedness.missing
+    )
 
 
 def _rel_sources(result: BuildResult):  # type: ignore[no-untyped-def]
     """Where a page's relations are declared: its file, at the first rel- key's line."""
     content = result.config.content_rel
-    where = {page_node_of(content, p.path): (p.path, min((r.line for r in p.relations), default=1), 1)
-             for p in result.pages}
+    where = {
+        page_node_of(content, p.path): (p.path, min((r.line for r in p.relations), default=1), 1)
+        for p in result.pages
+    }
     return lambda node: where.get(node, (node, 1, 1))

@@ -56,9 +56,12 @@ class SymbolDependency(NamedTuple):
     dst_file: str
 
 
-def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[str],
-                     read_text: ReadText | None = None,
-                     ) -> tuple[CodeGraph, list[Diagnostic]]:
+def build_code_graph(
+    records: list[CodeRecord],
+    config: Config,
+    all_paths: set[str],
+    read_text: ReadText | None = None,
+) -> tuple[CodeGraph, list[Diagnostic]]:
     """The code graph of ``records`` and the diagnostics of linking them (sorted).
 
     ``all_paths`` is every repository file (imports may name files that are not source);
@@ -89,9 +92,12 @@ def build_code_graph(records: list[CodeRecord], config: Config, all_paths: set[s
 
 def snapshot_id(records: Iterable[CodeRecord], config: Config) -> str:
     """A hash of the inputs (paths, languages, content hashes, resolution options)."""
-    doc = {"files": sorted([r.path, str(r.language), r.content_hash] for r in records),
-           "source": list(config.source), "include_dirs": list(config.include_dirs),
-           "ruby_load_paths": list(config.ruby_load_paths)}
+    doc = {
+        "files": sorted([r.path, str(r.language), r.content_hash] for r in records),
+        "source": list(config.source),
+        "include_dirs": list(config.include_dirs),
+        "ruby_load_paths": list(config.ruby_load_paths),
+    }
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -99,9 +105,16 @@ def _unique(records: list[CodeRecord], diagnostics: list[Diagnostic]) -> list[Co
     out: dict[str, CodeRecord] = {}
     for record in sorted(records, key=lambda r: (r.path, str(r.language), r.content_hash)):
         if record.path in out:
-            diagnostics.append(Diagnostic(record.path, 1, 1, Level.WARNING,
-                                          "file extracted twice; the second record is ignored",
-                                          "duplicate-record"))
+            diagnostics.append(
+                Diagnostic(
+                    record.path,
+                    1,
+                    1,
+                    Level.WARNING,
+                    "file extracted twice; the second record is ignored",
+                    "duplicate-record",
+                )
+            )
             continue
         out[record.path] = record
     return list(out.values())
@@ -109,18 +122,30 @@ def _unique(records: list[CodeRecord], diagnostics: list[Diagnostic]) -> list[Co
 
 # ---------------------------------------------------------------- files, symbols, ownership
 
+
 def _add_file(graph: CodeGraph, record: CodeRecord) -> None:
     file_id = file_endpoint(record.language, record.path)
     graph.add_file(FileNode(file_id, record.path, record.language, graph.snapshot_id))
     ids = symbol_ids(file_id, record.symbols)
     for sym, sym_id in zip(record.symbols, ids):
-        graph.add_symbol(SymbolNode(sym_id, sym.name, sym.qualified_name, sym.kind, file_id,
-                                    sym.visibility, sym.source_range, sym.name_range))
+        graph.add_symbol(
+            SymbolNode(
+                sym_id,
+                sym.name,
+                sym.qualified_name,
+                sym.kind,
+                file_id,
+                sym.visibility,
+                sym.source_range,
+                sym.name_range,
+            )
+        )
     owners = _owners(record.symbols)
     for sym, sym_id, owner_index in zip(record.symbols, ids, owners):
         owner = ids[owner_index] if owner_index is not None else file_id
-        graph.add_edge(CodeEdge(owner, sym_id, EdgeKind.OWNERSHIP, SAME_FILE,
-                                sym.source_range.start_line))
+        graph.add_edge(
+            CodeEdge(owner, sym_id, EdgeKind.OWNERSHIP, SAME_FILE, sym.source_range.start_line)
+        )
 
 
 def _owners(symbols: list[Symbol]) -> list[int | None]:
@@ -152,8 +177,13 @@ def _holds(outer: Symbol, inner: Symbol) -> bool:
 
 # ---------------------------------------------------------------- imports, references, metacall
 
-def _add_import_edges(graph: CodeGraph, record: CodeRecord, resolved: list[ResolvedImport],
-                      languages: dict[str, LangId]) -> None:
+
+def _add_import_edges(
+    graph: CodeGraph,
+    record: CodeRecord,
+    resolved: list[ResolvedImport],
+    languages: dict[str, LangId],
+) -> None:
     """Same-language imports carry DIRECT_IMPORT, imports between languages CROSS_LANGUAGE."""
     src = file_endpoint(record.language, record.path)
     for ri in resolved:
@@ -184,33 +214,46 @@ def _add_reference_edges(graph: CodeGraph, names: NameTable, record: CodeRecord)
         if src is None:
             continue
         for cand in names.resolve(record.path, ref.name, ref.kind, ref.enclosing):
-            graph.add_edge(CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE,
-                                    cand.confidence, ref.line))
+            graph.add_edge(
+                CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE, cand.confidence, ref.line)
+            )
 
 
-def _add_metacall_edges(graph: CodeGraph, names: NameTable,
-                        record: CodeRecord) -> list[Diagnostic]:
+def _add_metacall_edges(graph: CodeGraph, names: NameTable, record: CodeRecord) -> list[Diagnostic]:
     """File → symbol always, symbol → symbol inside a symbol: one resolution, one confidence."""
     file_id = file_endpoint(record.language, record.path)
     diagnostics = []
     for call in record.metacalls:
         found = names.resolve_metacall(record.path, call.function)
         if not found:
-            diagnostics.append(Diagnostic(record.path, max(call.line, 1), 1, Level.INFO,
-                                          f"cannot resolve metacall '{call.function}'",
-                                          "unresolved-metacall"))
-        src = names.enclosing_symbol(record.path, call.enclosing, call.line) \
-            if call.enclosing else None
+            diagnostics.append(
+                Diagnostic(
+                    record.path,
+                    max(call.line, 1),
+                    1,
+                    Level.INFO,
+                    f"cannot resolve metacall '{call.function}'",
+                    "unresolved-metacall",
+                )
+            )
+        src = (
+            names.enclosing_symbol(record.path, call.enclosing, call.line)
+            if call.enclosing
+            else None
+        )
         for cand in found:
-            graph.add_edge(CodeEdge(file_id, cand.symbol.id, EdgeKind.REFERENCE,
-                                    cand.confidence, call.line))
+            graph.add_edge(
+                CodeEdge(file_id, cand.symbol.id, EdgeKind.REFERENCE, cand.confidence, call.line)
+            )
             if src is not None:
-                graph.add_edge(CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE,
-                                        cand.confidence, call.line))
+                graph.add_edge(
+                    CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE, cand.confidence, call.line)
+                )
     return diagnostics
 
 
 # ---------------------------------------------------------------- projections for analysis
+
 
 def file_dependency_edges(graph: CodeGraph) -> list[FileDependency]:
     """Import edges between project files plus reference edges projected onto their files.
@@ -229,8 +272,10 @@ def file_dependency_edges(graph: CodeGraph) -> list[FileDependency]:
         if edge.kind == EdgeKind.REFERENCE and src.id == dst.id:
             continue
         projected.append(CodeEdge(src.path, dst.path, edge.kind, edge.confidence, edge.line))
-    return [FileDependency(e.src, e.dst, str(e.kind), e.confidence, e.line)
-            for e in normalize_edges(projected)]
+    return [
+        FileDependency(e.src, e.dst, str(e.kind), e.confidence, e.line)
+        for e in normalize_edges(projected)
+    ]
 
 
 def symbol_dependency_edges(graph: CodeGraph) -> list[SymbolDependency]:
@@ -240,8 +285,17 @@ def symbol_dependency_edges(graph: CodeGraph) -> list[SymbolDependency]:
         if edge.src in graph.symbols:
             src, dst = graph.file_of(edge.src), graph.file_of(edge.dst)
             assert src is not None and dst is not None
-            out.append(SymbolDependency(edge.src, edge.dst, str(edge.kind), edge.confidence,
-                                        edge.line, src.path, dst.path))
+            out.append(
+                SymbolDependency(
+                    edge.src,
+                    edge.dst,
+                    str(edge.kind),
+                    edge.confidence,
+                    edge.line,
+                    src.path,
+                    dst.path,
+                )
+            )
     return out
 
 
@@ -254,10 +308,13 @@ def dependency_edges(graph: CodeGraph) -> tuple[list[Any], list[Any]]:
     reference is passed twice.
     """
     from sitegen.analyse.cycles import DepEdge
+
     # A metacall inside a symbol has both projections; the symbol one already carries it.
-    in_symbols = {(graph.file_of(e.src).path, e.dst, e.line)  # type: ignore[union-attr]
-                  for e in graph.edges(EdgeKind.REFERENCE)
-                  if e.src in graph.symbols and graph.file_of(e.src) is not None}
+    in_symbols = {
+        (graph.file_of(e.src).path, e.dst, e.line)  # type: ignore[union-attr]
+        for e in graph.edges(EdgeKind.REFERENCE)
+        if e.src in graph.symbols and graph.file_of(e.src) is not None
+    }
     file_edges = []
     for edge in graph.edges():
         src, dst = graph.file_of(edge.src), graph.file_of(edge.dst)
@@ -267,8 +324,14 @@ def dependency_edges(graph: CodeGraph) -> tuple[list[Any], list[Any]]:
             continue
         if edge.kind == EdgeKind.IMPORT or (edge.kind == EdgeKind.REFERENCE and src.id != dst.id):
             file_edges.append(CodeEdge(src.path, dst.path, edge.kind, edge.confidence, edge.line))
-    files = [DepEdge(e.src, e.dst, str(e.kind), e.confidence, e.line)
-             for e in normalize_edges(file_edges)]
-    symbols = [DepEdge(d.src, d.dst, d.kind, d.confidence, d.line, src_file=d.src_file,
-                       dst_file=d.dst_file) for d in symbol_dependency_edges(graph)]
+    files = [
+        DepEdge(e.src, e.dst, str(e.kind), e.confidence, e.line)
+        for e in normalize_edges(file_edges)
+    ]
+    symbols = [
+        DepEdge(
+            d.src, d.dst, d.kind, d.confidence, d.line, src_file=d.src_file, dst_file=d.dst_file
+        )
+        for d in symbol_dependency_edges(graph)
+    ]
     return files, symbols

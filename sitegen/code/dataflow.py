@@ -54,8 +54,9 @@ class _Event:
     order: int = 0
 
 
-def data_flow(record: CodeRecord, data: bytes,
-              root: Node | None = None) -> tuple[list[DataNode], list[CodeEdge]]:
+def data_flow(
+    record: CodeRecord, data: bytes, root: Node | None = None
+) -> tuple[list[DataNode], list[CodeEdge]]:
     """The data nodes and flow edges of every function in the file (empty for most languages).
     ``root``: the file's parse tree when the caller has it (extraction does), else it is parsed."""
     walker = _WALKERS.get(record.language)
@@ -63,11 +64,15 @@ def data_flow(record: CodeRecord, data: bytes,
         return [], []
     if root is None:
         from sitegen.code.languages import get_parser
+
         root = get_parser(record.language).parse(data).root_node
     file_id = file_endpoint(record.language, record.path)
     ids = symbol_ids(file_id, record.symbols)
-    functions = [(s, i) for s, i in zip(record.symbols, ids)
-                 if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)]
+    functions = [
+        (s, i)
+        for s, i in zip(record.symbols, ids)
+        if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
+    ]
     nodes: list[DataNode] = []
     edges: list[CodeEdge] = []
     seen: set[str] = set()  # node ids already made, over all the file's functions
@@ -82,8 +87,9 @@ def data_flow(record: CodeRecord, data: bytes,
 def record_flow(record: CodeRecord, data: bytes, root: Node | None = None) -> None:
     """Store the file's flow in its record (plain values a shard keeps), at extraction."""
     nodes, edges = data_flow(record, data, root)
-    record.data = [DataValue(n.id, n.symbol_id, str(n.scope), n.type_hint, n.name, n.line)
-                   for n in nodes]
+    record.data = [
+        DataValue(n.id, n.symbol_id, str(n.scope), n.type_hint, n.name, n.line) for n in nodes
+    ]
     record.flows = [Flow(e.src, e.dst, e.line, e.flow_kind or "use") for e in edges]
 
 
@@ -91,11 +97,19 @@ def add_data_flow(graph: CodeGraph, record: CodeRecord) -> None:
     """Add the record's data nodes and flow edges to a graph that holds its file and symbols."""
     file_id = file_endpoint(record.language, record.path)
     for value in record.data:
-        graph.add_data(DataNode(value.id, value.symbol_id, DataScope(value.scope),
-                                value.type_hint, file_id, value.name, value.line))
+        graph.add_data(
+            DataNode(
+                value.id,
+                value.symbol_id,
+                DataScope(value.scope),
+                value.type_hint,
+                file_id,
+                value.name,
+                value.line,
+            )
+        )
     for flow in record.flows:
-        graph.add_edge(CodeEdge(flow.src, flow.dst, EdgeKind.FLOW, SAME_FILE, flow.line,
-                                flow.kind))
+        graph.add_edge(CodeEdge(flow.src, flow.dst, EdgeKind.FLOW, SAME_FILE, flow.line, flow.kind))
 
 
 def _units(root: Node, lang: LangId, types: frozenset[str]) -> list[Node]:
@@ -108,18 +122,29 @@ def _units(root: Node, lang: LangId, types: frozenset[str]) -> list[Node]:
 @cache
 def _unit_query(lang: LangId, types: frozenset[str]) -> Query:
     from sitegen.code.languages import get_language
+
     return Query(get_language(lang), "\n".join(f"({t}) @unit" for t in sorted(types)))
 
 
 def _owner(unit: Node, functions: list) -> str | None:  # type: ignore[type-arg]
     """The innermost function symbol whose range holds the unit's start."""
-    holding = [(s.source_range.end_byte - s.source_range.start_byte, i) for s, i in functions
-               if s.source_range.start_byte <= unit.start_byte < s.source_range.end_byte]
+    holding = [
+        (s.source_range.end_byte - s.source_range.start_byte, i)
+        for s, i in functions
+        if s.source_range.start_byte <= unit.start_byte < s.source_range.end_byte
+    ]
     return min(holding)[1] if holding else None
 
 
-def _run(events: list[_Event], data: bytes, file_id: str, owner: str | None,
-         nodes: list[DataNode], edges: list[CodeEdge], seen: set[str]) -> None:
+def _run(
+    events: list[_Event],
+    data: bytes,
+    file_id: str,
+    owner: str | None,
+    nodes: list[DataNode],
+    edges: list[CodeEdge],
+    seen: set[str],
+) -> None:
     """Replay the events: each binding shadows the last one of its name until its scope ends."""
     current: dict[str, str] = {}
     frames: list[dict[str, str | None]] = []
@@ -138,16 +163,25 @@ def _run(events: list[_Event], data: bytes, file_id: str, owner: str | None,
             for read in event.reads:
                 source = current.get(_text(read, data))
                 if source is not None:
-                    edges.append(CodeEdge(source, node_id, EdgeKind.FLOW, SAME_FILE,
-                                          read.start_point.row + 1, flow))
+                    edges.append(
+                        CodeEdge(
+                            source,
+                            node_id,
+                            EdgeKind.FLOW,
+                            SAME_FILE,
+                            read.start_point.row + 1,
+                            flow,
+                        )
+                    )
             if event.kind == "def":
                 if event.scoped and frames and event.name not in frames[-1]:
                     frames[-1][event.name] = current.get(event.name)
                 current[event.name] = node_id
 
 
-def _add_node(event: _Event, file_id: str, owner: str | None, nodes: list[DataNode],
-              seen: set[str]) -> str:
+def _add_node(
+    event: _Event, file_id: str, owner: str | None, nodes: list[DataNode], seen: set[str]
+) -> str:
     assert event.node is not None
     line, col = event.node.start_point.row + 1, event.node.start_point.column + 1
     name = event.name if event.kind == "def" else "return"
@@ -160,7 +194,7 @@ def _add_node(event: _Event, file_id: str, owner: str | None, nodes: list[DataNo
 
 
 def _text(node: Node, data: bytes) -> str:
-    return data[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+    return data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
 def _identifiers(node: Node | None, skip: frozenset[str] = frozenset()) -> list[Node]:
@@ -178,7 +212,10 @@ def _identifiers(node: Node | None, skip: frozenset[str] = frozenset()) -> list[
 
 
 def _scope_events(node: Node, order_pop: int = 9) -> list[_Event]:
-    return [_Event(node.start_byte, "push", order=-1), _Event(node.end_byte, "pop", order=order_pop)]
+    return [
+        _Event(node.start_byte, "push", order=-1),
+        _Event(node.end_byte, "pop", order=order_pop),
+    ]
 
 
 _Handler = Callable[[Node, bytes], list[_Event]]
@@ -189,12 +226,14 @@ def _handlers(walker: type) -> dict[str, _Handler]:
     """A walker's ``_on_<node type>`` handlers by node type, looked up once per class."""
     table = _HANDLERS.get(walker)
     if table is None:
-        table = _HANDLERS[walker] = {name[4:]: getattr(walker, name) for name in dir(walker)
-                                     if name.startswith("_on_")}
+        table = _HANDLERS[walker] = {
+            name[4:]: getattr(walker, name) for name in dir(walker) if name.startswith("_on_")
+        }
     return table
 
 
 # ---------------------------------------------------------------- Python
+
 
 class _Walker:
     """What the per-language walkers share: skip nested definitions, dispatch a node to its
@@ -230,18 +269,35 @@ class _Walker:
         return out
 
     @classmethod
-    def _binds(cls, target: Node | None, reads: list[Node], at: int, data: bytes,
-               hint: Node | None = None) -> list[_Event]:
-        return [_Event(at, "def", _text(n, data), n, DataScope.LOCAL,
-                       _text(hint, data) if hint is not None else None, reads, order=10)
-                for n in cls._names(target)]
+    def _binds(
+        cls, target: Node | None, reads: list[Node], at: int, data: bytes, hint: Node | None = None
+    ) -> list[_Event]:
+        return [
+            _Event(
+                at,
+                "def",
+                _text(n, data),
+                n,
+                DataScope.LOCAL,
+                _text(hint, data) if hint is not None else None,
+                reads,
+                order=10,
+            )
+            for n in cls._names(target)
+        ]
 
 
 class _Python(_Walker):
     unit_types = frozenset({"function_definition"})
     _nested = frozenset({"function_definition", "class_definition", "lambda"})
-    _scopes = frozenset({"list_comprehension", "set_comprehension", "dictionary_comprehension",
-                         "generator_expression"})
+    _scopes = frozenset(
+        {
+            "list_comprehension",
+            "set_comprehension",
+            "dictionary_comprehension",
+            "generator_expression",
+        }
+    )
     _not_bindings = frozenset({"attribute", "subscript"})
 
     @classmethod
@@ -256,12 +312,23 @@ class _Python(_Walker):
     def _parameters(cls, params: Node | None, data: bytes) -> list[_Event]:
         out = []
         for param in params.named_children if params is not None else []:
-            name = param.child_by_field_name("name") if param.type.endswith("default_parameter") \
+            name = (
+                param.child_by_field_name("name")
+                if param.type.endswith("default_parameter")
                 else next(iter(_identifiers(param)), None)
+            )
             hint = param.child_by_field_name("type")
             if name is not None and name.type == "identifier":
-                out.append(_Event(params.start_byte, "def", _text(name, data), name,  # type: ignore[union-attr]
-                                  DataScope.PARAMETER, _text(hint, data) if hint else None))
+                out.append(
+                    _Event(
+                        params.start_byte,
+                        "def",
+                        _text(name, data),
+                        name,  # type: ignore[union-attr]
+                        DataScope.PARAMETER,
+                        _text(hint, data) if hint else None,
+                    )
+                )
         return out
 
     @classmethod
@@ -272,8 +339,13 @@ class _Python(_Walker):
     def _on_assignment(cls, node: Node, data: bytes) -> list[_Event]:
         right = node.child_by_field_name("right")
         inner = cls._walk(right, data) if right is not None else []
-        return inner + cls._binds(node.child_by_field_name("left"), cls.reads(right),
-                                  node.end_byte, data, node.child_by_field_name("type"))
+        return inner + cls._binds(
+            node.child_by_field_name("left"),
+            cls.reads(right),
+            node.end_byte,
+            data,
+            node.child_by_field_name("type"),
+        )
 
     @classmethod
     def _on_augmented_assignment(cls, node: Node, data: bytes) -> list[_Event]:
@@ -284,8 +356,12 @@ class _Python(_Walker):
     @classmethod
     def _on_for_statement(cls, node: Node, data: bytes) -> list[_Event]:
         right = node.child_by_field_name("right")
-        out = cls._binds(node.child_by_field_name("left"), cls.reads(right),
-                         right.end_byte if right else node.start_byte, data)
+        out = cls._binds(
+            node.child_by_field_name("left"),
+            cls.reads(right),
+            right.end_byte if right else node.start_byte,
+            data,
+        )
         for child in (node.child_by_field_name("body"), node.child_by_field_name("alternative")):
             out += cls._walk(child, data) if child is not None else []
         return out
@@ -303,8 +379,12 @@ class _Python(_Walker):
 
     @classmethod
     def _on_named_expression(cls, node: Node, data: bytes) -> list[_Event]:
-        events = cls._binds(node.child_by_field_name("name"),
-                            cls.reads(node.child_by_field_name("value")), node.end_byte, data)
+        events = cls._binds(
+            node.child_by_field_name("name"),
+            cls.reads(node.child_by_field_name("value")),
+            node.end_byte,
+            data,
+        )
         for event in events:
             event.scoped = False  # binds in the function, even inside a comprehension
         return events
@@ -338,13 +418,22 @@ _PYTHON_NOT_READ = {"attribute": "attribute", "keyword_argument": "name"}
 
 # ---------------------------------------------------------------- Rust
 
+
 class _Rust(_Walker):
     unit_types = frozenset({"function_item"})
     _scopes = frozenset({"block"})
-    _nested = frozenset({"function_item", "impl_item", "mod_item", "trait_item", "struct_item",
-                         "enum_item"})
-    _no_reads = frozenset({"scoped_identifier", "type_arguments", "field_identifier",
-                           "type_identifier", "primitive_type"})
+    _nested = frozenset(
+        {"function_item", "impl_item", "mod_item", "trait_item", "struct_item", "enum_item"}
+    )
+    _no_reads = frozenset(
+        {
+            "scoped_identifier",
+            "type_arguments",
+            "field_identifier",
+            "type_identifier",
+            "primitive_type",
+        }
+    )
     _pattern_skip = frozenset({"scoped_identifier", "type_identifier"})
 
     @classmethod
@@ -365,8 +454,16 @@ class _Rust(_Walker):
             hint = param.child_by_field_name("type")
             pattern = param.child_by_field_name("pattern") or param
             for name in cls._pattern_names(pattern):
-                out.append(_Event(params.start_byte, "def", _text(name, data), name, scope,  # type: ignore[union-attr]
-                                  _text(hint, data) if hint is not None else None))
+                out.append(
+                    _Event(
+                        params.start_byte,
+                        "def",
+                        _text(name, data),
+                        name,
+                        scope,  # type: ignore[union-attr]
+                        _text(hint, data) if hint is not None else None,
+                    )
+                )
         return out
 
     @classmethod
@@ -381,13 +478,20 @@ class _Rust(_Walker):
     def _on_let_declaration(cls, node: Node, data: bytes) -> list[_Event]:
         value = node.child_by_field_name("value")
         inner = cls._walk(value, data) if value is not None else []
-        return inner + cls._binds(node.child_by_field_name("pattern"), cls.reads(value),
-                                  node.end_byte, data, node.child_by_field_name("type"))
+        return inner + cls._binds(
+            node.child_by_field_name("pattern"),
+            cls.reads(value),
+            node.end_byte,
+            data,
+            node.child_by_field_name("type"),
+        )
 
     @classmethod
     def _on_let_condition(cls, node: Node, data: bytes) -> list[_Event]:
         value = node.child_by_field_name("value")
-        return cls._binds(node.child_by_field_name("pattern"), cls.reads(value), node.end_byte, data)
+        return cls._binds(
+            node.child_by_field_name("pattern"), cls.reads(value), node.end_byte, data
+        )
 
     @classmethod
     def _on_assignment_expression(cls, node: Node, data: bytes) -> list[_Event]:
@@ -406,8 +510,12 @@ class _Rust(_Walker):
     def _on_for_expression(cls, node: Node, data: bytes) -> list[_Event]:
         value, body = node.child_by_field_name("value"), node.child_by_field_name("body")
         out = _scope_events(node)
-        out += cls._binds(node.child_by_field_name("pattern"), cls.reads(value),
-                          value.end_byte if value else node.start_byte, data)
+        out += cls._binds(
+            node.child_by_field_name("pattern"),
+            cls.reads(value),
+            value.end_byte if value else node.start_byte,
+            data,
+        )
         return out + (cls._walk(body, data) if body is not None else [])
 
     @classmethod
@@ -425,8 +533,11 @@ class _Rust(_Walker):
     def _tail(cls, body: Node) -> list[_Event]:
         """The block's final expression (no semicolon) is the function's value."""
         last = body.named_children[-1] if body.named_children else None
-        if last is None or last.type.endswith(("_statement", "_declaration", "_item")) or \
-                last.type in ("line_comment", "block_comment", "return_expression"):
+        if (
+            last is None
+            or last.type.endswith(("_statement", "_declaration", "_item"))
+            or last.type in ("line_comment", "block_comment", "return_expression")
+        ):
             return []
         return [_Event(last.start_byte, "return", node=last, reads=cls.reads(last), order=5)]
 

@@ -25,11 +25,19 @@ from sitegen.code.graph import (
 from sitegen.code.records import LangId, Range, SymbolKind, Visibility
 from sitegen.code.serialize import numeric_ids
 
-EDGE_PREDICATES = {EdgeKind.IMPORT: "imports", EdgeKind.REFERENCE: "references",
-                   EdgeKind.OWNERSHIP: "owns", EdgeKind.FLOW: "flows_to"}
+EDGE_PREDICATES = {
+    EdgeKind.IMPORT: "imports",
+    EdgeKind.REFERENCE: "references",
+    EdgeKind.OWNERSHIP: "owns",
+    EdgeKind.FLOW: "flows_to",
+}
 _EDGE_KINDS = {v: k for k, v in EDGE_PREDICATES.items()}
-_TYPES = {"file": "CodeFile", "symbol": "CodeSymbol", "external": "CodeExternal",
-          "data": "CodeData"}
+_TYPES = {
+    "file": "CodeFile",
+    "symbol": "CodeSymbol",
+    "external": "CodeExternal",
+    "data": "CodeData",
+}
 _RANGE_FIELDS = ("start_byte", "end_byte", "start_line", "end_line")
 SNAPSHOT_NODE = "_:snapshot"
 
@@ -40,8 +48,20 @@ class NQuadsError(ValueError):
 
 def dgraph_schema() -> str:
     """A DQL schema for the predicates (``dgraph live -s``): indexes for lookups by path/name."""
-    strings = ["endpoint", "kind", "path", "language", "name", "qualified_name", "symbol_kind",
-               "visibility", "file_path", "scope", "type_hint", "snapshot_id"]
+    strings = [
+        "endpoint",
+        "kind",
+        "path",
+        "language",
+        "name",
+        "qualified_name",
+        "symbol_kind",
+        "visibility",
+        "file_path",
+        "scope",
+        "type_hint",
+        "snapshot_id",
+    ]
     ints = [*_RANGE_FIELDS, *("name_" + f for f in _RANGE_FIELDS), "line"]
     lines = [f"<{p}>: string @index(exact) ." for p in strings]
     lines += [f"<{p}>: int ." for p in ints]
@@ -51,6 +71,7 @@ def dgraph_schema() -> str:
 
 
 # ---------------------------------------------------------------- writing
+
 
 def quote(text: str) -> str:
     """An N-Quads string literal: ECHAR escapes, ``\\uXXXX`` for other controls/surrogates."""
@@ -67,8 +88,7 @@ def quote(text: str) -> str:
     return "".join(out)
 
 
-_ECHAR = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b",
-          "\f": "\\f"}
+_ECHAR = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
 def _int(value: int) -> str:
@@ -78,11 +98,15 @@ def _int(value: int) -> str:
 def to_nquads(graph: CodeGraph) -> str:
     """One quad per line, nodes in serialization order, then edges sorted; deterministic."""
     ids = numeric_ids(graph)
-    lines = [f'{SNAPSHOT_NODE} <dgraph.type> "CodeSnapshot" .',
-             f"{SNAPSHOT_NODE} <snapshot_id> {quote(graph.snapshot_id)} ."]
+    lines = [
+        f'{SNAPSHOT_NODE} <dgraph.type> "CodeSnapshot" .',
+        f"{SNAPSHOT_NODE} <snapshot_id> {quote(graph.snapshot_id)} .",
+    ]
     for endpoint, num in ids.items():
         subject = f"_:n{num}"
-        lines += [f"{subject} <{p}> {o} ." for p, o in _node_quads(graph, graph.node(endpoint), ids)]
+        lines += [
+            f"{subject} <{p}> {o} ." for p, o in _node_quads(graph, graph.node(endpoint), ids)
+        ]
     edges = sorted(graph.edges(), key=lambda e: (ids[e.src], ids[e.dst], str(e.kind)))
     lines += [_edge_quad(e, ids) for e in edges]
     return "\n".join(lines) + "\n"
@@ -94,12 +118,19 @@ def _node_quads(graph: CodeGraph, node: Node, ids: dict[str, int]) -> Iterator[t
     yield "kind", quote(kind)
     yield "endpoint", quote(node.id)
     if isinstance(node, FileNode):
-        yield from (("path", quote(node.path)), ("language", quote(str(node.language))),
-                    ("snapshot_id", quote(node.snapshot_id)))
+        yield from (
+            ("path", quote(node.path)),
+            ("language", quote(str(node.language))),
+            ("snapshot_id", quote(node.snapshot_id)),
+        )
     elif isinstance(node, SymbolNode):
-        yield from (("name", quote(node.name)), ("qualified_name", quote(node.qualified_name)),
-                    ("symbol_kind", quote(str(node.kind))), ("file", f"_:n{ids[node.file_id]}"),
-                    ("file_path", quote(graph.files[node.file_id].path)))
+        yield from (
+            ("name", quote(node.name)),
+            ("qualified_name", quote(node.qualified_name)),
+            ("symbol_kind", quote(str(node.kind))),
+            ("file", f"_:n{ids[node.file_id]}"),
+            ("file_path", quote(graph.files[node.file_id].path)),
+        )
         if node.visibility is not None:
             yield "visibility", quote(str(node.visibility))
         yield from _range_quads("", node.source_range)
@@ -107,8 +138,11 @@ def _node_quads(graph: CodeGraph, node: Node, ids: dict[str, int]) -> Iterator[t
     elif isinstance(node, ExternalNode):
         yield from (("name", quote(node.name)), ("language", quote(str(node.language))))
     else:
-        yield from (("name", quote(node.name)), ("scope", quote(str(node.scope))),
-                    ("line", _int(node.line)))
+        yield from (
+            ("name", quote(node.name)),
+            ("scope", quote(str(node.scope))),
+            ("line", _int(node.line)),
+        )
         if node.type_hint is not None:
             yield "type_hint", quote(node.type_hint)
         if node.symbol_id is not None:
@@ -139,8 +173,10 @@ def _edge_quad(edge: CodeEdge, ids: dict[str, int]) -> str:
     facets.append(f"line={edge.line}")
     if edge.flow_kind is not None:
         facets.append(f"flow_kind={quote(edge.flow_kind)}")
-    return (f"_:n{ids[edge.src]} <{EDGE_PREDICATES[edge.kind]}> _:n{ids[edge.dst]} "
-            f"({', '.join(facets)}) .")
+    return (
+        f"_:n{ids[edge.src]} <{EDGE_PREDICATES[edge.kind]}> _:n{ids[edge.dst]} "
+        f"({', '.join(facets)}) ."
+    )
 
 
 # ---------------------------------------------------------------- reading
@@ -148,7 +184,7 @@ def _edge_quad(edge: CodeEdge, ids: dict[str, int]) -> str:
 _TERM = r'(_:[A-Za-z0-9_.\-]+|<[^<>"{}|^`\\\s]*>|"(?:[^"\\]|\\.)*"(?:\^\^<[^>]*>|@[A-Za-z0-9\-]+)?)'
 _QUAD = re.compile(rf"^\s*{_TERM}\s+{_TERM}\s+{_TERM}(?:\s+{_TERM})?\s*(?:\((.*)\))?\s*\.\s*$")
 _FACET = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^,\s)]+)\s*(?:,|$)')
-_UNESCAPE = re.compile(r'\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)')
+_UNESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
 _UNECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
 
@@ -160,11 +196,12 @@ class _Subject:
 
 def unquote(literal: str) -> str:
     """The value of an N-Quads literal (typed or not)."""
-    body = literal[1:literal.rindex('"')]
+    body = literal[1 : literal.rindex('"')]
 
     def one(m: re.Match[str]) -> str:
         esc = m.group(1)
         return chr(int(esc[1:], 16)) if esc[0] in "uU" and len(esc) > 1 else _UNECHAR.get(esc, esc)
+
     return _UNESCAPE.sub(one, body)
 
 
@@ -197,8 +234,9 @@ def from_nquads(text: str) -> CodeGraph:
     return _assemble(subjects, edges)
 
 
-def _assemble(subjects: dict[str, _Subject],
-              edges: list[tuple[str, str, str, dict[str, str]]]) -> CodeGraph:
+def _assemble(
+    subjects: dict[str, _Subject], edges: list[tuple[str, str, str, dict[str, str]]]
+) -> CodeGraph:
     snapshot = subjects.pop(SNAPSHOT_NODE, _Subject()).values.get("snapshot_id", "")
     graph = CodeGraph(snapshot_id=snapshot)
     endpoint = {blank: s.values.get("endpoint", blank) for blank, s in subjects.items()}
@@ -208,9 +246,16 @@ def _assemble(subjects: dict[str, _Subject],
                 _add_node(graph, kind, subjects[blank], endpoint)
         for src, predicate, dst, facets in edges:
             confidence = float(facets["confidence"]) if "confidence" in facets else math.nan
-            graph.add_edge(CodeEdge(endpoint[src], endpoint[dst], _EDGE_KINDS[predicate],
-                                    confidence, int(facets.get("line", "0")),
-                                    facets.get("flow_kind")))
+            graph.add_edge(
+                CodeEdge(
+                    endpoint[src],
+                    endpoint[dst],
+                    _EDGE_KINDS[predicate],
+                    confidence,
+                    int(facets.get("line", "0")),
+                    facets.get("flow_kind"),
+                )
+            )
     except (KeyError, ValueError) as err:
         raise NQuadsError(f"N-Quads do not describe a code graph: {err!r}") from None
     return graph
@@ -220,20 +265,36 @@ def _add_node(graph: CodeGraph, kind: str, s: _Subject, endpoint: dict[str, str]
     v = s.values
     node_id = v["endpoint"]
     if kind == "file":
-        graph.add_file(FileNode(node_id, v["path"], LangId(v["language"]), v.get("snapshot_id", "")))
+        graph.add_file(
+            FileNode(node_id, v["path"], LangId(v["language"]), v.get("snapshot_id", ""))
+        )
     elif kind == "external":
         graph.add_external(ExternalNode(node_id, v["name"], LangId(v["language"])))
     elif kind == "symbol":
-        graph.add_symbol(SymbolNode(
-            node_id, v["name"], v["qualified_name"], SymbolKind(v["symbol_kind"]),
-            endpoint[s.links["file"]], Visibility(v["visibility"]) if "visibility" in v else None,
-            _read_range("", v) or Range(0, 0, 0, 0), _read_range("name_", v)))
+        graph.add_symbol(
+            SymbolNode(
+                node_id,
+                v["name"],
+                v["qualified_name"],
+                SymbolKind(v["symbol_kind"]),
+                endpoint[s.links["file"]],
+                Visibility(v["visibility"]) if "visibility" in v else None,
+                _read_range("", v) or Range(0, 0, 0, 0),
+                _read_range("name_", v),
+            )
+        )
     else:
-        graph.add_data(DataNode(
-            node_id, endpoint[s.links["symbol"]] if "symbol" in s.links else None,
-            DataScope(v["scope"]), v.get("type_hint"),
-            endpoint[s.links["file"]] if "file" in s.links else "", v.get("name", ""),
-            int(v.get("line", "0"))))
+        graph.add_data(
+            DataNode(
+                node_id,
+                endpoint[s.links["symbol"]] if "symbol" in s.links else None,
+                DataScope(v["scope"]),
+                v.get("type_hint"),
+                endpoint[s.links["file"]] if "file" in s.links else "",
+                v.get("name", ""),
+                int(v.get("line", "0")),
+            )
+        )
 
 
 def _read_range(prefix: str, values: dict[str, str]) -> Range | None:

@@ -45,6 +45,7 @@ class Dialect:
 
 # ---------------------------------------------------------------- Python
 
+
 def python_visibility(site: DefSite) -> Visibility:
     """``_x`` is private; dunders (``__init__``) are the public protocol, so public."""
     name = site.name
@@ -68,8 +69,9 @@ def python_from_import(node: Node, caps: Captures, src: SourceText) -> list[Impo
     bindings = []
     for name in node.children_by_field_name("name"):
         if name.type == "aliased_import":
-            binding = src.binding(name.child_by_field_name("name"),
-                                  name.child_by_field_name("alias"))
+            binding = src.binding(
+                name.child_by_field_name("name"), name.child_by_field_name("alias")
+            )
         else:
             binding = src.binding(name)
         if binding is not None:
@@ -79,6 +81,7 @@ def python_from_import(node: Node, caps: Captures, src: SourceText) -> list[Impo
 
 
 # ---------------------------------------------------------------- JavaScript, TypeScript
+
 
 def ecmascript_visibility(site: DefSite) -> Visibility:
     """Exported top-level names are public. A member follows its class unless it is
@@ -115,9 +118,12 @@ def _local_exports(node: Node, src: SourceText) -> frozenset[str]:
             continue
         for child in statement.named_children:
             if child.type == "export_clause":
-                names.update(src.text(name) for spec in child.named_children
-                             if spec.type == "export_specifier"
-                             and (name := spec.child_by_field_name("name")) is not None)
+                names.update(
+                    src.text(name)
+                    for spec in child.named_children
+                    if spec.type == "export_specifier"
+                    and (name := spec.child_by_field_name("name")) is not None
+                )
             elif child.type == "identifier":
                 names.add(src.text(child))
     return frozenset(names)
@@ -134,14 +140,21 @@ def ecmascript_default_export(root: Node, src: SourceText, symbols: list[Symbol]
         value = statement.child_by_field_name("value")
         if any(c.type == "default" for c in statement.children):
             named = declaration.child_by_field_name("name") if declaration is not None else value
-            if named is not None and named.type in ("identifier", "type_identifier") \
-                    and src.text(named) in top:
+            if (
+                named is not None
+                and named.type in ("identifier", "type_identifier")
+                and src.text(named) in top
+            ):
                 return src.text(named)
         for clause in (c for c in statement.named_children if c.type == "export_clause"):
             for spec in clause.named_children:
                 name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
-                if alias is not None and src.text(alias) == "default" and name is not None \
-                        and src.text(name) in top:
+                if (
+                    alias is not None
+                    and src.text(alias) == "default"
+                    and name is not None
+                    and src.text(name) in top
+                ):
                     return src.text(name)
     return None
 
@@ -184,8 +197,11 @@ def ecmascript_require(node: Node, caps: Captures, src: SourceText) -> list[Impo
     specifier = src.specifier(caps["import.source"][0])
     if specifier is None:
         return []
-    target = node.parent.child_by_field_name("name") if (
-        node.parent is not None and node.parent.type == "variable_declarator") else None
+    target = (
+        node.parent.child_by_field_name("name")
+        if (node.parent is not None and node.parent.type == "variable_declarator")
+        else None
+    )
     alias, bindings = None, []
     member = _required_member(node, src)
     if member is not None:  # const load = require("m").load
@@ -206,8 +222,11 @@ def ecmascript_require(node: Node, caps: Captures, src: SourceText) -> list[Impo
 def _required_member(call: Node, src: SourceText) -> Binding | None:
     """``const x = require("m").y`` binds ``y`` as ``x``."""
     member = call.parent
-    if member is None or member.type != "member_expression" or \
-            member.child_by_field_name("object") != call:
+    if (
+        member is None
+        or member.type != "member_expression"
+        or member.child_by_field_name("object") != call
+    ):
         return None
     holder, prop = member.parent, member.child_by_field_name("property")
     if holder is None or holder.type != "variable_declarator" or prop is None:
@@ -219,17 +238,23 @@ def _required_member(call: Node, src: SourceText) -> Binding | None:
 
 
 def _specifiers(clause: Node, kind: str, src: SourceText) -> list[Binding]:
-    found = (src.binding(spec.child_by_field_name("name"), spec.child_by_field_name("alias"))
-             for spec in clause.named_children if spec.type == kind)
+    found = (
+        src.binding(spec.child_by_field_name("name"), spec.child_by_field_name("alias"))
+        for spec in clause.named_children
+        if spec.type == kind
+    )
     return [b for b in found if b is not None]
 
 
 # ---------------------------------------------------------------- C, C++
 
+
 def c_visibility(site: DefSite) -> Visibility:
     """``static`` (internal linkage) is private; everything else links, so public."""
-    static = any(c.type == "storage_class_specifier" and site.src.text(c) == "static"
-                 for c in site.node.children)
+    static = any(
+        c.type == "storage_class_specifier" and site.src.text(c) == "static"
+        for c in site.node.children
+    )
     return PRIVATE if static else PUBLIC
 
 
@@ -237,8 +262,10 @@ def cpp_visibility(site: DefSite) -> Visibility:
     """A member's access specifier (``protected`` counts as private; a class starts
     private, a struct public); outside a class, the C rule."""
     member = site.node  # a nested `struct S {…};` is the type of a field declaration
-    while member.parent is not None and member.parent.type in ("template_declaration",
-                                                               "field_declaration"):
+    while member.parent is not None and member.parent.type in (
+        "template_declaration",
+        "field_declaration",
+    ):
         member = member.parent
     body = member.parent
     if body is None or body.type != "field_declaration_list" or site.parent is None:
@@ -264,6 +291,7 @@ def _member_access(body: Node, src: SourceText) -> dict[int, Visibility]:
 
 # ---------------------------------------------------------------- Rust
 
+
 def rust_visibility(site: DefSite) -> Visibility:
     """Any ``pub`` / ``pub(…)`` is public. Items of a trait, and methods of ``impl Trait for
     T``, are as visible as the trait itself, so they follow the trait or count as public."""
@@ -288,10 +316,17 @@ def rust_use(node: Node, caps: Captures, src: SourceText) -> list[Import]:
     for prefix, binding in _use_tree(argument, "", src):
         grouped.setdefault(prefix, []).append(binding)
     level = _inline_mods(node)
-    return [Import(prefix, "use", line_of(node),
-                   tuple(b for b in items if b is not None and b is not _STAR),
-                   star=_STAR in items, level=level)
-            for prefix, items in grouped.items()]
+    return [
+        Import(
+            prefix,
+            "use",
+            line_of(node),
+            tuple(b for b in items if b is not None and b is not _STAR),
+            star=_STAR in items,
+            level=level,
+        )
+        for prefix, items in grouped.items()
+    ]
 
 
 def _inline_mods(node: Node) -> int:
@@ -337,6 +372,7 @@ def _join(prefix: str, path: str) -> str:
 
 # ---------------------------------------------------------------- Go
 
+
 def go_visibility(site: DefSite) -> Visibility:
     """Go exports exactly the names that start with an upper-case letter."""
     return PUBLIC if site.name[:1].isupper() else PRIVATE
@@ -375,8 +411,9 @@ def _ruby_access_call(node: Node, src: SourceText) -> tuple[Visibility, list[Nod
     return _RUBY_ACCESS[src.text(method)], args.named_children
 
 
-def _ruby_sections(body: Node, src: SourceText) -> tuple[dict[int, Visibility],
-                                                         dict[str, Visibility]]:
+def _ruby_sections(
+    body: Node, src: SourceText
+) -> tuple[dict[int, Visibility], dict[str, Visibility]]:
     """Visibility of each ``def`` in a class body by position, and of each named method."""
     current = PUBLIC
     by_start: dict[int, Visibility] = {}
@@ -396,10 +433,14 @@ def _ruby_sections(body: Node, src: SourceText) -> tuple[dict[int, Visibility],
     return by_start, by_name
 
 
-_ECMASCRIPT = Dialect(ecmascript_visibility, {
-    "import": ecmascript_import, "export-from": ecmascript_export_from,
-    "require": ecmascript_require,
-})
+_ECMASCRIPT = Dialect(
+    ecmascript_visibility,
+    {
+        "import": ecmascript_import,
+        "export-from": ecmascript_export_from,
+        "require": ecmascript_require,
+    },
+)
 
 DIALECTS: dict[LangId, Dialect] = {
     LangId.PYTHON: Dialect(python_visibility, {"from": python_from_import}),

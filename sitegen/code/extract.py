@@ -45,18 +45,30 @@ from sitegen.code.records import (
 from sitegen.code.source import SourceText, line_of, node_range
 
 #: Kinds that own methods: a function defined directly inside one is a method.
-CLASS_LIKE = frozenset({SymbolKind.CLASS, SymbolKind.OBJECT, SymbolKind.INTERFACE,
-                        SymbolKind.TRAIT, SymbolKind.STRUCT, SymbolKind.ENUM})
+CLASS_LIKE = frozenset(
+    {
+        SymbolKind.CLASS,
+        SymbolKind.OBJECT,
+        SymbolKind.INTERFACE,
+        SymbolKind.TRAIT,
+        SymbolKind.STRUCT,
+        SymbolKind.ENUM,
+    }
+)
 
 #: A reference is kept only when it is a (dotted) name, not an arbitrary expression.
-_NAME = re.compile(rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*[?!]?"
-                   rb"(?:(?:\.|::|->)[A-Za-z_$~\x80-\xff][\w$\x80-\xff]*[?!]?)*")
+_NAME = re.compile(
+    rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*[?!]?"
+    rb"(?:(?:\.|::|->)[A-Za-z_$~\x80-\xff][\w$\x80-\xff]*[?!]?)*"
+)
 _WHITESPACE = re.compile(rb"\s+")
 #: Markdown links and bare URLs in comments; a trailing sentence mark is not part of a URL.
 #: Not after a name, a closing bracket or a dot: ``MyGeneric[Any](x=1)`` and
 #: ``class Base[T](BaseModel):`` are code that only looks like a link (content/guides/linking.md).
-_MD_LINK = re.compile(rb"(?<![\w\])\].])"
-                      rb"\[([^\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
+_MD_LINK = re.compile(
+    rb"(?<![\w\])\].])"
+    rb"\[([^\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)"
+)
 _ANGLE_URL = re.compile(rb"<(https?://[^>\s]+)>")
 _BARE_URL = re.compile(rb"https?://[^\s<>\"'`\]\[(){}]+")
 _URL_TAIL = b".,;:!?"
@@ -67,8 +79,13 @@ _AUTOREF = re.compile(rb"(?<![\w\])\].])\[([^\[\]\n]+)\]\[(" + _DOTTED + rb")\]"
 _AUTOREF_SHORT = re.compile(rb"(?<![\w\])\].])\[`?(" + _DOTTED + rb")`?\]\[\]")
 _AUTOREF_PATTERNS = (_AUTOREF, _AUTOREF_SHORT)
 #: (pattern, href group, label group or None for the URL itself), in priority order.
-_LINK_PATTERNS = ((_MD_LINK, 2, 1), (_AUTOREF, 2, 1), (_AUTOREF_SHORT, 1, 1),
-                  (_ANGLE_URL, 1, 1), (_BARE_URL, 0, None))
+_LINK_PATTERNS = (
+    (_MD_LINK, 2, 1),
+    (_AUTOREF, 2, 1),
+    (_AUTOREF_SHORT, 1, 1),
+    (_ANGLE_URL, 1, 1),
+    (_BARE_URL, 0, None),
+)
 #: When one node is captured as several kinds of reference, the highest rank is kept.
 #: A ``field`` use (Go ``c.items`` through a typed variable) is found outside the query.
 _KIND_RANK = {"field": -1, "type": 0, "call": 1, "base": 2}
@@ -118,13 +135,19 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
     renames = _typed_selectors(lang, tree.root_node, src, found)
     loads = _metacall_loads(found.loads, src)
     record = CodeRecord(
-        path=path, language=lang, content_hash=hashlib.sha256(data).hexdigest(),
+        path=path,
+        language=lang,
+        content_hash=hashlib.sha256(data).hexdigest(),
         symbols=symbols,
-        imports=sorted(_imports(found.imports, src, DIALECTS[lang]) + _load_imports(loads),
-                       key=lambda imp: imp.line),
+        imports=sorted(
+            _imports(found.imports, src, DIALECTS[lang]) + _load_imports(loads),
+            key=lambda imp: imp.line,
+        ),
         references=_references(found.references, symbols, scopes, src, renames),
-        metacalls=[MetacallCall(src.string_value(n), line_of(n), scopes.innermost(n.start_byte))
-                   for n in _distinct(found.metacalls)],
+        metacalls=[
+            MetacallCall(src.string_value(n), line_of(n), scopes.innermost(n.start_byte))
+            for n in _distinct(found.metacalls)
+        ],
         metacall_loads=loads,
         links=[link for node in _distinct(found.comments) for link in _comment_links(node, data)],
         has_error=tree.root_node.has_error,
@@ -149,8 +172,9 @@ def _sort_matches(matches: list[tuple[int, Captures]], src: SourceText) -> _Matc
             if head == "reference" and tail != "receiver":  # most matches: test it first
                 _add_references(found, tail, nodes, caps)
             elif head in ("definition", "declaration") and "name" in caps:
-                _add_def(found, pattern, nodes[0], caps, SymbolKind(tail), head == "declaration",
-                         src)
+                _add_def(
+                    found, pattern, nodes[0], caps, SymbolKind(tail), head == "declaration", src
+                )
             elif head == "import" and tail not in ("source", "alias"):
                 found.imports.append((tail, nodes[0], caps, pattern))
             elif capture == "comment":
@@ -179,15 +203,28 @@ def _role(capture: str) -> tuple[str, str]:
     return head, tail
 
 
-def _add_def(found: _Matches, pattern: int, node: Node, caps: Captures, kind: SymbolKind,
-             weak: bool, src: SourceText) -> None:
+def _add_def(
+    found: _Matches,
+    pattern: int,
+    node: Node,
+    caps: Captures,
+    kind: SymbolKind,
+    weak: bool,
+    src: SourceText,
+) -> None:
     key = (node.start_byte, node.end_byte)
     previous = found.defs.get(key)
     if previous is not None and previous.pattern > pattern:
         return
     owner = caps.get("owner")
-    found.defs[key] = _Def(node, caps["name"][0], kind, weak,
-                           _owner_name(src.text(owner[0])) if owner else None, pattern)
+    found.defs[key] = _Def(
+        node,
+        caps["name"][0],
+        kind,
+        weak,
+        _owner_name(src.text(owner[0])) if owner else None,
+        pattern,
+    )
 
 
 def _owner_name(text: str) -> str:
@@ -202,6 +239,7 @@ def _owner_name(text: str) -> str:
 
 
 # ---------------------------------------------------------------- symbols
+
 
 def _build_symbols(defs: list[_Def], src: SourceText, dialect: Dialect) -> list[Symbol]:
     """Nest definitions by containment (or by ``@owner``), then let prototypes yield."""
@@ -221,8 +259,9 @@ def _build_symbols(defs: list[_Def], src: SourceText, dialect: Dialect) -> list[
     return _merge_declarations(_attach_owners(built))
 
 
-def _make_symbol(d: _Def, container: Symbol | None, src: SourceText, dialect: Dialect,
-                 memo: dict[object, object]) -> Symbol:
+def _make_symbol(
+    d: _Def, container: Symbol | None, src: SourceText, dialect: Dialect, memo: dict[object, object]
+) -> Symbol:
     name = src.text(d.name)
     prefix = d.owner if d.owner is not None else (container.qualified_name if container else None)
     parent = container if d.owner is None else None
@@ -244,8 +283,10 @@ def _make_symbol(d: _Def, container: Symbol | None, src: SourceText, dialect: Di
 def _attach_owners(built: list[tuple[Symbol, _Def]]) -> list[tuple[Symbol, _Def]]:
     """An out-of-line member's parent is its type only when the type is in this file."""
     types = {s.qualified_name for s, _ in built if s.kind in CLASS_LIKE}
-    return [(replace(s, parent=None) if d.owner is not None and d.owner not in types else s, d)
-            for s, d in built]
+    return [
+        (replace(s, parent=None) if d.owner is not None and d.owner not in types else s, d)
+        for s, d in built
+    ]
 
 
 def _merge_declarations(built: list[tuple[Symbol, _Def]]) -> list[Symbol]:
@@ -271,8 +312,9 @@ class _Scopes:
     """Innermost symbol around a byte offset, by containment of source ranges."""
 
     def __init__(self, symbols: list[Symbol]) -> None:
-        ordered = sorted(symbols, key=lambda s: (s.source_range.start_byte,
-                                                 -s.source_range.end_byte))
+        ordered = sorted(
+            symbols, key=lambda s: (s.source_range.start_byte, -s.source_range.end_byte)
+        )
         self._starts = [s.source_range.start_byte for s in ordered]
         self._ends = [s.source_range.end_byte for s in ordered]
         self._names = [s.qualified_name for s in ordered]
@@ -294,8 +336,10 @@ class _Scopes:
 
 # ---------------------------------------------------------------- imports
 
-def _imports(found: list[tuple[str, Node, Captures, int]], src: SourceText,
-             dialect: Dialect) -> list[Import]:
+
+def _imports(
+    found: list[tuple[str, Node, Captures, int]], src: SourceText, dialect: Dialect
+) -> list[Import]:
     """One record per statement (the later pattern wins on the same source), in file order."""
     chosen: dict[tuple[int, int], tuple[int, list[Import]]] = {}
     for form, node, caps, pattern in found:
@@ -304,8 +348,10 @@ def _imports(found: list[tuple[str, Node, Captures, int]], src: SourceText,
         if key in chosen and chosen[key][0] > pattern:
             continue
         rule = dialect.imports.get(form)
-        chosen[key] = (pattern, rule(node, caps, src) if rule else _plain_import(form, node,
-                                                                                  caps, src))
+        chosen[key] = (
+            pattern,
+            rule(node, caps, src) if rule else _plain_import(form, node, caps, src),
+        )
     return [imp for key in sorted(chosen) for imp in chosen[key][1]]
 
 
@@ -324,8 +370,9 @@ def _metacall_loads(found: list[tuple[Node, Node]], src: SourceText) -> list[Met
     loads = []
     for tag, paths in found:
         specifiers = (src.specifier(n) for n in paths.named_children if "string" in n.type)
-        loads.append(MetacallLoad(src.string_value(tag), tuple(s for s in specifiers if s),
-                                  line_of(tag)))
+        loads.append(
+            MetacallLoad(src.string_value(tag), tuple(s for s in specifiers if s), line_of(tag))
+        )
     return loads
 
 
@@ -335,29 +382,41 @@ def _load_imports(loads: list[MetacallLoad]) -> list[Import]:
 
 # ---------------------------------------------------------------- references
 
-def _typed_selectors(lang: LangId, root: Node, src: SourceText,
-                     found: _Matches) -> dict[tuple[int, int], str]:
+
+def _typed_selectors(
+    lang: LangId, root: Node, src: SourceText, found: _Matches
+) -> dict[tuple[int, int], str]:
     """Go: selectors through a variable of known type, renamed ``T.member``; a field use the
     query did not capture becomes a ``field`` reference. Empty for other languages."""
     if lang != LangId.GO:
         return {}
     from sitegen.code.go_types import typed_selectors
+
     renames = typed_selectors(root, src)
     captured = {(r.start, -r.minus_end) for r in found.references}
     for span in sorted(set(renames) - captured):
         node = renames[span][0]
-        found.references.append(_Ref(span[0], -span[1], -_KIND_RANK["field"], "field", node,
-                                     None, None))
+        found.references.append(
+            _Ref(span[0], -span[1], -_KIND_RANK["field"], "field", node, None, None)
+        )
     return {span: name for span, (_, name) in renames.items()}
 
 
-def _references(found: list[_Ref], symbols: list[Symbol], scopes: _Scopes,
-                src: SourceText, renames: dict[tuple[int, int], str]) -> list[Reference]:
+def _references(
+    found: list[_Ref],
+    symbols: list[Symbol],
+    scopes: _Scopes,
+    src: SourceText,
+    renames: dict[tuple[int, int], str],
+) -> list[Reference]:
     """Names as written, innermost symbol as enclosing. Dropped: a definition's own name,
     a node captured again (as a lower kind: a base class is also a type use), and a name
     inside a longer reference (``a::B`` holds ``B``)."""
-    own_names = {(s.name_range.start_byte, s.name_range.end_byte)
-                 for s in symbols if s.name_range is not None}
+    own_names = {
+        (s.name_range.start_byte, s.name_range.end_byte)
+        for s in symbols
+        if s.name_range is not None
+    }
     outer_start, outer_end = -1, -1  # the last reference kept: nodes nest or are disjoint
     references = []
     for ref in sorted(found):
@@ -376,9 +435,9 @@ def _references(found: list[_Ref], symbols: list[Symbol], scopes: _Scopes,
 
 
 def _reference_name(ref: _Ref, data: bytes) -> str | None:
-    raw = data[ref.start:-ref.minus_end]
+    raw = data[ref.start : -ref.minus_end]
     if ref.receiver is not None:
-        raw = data[ref.receiver.start_byte:ref.receiver.end_byte] + b"." + raw
+        raw = data[ref.receiver.start_byte : ref.receiver.end_byte] + b"." + raw
     if _NAME.fullmatch(raw) is None:
         raw = _WHITESPACE.sub(b"", raw)  # `a.\n    b` as written, minus the layout
         if _NAME.fullmatch(raw) is None:
@@ -388,10 +447,11 @@ def _reference_name(ref: _Ref, data: bytes) -> str | None:
 
 # ---------------------------------------------------------------- comment links
 
+
 def _comment_links(node: Node, data: bytes) -> list[CommentLink]:
     """Markdown links, ``<autolinks>`` and bare http(s) URLs, positioned at their first byte
     (``[``, ``<`` or ``h``); a URL inside a link already found is not found again."""
-    text = data[node.start_byte:node.end_byte]
+    text = data[node.start_byte : node.end_byte]
     links: list[tuple[int, bytes, bytes]] = []
     covered: list[tuple[int, int]] = []
     for pattern, href_group, label_group in _LINK_PATTERNS:
@@ -415,13 +475,16 @@ def _in_code_span(text: bytes, start: int) -> bool:
     return text.count(b"`", line_start, start) % 2 == 1
 
 
-def _position_link(node: Node, text: bytes, start: int, href: bytes,
-                   label: bytes) -> CommentLink:
+def _position_link(node: Node, text: bytes, start: int, href: bytes, label: bytes) -> CommentLink:
     newlines = text.count(b"\n", 0, start)
     if newlines:
         column = start - text.rindex(b"\n", 0, start)
     else:
         column = node.start_point.column + start + 1
-    return CommentLink(href.decode("utf-8", errors="replace"),
-                       _WHITESPACE.sub(b" ", label).strip().decode("utf-8", errors="replace"),
-                       node.start_byte + start, node.start_point.row + 1 + newlines, column)
+    return CommentLink(
+        href.decode("utf-8", errors="replace"),
+        _WHITESPACE.sub(b" ", label).strip().decode("utf-8", errors="replace"),
+        node.start_byte + start,
+        node.start_point.row + 1 + newlines,
+        column,
+    )

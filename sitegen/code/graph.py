@@ -48,6 +48,7 @@ def confidence_tier(value: float) -> ConfidenceTier:
 
 # ---------------------------------------------------------------- endpoint names
 
+
 def file_endpoint(language: LangId | str, path: str) -> str:
     """``python:pkg/mod.py``."""
     return f"{language}:{path}"
@@ -62,8 +63,10 @@ def symbol_endpoint(file_id: str, qualified_name: str, ordinal: int = 1) -> str:
 def symbol_ids(file_id: str, symbols: list[Symbol]) -> list[str]:
     """Endpoint names of ``symbols`` (in list order); a repeated qualified name gets ``#2``…
     by source position, so the ids do not depend on the extractor's list order."""
-    order = sorted(range(len(symbols)), key=lambda i: (symbols[i].source_range.start_byte,
-                                                       symbols[i].source_range.end_byte, i))
+    order = sorted(
+        range(len(symbols)),
+        key=lambda i: (symbols[i].source_range.start_byte, symbols[i].source_range.end_byte, i),
+    )
     seen: dict[str, int] = {}
     ids = [""] * len(symbols)
     for i in order:
@@ -84,6 +87,7 @@ def data_endpoint(owner_id: str, name: str, line: int, column: int) -> str:
 
 
 # ---------------------------------------------------------------- nodes
+
 
 class DataScope(StrEnum):
     LOCAL = "local"
@@ -138,6 +142,7 @@ Node = FileNode | SymbolNode | ExternalNode | DataNode
 
 
 # ---------------------------------------------------------------- edges
+
 
 class EdgeKind(StrEnum):
     IMPORT = "import"
@@ -213,6 +218,7 @@ def normalize_edges(edges: Iterable[CodeEdge]) -> list[CodeEdge]:
 
 # ---------------------------------------------------------------- the graph
 
+
 class GraphInvariantError(ValueError):
     """A code graph that breaks one of SPEC §7's invariants."""
 
@@ -255,8 +261,12 @@ class CodeGraph:
 
     def node_kind(self, node_id: str) -> str | None:
         """``file``, ``symbol``, ``external``, ``data`` or None for an unknown id."""
-        for kind, table in (("file", self.files), ("symbol", self.symbols),
-                            ("external", self.externals), ("data", self.data)):
+        for kind, table in (
+            ("file", self.files),
+            ("symbol", self.symbols),
+            ("external", self.externals),
+            ("data", self.data),
+        ):
             if node_id in table:
                 return kind
         return None
@@ -282,8 +292,12 @@ class CodeGraph:
     def add_edge(self, edge: CodeEdge) -> None:
         """Insert or merge by key; both endpoints must already exist."""
         for end in (edge.src, edge.dst):
-            if not (end in self.data or end in self.symbols or end in self.files
-                    or end in self.externals):
+            if not (
+                end in self.data
+                or end in self.symbols
+                or end in self.files
+                or end in self.externals
+            ):
                 raise ValueError(f"edge {edge.kind} {edge.src} -> {edge.dst}: unknown node {end!r}")
         merge_into(self.edge_map, edge)
 

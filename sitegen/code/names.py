@@ -48,8 +48,16 @@ from sitegen.code.resolve import (
     go_package_files,
 )
 
-TYPE_KINDS = frozenset({SymbolKind.CLASS, SymbolKind.INTERFACE, SymbolKind.TRAIT,
-                        SymbolKind.STRUCT, SymbolKind.ENUM, SymbolKind.OBJECT})
+TYPE_KINDS = frozenset(
+    {
+        SymbolKind.CLASS,
+        SymbolKind.INTERFACE,
+        SymbolKind.TRAIT,
+        SymbolKind.STRUCT,
+        SymbolKind.ENUM,
+        SymbolKind.OBJECT,
+    }
+)
 RECEIVERS = frozenset({"self", "this", "cls", "Self"})
 #: Languages whose methods see their class's members without a receiver.
 _CLASS_SCOPED = frozenset({LangId.RUBY, LangId.CPP})
@@ -83,8 +91,13 @@ def normalize_reference(name: str) -> str | None:
 class NameTable:
     """Every file's symbols and imports, and the ladder over them."""
 
-    def __init__(self, graph: CodeGraph, imports: dict[str, list[ResolvedImport]],
-                 references: dict[str, list[Reference]], index: ProjectIndex) -> None:
+    def __init__(
+        self,
+        graph: CodeGraph,
+        imports: dict[str, list[ResolvedImport]],
+        references: dict[str, list[Reference]],
+        index: ProjectIndex,
+    ) -> None:
         self._lang = {f.path: f.language for f in graph.files.values()}
         self._path_of = {f.id: f.path for f in graph.files.values()}
         self._defs: dict[str, dict[str, list[SymbolNode]]] = {}
@@ -92,7 +105,9 @@ class NameTable:
             path = self._path_of[sym.file_id]
             self._defs.setdefault(path, {}).setdefault(sym.qualified_name, []).append(sym)
         self._imports = imports
-        self._bases_refs = {p: [r for r in refs if r.kind == "base"] for p, refs in references.items()}
+        self._bases_refs = {
+            p: [r for r in refs if r.kind == "base"] for p, refs in references.items()
+        }
         self._index = index
         self._reach: dict[str, list[str]] = {}
         self._base_memo: dict[str, list[Candidate]] = {}
@@ -134,8 +149,9 @@ class NameTable:
             # prefix that names something (a shorter one must name a type).
             parts = norm.split(".")
             for n in range(len(parts), 1, -1):
-                qualified = self._ladder(path, ".".join(parts[:n]),
-                                         kind if n == len(parts) else "type", enclosing)
+                qualified = self._ladder(
+                    path, ".".join(parts[:n]), kind if n == len(parts) else "type", enclosing
+                )
                 if qualified:
                     return qualified
         return self._via_type(path, head, rest, kind, enclosing)
@@ -144,22 +160,37 @@ class NameTable:
         """``metacall('function')``: top-level functions of the files this file loads, else
         best-effort among public functions of every other language's files (CROSS_LANGUAGE)."""
         lang = self._lang[path]
-        loaded = sorted({t.path for ri in self._imports.get(path, []) if ri.metacall
-                         for t in ri.targets if t.path})
-        found = [Candidate(s, DIRECT_IMPORT if self._lang[p] == lang else CROSS_LANGUAGE)
-                 for p in loaded for s in self._functions(p, function, public_only=False)]
+        loaded = sorted(
+            {
+                t.path
+                for ri in self._imports.get(path, [])
+                if ri.metacall
+                for t in ri.targets
+                if t.path
+            }
+        )
+        found = [
+            Candidate(s, DIRECT_IMPORT if self._lang[p] == lang else CROSS_LANGUAGE)
+            for p in loaded
+            for s in self._functions(p, function, public_only=False)
+        ]
         if found:
             best = max(c.confidence for c in found)
             return _ordered(c for c in found if c.confidence == best)
         others = [p for p in sorted(self._defs) if self._lang[p] != lang]
-        return _ordered(Candidate(s, CROSS_LANGUAGE) for p in others
-                        for s in self._functions(p, function, public_only=True))
+        return _ordered(
+            Candidate(s, CROSS_LANGUAGE)
+            for p in others
+            for s in self._functions(p, function, public_only=True)
+        )
 
     def enclosing_symbol(self, path: str, enclosing: str, line: int) -> SymbolNode | None:
         """The symbol a reference sits in: by qualified name, the one whose lines hold it."""
         for scope in _scopes(enclosing):
             defs = self._defs.get(path, {}).get(scope, [])
-            holding = [s for s in defs if s.source_range.start_line <= line <= s.source_range.end_line]
+            holding = [
+                s for s in defs if s.source_range.start_line <= line <= s.source_range.end_line
+            ]
             if holding or defs:
                 return (holding or defs)[0]
         return None
@@ -197,8 +228,11 @@ class NameTable:
 
     def _entries(self, path: str, name: str, enclosing: str | None) -> list[_Entry]:
         # Ruby and C++ name ``Price`` inside ``module Shop`` finds ``Shop::Price`` elsewhere too.
-        nested = [f"{scope}.{name}" for scope in _scopes(enclosing)] \
-            if self._lang[path] in _CLASS_SCOPED else []
+        nested = (
+            [f"{scope}.{name}" for scope in _scopes(enclosing)]
+            if self._lang[path] in _CLASS_SCOPED
+            else []
+        )
         out = []
         for target in self._targets(path):
             for local, original in target.exposure.names:
@@ -210,28 +244,34 @@ class NameTable:
                 out += [_Entry(target.path, q, False) for q in (*nested, name)]  # type: ignore[arg-type]
         if self._lang[path] == LangId.GO:
             # One Go package is one namespace: its other files' names, private ones too.
-            siblings = go_package_files(posixpath.dirname(path), self._index,
-                                        include_tests=path.endswith("_test.go"))
+            siblings = go_package_files(
+                posixpath.dirname(path), self._index, include_tests=path.endswith("_test.go")
+            )
             out += [_Entry(p, name, True) for p in siblings if p != path]
         return out
 
     def _lookup(self, entries: list[_Entry], kind: str) -> list[SymbolNode]:
-        return [s for e in entries
-                for s in self._find(e.path, e.original, kind, self._public_only(e.path, e.explicit))]
+        return [
+            s
+            for e in entries
+            for s in self._find(e.path, e.original, kind, self._public_only(e.path, e.explicit))
+        ]
 
     def _transitive(self, path: str, entries: list[_Entry], kind: str) -> list[SymbolNode]:
         found: list[SymbolNode] = []
         for entry in entries:
             for reached in self._reachable(entry.path):
                 if reached not in (path, entry.path):
-                    found += self._find(reached, entry.original, kind,
-                                        self._public_only(reached, False))
+                    found += self._find(
+                        reached, entry.original, kind, self._public_only(reached, False)
+                    )
         return found
 
     # ---------------------------------------------------------------- rules 1-3: dotted names
 
-    def _self_member(self, path: str, member: str, kind: str,
-                     enclosing: str | None) -> list[Candidate]:
+    def _self_member(
+        self, path: str, member: str, kind: str, enclosing: str | None
+    ) -> list[Candidate]:
         if "." in member:
             return []
         cls = next((s for scope in _scopes(enclosing) for s in self._types(path, scope)), None)
@@ -239,8 +279,9 @@ class NameTable:
             return []
         return self._class_member(cls, member, kind, SAME_FILE, set(), 0)
 
-    def _class_member(self, cls: SymbolNode, member: str, kind: str, confidence: float,
-                      seen: set[str], depth: int) -> list[Candidate]:
+    def _class_member(
+        self, cls: SymbolNode, member: str, kind: str, confidence: float, seen: set[str], depth: int
+    ) -> list[Candidate]:
         path = self.path_of(cls)
         found = self._find(path, f"{cls.qualified_name}.{member}", kind)
         if found:
@@ -250,8 +291,9 @@ class NameTable:
         for base in self._bases(cls) if depth < _MAX_BASE_DEPTH else []:
             if base.symbol.id in seen:
                 continue
-            got = self._class_member(base.symbol, member, kind,
-                                     min(confidence, base.confidence), seen, depth + 1)
+            got = self._class_member(
+                base.symbol, member, kind, min(confidence, base.confidence), seen, depth + 1
+            )
             if got and (not best or got[0].confidence > best[0].confidence):
                 best = got
             elif got and got[0].confidence == best[0].confidence:
@@ -270,52 +312,74 @@ class NameTable:
         path = self.path_of(cls)
         parent = cls.qualified_name.rpartition(".")[0] or None
         lines = (cls.source_range.start_line, cls.source_range.end_line)
-        inner = [s for defs in self._defs.get(path, {}).values() for s in defs
-                 if s.qualified_name.startswith(cls.qualified_name + ".") and s.kind in TYPE_KINDS]
+        inner = [
+            s
+            for defs in self._defs.get(path, {}).values()
+            for s in defs
+            if s.qualified_name.startswith(cls.qualified_name + ".") and s.kind in TYPE_KINDS
+        ]
         out: list[Candidate] = []
         for ref in self._bases_refs.get(path, []):
-            if ref.enclosing not in (cls.qualified_name, parent) or not lines[0] <= ref.line <= lines[1]:
+            if (
+                ref.enclosing not in (cls.qualified_name, parent)
+                or not lines[0] <= ref.line <= lines[1]
+            ):
                 continue
             if any(s.source_range.start_line <= ref.line <= s.source_range.end_line for s in inner):
                 continue
-            out += [c for c in self.resolve(path, ref.name, "base", ref.enclosing)
-                    if c.symbol.id != cls.id]
+            out += [
+                c
+                for c in self.resolve(path, ref.name, "base", ref.enclosing)
+                if c.symbol.id != cls.id
+            ]
         return out
 
     def _via_module(self, path: str, name: str, kind: str) -> list[Candidate] | None:
         """Rule 2; None when no imported module name is a prefix of ``name``."""
-        matches = [(len(m), t) for t in self._targets(path, with_external=True)
-                   for m in t.exposure.module_names if name.startswith(m + ".")]
+        matches = [
+            (len(m), t)
+            for t in self._targets(path, with_external=True)
+            for m in t.exposure.module_names
+            if name.startswith(m + ".")
+        ]
         if not matches:
             return None
         longest = max(n for n, _ in matches)
-        rest = name[longest + 1:]
+        rest = name[longest + 1 :]
         modules = sorted({t.path for n, t in matches if n == longest and t.path})
         lang = self._lang[path]
         # A member defined in one of the modules beats the type it belongs to in another
         # (a Go package's method and its struct often sit in two files).
         exact = [(m, s) for m in modules for s in self._find(m, rest, kind)]
         pairs = exact or [(m, s) for m in modules for s in self._member(m, rest, kind, False)]
-        found = [Candidate(s, DIRECT_IMPORT if self._lang[m] == lang else CROSS_LANGUAGE)
-                 for m, s in pairs]
+        found = [
+            Candidate(s, DIRECT_IMPORT if self._lang[m] == lang else CROSS_LANGUAGE)
+            for m, s in pairs
+        ]
         if found:
             best = max(c.confidence for c in found)
             return _ordered(c for c in found if c.confidence == best)
         same = [m for m in modules if self._lang[m] == lang]
-        return _ordered(Candidate(s, TRANSITIVE_IMPORT) for m in same for r in self._reachable(m)
-                        if r not in (path, m)
-                        for s in self._member(r, rest, kind, self._public_only(r, False)))
+        return _ordered(
+            Candidate(s, TRANSITIVE_IMPORT)
+            for m in same
+            for r in self._reachable(m)
+            if r not in (path, m)
+            for s in self._member(r, rest, kind, self._public_only(r, False))
+        )
 
-    def _via_type(self, path: str, head: str, rest: str, kind: str,
-                  enclosing: str | None) -> list[Candidate]:
+    def _via_type(
+        self, path: str, head: str, rest: str, kind: str, enclosing: str | None
+    ) -> list[Candidate]:
         """Rule 3: ``T.x`` through the class-like symbols ``T`` resolves to."""
         out: list[Candidate] = []
         for head_candidate in self._ladder(path, head, "type", enclosing):
             sym = head_candidate.symbol
             dotted = f"{sym.qualified_name}.{rest}"
             # A Go type's methods may sit in any file of its package.
-            members = [m for f in self._package_of(self.path_of(sym))
-                       for m in self._find(f, dotted, kind)]
+            members = [
+                m for f in self._package_of(self.path_of(sym)) for m in self._find(f, dotted, kind)
+            ]
             members = members or self._member(self.path_of(sym), dotted, kind, False)
             out += [Candidate(m, head_candidate.confidence) for m in members]
         return _ordered(out)
@@ -335,14 +399,18 @@ class NameTable:
         if found:
             return found
         for scope in _scopes(dotted.rpartition(".")[0] or None):
-            types = [s for s in self._types(path, scope)
-                     if not (public_only and s.visibility == Visibility.PRIVATE)]
+            types = [
+                s
+                for s in self._types(path, scope)
+                if not (public_only and s.visibility == Visibility.PRIVATE)
+            ]
             if types:
                 return types
         return []
 
-    def _find(self, path: str, qualified: str, kind: str,
-              public_only: bool = False) -> list[SymbolNode]:
+    def _find(
+        self, path: str, qualified: str, kind: str, public_only: bool = False
+    ) -> list[SymbolNode]:
         out = []
         for sym in self._defs.get(path, {}).get(qualified, []):
             if kind in ("type", "base") and sym.kind not in TYPE_KINDS:
@@ -353,8 +421,9 @@ class NameTable:
         return out
 
     def _functions(self, path: str, name: str, public_only: bool) -> list[SymbolNode]:
-        return [s for s in self._find(path, name, "call", public_only)
-                if s.kind == SymbolKind.FUNCTION]
+        return [
+            s for s in self._find(path, name, "call", public_only) if s.kind == SymbolKind.FUNCTION
+        ]
 
     def _types(self, path: str, qualified: str) -> list[SymbolNode]:
         return [s for s in self._defs.get(path, {}).get(qualified, []) if s.kind in TYPE_KINDS]
@@ -370,8 +439,13 @@ class NameTable:
         """The file's plain (not metacall) import targets, project files only unless asked."""
         key = (path, with_external)
         if key not in self._target_memo:
-            self._target_memo[key] = [t for ri in self._imports.get(path, []) if not ri.metacall
-                                      for t in ri.targets if with_external or t.path]
+            self._target_memo[key] = [
+                t
+                for ri in self._imports.get(path, [])
+                if not ri.metacall
+                for t in ri.targets
+                if with_external or t.path
+            ]
         return self._target_memo[key]
 
     def _reachable(self, start: str) -> list[str]:
@@ -406,5 +480,11 @@ def _ordered(candidates: Iterable[Candidate]) -> list[Candidate]:
     for c in candidates:
         if c.symbol.id not in best or c.confidence > best[c.symbol.id].confidence:
             best[c.symbol.id] = c
-    return sorted(best.values(), key=lambda c: (c.symbol.file_id.partition(":")[2],
-                                                c.symbol.source_range.start_byte, c.symbol.id))
+    return sorted(
+        best.values(),
+        key=lambda c: (
+            c.symbol.file_id.partition(":")[2],
+            c.symbol.source_range.start_byte,
+            c.symbol.id,
+        ),
+    )

@@ -21,13 +21,16 @@ def _extract_chunk(todo: list[tuple[str, str, bytes]], indexes: list[int]) -> li
     # plain dataclasses a shard holds, never as tree-sitter objects.
     from sitegen.code.extract import extract_source
     from sitegen.code.records import LangId
+
     return [extract_source(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]
 
 
-def extract_records(found: Crawl, config: Config, jobs: int, clean: bool,
-                    progress: Progress) -> tuple[list[CodeRecord], list[Diagnostic]]:
+def extract_records(
+    found: Crawl, config: Config, jobs: int, clean: bool, progress: Progress
+) -> tuple[list[CodeRecord], list[Diagnostic]]:
     """One record per source file, from the shard cache when its content hash is unchanged."""
     from sitegen.code import shards
+
     cache = shards.ShardCache(config.cache_dir)
     diags: list[Diagnostic] = list(cache.open(clean))
     records: dict[str, CodeRecord] = {}
@@ -50,12 +53,15 @@ def extract_records(found: Crawl, config: Config, jobs: int, clean: bool,
     return out, diags
 
 
-def analyse_sources(config: Config, found: Crawl, jobs: int, clean: bool,
-                    progress: Progress) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
+def analyse_sources(
+    config: Config, found: Crawl, jobs: int, clean: bool, progress: Progress
+) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
     from sitegen.code.analyse import build_code_graph
+
     records, diags = extract_records(found, config, jobs, clean, progress)
     # The crawl already read the manifests (go.mod) the resolver asks for by name.
-    graph, resolve_diags = build_code_graph(records, config, set(found.all_paths),
-                                            found.manifests.get)
+    graph, resolve_diags = build_code_graph(
+        records, config, set(found.all_paths), found.manifests.get
+    )
     diags += [d for r in records for d in r.diagnostics] + list(resolve_diags)
     return records, graph, diags

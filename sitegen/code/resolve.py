@@ -83,14 +83,26 @@ class ProjectIndex:
     _ts_configs: dict[str, TsConfig | None] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, records: list[CodeRecord], config: Config, all_paths: set[str],
-              read_text: ReadText | None = None) -> ProjectIndex:
+    def build(
+        cls,
+        records: list[CodeRecord],
+        config: Config,
+        all_paths: set[str],
+        read_text: ReadText | None = None,
+    ) -> ProjectIndex:
         code = {r.path: r.language for r in records}
         paths = frozenset(all_paths) | frozenset(code)
         dirs = frozenset(d for p in paths for d in _ancestors(p))
-        return cls(code, paths, dirs, _clean_dirs(config.source), _clean_dirs(config.include_dirs),
-                   read_text or (lambda _path: None), _clean_dirs(config.ruby_load_paths),
-                   {r.path: r.default_export for r in records if r.default_export})
+        return cls(
+            code,
+            paths,
+            dirs,
+            _clean_dirs(config.source),
+            _clean_dirs(config.include_dirs),
+            read_text or (lambda _path: None),
+            _clean_dirs(config.ruby_load_paths),
+            {r.path: r.default_export for r in records if r.default_export},
+        )
 
     def exists(self, path: str | None) -> bool:
         return path is not None and path in self.paths
@@ -112,13 +124,20 @@ class ProjectIndex:
 
     def _ts_config_in(self, folder: str) -> TsConfig | None:
         if folder not in self._ts_configs:
-            found = next((c for c in (_join(folder, n) for n in ("tsconfig.json", "jsconfig.json"))
-                          if c in self.paths), None)
+            found = next(
+                (
+                    c
+                    for c in (_join(folder, n) for n in ("tsconfig.json", "jsconfig.json"))
+                    if c in self.paths
+                ),
+                None,
+            )
             if found is not None:
                 self._ts_configs[folder] = load_tsconfig(found, self.read_text)
             else:
-                self._ts_configs[folder] = self._ts_config_in(posixpath.dirname(folder)) \
-                    if folder else None
+                self._ts_configs[folder] = (
+                    self._ts_config_in(posixpath.dirname(folder)) if folder else None
+                )
         return self._ts_configs[folder]
 
     @cached_property
@@ -128,8 +147,11 @@ class ProjectIndex:
     @cached_property
     def compile_commands(self) -> list[IncludePaths]:
         """The include folders of each ``compile_commands.json`` of the project."""
-        return [read_compile_commands(self.read_text(p) or "", self.paths, self.dirs)
-                for p in sorted(self.paths) if posixpath.basename(p) == "compile_commands.json"]
+        return [
+            read_compile_commands(self.read_text(p) or "", self.paths, self.dirs)
+            for p in sorted(self.paths)
+            if posixpath.basename(p) == "compile_commands.json"
+        ]
 
     def c_include_dirs(self, path: str) -> list[str]:
         """Where ``#include <x.h>`` looks for ``path``: the configured ``include_dirs``, then
@@ -180,8 +202,10 @@ def _cargo_library(manifest: str, text: str) -> tuple[str, str] | None:
         return None
     lib = lib if isinstance(lib, dict) else {}
     name: str = lib["name"] if isinstance(lib.get("name"), str) else package["name"]
-    root = _join(posixpath.dirname(manifest),
-                 lib["path"] if isinstance(lib.get("path"), str) else "src/lib.rs")
+    root = _join(
+        posixpath.dirname(manifest),
+        lib["path"] if isinstance(lib.get("path"), str) else "src/lib.rs",
+    )
     return (name.replace("-", "_"), root) if root is not None else None
 
 
@@ -210,14 +234,16 @@ def _join(folder: str, rel: str) -> str | None:
 
 # ---------------------------------------------------------------- the driver
 
+
 @dataclass
 class _Result:
     imports: list[ResolvedImport] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def resolve_imports(record: CodeRecord, index: ProjectIndex) -> tuple[list[ResolvedImport],
-                                                                      list[Diagnostic]]:
+def resolve_imports(
+    record: CodeRecord, index: ProjectIndex
+) -> tuple[list[ResolvedImport], list[Diagnostic]]:
     """Every import of ``record``, resolved; unresolvable relative imports as warnings."""
     out = _Result()
     for imp in record.imports:
@@ -233,11 +259,24 @@ def resolve_imports(record: CodeRecord, index: ProjectIndex) -> tuple[list[Resol
     return out.imports, out.diagnostics
 
 
-def _unresolved(out: _Result, path: str, line: int, specifier: str, level: Level = Level.WARNING,
-                detail: str = "") -> None:
-    out.diagnostics.append(Diagnostic(path, max(line, 1), 1, level,
-                                      f"cannot resolve import '{specifier}'{detail}",
-                                      "unresolved-import"))
+def _unresolved(
+    out: _Result,
+    path: str,
+    line: int,
+    specifier: str,
+    level: Level = Level.WARNING,
+    detail: str = "",
+) -> None:
+    out.diagnostics.append(
+        Diagnostic(
+            path,
+            max(line, 1),
+            1,
+            level,
+            f"cannot resolve import '{specifier}'{detail}",
+            "unresolved-import",
+        )
+    )
 
 
 def _add(out: _Result, src: str, imp: Import, targets: list[ImportTarget]) -> None:
@@ -259,6 +298,7 @@ def _binding_names(bindings: tuple[Binding, ...]) -> tuple[tuple[str, str], ...]
 
 
 # ---------------------------------------------------------------- Python
+
 
 def _python_roots(path: str, index: ProjectIndex) -> list[str]:
     """Configured source roots, the project root, the file's own package root, then ``src``."""
@@ -333,8 +373,9 @@ def _resolve_python(path: str, imp: Import, index: ProjectIndex, out: _Result) -
         _add(out, path, imp, [_external(module.split(".")[0])])
 
 
-def _python_from(path: str, imp: Import, folder: str | None, module: str,
-                 index: ProjectIndex) -> list[ImportTarget] | None:
+def _python_from(
+    path: str, imp: Import, folder: str | None, module: str, index: ProjectIndex
+) -> list[ImportTarget] | None:
     """``from a.b import c``: ``a/b/c.py`` when c is a module, else ``a/b/__init__.py``.
 
     None when nothing resolves (the caller decides between a warning and an external).
@@ -358,6 +399,7 @@ def _python_from(path: str, imp: Import, folder: str | None, module: str,
 
 # ---------------------------------------------------------------- JavaScript / TypeScript
 
+
 def _is_relative_js(spec: str) -> bool:
     return spec in (".", "..") or spec.startswith(("./", "../", "/"))
 
@@ -380,8 +422,7 @@ def js_package_name(spec: str) -> str:
 
 
 def _resolve_js(path: str, imp: Import, index: ProjectIndex, out: _Result) -> None:
-    exposure = Exposure(_binding_names(imp.bindings), imp.star,
-                        (imp.alias,) if imp.alias else ())
+    exposure = Exposure(_binding_names(imp.bindings), imp.star, (imp.alias,) if imp.alias else ())
     spec = imp.specifier
     if not _is_relative_js(spec):
         found = _js_bare(path, spec, index)
@@ -390,8 +431,11 @@ def _resolve_js(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
         else:
             _add(out, path, imp, [_external(js_package_name(spec), exposure)])
         return
-    base = _join("", spec.lstrip("/")) if spec.startswith("/") else \
-        _join(posixpath.dirname(path), spec)
+    base = (
+        _join("", spec.lstrip("/"))
+        if spec.startswith("/")
+        else _join(posixpath.dirname(path), spec)
+    )
     found = _js_file(base, index) if base is not None else None
     if found is None:
         _unresolved(out, path, imp.line, spec)
@@ -411,11 +455,12 @@ def _js_bare(path: str, spec: str, index: ProjectIndex) -> str | None:
     package = index.workspaces.get(name)
     if package is None:
         return None
-    subpath = spec[len(name):].lstrip("/")
+    subpath = spec[len(name) :].lstrip("/")
     return next((f for f in (_js_file(c, index) for c in package.entries(subpath)) if f), None)
 
 
 # ---------------------------------------------------------------- C / C++
+
 
 def _resolve_c(path: str, imp: Import, index: ProjectIndex, out: _Result) -> None:
     """``"x.h"``: beside the file, then the include folders; ``<x.h>``: the include folders
@@ -428,12 +473,19 @@ def _resolve_c(path: str, imp: Import, index: ProjectIndex, out: _Result) -> Non
             _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]
             return
     if local:
-        _unresolved(out, path, imp.line, spec, Level.INFO,
-                    " beside the file or in include_dirs; it is treated as external")
+        _unresolved(
+            out,
+            path,
+            imp.line,
+            spec,
+            Level.INFO,
+            " beside the file or in include_dirs; it is treated as external",
+        )
     _add(out, path, imp, [_external(spec)])
 
 
 # ---------------------------------------------------------------- Rust
+
 
 def _rust_child_dir(module_file: str) -> str:
     """Where ``mod x;`` inside ``module_file`` looks for ``x.rs`` / ``x/mod.rs``."""
@@ -469,15 +521,20 @@ def _rust_parent(module_file: str, index: ProjectIndex) -> str | None:
     if name in ("lib.rs", "main.rs"):
         return None
     container = posixpath.dirname(folder) if name == "mod.rs" else folder
-    for cand in (_join(container, "lib.rs"), _join(container, "main.rs"),
-                 container + ".rs" if container else None, _join(container, "mod.rs")):
+    for cand in (
+        _join(container, "lib.rs"),
+        _join(container, "main.rs"),
+        container + ".rs" if container else None,
+        _join(container, "mod.rs"),
+    ):
         if index.exists(cand) and cand != module_file:
             return cand
     return None
 
 
-def _rust_start(path: str, segments: list[str], index: ProjectIndex,
-                inline_depth: int = 0) -> tuple[str | None, int]:
+def _rust_start(
+    path: str, segments: list[str], index: ProjectIndex, inline_depth: int = 0
+) -> tuple[str | None, int]:
     """(module file the path starts in, segments consumed); (None, 0) for another crate.
 
     ``inline_depth`` is how many inline ``mod m { … }`` blocks hold the ``use``: that many
@@ -528,8 +585,9 @@ def _resolve_rust(path: str, imp: Import, index: ProjectIndex, out: _Result) -> 
     _add(out, path, imp, targets)
 
 
-def _rust_use_targets(module: str, rest: list[str], imp: Import,
-                      index: ProjectIndex) -> list[ImportTarget]:
+def _rust_use_targets(
+    module: str, rest: list[str], imp: Import, index: ProjectIndex
+) -> list[ImportTarget]:
     """Walk ``rest`` down the module tree; what remains names items of the last module."""
     last = posixpath.splitext(posixpath.basename(module))[0]
     while rest:
@@ -557,6 +615,7 @@ def _rust_use_targets(module: str, rest: list[str], imp: Import,
 
 
 # ---------------------------------------------------------------- Go
+
 
 def _go_module(path: str, index: ProjectIndex) -> tuple[str, str] | None:
     """(folder of the governing go.mod, its module path)."""
@@ -588,8 +647,11 @@ def go_package_name(import_path: str) -> str:
 
 
 def go_package_files(folder: str, index: ProjectIndex, include_tests: bool = False) -> list[str]:
-    return [p for p in index.files_in(folder) if p.endswith(".go")
-            and (include_tests or not p.endswith("_test.go"))]
+    return [
+        p
+        for p in index.files_in(folder)
+        if p.endswith(".go") and (include_tests or not p.endswith("_test.go"))
+    ]
 
 
 def _resolve_go(path: str, imp: Import, index: ProjectIndex, out: _Result) -> None:
@@ -602,17 +664,24 @@ def _resolve_go(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
         exposure = Exposure(module_names=(imp.alias or go_package_name(spec),))
     module = _go_module(path, index)
     if module and (spec == module[1] or spec.startswith(module[1] + "/")):
-        folder = _join(module[0], spec[len(module[1]):].lstrip("/"))
+        folder = _join(module[0], spec[len(module[1]) :].lstrip("/"))
         files = go_package_files(folder, index) if folder is not None else []
         if files:
             _add(out, path, imp, [ImportTarget(f, None, exposure) for f in files])
             return
-        _unresolved(out, path, imp.line, spec, Level.INFO,
-                    f": no Go files in '{folder}'; it is treated as external")
+        _unresolved(
+            out,
+            path,
+            imp.line,
+            spec,
+            Level.INFO,
+            f": no Go files in '{folder}'; it is treated as external",
+        )
     _add(out, path, imp, [_external(spec, exposure)])
 
 
 # ---------------------------------------------------------------- Ruby
+
 
 def _with_rb(spec: str) -> str:
     return spec if spec.endswith(".rb") else spec + ".rb"
@@ -637,8 +706,10 @@ def _resolve_ruby(path: str, imp: Import, index: ProjectIndex, out: _Result) -> 
 
 # ---------------------------------------------------------------- metacall
 
-def _resolve_metacall_load(path: str, load: MetacallLoad, index: ProjectIndex,
-                           out: _Result) -> None:
+
+def _resolve_metacall_load(
+    path: str, load: MetacallLoad, index: ProjectIndex, out: _Result
+) -> None:
     """Each loaded script: beside the file, then from the project root, then each source root."""
     targets: list[ImportTarget] = []
     for script in load.paths:

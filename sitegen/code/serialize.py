@@ -37,6 +37,7 @@ class CodeGraphJsonError(ValueError):
 def node_order(graph: CodeGraph) -> list[str]:
     """Endpoint names in serialized order: each file, then its symbols by position, then its
     data nodes; externals last. The index in this list is the snapshot-local numeric id."""
+
     def key(node: Node) -> tuple[int, str, int, int, str]:
         if isinstance(node, FileNode):
             return (0, node.path, 0, 0, node.id)
@@ -45,6 +46,7 @@ def node_order(graph: CodeGraph) -> list[str]:
         if isinstance(node, DataNode) and node.file_id in graph.files:
             return (0, _path(graph, node.file_id), 2, node.line, node.id)
         return (1, "", 0, 0, node.id)
+
     return [n.id for n in sorted(graph.iter_nodes(), key=key)]
 
 
@@ -60,8 +62,12 @@ def _path(graph: CodeGraph, file_id: str) -> str:
 def range_obj(r: Range | None) -> dict[str, int] | None:
     if r is None:
         return None
-    return {"start_byte": r.start_byte, "end_byte": r.end_byte,
-            "start_line": r.start_line, "end_line": r.end_line}
+    return {
+        "start_byte": r.start_byte,
+        "end_byte": r.end_byte,
+        "start_line": r.start_line,
+        "end_line": r.end_line,
+    }
 
 
 def finite_or_none(value: float) -> float | None:
@@ -71,13 +77,20 @@ def finite_or_none(value: float) -> float | None:
 
 # ---------------------------------------------------------------- dump
 
+
 def dump_code_graph_json(graph: CodeGraph) -> str:
     ids = numeric_ids(graph)
     nodes = [_node_obj(graph, graph.node(endpoint), ids) for endpoint in ids]
-    edges = sorted((_edge_obj(e, ids) for e in graph.edges()),
-                   key=lambda o: (o["src"], o["dst"], o["kind"], o["line"]))
-    doc = {"schema_version": SCHEMA_VERSION, "snapshot_id": graph.snapshot_id,
-           "nodes": nodes, "edges": edges}
+    edges = sorted(
+        (_edge_obj(e, ids) for e in graph.edges()),
+        key=lambda o: (o["src"], o["dst"], o["kind"], o["line"]),
+    )
+    doc = {
+        "schema_version": SCHEMA_VERSION,
+        "snapshot_id": graph.snapshot_id,
+        "nodes": nodes,
+        "edges": edges,
+    }
     return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
@@ -86,30 +99,48 @@ def _node_obj(graph: CodeGraph, node: Node, ids: dict[str, int]) -> dict[str, An
     if isinstance(node, FileNode):
         obj.update(kind="file", path=node.path, language=str(node.language))
     elif isinstance(node, SymbolNode):
-        obj.update(kind="symbol", name=node.name, qualified_name=node.qualified_name,
-                   symbol_kind=str(node.kind),
-                   visibility=str(node.visibility) if node.visibility else None,
-                   file_id=ids[node.file_id], file_path=_path(graph, node.file_id),
-                   source_range=range_obj(node.source_range), name_range=range_obj(node.name_range))
+        obj.update(
+            kind="symbol",
+            name=node.name,
+            qualified_name=node.qualified_name,
+            symbol_kind=str(node.kind),
+            visibility=str(node.visibility) if node.visibility else None,
+            file_id=ids[node.file_id],
+            file_path=_path(graph, node.file_id),
+            source_range=range_obj(node.source_range),
+            name_range=range_obj(node.name_range),
+        )
     elif isinstance(node, ExternalNode):
         obj.update(kind="external", name=node.name, language=str(node.language))
     else:
-        obj.update(kind="data", name=node.name, scope=str(node.scope), type_hint=node.type_hint,
-                   symbol_id=ids.get(node.symbol_id) if node.symbol_id else None,
-                   file_id=ids.get(node.file_id) if node.file_id else None, line=node.line)
+        obj.update(
+            kind="data",
+            name=node.name,
+            scope=str(node.scope),
+            type_hint=node.type_hint,
+            symbol_id=ids.get(node.symbol_id) if node.symbol_id else None,
+            file_id=ids.get(node.file_id) if node.file_id else None,
+            line=node.line,
+        )
     obj["endpoint"] = node.id  # an extra field: the stable name, for consumers that diff snapshots
     return obj
 
 
 def _edge_obj(edge: CodeEdge, ids: dict[str, int]) -> dict[str, Any]:
-    obj: dict[str, Any] = {"src": ids[edge.src], "dst": ids[edge.dst], "kind": str(edge.kind),
-                           "confidence": finite_or_none(edge.confidence), "line": edge.line}
+    obj: dict[str, Any] = {
+        "src": ids[edge.src],
+        "dst": ids[edge.dst],
+        "kind": str(edge.kind),
+        "confidence": finite_or_none(edge.confidence),
+        "line": edge.line,
+    }
     if edge.flow_kind is not None:
         obj["flow_kind"] = edge.flow_kind
     return obj
 
 
 # ---------------------------------------------------------------- load
+
 
 def load_code_graph_json(text: str) -> CodeGraph:
     """Parse a code-graph.json v2 text back into a graph (raises ``CodeGraphJsonError``)."""
@@ -119,17 +150,24 @@ def load_code_graph_json(text: str) -> CodeGraph:
         raise CodeGraphJsonError(f"code-graph.json is not valid JSON: {err}") from None
     if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
         found = doc.get("schema_version") if isinstance(doc, dict) else None
-        raise CodeGraphJsonError(f"code-graph.json schema_version {found!r} is not "
-                                 f"{SCHEMA_VERSION}")
+        raise CodeGraphJsonError(
+            f"code-graph.json schema_version {found!r} is not {SCHEMA_VERSION}"
+        )
     graph = CodeGraph(snapshot_id=str(doc.get("snapshot_id", "")))
     try:
         endpoints = _load_nodes(graph, doc.get("nodes", []))
         for raw in doc.get("edges", []):
             confidence = raw.get("confidence")
-            graph.add_edge(CodeEdge(endpoints[raw["src"]], endpoints[raw["dst"]],
-                                    EdgeKind(raw["kind"]),
-                                    math.nan if confidence is None else float(confidence),
-                                    int(raw["line"]), raw.get("flow_kind")))
+            graph.add_edge(
+                CodeEdge(
+                    endpoints[raw["src"]],
+                    endpoints[raw["dst"]],
+                    EdgeKind(raw["kind"]),
+                    math.nan if confidence is None else float(confidence),
+                    int(raw["line"]),
+                    raw.get("flow_kind"),
+                )
+            )
     except (KeyError, TypeError, ValueError) as err:
         raise CodeGraphJsonError(f"code-graph.json: malformed node or edge: {err!r}") from None
     return graph
@@ -160,17 +198,35 @@ def _load_node(graph: CodeGraph, kind: str, raw: dict[str, Any], ids: dict[int, 
     elif kind == "symbol":
         file_id = ids[int(raw["file_id"])]
         node_id = endpoint or _fresh_symbol_id(graph, file_id, raw["qualified_name"])
-        graph.add_symbol(SymbolNode(
-            node_id, raw["name"], raw["qualified_name"], SymbolKind(raw["symbol_kind"]), file_id,
-            Visibility(raw["visibility"]) if raw.get("visibility") else None,
-            load_range(raw["source_range"]), load_range(raw.get("name_range"))))  # type: ignore[arg-type]
+        graph.add_symbol(
+            SymbolNode(
+                node_id,
+                raw["name"],
+                raw["qualified_name"],
+                SymbolKind(raw["symbol_kind"]),
+                file_id,
+                Visibility(raw["visibility"]) if raw.get("visibility") else None,
+                load_range(raw["source_range"]),
+                load_range(raw.get("name_range")),
+            )
+        )  # type: ignore[arg-type]
     else:
         file_id = ids[int(raw["file_id"])] if raw.get("file_id") is not None else ""
         symbol_id = ids[int(raw["symbol_id"])] if raw.get("symbol_id") is not None else None
-        node_id = endpoint or data_endpoint(symbol_id or file_id, raw.get("name", ""),
-                                            int(raw.get("line", 0)), int(raw["id"]))
-        graph.add_data(DataNode(node_id, symbol_id, DataScope(raw["scope"]), raw.get("type_hint"),
-                                file_id, raw.get("name", ""), int(raw.get("line", 0))))
+        node_id = endpoint or data_endpoint(
+            symbol_id or file_id, raw.get("name", ""), int(raw.get("line", 0)), int(raw["id"])
+        )
+        graph.add_data(
+            DataNode(
+                node_id,
+                symbol_id,
+                DataScope(raw["scope"]),
+                raw.get("type_hint"),
+                file_id,
+                raw.get("name", ""),
+                int(raw.get("line", 0)),
+            )
+        )
     return node_id
 
 
@@ -185,5 +241,6 @@ def _fresh_symbol_id(graph: CodeGraph, file_id: str, qualified_name: str) -> str
 def load_range(obj: dict[str, Any] | None) -> Range | None:
     if obj is None:
         return None
-    return Range(int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]),
-                 int(obj["end_line"]))
+    return Range(
+        int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
+    )

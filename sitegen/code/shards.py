@@ -47,8 +47,10 @@ class ShardVersionError(ValueError):
         self.found = found
         self.expected = SHARD_SCHEMA_VERSION
         place = f"{where}: " if where else ""
-        super().__init__(f"{place}shard schema version {found!r} found, this sitegen reads "
-                         f"version {SHARD_SCHEMA_VERSION} only; the cache must be regenerated")
+        super().__init__(
+            f"{place}shard schema version {found!r} found, this sitegen reads "
+            f"version {SHARD_SCHEMA_VERSION} only; the cache must be regenerated"
+        )
 
 
 class ShardFormatError(ValueError):
@@ -62,16 +64,26 @@ def content_hash(data: bytes) -> str:
 
 # ---------------------------------------------------------------- record <-> lines
 
+
 def _range(r: Range | None) -> dict[str, int] | None:
-    return None if r is None else {"start_byte": r.start_byte, "end_byte": r.end_byte,
-                                   "start_line": r.start_line, "end_line": r.end_line}
+    return (
+        None
+        if r is None
+        else {
+            "start_byte": r.start_byte,
+            "end_byte": r.end_byte,
+            "start_line": r.start_line,
+            "end_line": r.end_line,
+        }
+    )
 
 
 def _read_range(obj: Any) -> Range | None:
     if obj is None:
         return None
-    return Range(int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]),
-                 int(obj["end_line"]))
+    return Range(
+        int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
+    )
 
 
 def _utf8(text: str) -> bool:
@@ -86,31 +98,80 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     """The shard text of ``record``, and warnings for dropped non-UTF-8 import specifiers."""
     file_id = file_endpoint(record.language, record.path)
     dropped = [imp for imp in record.imports if not _utf8(imp.specifier)]
-    warnings = [Diagnostic(record.path, imp.line, 1, Level.WARNING,
-                           "import specifier is not valid UTF-8; it is not cached", "utf8")
-                for imp in dropped]
-    rows: list[dict[str, Any]] = [{
-        "record": "file", "endpoint": file_id, "path": record.path,
-        "language": str(record.language), "content_hash": record.content_hash,
-        "has_error": record.has_error, "default_export": record.default_export}]
+    warnings = [
+        Diagnostic(
+            record.path,
+            imp.line,
+            1,
+            Level.WARNING,
+            "import specifier is not valid UTF-8; it is not cached",
+            "utf8",
+        )
+        for imp in dropped
+    ]
+    rows: list[dict[str, Any]] = [
+        {
+            "record": "file",
+            "endpoint": file_id,
+            "path": record.path,
+            "language": str(record.language),
+            "content_hash": record.content_hash,
+            "has_error": record.has_error,
+            "default_export": record.default_export,
+        }
+    ]
     rows += [_symbol_row(file_id, s) for s in record.symbols]
     rows += [_import_row(i) for i in record.imports if i not in dropped]
-    rows += [{"record": "reference", "name": r.name, "kind": r.kind, "line": r.line,
-              "enclosing": _scope(file_id, r.enclosing)} for r in record.references]
-    rows += [{"record": "metacall", "function": m.function, "line": m.line,
-              "enclosing": _scope(file_id, m.enclosing)} for m in record.metacalls]
-    rows += [{"record": "metacall_load", "tag": m.tag, "paths": list(m.paths), "line": m.line}
-             for m in record.metacall_loads]
-    rows += [{"record": "link", "href": k.href, "label": k.label, "offset": k.offset,
-              "line": k.line, "column": k.column} for k in record.links]
+    rows += [
+        {
+            "record": "reference",
+            "name": r.name,
+            "kind": r.kind,
+            "line": r.line,
+            "enclosing": _scope(file_id, r.enclosing),
+        }
+        for r in record.references
+    ]
+    rows += [
+        {
+            "record": "metacall",
+            "function": m.function,
+            "line": m.line,
+            "enclosing": _scope(file_id, m.enclosing),
+        }
+        for m in record.metacalls
+    ]
+    rows += [
+        {"record": "metacall_load", "tag": m.tag, "paths": list(m.paths), "line": m.line}
+        for m in record.metacall_loads
+    ]
+    rows += [
+        {
+            "record": "link",
+            "href": k.href,
+            "label": k.label,
+            "offset": k.offset,
+            "line": k.line,
+            "column": k.column,
+        }
+        for k in record.links
+    ]
     rows += _flow_rows(file_id, record)
-    rows += [{"record": "diagnostic", "path": d.path, "line": d.line, "col": d.col,
-              "level": str(d.level), "message": d.message, "code": d.code}
-             for d in record.diagnostics]
+    rows += [
+        {
+            "record": "diagnostic",
+            "path": d.path,
+            "line": d.line,
+            "col": d.col,
+            "level": str(d.level),
+            "message": d.message,
+            "code": d.code,
+        }
+        for d in record.diagnostics
+    ]
     # The closing row lets a reader tell a complete shard from one cut short at a line end.
     rows.append({"record": "end", "rows": len(rows)})
-    lines = [json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION, **row}, sort_keys=True)
-             for row in rows]
+    lines = [json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION, **row}, sort_keys=True) for row in rows]
     return "\n".join(lines) + "\n", warnings
 
 
@@ -122,11 +183,12 @@ def _flow_rows(file_id: str, record: CodeRecord) -> list[dict[str, Any]]:
     for v in record.data:
         owner = owner_of[v.id]
         row = rows.setdefault(owner, {"record": "flow", "owner": owner, "values": [], "edges": []})
-        row["values"].append([v.id[len(owner):], v.scope, v.type_hint, v.name, v.line,
-                              v.symbol_id is not None])
+        row["values"].append(
+            [v.id[len(owner) :], v.scope, v.type_hint, v.name, v.line, v.symbol_id is not None]
+        )
     for f in record.flows:
         owner = owner_of.get(f.src, file_id)
-        rows[owner]["edges"].append([f.src[len(owner):], f.dst[len(owner):], f.line, f.kind])
+        rows[owner]["edges"].append([f.src[len(owner) :], f.dst[len(owner) :], f.line, f.kind])
     return list(rows.values())
 
 
@@ -136,19 +198,31 @@ def _scope(file_id: str, qualified_name: str | None) -> str | None:
 
 def _symbol_row(file_id: str, s: Symbol) -> dict[str, Any]:
     row: dict[str, Any] = {
-        "record": "symbol", "endpoint": symbol_endpoint(file_id, s.qualified_name),
-        "name": s.name, "qualified_name": s.qualified_name, "kind": str(s.kind).lower(),
+        "record": "symbol",
+        "endpoint": symbol_endpoint(file_id, s.qualified_name),
+        "name": s.name,
+        "qualified_name": s.qualified_name,
+        "kind": str(s.kind).lower(),
         "visibility": str(s.visibility).lower() if s.visibility else None,
-        "source_range": _range(s.source_range), "parent": _scope(file_id, s.parent)}
+        "source_range": _range(s.source_range),
+        "parent": _scope(file_id, s.parent),
+    }
     if s.name_range is not None:
         row["name_range"] = _range(s.name_range)
     return row
 
 
 def _import_row(i: Import) -> dict[str, Any]:
-    return {"record": "import", "specifier": i.specifier, "form": i.form, "line": i.line,
-            "bindings": [{"name": b.name, "alias": b.alias} for b in i.bindings],
-            "star": i.star, "level": i.level, "alias": i.alias}
+    return {
+        "record": "import",
+        "specifier": i.specifier,
+        "form": i.form,
+        "line": i.line,
+        "bindings": [{"name": b.name, "alias": b.alias} for b in i.bindings],
+        "star": i.star,
+        "level": i.level,
+        "alias": i.alias,
+    }
 
 
 def load_shard(text: str, where: str = "") -> CodeRecord:
@@ -162,8 +236,9 @@ def load_shard(text: str, where: str = "") -> CodeRecord:
         except (ValueError, RecursionError) as err:  # bad JSON, huge numbers, deep nesting
             raise ShardFormatError(f"{where}:{number}: {err}") from None
         if not isinstance(row, dict) or row.get(VERSION_KEY) != SHARD_SCHEMA_VERSION:
-            raise ShardVersionError(row.get(VERSION_KEY) if isinstance(row, dict) else None,
-                                    f"{where}:{number}")
+            raise ShardVersionError(
+                row.get(VERSION_KEY) if isinstance(row, dict) else None, f"{where}:{number}"
+            )
         rows.append(row)
     if not rows or rows[0].get("record") != "file":
         raise ShardFormatError(f"{where}: a shard starts with its file record")
@@ -181,9 +256,13 @@ def _record(rows: list[dict[str, Any]]) -> CodeRecord:
     file_id = head["endpoint"]
     if file_id != file_endpoint(LangId(head["language"]), head["path"]):
         raise ValueError(f"endpoint {file_id!r} does not name {head['path']!r}")
-    rec = CodeRecord(head["path"], LangId(head["language"]), head["content_hash"],
-                     has_error=bool(head.get("has_error", False)),
-                     default_export=head.get("default_export"))
+    rec = CodeRecord(
+        head["path"],
+        LangId(head["language"]),
+        head["content_hash"],
+        has_error=bool(head.get("has_error", False)),
+        default_export=head.get("default_export"),
+    )
     for row in rows[1:]:
         _READERS.get(row["record"], lambda _r, _f, _row: None)(rec, file_id, row)
     return rec
@@ -196,35 +275,52 @@ def _qualified(file_id: str, endpoint: str | None) -> str | None:
     prefix = file_id + "::"
     if not endpoint.startswith(prefix):
         raise ValueError(f"endpoint {endpoint!r} is not in {file_id!r}")
-    return endpoint[len(prefix):]
+    return endpoint[len(prefix) :]
 
 
 def _read_symbol(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
     qn = _qualified(file_id, row["endpoint"])
     if qn != row.get("qualified_name", qn):
         raise ValueError(f"symbol endpoint {row['endpoint']!r} and name disagree")
-    rec.symbols.append(Symbol(
-        row["name"], qn or "", SymbolKind(row["kind"]),
-        Visibility(row["visibility"]) if row.get("visibility") is not None else None,
-        _read_range(row["source_range"]), _read_range(row.get("name_range")),  # type: ignore[arg-type]
-        _qualified(file_id, row.get("parent"))))
+    rec.symbols.append(
+        Symbol(
+            row["name"],
+            qn or "",
+            SymbolKind(row["kind"]),
+            Visibility(row["visibility"]) if row.get("visibility") is not None else None,
+            _read_range(row["source_range"]),
+            _read_range(row.get("name_range")),  # type: ignore[arg-type]
+            _qualified(file_id, row.get("parent")),
+        )
+    )
 
 
 def _read_import(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
-    rec.imports.append(Import(
-        row["specifier"], row["form"], int(row["line"]),
-        tuple(Binding(b["name"], b.get("alias")) for b in row.get("bindings", [])),
-        bool(row.get("star", False)), int(row.get("level", 0)), row.get("alias")))
+    rec.imports.append(
+        Import(
+            row["specifier"],
+            row["form"],
+            int(row["line"]),
+            tuple(Binding(b["name"], b.get("alias")) for b in row.get("bindings", [])),
+            bool(row.get("star", False)),
+            int(row.get("level", 0)),
+            row.get("alias"),
+        )
+    )
 
 
 def _read_reference(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
-    rec.references.append(Reference(row["name"], row["kind"], int(row["line"]),
-                                    _qualified(file_id, row.get("enclosing"))))
+    rec.references.append(
+        Reference(
+            row["name"], row["kind"], int(row["line"]), _qualified(file_id, row.get("enclosing"))
+        )
+    )
 
 
 def _read_metacall(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
-    rec.metacalls.append(MetacallCall(row["function"], int(row["line"]),
-                                      _qualified(file_id, row.get("enclosing"))))
+    rec.metacalls.append(
+        MetacallCall(row["function"], int(row["line"]), _qualified(file_id, row.get("enclosing")))
+    )
 
 
 def _read_load(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
@@ -232,8 +328,11 @@ def _read_load(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
 
 
 def _read_link(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
-    rec.links.append(CommentLink(row["href"], row["label"], int(row["offset"]), int(row["line"]),
-                                 int(row["column"])))
+    rec.links.append(
+        CommentLink(
+            row["href"], row["label"], int(row["offset"]), int(row["line"]), int(row["column"])
+        )
+    )
 
 
 def _read_flow(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
@@ -241,23 +340,44 @@ def _read_flow(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
     if owner != file_id:
         _qualified(file_id, owner)  # a function of this file, or the shard is malformed
     for suffix, scope, hint, name, line, in_symbol in row["values"]:
-        rec.data.append(DataValue(owner + suffix, owner if in_symbol else None, str(scope),
-                                  hint, str(name), int(line)))
-    rec.flows += [Flow(owner + src, owner + dst, int(line), str(kind))
-                  for src, dst, line, kind in row["edges"]]
+        rec.data.append(
+            DataValue(
+                owner + suffix, owner if in_symbol else None, str(scope), hint, str(name), int(line)
+            )
+        )
+    rec.flows += [
+        Flow(owner + src, owner + dst, int(line), str(kind))
+        for src, dst, line, kind in row["edges"]
+    ]
 
 
 def _read_diagnostic(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
-    rec.diagnostics.append(Diagnostic(row["path"], int(row["line"]), int(row["col"]),
-                                      Level(row["level"]), row["message"], row.get("code", "")))
+    rec.diagnostics.append(
+        Diagnostic(
+            row["path"],
+            int(row["line"]),
+            int(row["col"]),
+            Level(row["level"]),
+            row["message"],
+            row.get("code", ""),
+        )
+    )
 
 
-_READERS = {"symbol": _read_symbol, "import": _read_import, "reference": _read_reference,
-            "metacall": _read_metacall, "metacall_load": _read_load, "link": _read_link,
-            "diagnostic": _read_diagnostic, "flow": _read_flow}
+_READERS = {
+    "symbol": _read_symbol,
+    "import": _read_import,
+    "reference": _read_reference,
+    "metacall": _read_metacall,
+    "metacall_load": _read_load,
+    "link": _read_link,
+    "diagnostic": _read_diagnostic,
+    "flow": _read_flow,
+}
 
 
 # ---------------------------------------------------------------- the cache folder
+
 
 def read_header(folder: Path) -> int | None:
     """The folder's declared version (None without a header); refuses any other version."""
@@ -291,14 +411,23 @@ class ShardCache:
         try:
             found = read_header(self.folder)
         except ShardVersionError as err:
-            warnings.append(Diagnostic(str(self.folder / "header.json"), 1, 1, Level.WARNING,
-                                       f"{err}; regenerating it", "shard-version"))
+            warnings.append(
+                Diagnostic(
+                    str(self.folder / "header.json"),
+                    1,
+                    1,
+                    Level.WARNING,
+                    f"{err}; regenerating it",
+                    "shard-version",
+                )
+            )
             found, clean = None, True
         if clean or (found is None and self.folder.exists()):
             shutil.rmtree(self.folder, ignore_errors=True)
         if clean or found is None:
-            write_atomically(self.folder / "header.json",
-                             json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION}) + "\n")
+            write_atomically(
+                self.folder / "header.json", json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION}) + "\n"
+            )
         return warnings
 
     def _ensure_open(self) -> None:

@@ -27,16 +27,16 @@ class SourceText:
 
     def text(self, node: Node) -> str:
         """A node's text; identifiers are almost always ASCII, so decoding never fails."""
-        return self.data[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     def raw_string(self, node: Node) -> bytes:
         """The bytes between a string literal's quotes (or a ``<system.h>`` path's brackets)."""
-        raw = _STRING_PREFIX.sub(b"", self.data[node.start_byte:node.end_byte], count=1)
+        raw = _STRING_PREFIX.sub(b"", self.data[node.start_byte : node.end_byte], count=1)
         if raw.startswith(b"<") and raw.endswith(b">"):
             return raw[1:-1]
         for quote in _QUOTES:
             if len(raw) >= 2 * len(quote) and raw.startswith(quote) and raw.endswith(quote):
-                return raw[len(quote):-len(quote)]
+                return raw[len(quote) : -len(quote)]
         return raw
 
     def string_value(self, node: Node) -> str:
@@ -50,9 +50,16 @@ class SourceText:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
             line, col = node.start_point.row + 1, node.start_point.column + 1
-            self.diagnostics.append(Diagnostic(
-                self.path, line, col, Level.WARNING,
-                f"Import specifier {raw!r} is not valid UTF-8; the import is ignored.", "utf8"))
+            self.diagnostics.append(
+                Diagnostic(
+                    self.path,
+                    line,
+                    col,
+                    Level.WARNING,
+                    f"Import specifier {raw!r} is not valid UTF-8; the import is ignored.",
+                    "utf8",
+                )
+            )
             return None
 
     def binding(self, name: Node | None, alias: Node | None = None) -> Binding | None:

@@ -45,21 +45,34 @@ def parse_front_matter(text: str, path: str, first_line: int = 2) -> FrontMatter
         return FrontMatter(diagnostics=[_yaml_error(exc, text, path, first_line)])
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
         # Constructors raise plain errors on values such as `2024-13-45` or `!!int 0x`.
-        return FrontMatter(diagnostics=[_warn(
-            path, first_line, f"front matter has a value YAML cannot build ({exc}); "
-            "it is ignored.")])
+        return FrontMatter(
+            diagnostics=[
+                _warn(
+                    path,
+                    first_line,
+                    f"front matter has a value YAML cannot build ({exc}); it is ignored.",
+                )
+            ]
+        )
     if loaded is None:
         return FrontMatter()
     if not isinstance(loaded, dict):
         kind = "a list" if isinstance(loaded, list) else f"a {type(loaded).__name__} value"
-        return FrontMatter(diagnostics=[_warn(
-            path, first_line,
-            f"front matter must be a mapping of keys to values, found {kind}; it is ignored.")])
+        return FrontMatter(
+            diagnostics=[
+                _warn(
+                    path,
+                    first_line,
+                    f"front matter must be a mapping of keys to values, found {kind}; it is ignored.",
+                )
+            ]
+        )
     try:
         data = _json_safe(loaded, [_MAX_NODES], set())
     except _Unsafe as exc:
-        return FrontMatter(diagnostics=[_warn(
-            path, first_line, f"front matter {exc}; it is ignored.")])
+        return FrontMatter(
+            diagnostics=[_warn(path, first_line, f"front matter {exc}; it is ignored.")]
+        )
     return FrontMatter(data=data, key_lines=_key_lines(text, data, first_line))
 
 
@@ -71,9 +84,15 @@ def _yaml_error(exc: yaml.YAMLError, text: str, path: str, first_line: int) -> D
     line = first_line + mark.line if mark is not None else first_line
     col = mark.column + 1 if mark is not None else 1
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    return Diagnostic(path, line, col, Level.WARNING,
-                      f"front matter is not valid YAML ({problem}); it is ignored and the page "
-                      "renders without it.", "front-matter")
+    return Diagnostic(
+        path,
+        line,
+        col,
+        Level.WARNING,
+        f"front matter is not valid YAML ({problem}); it is ignored and the page "
+        "renders without it.",
+        "front-matter",
+    )
 
 
 def _warn(path: str, line: int, message: str, code: str = "front-matter") -> Diagnostic:
@@ -131,8 +150,9 @@ def _key_lines(text: str, data: dict[str, Any], first_line: int) -> dict[str, in
     return lines
 
 
-def relations(front_matter: dict[str, Any], key_lines: dict[str, int],
-              path: str = "") -> tuple[list[Relation], list[Diagnostic]]:
+def relations(
+    front_matter: dict[str, Any], key_lines: dict[str, int], path: str = ""
+) -> tuple[list[Relation], list[Diagnostic]]:
     """The ``rel-<predicate>`` relations declared by a page, in key order, and what was wrong.
 
     A value is a comma-separated string or a YAML list of refs. Empty refs, refs containing
@@ -145,13 +165,20 @@ def relations(front_matter: dict[str, Any], key_lines: dict[str, int],
     for key, value in front_matter.items():
         line = key_lines.get(key, 1)
         if key.startswith(_COLON_PREFIX) and key != _COLON_PREFIX:
-            hyphen = REL_PREFIX + key[len(_COLON_PREFIX):]
-            problems.append(_warn(path, line, f"front-matter key '{key}' is ignored: relation keys "
-                                  f"use a hyphen, not a colon; write '{hyphen}'.", "relation"))
+            hyphen = REL_PREFIX + key[len(_COLON_PREFIX) :]
+            problems.append(
+                _warn(
+                    path,
+                    line,
+                    f"front-matter key '{key}' is ignored: relation keys "
+                    f"use a hyphen, not a colon; write '{hyphen}'.",
+                    "relation",
+                )
+            )
             continue
         if not key.startswith(REL_PREFIX) or key == REL_PREFIX:
             continue
-        predicate = key[len(REL_PREFIX):]
+        predicate = key[len(REL_PREFIX) :]
         if not _PREDICATE.fullmatch(predicate):
             problems.append(_bad_predicate(path, line, key))
             continue
@@ -163,11 +190,16 @@ def relations(front_matter: dict[str, Any], key_lines: dict[str, int],
 
 
 def _bad_predicate(path: str, line: int, key: str) -> Diagnostic:
-    suggestion = REL_PREFIX + re.sub(r"[^a-z0-9-]+", "-", key[len(REL_PREFIX):].lower()).strip("-")
-    valid = _PREDICATE.fullmatch(suggestion[len(REL_PREFIX):])
+    suggestion = REL_PREFIX + re.sub(r"[^a-z0-9-]+", "-", key[len(REL_PREFIX) :].lower()).strip("-")
+    valid = _PREDICATE.fullmatch(suggestion[len(REL_PREFIX) :])
     hint = f" Did you mean '{suggestion}'?" if valid else ""
-    return _warn(path, line, f"front-matter key '{key}' is ignored: relation predicates use only "
-                 f"a-z, 0-9 and '-'.{hint}", "relation")
+    return _warn(
+        path,
+        line,
+        f"front-matter key '{key}' is ignored: relation predicates use only "
+        f"a-z, 0-9 and '-'.{hint}",
+        "relation",
+    )
 
 
 def _refs(value: Any) -> tuple[list[str], str]:

@@ -65,14 +65,17 @@ class SiteIndex:
         if not self.content:
             return repo_path
         if repo_path.startswith(self.content + "/"):
-            return repo_path[len(self.content) + 1:]
+            return repo_path[len(self.content) + 1 :]
         return None
 
     def lookup(self, repo_path: str, trailing_slash: bool) -> str | None:
         """The existing file a local link means: the file, a folder's index, x.html/x -> x.md."""
         candidates = [] if trailing_slash else [repo_path]
         if trailing_slash or repo_path in self.dirs or repo_path == self.content:
-            candidates += [posixpath.join(repo_path, "index.md"), posixpath.join(repo_path, "README.md")]
+            candidates += [
+                posixpath.join(repo_path, "index.md"),
+                posixpath.join(repo_path, "README.md"),
+            ]
         stem, ext = posixpath.splitext(repo_path)
         if ext.lower() in (".html", ".htm"):
             candidates += [stem + ".md", stem + ".markdown"]
@@ -148,7 +151,11 @@ def _resolve_from(href: str, from_dir: str, index: SiteIndex) -> tuple[Resolved,
     if not path_part:
         return Resolved(Outcome.SELF, fragment=fragment), None
     if path_part.startswith("/"):
-        joined = posixpath.join(index.content, path_part.lstrip("/")) if index.content else path_part.lstrip("/")
+        joined = (
+            posixpath.join(index.content, path_part.lstrip("/"))
+            if index.content
+            else path_part.lstrip("/")
+        )
     else:
         joined = posixpath.join(from_dir, path_part)
     repo_path = normalize_repo_path(joined)
@@ -174,8 +181,9 @@ def _resolve_absolute(href: str) -> Resolved:
     return Resolved(Outcome.EXTERNAL, NodeId(url))
 
 
-def check_fragment(fragment: str, heading_ids: Callable[[], set[str]] | None,
-                   line_count: int | None) -> bool:
+def check_fragment(
+    fragment: str, heading_ids: Callable[[], set[str]] | None, line_count: int | None
+) -> bool:
     """Whether a fragment names a heading of a page or a line (range) of a source file."""
     if not fragment:
         return True

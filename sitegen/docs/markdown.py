@@ -97,7 +97,7 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
     if not children or children[-1].type != "text":
         return
     found = _TRAILING_ATTRS.search(inline.content)
-    if not found or inline.content[found.start(1) - 1:found.start(1)] == "\\":
+    if not found or inline.content[found.start(1) - 1 : found.start(1)] == "\\":
         return
     braces, last = found.group(1), children[-1]
     if not last.content.endswith(braces):  # entities or escapes inside: not attributes
@@ -114,7 +114,7 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
     if "class" in attrs:
         classes = (str(open_.attrs.get("class") or ""), attrs["class"])
         open_.attrs["class"] = " ".join(c for c in classes if c)
-    last.content = last.content[:-len(braces)].rstrip()
+    last.content = last.content[: -len(braces)].rstrip()
 
 
 def _paragraph_attrs(state: StateCore) -> None:
@@ -181,11 +181,22 @@ def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -
     links = _links(tokens, source, headings, link_mark)
     html = MARKDOWN.renderer.render(tokens, MARKDOWN.options, env)
     return PageRecord(
-        path=path, content_hash=content_hash, title=_title(front, headings, path),
-        front_matter=front.data, headings=headings, links=links, relations=rels,
-        html=html, link_mark=link_mark, raw_html=str(raw_html),
-        diagnostics=diagnostics + front.diagnostics + rel_problems + id_problems
-        + _nesting_diagnostics(path, source, env) + _syntax_problems(path, source, env),
+        path=path,
+        content_hash=content_hash,
+        title=_title(front, headings, path),
+        front_matter=front.data,
+        headings=headings,
+        links=links,
+        relations=rels,
+        html=html,
+        link_mark=link_mark,
+        raw_html=str(raw_html),
+        diagnostics=diagnostics
+        + front.diagnostics
+        + rel_problems
+        + id_problems
+        + _nesting_diagnostics(path, source, env)
+        + _syntax_problems(path, source, env),
         anchors=page_anchors(tokens),
     )
 
@@ -194,8 +205,10 @@ def _nesting_diagnostics(path: str, source: SourceText, env: dict[str, object]) 
     starts = env.get(TOO_DEEP)
     if not isinstance(starts, list):
         return []
-    return [Diagnostic(path, at.line, at.column, Level.WARNING, too_deep_message(), "nesting")
-            for at in map(source.position, starts)]
+    return [
+        Diagnostic(path, at.line, at.column, Level.WARNING, too_deep_message(), "nesting")
+        for at in map(source.position, starts)
+    ]
 
 
 def _syntax_problems(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
@@ -214,9 +227,17 @@ def _utf8_diagnostics(path: str, source: SourceText) -> list[Diagnostic]:
     if source.bad_byte is None:
         return []
     at = source.byte_position(source.bad_byte)
-    return [Diagnostic(path, at.line, at.column, Level.WARNING,
-                       "the file is not valid UTF-8; each byte that is not is shown as U+FFFD. "
-                       "Save it as UTF-8 to fix this.", "utf8")]
+    return [
+        Diagnostic(
+            path,
+            at.line,
+            at.column,
+            Level.WARNING,
+            "the file is not valid UTF-8; each byte that is not is shown as U+FFFD. "
+            "Save it as UTF-8 to fix this.",
+            "utf8",
+        )
+    ]
 
 
 def _front_matter(tokens: Sequence[Token], path: str) -> FrontMatter:
@@ -254,8 +275,10 @@ def plain_text(children: Sequence[Token]) -> str:
 
 # --- headings -----------------------------------------------------------------------------
 
-def _headings(tokens: Sequence[Token], source: SourceText,
-              path: str) -> tuple[list[Heading], list[Diagnostic]]:
+
+def _headings(
+    tokens: Sequence[Token], source: SourceText, path: str
+) -> tuple[list[Heading], list[Diagnostic]]:
     """Every heading in source order, with its id; ids and permalinks go into the tokens."""
     found = sorted(_heading_tokens(tokens, source), key=lambda h: h.offset)
     problems = _duplicate_ids(found, path)
@@ -267,8 +290,15 @@ def _headings(tokens: Sequence[Token], source: SourceText,
     for h in found:
         id_ = str(h.open.attrs.get("id") or slugger.slug(h.raw_text))
         _add_permalink(h, id_)
-        headings.append(Heading(level=int(h.open.tag[1]), text=h.raw_text.replace("\n", " "),
-                                id=id_, line=h.line, offset=h.offset))
+        headings.append(
+            Heading(
+                level=int(h.open.tag[1]),
+                text=h.raw_text.replace("\n", " "),
+                id=id_,
+                line=h.line,
+                offset=h.offset,
+            )
+        )
     return headings, problems
 
 
@@ -278,9 +308,17 @@ def _duplicate_ids(found: list[_HeadingToken], path: str) -> list[Diagnostic]:
     for h in found:
         id_ = str(h.open.attrs.get("id") or "")
         if id_ in seen:
-            problems.append(Diagnostic(
-                path, h.line, 1, Level.WARNING, f"heading id '{id_}' is given to an earlier "
-                "heading too; links to it reach the first one.", "duplicate-id"))
+            problems.append(
+                Diagnostic(
+                    path,
+                    h.line,
+                    1,
+                    Level.WARNING,
+                    f"heading id '{id_}' is given to an earlier "
+                    "heading too; links to it reach the first one.",
+                    "duplicate-id",
+                )
+            )
         if id_:
             seen.add(id_)
     return problems
@@ -297,8 +335,9 @@ def _heading_tokens(tokens: Sequence[Token], source: SourceText) -> list[_Headin
         if index is None:
             index = source.line_starts[(token.map or [0])[0]]
         at = source.position(index)
-        found.append(_HeadingToken(token, inline, at.offset, at.line,
-                                   plain_text(inline.children or ())))
+        found.append(
+            _HeadingToken(token, inline, at.offset, at.line, plain_text(inline.children or ()))
+        )
     return found
 
 
@@ -307,8 +346,9 @@ def _add_permalink(heading: _HeadingToken, id_: str) -> None:
         return
     heading.open.attrs["id"] = id_
     permalink = Token("html_inline", "", 0, meta={TRUSTED: True})
-    permalink.content = (f'<a class="permalink" href="#{escapeHtml(id_)}" '
-                         'aria-label="Permalink">#</a>')
+    permalink.content = (
+        f'<a class="permalink" href="#{escapeHtml(id_)}" aria-label="Permalink">#</a>'
+    )
     if heading.inline.children is None:
         heading.inline.children = []
     heading.inline.children.append(permalink)
@@ -316,8 +356,10 @@ def _add_permalink(heading: _HeadingToken, id_: str) -> None:
 
 # --- links --------------------------------------------------------------------------------
 
-def _links(tokens: Sequence[Token], source: SourceText, headings: list[Heading],
-           link_mark: str) -> list[Link]:
+
+def _links(
+    tokens: Sequence[Token], source: SourceText, headings: list[Heading], link_mark: str
+) -> list[Link]:
     """Every link in source order; link i's href (or src) becomes ``f"{link_mark}{i}"``."""
     found: list[tuple[int, Token, Link]] = []
     section_starts = [h.offset for h in headings]
@@ -332,12 +374,21 @@ def _links(tokens: Sequence[Token], source: SourceText, headings: list[Heading],
             index = child.meta.get(SOURCE)
             at = source.position(fallback if index is None else index)
             section = bisect_right(section_starts, at.offset) - 1
-            found.append((at.offset, child, Link(
-                href=str(child.attrs.get("src" if child.type == "image" else "href", "")),
-                label=" ".join(_label(children, j).split()),
-                kind=child.meta[KIND], offset=at.offset, line=at.line, column=at.column,
-                anchor=headings[section].id if section >= 0 else "",
-            )))
+            found.append(
+                (
+                    at.offset,
+                    child,
+                    Link(
+                        href=str(child.attrs.get("src" if child.type == "image" else "href", "")),
+                        label=" ".join(_label(children, j).split()),
+                        kind=child.meta[KIND],
+                        offset=at.offset,
+                        line=at.line,
+                        column=at.column,
+                        anchor=headings[section].id if section >= 0 else "",
+                    ),
+                )
+            )
     found.sort(key=lambda item: item[0])
     for i, (_, token, _link) in enumerate(found):
         token.attrs["src" if token.type == "image" else "href"] = f"{link_mark}{i}"
@@ -351,4 +402,4 @@ def _label(children: Sequence[Token], start: int) -> str:
     stop = start + 1
     while stop < len(children) and children[stop].type != "link_close":
         stop += 1
-    return plain_text(children[start + 1:stop])
+    return plain_text(children[start + 1 : stop])

@@ -71,8 +71,7 @@ class SourceText:
         self._wide_at: list[int] = []
         self._extra_before: list[int] = [0]
         if not self._ascii:
-            found = [(m.start(), len(m.group().encode("utf-8")) - 1)
-                     for m in _WIDE.finditer(raw)]
+            found = [(m.start(), len(m.group().encode("utf-8")) - 1) for m in _WIDE.finditer(raw)]
             self._wide_at = [at for at, _ in found]
             self._extra_before = list(accumulate((extra for _, extra in found), initial=0))
         self.line_starts = _line_starts(self.text, "\n")
@@ -141,7 +140,8 @@ def recording(rule: InlineRule, kind: str | None) -> InlineRule:
                 if token.type == "link_open" or token.type == "image":
                     token.meta[POS] = start
                     token.meta[KIND] = kind or (
-                        "inline" if state.src[state.pos - 1] == ")" else "reference")
+                        "inline" if state.src[state.pos - 1] == ")" else "reference"
+                    )
                     state.env.setdefault(_FOUND, []).append(token)
                     break
         return True
@@ -208,8 +208,14 @@ def parse_inlines(state: StateCore) -> None:
         found.clear()
 
 
-def _place(source: SourceText, token: Token, parent: Token, found: list[Token],
-           heading: bool, rows: dict[int, list[list[int]]]) -> None:
+def _place(
+    source: SourceText,
+    token: Token,
+    parent: Token,
+    found: list[Token],
+    heading: bool,
+    rows: dict[int, list[list[int]]],
+) -> None:
     assert token.map is not None
     if heading and parent.markup.startswith("#"):  # ATX: its first '#' (no container marker is)
         line = token.map[0]
@@ -225,8 +231,9 @@ def _place(source: SourceText, token: Token, parent: Token, found: list[Token],
         parent.meta[SOURCE] = content_map(0)
 
 
-def _content_map(source: SourceText, token: Token, parent: Token,
-                 rows: dict[int, list[list[int]]]) -> ContentMap | None:
+def _content_map(
+    source: SourceText, token: Token, parent: Token, rows: dict[int, list[list[int]]]
+) -> ContentMap | None:
     assert token.map is not None
     if _ROW_START in token.meta:
         return _cell_map(source, token, rows)
@@ -293,8 +300,9 @@ def _atx_map(source: SourceText, content: str, line: int) -> ContentMap | None:
     return lambda index: at + index
 
 
-def _cell_map(source: SourceText, token: Token,
-              rows: dict[int, list[list[int]]]) -> ContentMap | None:
+def _cell_map(
+    source: SourceText, token: Token, rows: dict[int, list[list[int]]]
+) -> ContentMap | None:
     """A table cell: split the row as markdown-it does (``\\|`` is a pipe, the backslash goes)."""
     assert token.map is not None
     start = token.meta[_ROW_START]

@@ -71,25 +71,38 @@ class PageRecord:
         """A record read back from the cache, checked field by field: any value of the wrong
         type raises ``TypeError`` (the cache entry is then dropped, never half-trusted)."""
         from sitegen.diagnostics import Level
+
         if not isinstance(d, dict):
             raise TypeError("a page record is an object")
         return cls(
-            path=_typed(d, "path", str), content_hash=_typed(d, "content_hash", str),
-            title=_typed(d, "title", str), front_matter=_typed(d, "front_matter", dict),
+            path=_typed(d, "path", str),
+            content_hash=_typed(d, "content_hash", str),
+            title=_typed(d, "title", str),
+            front_matter=_typed(d, "front_matter", dict),
             headings=[Heading(**_fields(h, _HEADING)) for h in _typed(d, "headings", list)],
             links=[Link(**_fields(x, _LINK)) for x in _typed(d, "links", list)],
             relations=[Relation(**_fields(r, _RELATION)) for r in _typed(d, "relations", list)],
-            html=_typed(d, "html", str), link_mark=_typed(d, "link_mark", str),
-            diagnostics=[Diagnostic(**{**x, "level": Level(x["level"])})
-                         for x in (_fields(x, _DIAGNOSTIC) for x in d.get("diagnostics", []))],
+            html=_typed(d, "html", str),
+            link_mark=_typed(d, "link_mark", str),
+            diagnostics=[
+                Diagnostic(**{**x, "level": Level(x["level"])})
+                for x in (_fields(x, _DIAGNOSTIC) for x in d.get("diagnostics", []))
+            ],
             raw_html=_typed(d, "raw_html", str),
             anchors=_strings(d, "anchors"),
         )
 
 
 _HEADING = {"level": int, "text": str, "id": str, "line": int, "offset": int}
-_LINK = {"href": str, "label": str, "kind": str, "offset": int, "line": int, "column": int,
-         "anchor": str}
+_LINK = {
+    "href": str,
+    "label": str,
+    "kind": str,
+    "offset": int,
+    "line": int,
+    "column": int,
+    "anchor": str,
+}
 _RELATION = {"predicate": str, "ref": str, "line": int}
 _DIAGNOSTIC = {"path": str, "line": int, "col": int, "level": str, "message": str, "code": str}
 

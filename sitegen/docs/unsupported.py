@@ -33,7 +33,7 @@ _IN_TEXT = (
         re.compile(r"^\s*-{1,2}8<-{1,2}\s.*$", re.MULTILINE),
         (
             "the pymdownx snippet '{text}' is not included: sitegen includes the one-line form "
-            "--8<-- \"file\" (content/syntax/snippets.md); it is shown as text"
+            '--8<-- "file" (content/syntax/snippets.md); it is shown as text'
         ),
     ),
 )

@@ -279,8 +279,10 @@ def _edge_from_cells(cells: list[str], cols: dict[str, int], width: int) -> Edge
     if len(cells) == 2 and width != 2:
         cols = {"from": 0, "to": 1}  # a legacy row inside a wide table
     elif len(cells) != width:
-        return (f"row has {counted(len(cells), 'cell')} but the table has "
-                f"{counted(width, 'column')}; row skipped")
+        return (
+            f"row has {counted(len(cells), 'cell')} but the table has "
+            f"{counted(width, 'column')}; row skipped"
+        )
     values = {name: cells[i] for name, i in cols.items()}
     if not values["from"] or not values["to"]:
         return "row has an empty From or To cell; row skipped"
@@ -306,8 +308,10 @@ def _read_nodes(table: _Table, result: ParseResult) -> None:
     title_col = table.columns.index("title") if "title" in table.columns else None
     for line, cells in table.rows:
         if len(cells) != len(table.columns):
-            message = (f"row has {counted(len(cells), 'cell')} but the table has "
-                       f"{counted(len(table.columns), 'column')}")
+            message = (
+                f"row has {counted(len(cells), 'cell')} but the table has "
+                f"{counted(len(table.columns), 'column')}"
+            )
             result.errors.append((line, message + "; row skipped"))
         elif not cells[node_col] or cells[kind_col] not in _KINDS:
             message = f"node {cells[node_col]!r} has kind {cells[kind_col]!r}"

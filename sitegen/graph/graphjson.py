@@ -40,9 +40,17 @@ def dump_graph_json(graph: Graph, figures: Figures | None = None) -> str:
     try:
         # One node or edge per line: diff-friendly, and fast (an indent would force json's
         # pure-Python encoder; each line here goes through the C one).
-        return "".join([
-            '{"version": ', str(doc["version"]), ',\n "nodes": [', _lines(nodes),
-            '],\n "edges": [', _lines(edges), "]\n}\n"])
+        return "".join(
+            [
+                '{"version": ',
+                str(doc["version"]),
+                ',\n "nodes": [',
+                _lines(nodes),
+                '],\n "edges": [',
+                _lines(edges),
+                "]\n}\n",
+            ]
+        )
     except ValueError as err:
         raise GraphJsonError(f"graph.json cannot hold a non-finite figure: {err}") from None
 

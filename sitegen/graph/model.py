@@ -67,8 +67,15 @@ class Edge:
             self.label, self.anchor = other.label, other.anchor
 
     def copy(self) -> Edge:
-        return Edge(self.src, self.dst, self.rel, self.label, self.anchor, self.count,
-                    list(self.occurrences))
+        return Edge(
+            self.src,
+            self.dst,
+            self.rel,
+            self.label,
+            self.anchor,
+            self.count,
+            list(self.occurrences),
+        )
 
 
 def edge_annotation(rel: str, label: str, anchor: str, count: int) -> str:
@@ -95,8 +102,14 @@ def annotate(edge: Edge) -> str:
 
 
 # When two sources disagree about a node's kind, the more concrete one wins.
-_KIND_RANK = {NodeKind.PAGE: 5, NodeKind.SOURCE: 5, NodeKind.SYMBOL: 4, NodeKind.ASSET: 3,
-              NodeKind.EXTERNAL: 2, NodeKind.MISSING: 1}
+_KIND_RANK = {
+    NodeKind.PAGE: 5,
+    NodeKind.SOURCE: 5,
+    NodeKind.SYMBOL: 4,
+    NodeKind.ASSET: 3,
+    NodeKind.EXTERNAL: 2,
+    NodeKind.MISSING: 1,
+}
 
 
 class Graph:
@@ -110,7 +123,13 @@ class Graph:
 
     def add_node(self, node: Node) -> None:
         old = self.nodes.get(node.id)
-        if old is None or _KIND_RANK[node.kind] > _KIND_RANK[old.kind] or old.kind == node.kind and not old.title and node.title:
+        if (
+            old is None
+            or _KIND_RANK[node.kind] > _KIND_RANK[old.kind]
+            or old.kind == node.kind
+            and not old.title
+            and node.title
+        ):
             self.nodes[node.id] = node
 
     def add_edge(self, edge: Edge) -> Edge:

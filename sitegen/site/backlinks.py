@@ -77,8 +77,9 @@ def _entry(edge: Edge, titles: Mapping[str, str], href_for: Callable[[Edge], str
     )
 
 
-def backlink_groups(edges: Iterable[Edge], titles: Mapping[str, str],
-                    href_for: Callable[[Edge], str]) -> tuple[BacklinkGroup, ...]:
+def backlink_groups(
+    edges: Iterable[Edge], titles: Mapping[str, str], href_for: Callable[[Edge], str]
+) -> tuple[BacklinkGroup, ...]:
     """Group the edges INTO one node: typed relations sorted by predicate, then plain links.
 
     One entry per edge, sorted by title (case-insensitively, then exactly) and href;
@@ -97,12 +98,13 @@ def backlink_groups(edges: Iterable[Edge], titles: Mapping[str, str],
     return tuple(groups)
 
 
-def format_backlinks_text(groups: Iterable[BacklinkGroup], page: str = "",
-                          empty: str = "No pages link here.") -> str:
+def format_backlinks_text(
+    groups: Iterable[BacklinkGroup], page: str = "", empty: str = "No pages link here."
+) -> str:
     """The groups as plain text for the terminal, one entry per line::
 
-        Superseded by (1)
-          ADR 0003 [supersedes] -> /adr/0003.md
+    Superseded by (1)
+      ADR 0003 [supersedes] -> /adr/0003.md
     """
     groups = list(groups)
     lines = [f"Backlinks of {page}"] if page else []

@@ -79,8 +79,9 @@ def _link_href(res: Resolved, written: str, from_out: OutPath, graph: Graph) -> 
     return written
 
 
-def substitute_links(rec: PageRecord, resolutions: list[Resolved], from_out: OutPath,
-                     graph: Graph) -> str:
+def substitute_links(
+    rec: PageRecord, resolutions: list[Resolved], from_out: OutPath, graph: Graph
+) -> str:
     """The page's HTML with every link placeholder replaced by its published URL."""
     mark = rec.link_mark
 
@@ -102,8 +103,13 @@ def scrollable_boxes(body: str) -> str:
     """Each table in a box that scrolls sideways, and each code block, focusable so a
     keyboard can scroll them too; each table box is a region with a label of its own."""
     count = iter(range(1, body.count("<table>") + 1))
-    body = _TABLE.sub(lambda _: f'<div class="table-scroll" tabindex="0" role="region" '
-                                f'aria-label="Table {next(count)}"><table>', body)
+    body = _TABLE.sub(
+        lambda _: (
+            f'<div class="table-scroll" tabindex="0" role="region" '
+            f'aria-label="Table {next(count)}"><table>'
+        ),
+        body,
+    )
     return body.replace("</table>", "</table></div>").replace("<pre>", '<pre tabindex="0">')
 
 
@@ -157,12 +163,24 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
         for sub in sorted(subfolders.get(folder, ())):
             idx = folder_index.get(sub)
             title = pages[idx].title if idx else _humanize(posixpath.basename(sub))
-            keyed.append((sort_key(page_order(pages.get(idx) if idx else None), True,
-                                   posixpath.basename(sub)),
-                          NavItem(title=title, href=url_path(html_out_path(idx)) if idx else "",
-                                  children=items(sub), is_folder=True)))
-        keyed += [(sort_key(page_order(pages[n]), False, posixpath.basename(n)), page(n))
-                  for n in in_folder.get(folder, []) if folder_index.get(folder) != n]
+            keyed.append(
+                (
+                    sort_key(
+                        page_order(pages.get(idx) if idx else None), True, posixpath.basename(sub)
+                    ),
+                    NavItem(
+                        title=title,
+                        href=url_path(html_out_path(idx)) if idx else "",
+                        children=items(sub),
+                        is_folder=True,
+                    ),
+                )
+            )
+        keyed += [
+            (sort_key(page_order(pages[n]), False, posixpath.basename(n)), page(n))
+            for n in in_folder.get(folder, [])
+            if folder_index.get(folder) != n
+        ]
         return tuple(home + [item for _, item in sorted(keyed, key=lambda k: k[0])])
 
     return items(""), folder_index
@@ -173,7 +191,9 @@ def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]
     parts = rel.split("/")[:-1]
     crumbs = []
     home = site.folder_index.get("")
-    crumbs.append(Crumb("Home", href_between(out, html_out_path(home)) if home and home != node else ""))
+    crumbs.append(
+        Crumb("Home", href_between(out, html_out_path(home)) if home and home != node else "")
+    )
     for i in range(len(parts)):
         folder = "/".join(parts[: i + 1])
         idx = site.folder_index.get(folder)
@@ -182,8 +202,9 @@ def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]
         crumbs.append(Crumb(title, href))
     if not _is_index(rel) or parts == []:
         if node != home:
-            crumbs.append(Crumb(site.pages_by_node[node].title if node in site.pages_by_node
-                                else rel, ""))
+            crumbs.append(
+                Crumb(site.pages_by_node[node].title if node in site.pages_by_node else rel, "")
+            )
     return tuple(crumbs)
 
 
@@ -193,25 +214,39 @@ def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     out = html_out_path(node)
     graph = site.graph
-    body = scrollable_boxes(substitute_links(rec, site.result.linked.resolutions.get(node, []),
-                                              out, graph))
+    body = scrollable_boxes(
+        substitute_links(rec, site.result.linked.resolutions.get(node, []), out, graph)
+    )
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]
     code_edges = [e for e in incoming if is_source_node(e.src)]
-    groups = backlink_groups(doc_edges, site.titles,
-                             lambda e: edge_source_href(e, out, graph))
+    groups = backlink_groups(doc_edges, site.titles, lambda e: edge_source_href(e, out, graph))
     code_refs = tuple(
-        CodeRef(path=source_repo_path(e.src),
-                line=e.occurrences[0].line if e.occurrences else 0,
-                href=edge_source_href(e, out, graph), annotation=annotate(e))
-        for e in code_edges)
-    toc = tuple(TocEntry(h.level, h.text, h.id) for h in rec.headings
-                if 2 <= h.level <= TOC_MAX_LEVEL)
-    return PageView(title=rec.title, body_html=body, toc=toc, crumbs=crumbs_for(node, site, out),
-                    backlinks=groups, code_refs=code_refs, related=related_items(site, node, out),
-                    raw_href=href_between(out, raw_out_path(node)), node_id=node,
-                    edit_href=edit_href(site.result.config, rec.path),
-                    modified=site.dates.get(rec.path, ""), tags=tag_links(node, site, out))
+        CodeRef(
+            path=source_repo_path(e.src),
+            line=e.occurrences[0].line if e.occurrences else 0,
+            href=edge_source_href(e, out, graph),
+            annotation=annotate(e),
+        )
+        for e in code_edges
+    )
+    toc = tuple(
+        TocEntry(h.level, h.text, h.id) for h in rec.headings if 2 <= h.level <= TOC_MAX_LEVEL
+    )
+    return PageView(
+        title=rec.title,
+        body_html=body,
+        toc=toc,
+        crumbs=crumbs_for(node, site, out),
+        backlinks=groups,
+        code_refs=code_refs,
+        related=related_items(site, node, out),
+        raw_href=href_between(out, raw_out_path(node)),
+        node_id=node,
+        edit_href=edit_href(site.result.config, rec.path),
+        modified=site.dates.get(rec.path, ""),
+        tags=tag_links(node, site, out),
+    )
 
 
 def emit_pages(site: SiteState, writer: SiteWriter, progress: Progress, jobs: int) -> None:
@@ -236,14 +271,32 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
     """Everything a page shows: its own content, where its links point, its backlinks (and
     their sources' titles and kinds), and the site around it (nav, templates, titles)."""
     graph = site.graph
-    links = [(r.outcome, r.node, r.fragment, graph.nodes[r.node].kind if r.node in graph.nodes else "")
-             for r in site.result.linked.resolutions.get(node, [])]
-    incoming = [(e.src, e.rel, e.label, e.anchor, e.count,
-                 e.occurrences[0].line if e.occurrences else 0, site.titles.get(e.src, ""))
-                for e in graph.backlinks_of(node)]
+    links = [
+        (r.outcome, r.node, r.fragment, graph.nodes[r.node].kind if r.node in graph.nodes else "")
+        for r in site.result.linked.resolutions.get(node, [])
+    ]
+    incoming = [
+        (
+            e.src,
+            e.rel,
+            e.label,
+            e.anchor,
+            e.count,
+            e.occurrences[0].line if e.occurrences else 0,
+            site.titles.get(e.src, ""),
+        )
+        for e in graph.backlinks_of(node)
+    ]
     # the HTML is of the page's bytes and the raw_html mode it was rendered under
-    return digest(site.site_key, rec.content_hash, rec.raw_html, links, incoming,
-                  site.dates.get(rec.path, ""), related_key(site, node))
+    return digest(
+        site.site_key,
+        rec.content_hash,
+        rec.raw_html,
+        links,
+        incoming,
+        site.dates.get(rec.path, ""),
+        related_key(site, node),
+    )
 
 
 def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> dict[str, str]:
@@ -259,14 +312,16 @@ def _write_pages(state: tuple[SiteState, SiteWriter], nodes: list[NodeId]) -> di
             writer.write(raw, data[rec.path])
         keys[out] = page_key(node, rec, site)
         if not writer.reuse(out, keys[out]):
-            writer.write(out, site.renderer.render_page(site.context(out), page_view(node, rec, site)))
+            writer.write(
+                out, site.renderer.render_page(site.context(out), page_view(node, rec, site))
+            )
     return keys
 
 
 def emit_assets(site: SiteState, writer: SiteWriter) -> None:
     config = site.result.config
     for asset in site.result.crawl.assets:
-        rel = asset[len(config.content_rel) + 1:] if config.content_rel else asset
+        rel = asset[len(config.content_rel) + 1 :] if config.content_rel else asset
         out = OutPath(rel)
         if not writer.claim(out, asset):
             site.result.diagnostics.append(duplicate_output(asset, out, writer.outputs[out]))
@@ -281,22 +336,29 @@ def emit_assets(site: SiteState, writer: SiteWriter) -> None:
 
 def index_view(site: SiteState, out: OutPath) -> IndexView:
     """The site's sections (top-level folders) with their pages, most-linked first."""
-    inbound = {n: len([e for e in site.graph.backlinks_of(n) if e.src != n])
-               for n in site.pages_by_node}
+    inbound = {
+        n: len([e for e in site.graph.backlinks_of(n) if e.src != n]) for n in site.pages_by_node
+    }
     sections: dict[str, list[IndexEntry]] = {}
     for node, rec in site.pages_by_node.items():
         rel = node.lstrip("/")
         top = rel.split("/")[0] if "/" in rel else ""
-        sections.setdefault(top, []).append(IndexEntry(
-            title=rec.title, href=href_between(out, html_out_path(node)), inbound=inbound[node]))
+        sections.setdefault(top, []).append(
+            IndexEntry(
+                title=rec.title, href=href_between(out, html_out_path(node)), inbound=inbound[node]
+            )
+        )
     ordered = []
     for top in sorted(sections):
         idx = site.folder_index.get(top) if top else None
         title = (site.pages_by_node[idx].title if idx else _humanize(top)) if top else "Top level"
         entries = sorted(sections[top], key=lambda e: (-e.inbound, e.title, e.href))
         ordered.append(IndexSection(title, tuple(entries)))
-    return IndexView(title="All pages", sections=tuple(ordered),
-                     intro=f"{counted(len(site.pages_by_node), 'page')}, most-linked first in each section.")
+    return IndexView(
+        title="All pages",
+        sections=tuple(ordered),
+        intro=f"{counted(len(site.pages_by_node), 'page')}, most-linked first in each section.",
+    )
 
 
 def broken_links_view(site: SiteState, out: OutPath) -> ReportView:
@@ -304,12 +366,21 @@ def broken_links_view(site: SiteState, out: OutPath) -> ReportView:
     node_of = {rec.path: node for node, rec in site.pages_by_node.items()}
     for path, line, col, check, target, message in sorted(site.result.linked.broken):
         href = _source_href(site, node_of.get(path), line, out)
-        rows.append((ReportCell(f"{path}:{line}:{col}", href, code=True),
-                     check, ReportCell(target, code=True), message))
+        rows.append(
+            (
+                ReportCell(f"{path}:{line}:{col}", href, code=True),
+                check,
+                ReportCell(target, code=True),
+                message,
+            )
+        )
     return ReportView(
-        title="Broken links", columns=("Where", "Check", "Target", "Fix"), rows=tuple(rows),
+        title="Broken links",
+        columns=("Where", "Check", "Target", "Fix"),
+        rows=tuple(rows),
         intro="Links, anchors and relation targets that do not resolve, with their exact place.",
-        empty_text="No broken links.")
+        empty_text="No broken links.",
+    )
 
 
 def _source_href(site: SiteState, node: NodeId | None, line: int, out: OutPath) -> str:
@@ -325,8 +396,10 @@ def _source_href(site: SiteState, node: NodeId | None, line: int, out: OutPath) 
 
 def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
     base = site.result.config.base_url.rstrip("/") + "/" if site.result.config.base_url else ""
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ]
     for out in sorted(outs):
         lines.append(f"  <url><loc>{htmlmod.escape(base + out)}</loc></url>")
     lines.append("</urlset>")
@@ -336,8 +409,13 @@ def sitemap_xml(site: SiteState, outs: Iterable[str]) -> str:
 # ---------------------------------------------------------------------------- the whole site
 
 
-def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
-              fingerprint: str = "", reuse: bool = True) -> int:
+def emit_site(
+    result: BuildResult,
+    progress: Progress,
+    jobs: int = 1,
+    fingerprint: str = "",
+    reuse: bool = True,
+) -> int:
     """Write every file of the site; returns how many files it has.
 
     Outputs are claimed first (sitegen's own reports, then pages, assets and source pages),
@@ -354,12 +432,27 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root, config.theme_dir)
     result.diagnostics += renderer.theme.diagnostics
-    site = SiteState(result, renderer, nav, titles, pages, folder_index,
-                     site_key=digest(code_version(), template_files(config.root, config.theme_dir),
-                                     nav, folder_index, config.site_title, config.base_url))
+    site = SiteState(
+        result,
+        renderer,
+        nav,
+        titles,
+        pages,
+        folder_index,
+        site_key=digest(
+            code_version(),
+            template_files(config.root, config.theme_dir),
+            nav,
+            folder_index,
+            config.site_title,
+            config.base_url,
+        ),
+    )
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
-    site.site_key = digest(site.site_key, site.reports, config.lang, config.repo_url, config.edit_uri)
+    site.site_key = digest(
+        site.site_key, site.reports, config.lang, config.repo_url, config.edit_uri
+    )
     with SiteWriter(config.out_dir, reuse=reuse) as writer:
         for name, data in site.renderer.static_files().items():
             writer.claim(OutPath(name), "sitegen")
@@ -373,9 +466,12 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
         reports_key = digest(site.site_key, graph_key(result), result.insight.relatedness.missing)
         fresh = [out for out in reports if not writer.reuse(out, reports_key)]
         # Own templates render here, so an error in one is a ThemeError line, not a crash.
-        with run_in_background(emit_reports, (site, writer),
-                               jobs > 1 and bool(fresh) and not renderer.has_theme_templates,
-                               skip=not fresh):
+        with run_in_background(
+            emit_reports,
+            (site, writer),
+            jobs > 1 and bool(fresh) and not renderer.has_theme_templates,
+            skip=not fresh,
+        ):
             emit_pages(site, writer, progress, jobs)
             emit_assets(site, writer)
             emit_code(site, writer, progress, jobs)
@@ -391,11 +487,14 @@ def emit_site(result: BuildResult, progress: Progress, jobs: int = 1,
 
 def graph_key(result: BuildResult) -> str:
     """Everything the graph-wide reports show: nodes, edges with occurrences, cycles, code."""
-    edges = [(e.src, e.dst, e.rel, e.label, e.anchor, e.count, e.occurrences)
-             for e in result.graph.edges()]
+    edges = [
+        (e.src, e.dst, e.rel, e.label, e.anchor, e.count, e.occurrences)
+        for e in result.graph.edges()
+    ]
     code = [(r.path, r.content_hash) for r in result.code_records]
-    return digest(sorted(result.graph.nodes.items()), edges, result.linked.broken, code,
-                  result.cycles)
+    return digest(
+        sorted(result.graph.nodes.items()), edges, result.linked.broken, code, result.cycles
+    )
 
 
 def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
@@ -412,8 +511,14 @@ def _index_out(site: SiteState) -> OutPath:
 
 def report_outputs(site: SiteState) -> list[OutPath]:
     """The files sitegen itself publishes beside the pages; they win any clash with content."""
-    outs = [_index_out(site), OutPath("broken-links.html"), OutPath("missing-links.html"),
-            OutPath("graph.md"), OutPath("graph.json"), OutPath("graph.html")]
+    outs = [
+        _index_out(site),
+        OutPath("broken-links.html"),
+        OutPath("missing-links.html"),
+        OutPath("graph.md"),
+        OutPath("graph.json"),
+        OutPath("graph.html"),
+    ]
     if site.result.config.base_url:  # the sitemap protocol wants absolute URLs
         outs.append(OutPath("sitemap.xml"))
     if site.result.code is not None:
@@ -428,13 +533,17 @@ def emit_reports(state: tuple[SiteState, SiteWriter]) -> None:
     site, writer = state
     result = site.result
     index_out = _index_out(site)
-    writer.write(index_out, site.renderer.render_index(site.context(index_out),
-                                                       index_view(site, index_out)))
+    writer.write(
+        index_out, site.renderer.render_index(site.context(index_out), index_view(site, index_out))
+    )
     out = OutPath("broken-links.html")
     writer.write(out, site.renderer.render_report(site.context(out), broken_links_view(site, out)))
     out = OutPath("missing-links.html")
     writer.write(out, site.renderer.render_report(site.context(out), missing_links_view(site, out)))
-    writer.write(OutPath("graph.md"), export_graph_md(result.graph, title=f"{result.config.site_title} graph"))
+    writer.write(
+        OutPath("graph.md"),
+        export_graph_md(result.graph, title=f"{result.config.site_title} graph"),
+    )
     whole = result.insight.whole
     figures = result.insight.figures
     writer.write(OutPath("graph.json"), dump_graph_json(result.graph, _figure_table(figures)))
@@ -445,7 +554,8 @@ def emit_reports(state: tuple[SiteState, SiteWriter]) -> None:
 def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
     table: dict[str, dict[str, float | int]] = {
         n: {"pagerank": round(r, 6), "community": figures.communities.get(n, -1)}
-        for n, r in figures.pagerank.items()}
+        for n, r in figures.pagerank.items()
+    }
     for node, spread in figures.bridges:
         table[node]["bridge"] = spread
     return table
@@ -457,31 +567,50 @@ def whole_graph(result: BuildResult) -> Graph:
     if result.code is None:
         return result.graph
     from sitegen.code.analyse import file_dependency_edges
+
     whole = Graph.from_edges(result.graph.edges(), result.graph.nodes.values())
     for dep in file_dependency_edges(result.code):
         if dep.kind == "import" and dep.src != dep.dst:
-            whole.add_edge(Edge(source_node_id(RepoPath(dep.src)), source_node_id(RepoPath(dep.dst)),
-                                "imports"))
+            whole.add_edge(
+                Edge(
+                    source_node_id(RepoPath(dep.src)), source_node_id(RepoPath(dep.dst)), "imports"
+                )
+            )
     return whole
 
 
 def emit_graph_page(site: SiteState, whole: Graph, writer: SiteWriter, figures: Figures) -> None:
     """``/graph.html``: pages and source files, colour = community, size = PageRank."""
     from sitegen.site.graphview import render_graph_page
+
     out = OutPath("graph.html")
     nodes = [n for _, n in sorted(whole.nodes.items()) if n.id in figures.pagerank]
     edges = [e for e in whole.edges() if e.src in figures.pagerank and e.dst in figures.pagerank]
     hrefs: dict[str, str] = {n.id: href_between(out, html_out_path(n.id)) for n in nodes}
-    writer.write(out, render_graph_page(nodes, edges, figures.communities, figures.pagerank, hrefs,
-                                        site=site.context(out), renderer=site.renderer,
-                                        title="Graph", figures_note=figures_note(figures, whole)))
+    writer.write(
+        out,
+        render_graph_page(
+            nodes,
+            edges,
+            figures.communities,
+            figures.pagerank,
+            hrefs,
+            site=site.context(out),
+            renderer=site.renderer,
+            title="Graph",
+            figures_note=figures_note(figures, whole),
+        ),
+    )
 
 
 def figures_note(figures: Figures, whole: Graph) -> str:
     """How the communities were found (never silent about a cap) and the bridge pages."""
     count = len(set(figures.communities.values()))
-    state = (f"converged in {figures.community_passes} passes" if figures.communities_converged
-             else f"stopped at its cap of {figures.community_passes} passes, not converged")
+    state = (
+        f"converged in {figures.community_passes} passes"
+        if figures.communities_converged
+        else f"stopped at its cap of {figures.community_passes} passes, not converged"
+    )
     note = f"{count} communities (Louvain, {state}; modularity {figures.modularity:.2f})."
     if figures.bridges:
         names = ", ".join(whole.title_of(NodeId(n)) for n, _ in figures.bridges[:5])
@@ -492,9 +621,11 @@ def figures_note(figures: Figures, whole: Graph) -> str:
 def emit_search_index(site: SiteState, writer: SiteWriter) -> None:
     """``search-index.js``: the pages' sections and the code's symbols (sitegen.site.search)."""
     from sitegen.site.search import INDEX_FILE, search_index_script
+
     writer.claim(OutPath(INDEX_FILE), "sitegen")
-    writer.write(OutPath(INDEX_FILE),
-                 search_index_script(site.pages_by_node, site.result.code_records))
+    writer.write(
+        OutPath(INDEX_FILE), search_index_script(site.pages_by_node, site.result.code_records)
+    )
 
 
 def emit_code(site: SiteState, writer: SiteWriter, progress: Progress, jobs: int = 1) -> None:

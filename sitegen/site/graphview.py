@@ -22,8 +22,20 @@ from sitegen.site.render import Renderer
 from sitegen.site.views import SiteContext
 
 #: Tableau-like colours, distinct in light and dark themes; community i takes PALETTE[i % 12].
-PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-           "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#8cd17d")
+PALETTE = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#86bcb6",
+    "#d37295",
+    "#8cd17d",
+)
 NO_COMMUNITY = "#9aa4af"
 VIS_JS = "lib/vis-9.1.2/vis-network.min.js"
 VIS_CSS = "lib/vis-9.1.2/vis-network.css"
@@ -34,16 +46,24 @@ OPTIONS: dict[str, Any] = {
     "layout": {"randomSeed": 7, "improvedLayout": True},
     "physics": {
         "solver": "barnesHut",
-        "barnesHut": {"gravitationalConstant": -4000, "centralGravity": 0.3,
-                      "springLength": 110, "springConstant": 0.04, "damping": 0.3,
-                      "avoidOverlap": 0.1},
+        "barnesHut": {
+            "gravitationalConstant": -4000,
+            "centralGravity": 0.3,
+            "springLength": 110,
+            "springConstant": 0.04,
+            "damping": 0.3,
+            "avoidOverlap": 0.1,
+        },
         "stabilization": {"enabled": True, "iterations": 300, "fit": True},
         "minVelocity": 0.75,
     },
     "interaction": {"hover": True, "tooltipDelay": 150, "keyboard": {"enabled": True}},
     "nodes": {"shape": "dot", "borderWidth": 1, "font": {"size": 13}},
-    "edges": {"arrows": {"to": {"enabled": True, "scaleFactor": 0.5}}, "smooth": False,
-              "color": {"inherit": "from", "opacity": 0.45}},
+    "edges": {
+        "arrows": {"to": {"enabled": True, "scaleFactor": 0.5}},
+        "smooth": False,
+        "color": {"inherit": "from", "opacity": 0.45},
+    },
 }
 # vis-network's "improved layout" (Kamada-Kawai seeding) is slow on big graphs.
 IMPROVED_LAYOUT_MAX = 150
@@ -86,11 +106,16 @@ def _tooltip(node: Node, rank: float, community: int | None) -> str:
 
 def _label(node: Node) -> str:
     text = node.title or str(node.id)
-    return text if len(text) <= LABEL_MAX else text[:LABEL_MAX - 1] + "…"
+    return text if len(text) <= LABEL_MAX else text[: LABEL_MAX - 1] + "…"
 
 
-def build_network(nodes: Iterable[Node], edges: Iterable[Edge], communities: Mapping[str, int],
-                  pagerank: Mapping[str, float], hrefs: Mapping[str, str]) -> Network:
+def build_network(
+    nodes: Iterable[Node],
+    edges: Iterable[Edge],
+    communities: Mapping[str, int],
+    pagerank: Mapping[str, float],
+    hrefs: Mapping[str, str],
+) -> Network:
     """A pyvis Network, nodes sorted by id (numbered 0..n-1), edges merged per node pair."""
     net = Network(directed=True, cdn_resources="in_line", height="100%", width="100%")
     ranks = _normalized(pagerank)
@@ -98,14 +123,26 @@ def build_network(nodes: Iterable[Node], edges: Iterable[Edge], communities: Map
     number: dict[str, int] = {n.id: i for i, n in enumerate(ordered)}
     for node in ordered:
         rank, community = ranks.get(node.id, 0.0), communities.get(node.id)
-        net.add_node(number[node.id], label=_label(node), title=_tooltip(node, rank, community),
-                     color=community_color(community), size=round(8 + 28 * rank, 2),
-                     href=hrefs.get(node.id, ""), kind=str(node.kind))
+        net.add_node(
+            number[node.id],
+            label=_label(node),
+            title=_tooltip(node, rank, community),
+            color=community_color(community),
+            size=round(8 + 28 * rank, 2),
+            href=hrefs.get(node.id, ""),
+            kind=str(node.kind),
+        )
     for (src, dst), rels in sorted(_pairs(edges, number).items()):
         # pyvis's add_edge scans every node per edge; endpoints are known valid here.
         net.edges.append(PyvisEdge(src, dst, True, **_edge_options(rels)).options)
-    net.set_options(json.dumps(dict(OPTIONS, layout={
-        "randomSeed": 7, "improvedLayout": len(ordered) <= IMPROVED_LAYOUT_MAX})))
+    net.set_options(
+        json.dumps(
+            dict(
+                OPTIONS,
+                layout={"randomSeed": 7, "improvedLayout": len(ordered) <= IMPROVED_LAYOUT_MAX},
+            )
+        )
+    )
     return net
 
 
@@ -120,37 +157,62 @@ def _pairs(edges: Iterable[Edge], number: Mapping[str, int]) -> dict[tuple[int, 
 def _edge_options(rels: list[Edge]) -> dict[str, Any]:
     count = sum(e.count for e in rels)
     names = sorted({e.rel or "link" for e in rels})
-    return {"title": ", ".join(names) + (f" (x{count})" if count > 1 else ""),
-            "width": round(1 + math.log2(count), 2), "dashes": all(e.rel for e in rels)}
+    return {
+        "title": ", ".join(names) + (f" (x{count})" if count > 1 else ""),
+        "width": round(1 + math.log2(count), 2),
+        "dashes": all(e.rel for e in rels),
+    }
 
 
-def _groups(nodes: Iterable[Node], communities: Mapping[str, int],
-            hrefs: Mapping[str, str]) -> tuple[_Group, ...]:
+def _groups(
+    nodes: Iterable[Node], communities: Mapping[str, int], hrefs: Mapping[str, str]
+) -> tuple[_Group, ...]:
     by: dict[int | None, list[_Listed]] = {}
     for n in sorted({n.id: n for n in nodes}.values(), key=lambda n: n.id):
         href = hrefs.get(n.id, "")
         # Only site-local links: the page must not point at remote hosts by itself.
-        listed = _Listed(n.title or str(n.id), href if _is_site_local(href) else "",
-                         f"{n.kind} {n.id}" if n.title else str(n.kind))
+        listed = _Listed(
+            n.title or str(n.id),
+            href if _is_site_local(href) else "",
+            f"{n.kind} {n.id}" if n.title else str(n.kind),
+        )
         by.setdefault(communities.get(n.id), []).append(listed)
     keys = sorted(by, key=lambda c: (c is None, c or 0))
-    return tuple(_Group(-1 if c is None else c, "No community" if c is None else f"Community {c}",
-                        community_color(c), tuple(sorted(by[c], key=lambda x: (x.title, x.note))))
-                 for c in keys)
+    return tuple(
+        _Group(
+            -1 if c is None else c,
+            "No community" if c is None else f"Community {c}",
+            community_color(c),
+            tuple(sorted(by[c], key=lambda x: (x.title, x.note))),
+        )
+        for c in keys
+    )
 
 
 def vis_assets(net: Network) -> tuple[str, str]:
     """vis-network's JS and CSS from pyvis's own bundle (what ``cdn_resources="in_line"``
     inlines). ``</`` is split so the code can never close its inline element early."""
+
     def read(name: str) -> str:
         return net.templateEnv.loader.get_source(net.templateEnv, name)[0]
-    return read(VIS_JS).replace("</script", "<\\/script"), read(VIS_CSS).replace("</style", "<\\/style")
+
+    return read(VIS_JS).replace("</script", "<\\/script"), read(VIS_CSS).replace(
+        "</style", "<\\/style"
+    )
 
 
-def render_graph_page(nodes: Iterable[Node], edges: Iterable[Edge], communities: Mapping[str, int],
-                      pagerank: Mapping[str, float], hrefs: Mapping[str, str], *,
-                      site: SiteContext | None = None, renderer: Renderer | None = None,
-                      title: str = "Graph", figures_note: str = "") -> str:
+def render_graph_page(
+    nodes: Iterable[Node],
+    edges: Iterable[Edge],
+    communities: Mapping[str, int],
+    pagerank: Mapping[str, float],
+    hrefs: Mapping[str, str],
+    *,
+    site: SiteContext | None = None,
+    renderer: Renderer | None = None,
+    title: str = "Graph",
+    figures_note: str = "",
+) -> str:
     """The HTML of ``/graph.html``; ``hrefs`` are relative to the site root (graph.html's folder)."""
     nodes, edges = list(nodes), list(edges)
     renderer = renderer or Renderer()
@@ -159,19 +221,32 @@ def render_graph_page(nodes: Iterable[Node], edges: Iterable[Edge], communities:
     vis_js, vis_css = vis_assets(net)
     node_list, edge_list, _, _, _, options = net.get_network_data()
     html = renderer.render(
-        "graph.html", site=site, title=title,
+        "graph.html",
+        site=site,
+        title=title,
         data={"nodes": node_list, "edges": edge_list, "options": json.loads(options)},
-        vis_js=Markup(vis_js), vis_css=Markup(vis_css), groups=_groups(nodes, communities, hrefs),
-        node_count=len(node_list), edge_count=len(edge_list), figures_note=figures_note)
+        vis_js=Markup(vis_js),
+        vis_css=Markup(vis_css),
+        groups=_groups(nodes, communities, hrefs),
+        node_count=len(node_list),
+        edge_count=len(edge_list),
+        figures_note=figures_note,
+    )
     return strip_remote_resources(html)
 
 
 # Elements that make the browser fetch something, pointing at another host.
 _REMOTE_TAG = re.compile(
     r"<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)\s*=\s*"
-    r"[\"']?\s*(?:https?:)?//[^>]*>(?:\s*</\1>)?", re.IGNORECASE)
-_REMOTE_ATTR = re.compile(r"\b(?:src|href)\s*=\s*[\"']?\s*((?:https?:)?//[^\"'\s>]+)", re.IGNORECASE)
-_REMOTE_CSS = re.compile(r"(?:url\(\s*[\"']?|@import\s+[\"']?)\s*((?:https?:)?//[^\"')\s]+)", re.IGNORECASE)
+    r"[\"']?\s*(?:https?:)?//[^>]*>(?:\s*</\1>)?",
+    re.IGNORECASE,
+)
+_REMOTE_ATTR = re.compile(
+    r"\b(?:src|href)\s*=\s*[\"']?\s*((?:https?:)?//[^\"'\s>]+)", re.IGNORECASE
+)
+_REMOTE_CSS = re.compile(
+    r"(?:url\(\s*[\"']?|@import\s+[\"']?)\s*((?:https?:)?//[^\"')\s]+)", re.IGNORECASE
+)
 
 
 def remote_resource_urls(html: str) -> list[str]:

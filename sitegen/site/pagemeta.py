@@ -29,9 +29,7 @@ def edit_href(config: Config, page_path: str) -> str:
         return ""
     uri = config.edit_uri
     if not uri and any(host in config.repo_url for host in _HOSTS_WITH_EDIT):
-        uri = (
-            f"edit/main/{config.content_rel}/" if config.content_rel else "edit/main/"
-        )
+        uri = f"edit/main/{config.content_rel}/" if config.content_rel else "edit/main/"
     if not uri:
         return ""
     content = config.content_rel

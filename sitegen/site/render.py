@@ -70,9 +70,14 @@ def shipped_templates() -> Traversable:
 def template_files(project_root: Path | str | None, theme_dir: str = "") -> list[tuple[str, bytes]]:
     """Every template and static file a build can use (shipped, then the configured theme's),
     so a change to any of them counts as a change of input."""
-    files = [("shipped/" + p.name, p.read_bytes()) for p in shipped_templates().iterdir()
-             if p.is_file() and not p.name.endswith((".py", ".pyc"))]
-    files += [("theme/" + name, data) for name, data in read_theme(project_root, theme_dir).files.items()]
+    files = [
+        ("shipped/" + p.name, p.read_bytes())
+        for p in shipped_templates().iterdir()
+        if p.is_file() and not p.name.endswith((".py", ".pyc"))
+    ]
+    files += [
+        ("theme/" + name, data) for name, data in read_theme(project_root, theme_dir).files.items()
+    ]
     return sorted(files)
 
 
@@ -83,7 +88,9 @@ class ThemeLoader(BaseLoader):
     def __init__(self, theme: Theme) -> None:
         self.theme = theme
 
-    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
         data = self.theme.files.get(template)
         if data is None or not template.endswith(TEMPLATE_SUFFIXES):
             raise TemplateNotFound(template)
@@ -99,7 +106,9 @@ class TraversableLoader(BaseLoader):
     def __init__(self, root: Traversable) -> None:
         self.root = root
 
-    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
         node = self.root
         for part in template.split("/"):
             if part in ("", ".", ".."):
@@ -209,7 +218,9 @@ def _both_schemes(light: str, dark: str) -> str:
 def highlight_css() -> str:
     """Pygments CSS for the light and the dark theme in one set of rules."""
     both = _both_schemes(_token_css(LIGHT_STYLE), _token_css(DARK_STYLE))
-    return f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}, light-dark()) */\n{both}\n"
+    return (
+        f"/* code highlighting (pygments {LIGHT_STYLE} / {DARK_STYLE}, light-dark()) */\n{both}\n"
+    )
 
 
 # ---------------------------------------------------------------------------- nav tree
@@ -250,8 +261,12 @@ class Renderer:
         self.shipped = shipped_templates()
         loaders: list[BaseLoader] = [ThemeLoader(self.theme), TraversableLoader(self.shipped)]
         self.env = Environment(
-            loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, auto_reload=False,
+            loader=ChoiceLoader(loaders),
+            autoescape=True,
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            auto_reload=False,
         )
         self.env.filters["href"] = safe_href
         self.env.filters["counted"] = counted  # {{ n|counted("line") }}: "1 line", "2 lines"
@@ -294,8 +309,10 @@ class Renderer:
 
     def render_report(self, site: SiteContext, report: ReportView) -> str:
         report = replace(
-            report, rows=_cells(report.rows),
-            tables=tuple(replace(t, rows=_cells(t.rows)) for t in report.tables))
+            report,
+            rows=_cells(report.rows),
+            tables=tuple(replace(t, rows=_cells(t.rows)) for t in report.tables),
+        )
         return self.render("report.html", site=site, report=report, title=report.title)
 
     # -- the page tree
@@ -312,8 +329,14 @@ class Renderer:
         html = state.rendered.get(key)
         if html is None:
             html = state.rendered[key] = self.render(
-                "nav.html", items=site.nav, prefix=site.root_prefix, open_path=open_path,
-                focus_path=path, pruned=state.size > NAV_FULL_LIMIT, chunk=NAV_CHUNK)
+                "nav.html",
+                items=site.nav,
+                prefix=site.root_prefix,
+                open_path=open_path,
+                focus_path=path,
+                pruned=state.size > NAV_FULL_LIMIT,
+                chunk=NAV_CHUNK,
+            )
         if path:
             needle = f'<a href="{escape(safe_href(site.root_prefix + current))}">'
             html = html.replace(needle, needle[:-1] + ' aria-current="page">', 1)
@@ -331,13 +354,22 @@ class Renderer:
         """Files to copy to the site root: the shipped CSS and JS, overridden (or extended) by
         every non-template file of the theme at its own path; ``style.css`` gets the
         code-highlighting CSS appended."""
-        files = {p.name: p.read_bytes() for p in self.shipped.iterdir()
-                 if p.is_file() and p.name.endswith(STATIC_SUFFIXES)}
-        files.update({name: data for name, data in self.theme.files.items()
-                      if not name.endswith(TEMPLATE_SUFFIXES)})
+        files = {
+            p.name: p.read_bytes()
+            for p in self.shipped.iterdir()
+            if p.is_file() and p.name.endswith(STATIC_SUFFIXES)
+        }
+        files.update(
+            {
+                name: data
+                for name, data in self.theme.files.items()
+                if not name.endswith(TEMPLATE_SUFFIXES)
+            }
+        )
         if "style.css" in files:
-            files["style.css"] = compact_css(files["style.css"].rstrip(b"\n") + b"\n\n" +
-                                             highlight_css().encode("utf-8"))
+            files["style.css"] = compact_css(
+                files["style.css"].rstrip(b"\n") + b"\n\n" + highlight_css().encode("utf-8")
+            )
         return dict(sorted(files.items()))
 
 
@@ -352,8 +384,9 @@ def compact_css(css: bytes) -> bytes:
 
 
 def _cells(rows: tuple[tuple[ReportCell | str, ...], ...]) -> tuple[tuple[ReportCell, ...], ...]:
-    return tuple(tuple(c if isinstance(c, ReportCell) else ReportCell(str(c)) for c in row)
-                 for row in rows)
+    return tuple(
+        tuple(c if isinstance(c, ReportCell) else ReportCell(str(c)) for c in row) for row in rows
+    )
 
 
 __all__ = [

@@ -27,8 +27,9 @@ def pages_by_tag(site: SiteState) -> dict[str, list[NodeId]]:
             names.setdefault(out, tag)
             if node not in tags.setdefault(out, []):
                 tags[out].append(node)
-    return dict(sorted(((names[o], n) for o, n in tags.items()),
-                       key=lambda kv: (kv[0].casefold(), kv[0])))
+    return dict(
+        sorted(((names[o], n) for o, n in tags.items()), key=lambda kv: (kv[0].casefold(), kv[0]))
+    )
 
 
 def tag_links(node: NodeId, site: SiteState, out: OutPath) -> tuple[LinkItem, ...]:

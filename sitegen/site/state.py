@@ -46,8 +46,13 @@ class SiteState:
         return self.result.graph
 
     def context(self, out: OutPath) -> SiteContext:
-        return site_context_for(self.result.config.site_title, self.nav, out,
-                                reports=self.reports, lang=self.result.config.lang)
+        return site_context_for(
+            self.result.config.site_title,
+            self.nav,
+            out,
+            reports=self.reports,
+            lang=self.result.config.lang,
+        )
 
 
 def href_for_node(node: NodeId, fragment: str, from_out: OutPath, kind: NodeKind | None) -> str:
@@ -67,6 +72,12 @@ def edge_source_href(edge: Edge, from_out: OutPath, graph: Graph) -> str:
 
 
 def duplicate_output(path: str, out: str, winner: str) -> Diagnostic:
-    return Diagnostic(path, 1, 1, Level.WARNING,
-                      f"output '{out}' is already written from '{winner}'; this file is not "
-                      "published (rename one of them)", "duplicate-output")
+    return Diagnostic(
+        path,
+        1,
+        1,
+        Level.WARNING,
+        f"output '{out}' is already written from '{winner}'; this file is not "
+        "published (rename one of them)",
+        "duplicate-output",
+    )

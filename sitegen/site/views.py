@@ -242,14 +242,20 @@ def root_prefix_for(out_path: str) -> str:
     return "../" * (folder.count("/") + 1) if folder else ""
 
 
-def site_context_for(site_title: str, nav: tuple[NavItem, ...], out_path: str,
-                     **extra: object) -> SiteContext:
+def site_context_for(
+    site_title: str, nav: tuple[NavItem, ...], out_path: str, **extra: object
+) -> SiteContext:
     """The SiteContext of the page published at ``out_path`` (relative to the site root)."""
     prefix = root_prefix_for(out_path)
     return SiteContext(
-        site_title=site_title, root_prefix=prefix, nav=nav, css_href=prefix + "style.css",
-        graph_href=prefix + "graph.html", index_href=prefix + "index.html",
-        current_href=url_path(out_path.strip("/")), **extra,  # type: ignore[arg-type]
+        site_title=site_title,
+        root_prefix=prefix,
+        nav=nav,
+        css_href=prefix + "style.css",
+        graph_href=prefix + "graph.html",
+        index_href=prefix + "index.html",
+        current_href=url_path(out_path.strip("/")),
+        **extra,  # type: ignore[arg-type]
     )
 
 

@@ -127,4 +127,3 @@ class SiteWriter:
         os.replace(self.tmp, self.out)
         if old.exists():
             shutil.rmtree(old, ignore_errors=True)
-

@@ -39,6 +39,7 @@ def cycle(*members: str) -> Finding:
 
 # --- findings and keys ----------------------------------------------------------------------
 
+
 def test_broken_link_key_has_no_line_number() -> None:
     assert link(line=3).key == link(line=40).key == "content/a.md -> content/x.md"
     assert link(fragment="setup").key == "content/a.md -> content/x.md#setup"
@@ -48,9 +49,11 @@ def test_broken_link_key_has_no_line_number() -> None:
 def test_link_finding_messages() -> None:
     problem = LinkProblem("content/a.md", 2, 1, "content/b.md", "intro", hint="Did you mean 'x'?")
     assert broken_link_findings([problem])[0].message == (
-        "Link to 'content/b.md' points to no page or file. Did you mean 'x'?")
+        "Link to 'content/b.md' points to no page or file. Did you mean 'x'?"
+    )
     assert broken_anchor_findings([problem])[0].message == (
-        "Anchor '#intro' does not exist in 'content/b.md'. Did you mean 'x'?")
+        "Anchor '#intro' does not exist in 'content/b.md'. Did you mean 'x'?"
+    )
     rel = LinkProblem("content/a.md", 2, 1, "/old.md", predicate="supersedes")
     found = missing_rel_target_findings([rel])[0]
     assert found.message == "Relation 'rel-supersedes' names '/old.md', which does not exist."
@@ -60,40 +63,64 @@ def test_link_finding_messages() -> None:
 def test_link_finding_defaults_without_fragment_or_predicate_and_message_override() -> None:
     bare = LinkProblem("content/a.md", 2, 1, "b.md#x")
     assert broken_anchor_findings([bare])[0].message == (
-        "Link 'b.md#x' names an anchor that does not exist.")
+        "Link 'b.md#x' names an anchor that does not exist."
+    )
     assert missing_rel_target_findings([bare])[0].message == (
-        "A relation names 'b.md#x', which does not exist.")
+        "A relation names 'b.md#x', which does not exist."
+    )
     told = LinkProblem("content/a.md", 2, 1, "b.md", message="link target 'b.md' is gone.")
     assert broken_link_findings([told])[0].message == "link target 'b.md' is gone."
 
 
 def test_code_cycle_finding_sits_on_the_edge_to_break() -> None:
-    code = analyse_code_cycles(["a.py", "b.py", "c.py"], [
-        DepEdge("a.py", "b.py", "import", 0.9, 3), DepEdge("b.py", "a.py", "import", 0.5, 8),
-        DepEdge("c.py", "c.py", "import", 0.9, 2)])
+    code = analyse_code_cycles(
+        ["a.py", "b.py", "c.py"],
+        [
+            DepEdge("a.py", "b.py", "import", 0.9, 3),
+            DepEdge("b.py", "a.py", "import", 0.5, 8),
+            DepEdge("c.py", "c.py", "import", 0.9, 2),
+        ],
+    )
     loop, self_loop = code_cycle_findings(code)
     assert (loop.check, loop.path, loop.line, loop.key) == ("code-cycles", "b.py", 8, "a.py, b.py")
     assert loop.members == ("a.py", "b.py")
-    assert loop.message == ("Dependency cycle of 2 files: a.py, b.py (e.g. a.py -> b.py -> a.py); "
-                            "removing b.py -> a.py makes them acyclic.")
-    assert (self_loop.path, self_loop.line, self_loop.message) == ("c.py", 2, "c.py imports itself.")
+    assert loop.message == (
+        "Dependency cycle of 2 files: a.py, b.py (e.g. a.py -> b.py -> a.py); "
+        "removing b.py -> a.py makes them acyclic."
+    )
+    assert (self_loop.path, self_loop.line, self_loop.message) == (
+        "c.py",
+        2,
+        "c.py imports itself.",
+    )
 
 
 def test_relation_cycle_finding_uses_the_locator() -> None:
-    found = relation_cycle_findings({"supersedes": [["/a.md", "/b.md"]], "see-also": []},
-                                    lambda node: ("content" + node, 2, 1))
-    assert found == [Finding("relation-cycles", "content/a.md", 2, 1,
-                             "'supersedes' relations form a cycle: /a.md, /b.md.",
-                             "supersedes: /a.md, /b.md", ("/a.md", "/b.md"))]
+    found = relation_cycle_findings(
+        {"supersedes": [["/a.md", "/b.md"]], "see-also": []}, lambda node: ("content" + node, 2, 1)
+    )
+    assert found == [
+        Finding(
+            "relation-cycles",
+            "content/a.md",
+            2,
+            1,
+            "'supersedes' relations form a cycle: /a.md, /b.md.",
+            "supersedes: /a.md, /b.md",
+            ("/a.md", "/b.md"),
+        )
+    ]
 
 
 # --- evaluation -----------------------------------------------------------------------------
 
+
 def test_new_error_fails() -> None:
     outcome = evaluate([link()], ALL_ERROR, Baseline(), github_actions=False)
     assert outcome.exit_code == 1
-    assert outcome.lines[0] == ("content/a.md:3:5: error: Link to 'content/x.md' points to no "
-                                "page or file. [broken-links]")
+    assert outcome.lines[0] == (
+        "content/a.md:3:5: error: Link to 'content/x.md' points to no page or file. [broken-links]"
+    )
     assert outcome.lines[-1].startswith("sitegen check failed: 1 error, 0 warnings, 0 known")
 
 
@@ -101,8 +128,11 @@ def test_no_findings_pass_with_a_summary() -> None:
     outcome = evaluate([], ALL_ERROR, None, github_actions=False)
     assert outcome.exit_code == 0
     assert outcome.lines == [
-        ("sitegen check passed: 0 errors, 0 warnings, 0 known in the baseline, 0 ignored; "
-        "checked broken-links, broken-anchors, missing-rel-targets, code-cycles, relation-cycles.")]
+        (
+            "sitegen check passed: 0 errors, 0 warnings, 0 known in the baseline, 0 ignored; "
+            "checked broken-links, broken-anchors, missing-rel-targets, code-cycles, relation-cycles."
+        )
+    ]
 
 
 def test_warn_is_printed_but_does_not_fail() -> None:
@@ -127,12 +157,16 @@ def test_baselined_error_does_not_fail_even_after_the_line_moved() -> None:
 
 def test_only_new_findings_fail_next_to_known_ones() -> None:
     baseline = Baseline(frozenset({("broken-links", link().key)}))
-    outcome = evaluate([link(), link(target="content/new.md")], ALL_ERROR, baseline,
-                       github_actions=False)
+    outcome = evaluate(
+        [link(), link(target="content/new.md")], ALL_ERROR, baseline, github_actions=False
+    )
     assert outcome.exit_code == 1
     assert [line for line in outcome.lines if "error:" in line] == [
-        ("content/a.md:3:5: error: Link to 'content/new.md' points to no page or file. "
-        "[broken-links]")]
+        (
+            "content/a.md:3:5: error: Link to 'content/new.md' points to no page or file. "
+            "[broken-links]"
+        )
+    ]
 
 
 def test_same_key_in_another_check_is_not_known() -> None:
@@ -141,12 +175,15 @@ def test_same_key_in_another_check_is_not_known() -> None:
 
 
 def test_a_shrunk_cycle_stays_known_and_a_grown_one_is_new() -> None:
-    baseline = Baseline(frozenset({("code-cycles", "a.py, b.py, c.py")}),
-                        (("code-cycles", "a.py, b.py, c.py", ("a.py", "b.py", "c.py")),))
+    baseline = Baseline(
+        frozenset({("code-cycles", "a.py, b.py, c.py")}),
+        (("code-cycles", "a.py, b.py, c.py", ("a.py", "b.py", "c.py")),),
+    )
     shrunk = evaluate([cycle("a.py", "b.py")], ALL_ERROR, baseline, github_actions=False)
     assert (shrunk.exit_code, shrunk.stale_baseline) == (0, 0)
-    grown = evaluate([cycle("a.py", "b.py", "c.py", "d.py")], ALL_ERROR, baseline,
-                     github_actions=False)
+    grown = evaluate(
+        [cycle("a.py", "b.py", "c.py", "d.py")], ALL_ERROR, baseline, github_actions=False
+    )
     assert (grown.exit_code, grown.stale_baseline) == (1, 1)
 
 
@@ -166,20 +203,27 @@ def test_output_is_sorted_and_deduplicated() -> None:
 
 # --- GitHub annotations ---------------------------------------------------------------------
 
+
 def test_annotation_format_pinned() -> None:
     finding = Finding("broken-links", "docs/a,b:c.md", 3, 5, "100% broken\r\nreally", "k")
     assert github_annotation(Level.ERROR, finding) == (
-        "::error file=docs/a%2Cb%3Ac.md,line=3,col=5,title=broken-links::100%25 broken%0D%0Areally")
+        "::error file=docs/a%2Cb%3Ac.md,line=3,col=5,title=broken-links::100%25 broken%0D%0Areally"
+    )
     assert github_annotation(Level.WARNING, finding).startswith("::warning file=docs/a%2Cb%3Ac.md,")
 
 
 def test_annotations_follow_each_line_under_github_actions() -> None:
     outcome = evaluate([link()], {**ALL_ERROR, "broken-links": "warn"}, github_actions=True)
     assert outcome.lines[:2] == [
-        ("content/a.md:3:5: warning: Link to 'content/x.md' points to no page or file. "
-        "[broken-links]"),
-        ("::warning file=content/a.md,line=3,col=5,title=broken-links::Link to 'content/x.md' "
-        "points to no page or file.")]
+        (
+            "content/a.md:3:5: warning: Link to 'content/x.md' points to no page or file. "
+            "[broken-links]"
+        ),
+        (
+            "::warning file=content/a.md,line=3,col=5,title=broken-links::Link to 'content/x.md' "
+            "points to no page or file."
+        ),
+    ]
 
 
 def test_github_actions_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,20 +235,33 @@ def test_github_actions_is_read_from_the_environment(monkeypatch: pytest.MonkeyP
 
 # --- JSON -----------------------------------------------------------------------------------
 
+
 def test_format_json() -> None:
     baseline = Baseline(frozenset({("broken-links", link().key)}))
-    outcome = evaluate([link(), cycle("a.py", "b.py")], {**ALL_ERROR, "code-cycles": "warn"},
-                       baseline, github_actions=False)
+    outcome = evaluate(
+        [link(), cycle("a.py", "b.py")],
+        {**ALL_ERROR, "code-cycles": "warn"},
+        baseline,
+        github_actions=False,
+    )
     data = json.loads(format_json(outcome))
     assert data["exit_code"] == 0
-    assert data["counts"] == {"error": 0, "warning": 1, "baselined": 1, "ignored": 0,
-                              "stale_baseline": 0}
+    assert data["counts"] == {
+        "error": 0,
+        "warning": 1,
+        "baselined": 1,
+        "ignored": 0,
+        "stale_baseline": 0,
+    }
     assert [(f["check"], f["level"], f["baselined"]) for f in data["findings"]] == [
-        ("code-cycles", "warning", False), ("broken-links", "error", True)]
+        ("code-cycles", "warning", False),
+        ("broken-links", "error", True),
+    ]
     assert data["summary"] == outcome.lines[-1]
 
 
 # --- baseline file --------------------------------------------------------------------------
+
 
 def test_baseline_round_trip_is_deterministic(tmp_path: Path) -> None:
     findings = [link(), link(target="content/y.md"), cycle("a.py", "b.py")]
@@ -213,9 +270,11 @@ def test_baseline_round_trip_is_deterministic(tmp_path: Path) -> None:
     write_baseline(findings[::-1] + findings, second)
     assert first.read_bytes() == second.read_bytes()
     baseline = load_baseline(first)
-    assert baseline.keys == {("broken-links", "content/a.md -> content/x.md"),
-                             ("broken-links", "content/a.md -> content/y.md"),
-                             ("code-cycles", "a.py, b.py")}
+    assert baseline.keys == {
+        ("broken-links", "content/a.md -> content/x.md"),
+        ("broken-links", "content/a.md -> content/y.md"),
+        ("code-cycles", "a.py, b.py"),
+    }
     assert baseline.cycles == (("code-cycles", "a.py, b.py", ("a.py", "b.py")),)
     assert evaluate(findings, ALL_ERROR, baseline, github_actions=False).exit_code == 0
     assert sorted(tmp_path.iterdir()) == [first, second]  # no temp file left behind
@@ -225,8 +284,15 @@ def test_missing_baseline_is_empty(tmp_path: Path) -> None:
     assert load_baseline(tmp_path / ".sitegen-baseline.json") == Baseline()
 
 
-@pytest.mark.parametrize("text", ["not json", "[]", '{"version": 2, "findings": []}',
-                                  '{"version": 1, "findings": [{"check": "x"}]}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[]",
+        '{"version": 2, "findings": []}',
+        '{"version": 1, "findings": [{"check": "x"}]}',
+    ],
+)
 def test_malformed_baseline_is_a_configuration_error(tmp_path: Path, text: str) -> None:
     path = tmp_path / ".sitegen-baseline.json"
     path.write_text(text, encoding="utf-8")

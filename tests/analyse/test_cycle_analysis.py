@@ -24,8 +24,9 @@ def imp(src: str, dst: str, confidence: float = 0.9, line: int = 1, count: int =
     return DepEdge(src, dst, "import", confidence, line, count)
 
 
-def ref(src: str, dst: str, src_file: str, dst_file: str, confidence: float = 1.0,
-        line: int = 1) -> DepEdge:
+def ref(
+    src: str, dst: str, src_file: str, dst_file: str, confidence: float = 1.0, line: int = 1
+) -> DepEdge:
     return DepEdge(src, dst, "reference", confidence, line, 1, src_file, dst_file)
 
 
@@ -50,16 +51,25 @@ def is_acyclic(pairs: set[tuple[str, str]]) -> bool:
 
 # --- classification -------------------------------------------------------------------------
 
+
 def test_two_overlapping_loops_make_one_unit() -> None:
-    edges = [imp("a", "b", 0.9, 3), imp("b", "a", 0.5, 4), imp("b", "c", 0.9, 5),
-             imp("c", "b", 0.7, 6)]
+    edges = [
+        imp("a", "b", 0.9, 3),
+        imp("b", "a", 0.5, 4),
+        imp("b", "c", 0.9, 5),
+        imp("c", "b", 0.7, 6),
+    ]
     result = analyse_code_cycles(["a", "b", "c"], edges)
     assert len(result.cyclic) == 1
     unit = result.cyclic[0]
     assert unit.members == ("a", "b", "c")
     assert unit.self_loop is False
     assert [(e.src, e.dst, e.line) for e in unit.edges] == [
-        ("a", "b", 3), ("b", "a", 4), ("b", "c", 5), ("c", "b", 6)]
+        ("a", "b", 3),
+        ("b", "a", 4),
+        ("b", "c", 5),
+        ("c", "b", 6),
+    ]
     # Weakest on a cycle is b->a (0.5); then only b<->c remains and c->b (0.7) is weaker.
     assert unit.breaks == (("b", "a"), ("c", "b"))
     assert unit.example == ("a", "b", "a")
@@ -85,9 +95,11 @@ def test_self_loop_inside_a_larger_unit_is_broken_too() -> None:
 
 
 def test_ownership_cycle_does_not_count() -> None:
-    owned = [DepEdge("a.py", "b.py", "ownership", 1.0, 1),
-             DepEdge("b.py", "a.py", "ownership", 1.0, 1),
-             DepEdge("a.py", "a.py", "ownership", 1.0, 1)]
+    owned = [
+        DepEdge("a.py", "b.py", "ownership", 1.0, 1),
+        DepEdge("b.py", "a.py", "ownership", 1.0, 1),
+        DepEdge("a.py", "a.py", "ownership", 1.0, 1),
+    ]
     result = analyse_code_cycles(["a.py", "b.py"], owned)
     assert result.cyclic == ()
     assert result.independent == ("a.py", "b.py")
@@ -103,23 +115,29 @@ def test_ownership_never_closes_an_import_cycle() -> None:
 
 
 def test_ownership_symbol_edges_are_not_recursion() -> None:
-    nested = [DepEdge("m::A", "m::A.f", "ownership", 1.0, 1, 1, "m.py", "m.py"),
-              DepEdge("m::A.f", "m::A", "ownership", 1.0, 1, 1, "m.py", "m.py"),
-              DepEdge("m::g", "m::g", "ownership", 1.0, 1, 1, "m.py", "m.py")]
+    nested = [
+        DepEdge("m::A", "m::A.f", "ownership", 1.0, 1, 1, "m.py", "m.py"),
+        DepEdge("m::A.f", "m::A", "ownership", 1.0, 1, 1, "m.py", "m.py"),
+        DepEdge("m::g", "m::g", "ownership", 1.0, 1, 1, "m.py", "m.py"),
+    ]
     assert analyse_code_cycles(["m.py"], [], nested).symbol_cyclic == ()
 
 
 def test_reference_cycle_inside_one_file_is_symbol_level_only() -> None:
-    symbols = [ref("a::f", "a::f", "a.py", "a.py", line=3),          # recursion
-               ref("a::g", "a::h", "a.py", "a.py", line=7),          # mutual recursion
-               ref("a::h", "a::g", "a.py", "a.py", line=9)]
+    symbols = [
+        ref("a::f", "a::f", "a.py", "a.py", line=3),  # recursion
+        ref("a::g", "a::h", "a.py", "a.py", line=7),  # mutual recursion
+        ref("a::h", "a::g", "a.py", "a.py", line=9),
+    ]
     file_level_self_reference = DepEdge("a.py", "a.py", "reference", 1.0, 4)
     result = analyse_code_cycles(["a.py"], [file_level_self_reference], symbols)
     assert result.cyclic == ()
     assert result.independent == ("a.py",)
     assert result.deploy_order == ("a.py",)
     assert [(u.members, u.self_loop) for u in result.symbol_cyclic] == [
-        (("a::f",), True), (("a::g", "a::h"), False)]
+        (("a::f",), True),
+        (("a::g", "a::h"), False),
+    ]
 
 
 def test_cross_language_cycle_py_js_py() -> None:
@@ -133,7 +151,9 @@ def test_cross_language_cycle_py_js_py() -> None:
     unit = result.cyclic[0]
     assert unit.members == ("app.py", "ui.js")
     assert [(e.src, e.dst, e.kind, e.confidence, e.line) for e in unit.edges] == [
-        ("app.py", "ui.js", "import", 0.5, 2), ("ui.js", "app.py", "reference", 0.5, 12)]
+        ("app.py", "ui.js", "import", 0.5, 2),
+        ("ui.js", "app.py", "reference", 0.5, 12),
+    ]
     # Equal weight (0.5, one occurrence): the tie goes to the smaller (src, dst).
     assert unit.breaks == (("app.py", "ui.js"),)
     assert result.deploy_order == ("lib.py",)
@@ -141,19 +161,42 @@ def test_cross_language_cycle_py_js_py() -> None:
 
 
 def test_classification_and_deploy_order() -> None:
-    files = ["alpha.py", "cli.py", "config.py", "core.py", "docs.py", "main.py", "store.py",
-             "util.py", "zeta.py"]
-    edges = [imp("main.py", "cli.py"), imp("cli.py", "core.py"), imp("cli.py", "config.py"),
-             imp("config.py", "util.py"), imp("core.py", "util.py"), imp("core.py", "store.py"),
-             imp("store.py", "core.py", 0.7), imp("store.py", "util.py"),
-             imp("zeta.py", "alpha.py")]
+    files = [
+        "alpha.py",
+        "cli.py",
+        "config.py",
+        "core.py",
+        "docs.py",
+        "main.py",
+        "store.py",
+        "util.py",
+        "zeta.py",
+    ]
+    edges = [
+        imp("main.py", "cli.py"),
+        imp("cli.py", "core.py"),
+        imp("cli.py", "config.py"),
+        imp("config.py", "util.py"),
+        imp("core.py", "util.py"),
+        imp("core.py", "store.py"),
+        imp("store.py", "core.py", 0.7),
+        imp("store.py", "util.py"),
+        imp("zeta.py", "alpha.py"),
+    ]
     result = analyse_code_cycles(files, edges)
     assert [u.members for u in result.cyclic] == [("core.py", "store.py")]
     assert result.cyclic[0].breaks == (("store.py", "core.py"),)
     # Ready first: alpha, docs, util (no deps); zeta waits for alpha, config for util,
     # the core/store unit for util, cli for both, main for cli; ties by path.
-    assert result.deploy_order == ("alpha.py", "docs.py", "util.py", "config.py", "cli.py",
-                                   "main.py", "zeta.py")
+    assert result.deploy_order == (
+        "alpha.py",
+        "docs.py",
+        "util.py",
+        "config.py",
+        "cli.py",
+        "main.py",
+        "zeta.py",
+    )
     assert result.independent == ("docs.py",)
     assert (result.file_count, result.edge_count) == (9, 9)
 
@@ -166,41 +209,56 @@ def test_edges_to_externals_are_not_file_dependencies() -> None:
 
 def test_input_order_does_not_change_the_result() -> None:
     files = ["a", "b", "c", "d"]
-    edges = [imp("a", "b"), imp("b", "a", 0.5), imp("c", "d"), imp("d", "c", 0.7),
-             imp("c", "a")]
+    edges = [imp("a", "b"), imp("b", "a", 0.5), imp("c", "d"), imp("d", "c", 0.7), imp("c", "a")]
     assert analyse_code_cycles(files, edges) == analyse_code_cycles(files[::-1], edges[::-1])
 
 
 # --- merging --------------------------------------------------------------------------------
 
+
 def test_merge_keeps_highest_finite_confidence_first_line_and_sums_counts() -> None:
-    merged = merge_edges([imp("a", "b", 0.7, 9, 2), imp("a", "b", math.nan, 3),
-                          imp("a", "b", 0.9, 5)])
+    merged = merge_edges(
+        [imp("a", "b", 0.7, 9, 2), imp("a", "b", math.nan, 3), imp("a", "b", 0.9, 5)]
+    )
     assert merged == [DepEdge("a", "b", "import", 0.9, 3, 4)]
 
 
-@given(st.permutations([imp("a", "b", 0.7, 9), imp("a", "b", math.inf, 3),
-                        imp("a", "b", 0.9, 5), DepEdge("a", "b", "reference", 0.5, 2)]))
+@given(
+    st.permutations(
+        [
+            imp("a", "b", 0.7, 9),
+            imp("a", "b", math.inf, 3),
+            imp("a", "b", 0.9, 5),
+            DepEdge("a", "b", "reference", 0.5, 2),
+        ]
+    )
+)
 def test_merge_is_independent_of_arrival_order(edges: list[DepEdge]) -> None:
-    assert merge_edges(edges) == [DepEdge("a", "b", "import", 0.9, 3, 3),
-                                  DepEdge("a", "b", "reference", 0.5, 2)]
+    assert merge_edges(edges) == [
+        DepEdge("a", "b", "import", 0.9, 3, 3),
+        DepEdge("a", "b", "reference", 0.5, 2),
+    ]
 
 
 # --- refactor guidance ----------------------------------------------------------------------
 
+
 def test_break_prefers_the_lowest_confidence() -> None:
     assert break_edges([imp("a", "b", 0.9), imp("b", "c", 0.9), imp("c", "a", 0.5)]) == (
-        ("c", "a"),)
+        ("c", "a"),
+    )
 
 
 def test_break_prefers_fewest_occurrences_at_equal_confidence() -> None:
-    assert break_edges([imp("a", "b", 0.9, count=3), imp("b", "a", 0.9, count=1)]) == (
-        ("b", "a"),)
+    assert break_edges([imp("a", "b", 0.9, count=3), imp("b", "a", 0.9, count=1)]) == (("b", "a"),)
 
 
 def test_break_weighs_a_pair_by_its_strongest_kind() -> None:
-    edges = [imp("a", "b", 0.9), DepEdge("a", "b", "reference", 0.5, 1),
-             DepEdge("b", "a", "reference", 0.7, 1)]
+    edges = [
+        imp("a", "b", 0.9),
+        DepEdge("a", "b", "reference", 0.5, 1),
+        DepEdge("b", "a", "reference", 0.7, 1),
+    ]
     assert break_edges(edges) == (("b", "a"),)
 
 
@@ -211,8 +269,13 @@ def test_break_counts_a_non_finite_confidence_as_weakest() -> None:
 def test_minimality_pass_restores_a_redundant_removal() -> None:
     # Cycles a->b->c->a and c->a->d->c share c->a. Greedy removes a->b (0.3) first, then
     # c->a (0.4); without a->b's help c->a alone breaks both, so a->b is re-added.
-    edges = [imp("a", "b", 0.3), imp("b", "c", 0.9), imp("c", "a", 0.4), imp("a", "d", 0.9),
-             imp("d", "c", 0.9)]
+    edges = [
+        imp("a", "b", 0.3),
+        imp("b", "c", 0.9),
+        imp("c", "a", 0.4),
+        imp("a", "d", 0.9),
+        imp("d", "c", 0.9),
+    ]
     assert break_edges(edges) == (("c", "a"),)
 
 
@@ -221,8 +284,17 @@ def test_break_of_an_acyclic_graph_is_empty() -> None:
 
 
 NODES = st.sampled_from(["a", "b", "c", "d", "e", "f"])
-EDGES = st.lists(st.builds(imp, NODES, NODES, st.sampled_from([0.5, 0.7, 0.9, 1.0, math.nan]),
-                           st.integers(1, 50), st.integers(1, 3)), max_size=25)
+EDGES = st.lists(
+    st.builds(
+        imp,
+        NODES,
+        NODES,
+        st.sampled_from([0.5, 0.7, 0.9, 1.0, math.nan]),
+        st.integers(1, 50),
+        st.integers(1, 3),
+    ),
+    max_size=25,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -276,11 +348,24 @@ def naive_breaks(edges: list[DepEdge]) -> tuple[tuple[str, str], ...]:
         if _acyclic(set(weight)):
             return ()
         for size in (1, 2, 3):
-            sets = [c for c in itertools.combinations(sorted(weight), size)
-                    if _acyclic(set(weight) - set(c))]
+            sets = [
+                c
+                for c in itertools.combinations(sorted(weight), size)
+                if _acyclic(set(weight) - set(c))
+            ]
             if sets:
-                return tuple(sorted(min(sets, key=lambda c: (sum(weight[p][0] for p in c),
-                                                             sum(weight[p][1] for p in c), c))))
+                return tuple(
+                    sorted(
+                        min(
+                            sets,
+                            key=lambda c: (
+                                sum(weight[p][0] for p in c),
+                                sum(weight[p][1] for p in c),
+                                c,
+                            ),
+                        )
+                    )
+                )
     kept, removed = set(weight), []
     while on_cycle := [p for p in kept if reaches(kept, p[1], p[0])]:
         weakest = min(on_cycle, key=lambda p: (weight[p], p))
@@ -313,14 +398,21 @@ def test_deploy_order_puts_dependencies_first(edges: list[DepEdge]) -> None:
 
 # --- typed relations ------------------------------------------------------------------------
 
+
 def test_relation_cycles_per_predicate() -> None:
-    edges = [("/a.md", "/b.md", "supersedes"), ("/b.md", "/a.md", "supersedes"),
-             ("/c.md", "/d.md", "depends-on"), ("/d.md", "/e.md", "depends-on"),
-             ("/e.md", "/c.md", "depends-on"), ("/x.md", "/y.md", "see-also"),
-             # A loop only across two predicates is no cycle of either.
-             ("/y.md", "/x.md", "depends-on"),
-             # Body links are not relations.
-             ("/p.md", "/q.md", ""), ("/q.md", "/p.md", "")]
+    edges = [
+        ("/a.md", "/b.md", "supersedes"),
+        ("/b.md", "/a.md", "supersedes"),
+        ("/c.md", "/d.md", "depends-on"),
+        ("/d.md", "/e.md", "depends-on"),
+        ("/e.md", "/c.md", "depends-on"),
+        ("/x.md", "/y.md", "see-also"),
+        # A loop only across two predicates is no cycle of either.
+        ("/y.md", "/x.md", "depends-on"),
+        # Body links are not relations.
+        ("/p.md", "/q.md", ""),
+        ("/q.md", "/p.md", ""),
+    ]
     assert analyse_relation_cycles(edges) == {
         "depends-on": [["/c.md", "/d.md", "/e.md"]],
         "see-also": [],
@@ -330,4 +422,5 @@ def test_relation_cycles_per_predicate() -> None:
 
 def test_relation_self_reference_is_a_cycle() -> None:
     assert analyse_relation_cycles([("/a.md", "/a.md", "supersedes")]) == {
-        "supersedes": [["/a.md"]]}
+        "supersedes": [["/a.md"]]
+    }

@@ -22,13 +22,17 @@ def sample() -> CycleReport:
     """app.py <-> ui.js (import 0.5 at line 2, reference 0.5 at line 12); lib.py <- app.py;
     solo.py alone; self.py imports itself; a.py's f recurses; two supersedes pages loop."""
     files = ["app.py", "lib.py", "self.py", "solo.py", "ui.js"]
-    file_edges = [DepEdge("app.py", "ui.js", "import", 0.5, 2),
-                  DepEdge("app.py", "lib.py", "import", 0.9, 1),
-                  DepEdge("self.py", "self.py", "import", 0.9, 4)]
-    symbol_edges = [DepEdge("js:ui.js::render", "py:app.py::handler", "reference", 0.5, 12, 1,
-                            "ui.js", "app.py"),
-                    DepEdge("py:lib.py::f", "py:lib.py::f", "reference", 1.0, 8, 1,
-                            "lib.py", "lib.py")]
+    file_edges = [
+        DepEdge("app.py", "ui.js", "import", 0.5, 2),
+        DepEdge("app.py", "lib.py", "import", 0.9, 1),
+        DepEdge("self.py", "self.py", "import", 0.9, 4),
+    ]
+    symbol_edges = [
+        DepEdge(
+            "js:ui.js::render", "py:app.py::handler", "reference", 0.5, 12, 1, "ui.js", "app.py"
+        ),
+        DepEdge("py:lib.py::f", "py:lib.py::f", "reference", 1.0, 8, 1, "lib.py", "lib.py"),
+    ]
     relations = [("/adr/1.md", "/adr/2.md", "supersedes"), ("/adr/2.md", "/adr/1.md", "supersedes")]
     return analyse_cycles(files, file_edges, symbol_edges, relations)
 
@@ -36,20 +40,50 @@ def sample() -> CycleReport:
 def test_json_contract() -> None:
     data = cycles_json(sample())
     assert data["code"]["cyclic"] == [
-        {"members": ["app.py", "ui.js"], "self_loop": False,
-         "edges": [{"src": "app.py", "dst": "ui.js", "kind": "import", "confidence": 0.5,
-                    "line": 2, "count": 1},
-                   {"src": "ui.js", "dst": "app.py", "kind": "reference", "confidence": 0.5,
-                    "line": 12, "count": 1}],
-         "break": [{"src": "app.py", "dst": "ui.js"}],
-         "cycle": ["app.py", "ui.js", "app.py"],
-         "unit_kind": "file", "member_kinds": {"app.py": "file", "ui.js": "file"}},
-        {"members": ["self.py"], "self_loop": True,
-         "edges": [{"src": "self.py", "dst": "self.py", "kind": "import", "confidence": 0.9,
-                    "line": 4, "count": 1}],
-         "break": [{"src": "self.py", "dst": "self.py"}],
-         "cycle": ["self.py", "self.py"],
-         "unit_kind": "file", "member_kinds": {"self.py": "file"}},
+        {
+            "members": ["app.py", "ui.js"],
+            "self_loop": False,
+            "edges": [
+                {
+                    "src": "app.py",
+                    "dst": "ui.js",
+                    "kind": "import",
+                    "confidence": 0.5,
+                    "line": 2,
+                    "count": 1,
+                },
+                {
+                    "src": "ui.js",
+                    "dst": "app.py",
+                    "kind": "reference",
+                    "confidence": 0.5,
+                    "line": 12,
+                    "count": 1,
+                },
+            ],
+            "break": [{"src": "app.py", "dst": "ui.js"}],
+            "cycle": ["app.py", "ui.js", "app.py"],
+            "unit_kind": "file",
+            "member_kinds": {"app.py": "file", "ui.js": "file"},
+        },
+        {
+            "members": ["self.py"],
+            "self_loop": True,
+            "edges": [
+                {
+                    "src": "self.py",
+                    "dst": "self.py",
+                    "kind": "import",
+                    "confidence": 0.9,
+                    "line": 4,
+                    "count": 1,
+                }
+            ],
+            "break": [{"src": "self.py", "dst": "self.py"}],
+            "cycle": ["self.py", "self.py"],
+            "unit_kind": "file",
+            "member_kinds": {"self.py": "file"},
+        },
     ]
     assert data["code"]["deploy_order"] == ["lib.py", "solo.py"]
     assert data["code"]["independent"] == ["solo.py"]
@@ -59,8 +93,9 @@ def test_json_contract() -> None:
 
 
 def test_json_text_is_valid_and_non_finite_confidence_is_null() -> None:
-    report = analyse_cycles(["a", "b"], [DepEdge("a", "b", "import", math.nan, 1),
-                                         DepEdge("b", "a", "import", 0.9, 1)])
+    report = analyse_cycles(
+        ["a", "b"], [DepEdge("a", "b", "import", math.nan, 1), DepEdge("b", "a", "import", 0.9, 1)]
+    )
     text = render_cycles_json(report)
     edges = json.loads(text)["code"]["cyclic"][0]["edges"]
     assert [e["confidence"] for e in edges] == [None, 0.9]
@@ -87,8 +122,10 @@ def test_markdown_report() -> None:
 
 
 def test_markdown_escapes_table_cells() -> None:
-    report = analyse_cycles(["a|b.py", "c.py"], [DepEdge("a|b.py", "c.py", "import", 0.9, 1),
-                                                 DepEdge("c.py", "a|b.py", "import", 0.9, 1)])
+    report = analyse_cycles(
+        ["a|b.py", "c.py"],
+        [DepEdge("a|b.py", "c.py", "import", 0.9, 1), DepEdge("c.py", "a|b.py", "import", 0.9, 1)],
+    )
     assert "| `a\\|b.py` | `c.py` |" in render_cycles_md(report)
 
 
@@ -100,8 +137,10 @@ def test_markdown_without_cycles_says_so() -> None:
 
 def test_plain_text() -> None:
     text = render_cycles_text(sample()).splitlines()
-    assert text[0] == ("5 files, 4 dependency edges: 2 cyclic units (3 files), 2 acyclic units "
-                       "(1 independent); 1 recursive symbol group; 1 relation cycle.")
+    assert text[0] == (
+        "5 files, 4 dependency edges: 2 cyclic units (3 files), 2 acyclic units "
+        "(1 independent); 1 recursive symbol group; 1 relation cycle."
+    )
     assert "cycle 1: 2 files: app.py, ui.js" in text
     assert "  ui.js -> app.py (reference, line 12, confidence 0.5)" in text
     assert "  break: remove app.py -> ui.js" in text
@@ -119,18 +158,32 @@ def test_view_uses_the_given_href_functions() -> None:
     view = cycles_view(sample(), lambda path, line: f"<{path}@{line}>", lambda node: f"[{node}]")
     first = view["code_cycles"][0]
     assert (first["number"], first["anchor"], first["title"]) == (1, "cycle-1", "2 files")
-    assert first["members"] == [{"path": "app.py", "href": "<app.py@0>", "kind": ""},
-                                {"path": "ui.js", "href": "<ui.js@0>", "kind": ""}]
+    assert first["members"] == [
+        {"path": "app.py", "href": "<app.py@0>", "kind": ""},
+        {"path": "ui.js", "href": "<ui.js@0>", "kind": ""},
+    ]
     assert [(e["src"], e["href"], e["breaks"]) for e in first["edges"]] == [
-        ("app.py", "<app.py@2>", True), ("ui.js", "<ui.js@12>", False)]
+        ("app.py", "<app.py@2>", True),
+        ("ui.js", "<ui.js@12>", False),
+    ]
     assert [(b["src"], b["dst"]) for b in first["breaks"]] == [("app.py", "ui.js")]
     assert view["deploy_order"] == [
         {"path": "lib.py", "href": "<lib.py@0>", "kind": "", "independent": False},
-        {"path": "solo.py", "href": "<solo.py@0>", "kind": "", "independent": True}]
+        {"path": "solo.py", "href": "<solo.py@0>", "kind": "", "independent": True},
+    ]
     # Symbol edges link their source file's line, not the symbol id.
     assert view["recursion"][0]["edges"][0]["href"] == "<lib.py@8>"
-    assert view["relations"] == [{"predicate": "supersedes", "cycles": [
-        [{"id": "/adr/1.md", "href": "[/adr/1.md]"}, {"id": "/adr/2.md", "href": "[/adr/2.md]"}]]}]
+    assert view["relations"] == [
+        {
+            "predicate": "supersedes",
+            "cycles": [
+                [
+                    {"id": "/adr/1.md", "href": "[/adr/1.md]"},
+                    {"id": "/adr/2.md", "href": "[/adr/2.md]"},
+                ]
+            ],
+        }
+    ]
 
 
 def test_view_default_hrefs_point_at_source_and_page_html() -> None:

@@ -12,9 +12,19 @@ from sitegen.graph.model import Edge, Graph, Node, NodeKind
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 3)),
-                         min_size=1, max_size=30, unique_by=lambda e: (e[0], e[1])))))
+@given(
+    st.integers(2, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 3)),
+                min_size=1,
+                max_size=30,
+                unique_by=lambda e: (e[0], e[1]),
+            ),
+        )
+    )
+)
 def test_pagerank_agrees_with_networkx(case: tuple[int, list[tuple[int, int, int]]]) -> None:
     n, raw = case
     edges = [(a, b, float(w)) for a, b, w in raw if a != b]
@@ -36,10 +46,19 @@ def test_pagerank_agrees_with_networkx(case: tuple[int, list[tuple[int, int, int
 
 def test_figures_are_deterministic_and_only_cover_pages_and_sources() -> None:
     g = Graph.from_edges(
-        [Edge("/a.md", "/b.md"), Edge("/b.md", "/a.md"), Edge("/c.md", "/a.md"),
-         Edge("/a.md", "https://x.org/")],
-        [Node("/a.md", NodeKind.PAGE), Node("/b.md", NodeKind.PAGE), Node("/c.md", NodeKind.PAGE),
-         Node("https://x.org/", NodeKind.EXTERNAL)])
+        [
+            Edge("/a.md", "/b.md"),
+            Edge("/b.md", "/a.md"),
+            Edge("/c.md", "/a.md"),
+            Edge("/a.md", "https://x.org/"),
+        ],
+        [
+            Node("/a.md", NodeKind.PAGE),
+            Node("/b.md", NodeKind.PAGE),
+            Node("/c.md", NodeKind.PAGE),
+            Node("https://x.org/", NodeKind.EXTERNAL),
+        ],
+    )
     first, second = compute_figures(g), compute_figures(g)
     assert first == second
     assert set(first.pagerank) == {"/a.md", "/b.md", "/c.md"}

@@ -35,21 +35,36 @@ def _record():  # type: ignore[no-untyped-def]
 
 def test_code_that_looks_like_a_link_is_not_one() -> None:
     hrefs = [link.href for link in _record().links]
-    assert hrefs == ["../docs/guide.md", "autoref:pkg.models.Model", "autoref:pkg.models.helper",
-                     "x=1", "autoref:pkg.models.Base", "autoref:other_project.Thing"]
+    assert hrefs == [
+        "../docs/guide.md",
+        "autoref:pkg.models.Model",
+        "autoref:pkg.models.helper",
+        "x=1",
+        "autoref:pkg.models.Base",
+        "autoref:other_project.Thing",
+    ]
 
 
 def test_autorefs_resolve_to_the_symbols_line() -> None:
     code = _record()
-    page = extract_page("docs/guide.md", b"# Guide\n\nUse [the model][pkg.models.Model], "
-                                         b"[`pkg.Model`][] (re-exported), [pkg.nothing.X][] "
-                                         b"and [str][builtins.str].\n")
-    index = SiteIndex(content="docs", pages={"docs/guide.md"}, assets=set(),
-                      sources={"pkg/models.py"}, dirs={"docs", "pkg"})
+    page = extract_page(
+        "docs/guide.md",
+        b"# Guide\n\nUse [the model][pkg.models.Model], "
+        b"[`pkg.Model`][] (re-exported), [pkg.nothing.X][] "
+        b"and [str][builtins.str].\n",
+    )
+    index = SiteIndex(
+        content="docs",
+        pages={"docs/guide.md"},
+        assets=set(),
+        sources={"pkg/models.py"},
+        dirs={"docs", "pkg"},
+    )
     linked = link_all(index, [page], [code], {"pkg/models.py": SOURCE.count(b"\n")})
     model_line = SOURCE.split(b"\n").index(b"class Model:") + 1
-    occurrences = [(e.dst, o.fragment) for e in linked.graph.edges_from("/guide.md")
-                   for o in e.occurrences]
+    occurrences = [
+        (e.dst, o.fragment) for e in linked.graph.edges_from("/guide.md") for o in e.occurrences
+    ]
     # both forms, the re-exported name too, land on the class's line
     assert occurrences == [("/code/pkg/models.py", f"L{model_line}")] * 2
     from_code = {e.dst for e in linked.graph.edges_from("/code/pkg/models.py")}

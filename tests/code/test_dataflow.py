@@ -40,23 +40,31 @@ RUST = b"""fn total(items: &[u32], bonus: u32) -> u32 {
 def _flow(path: str, lang: LangId, data: bytes):
     nodes, edges = data_flow(extract_source(path, lang, data), data)
     short = {n.id: n.id.split("::", 1)[1] for n in nodes}
-    return ({(short[n.id], str(n.scope), n.type_hint) for n in nodes},
-            {(short[e.src], short[e.dst], e.flow_kind) for e in edges})
+    return (
+        {(short[n.id], str(n.scope), n.type_hint) for n in nodes},
+        {(short[e.src], short[e.dst], e.flow_kind) for e in edges},
+    )
 
 
 def test_python_parameters_assignments_loops_and_returns():
     nodes, edges = _flow("m.py", LangId.PYTHON, PYTHON)
     assert nodes == {
-        ("scale$v@1:11", "parameter", None), ("scale$k@1:14", "parameter", "float"),
-        ("scale$r@2:5", "local", None), ("scale$r@3:5", "local", None),
-        ("scale$i@4:9", "local", None), ("scale$r@5:9", "local", None),
+        ("scale$v@1:11", "parameter", None),
+        ("scale$k@1:14", "parameter", "float"),
+        ("scale$r@2:5", "local", None),
+        ("scale$r@3:5", "local", None),
+        ("scale$i@4:9", "local", None),
+        ("scale$r@5:9", "local", None),
         ("scale$return@8:5", "temporary", None),
-        ("scale.inner$r@6:15", "parameter", None), ("scale.inner$return@7:9", "temporary", None),
+        ("scale.inner$r@6:15", "parameter", None),
+        ("scale.inner$return@7:9", "temporary", None),
     }
     assert edges == {
-        ("scale$v@1:11", "scale$r@2:5", "assign"), ("scale$k@1:14", "scale$r@2:5", "assign"),
+        ("scale$v@1:11", "scale$r@2:5", "assign"),
+        ("scale$k@1:14", "scale$r@2:5", "assign"),
         ("scale$r@2:5", "scale$r@3:5", "assign"),
-        ("scale$r@3:5", "scale$r@5:9", "assign"), ("scale$i@4:9", "scale$r@5:9", "assign"),
+        ("scale$r@3:5", "scale$r@5:9", "assign"),
+        ("scale$i@4:9", "scale$r@5:9", "assign"),
         ("scale$r@5:9", "scale$return@8:5", "use"),
         ("scale.inner$r@6:15", "scale.inner$return@7:9", "use"),  # the nested def's own r
     }
@@ -72,15 +80,20 @@ def test_python_attribute_targets_are_not_bindings_and_comprehensions_are_scopes
 def test_rust_let_types_compound_assignment_closures_and_block_scopes():
     nodes, edges = _flow("src/lib.rs", LangId.RUST, RUST)
     assert nodes == {
-        ("total$items@1:10", "parameter", "&[u32]"), ("total$bonus@1:25", "parameter", "u32"),
-        ("total$sum@2:13", "local", "u32"), ("total$it@3:9", "local", None),
-        ("total$sum@4:9", "local", None), ("total$x@6:16", "closure", "u32"),
-        ("total$add@6:9", "local", None), ("total$sum@8:13", "local", None),
+        ("total$items@1:10", "parameter", "&[u32]"),
+        ("total$bonus@1:25", "parameter", "u32"),
+        ("total$sum@2:13", "local", "u32"),
+        ("total$it@3:9", "local", None),
+        ("total$sum@4:9", "local", None),
+        ("total$x@6:16", "closure", "u32"),
+        ("total$add@6:9", "local", None),
+        ("total$sum@8:13", "local", None),
         ("total$return@11:5", "temporary", None),
     }
     assert edges == {
         ("total$items@1:10", "total$it@3:9", "assign"),
-        ("total$sum@2:13", "total$sum@4:9", "assign"), ("total$it@3:9", "total$sum@4:9", "assign"),
+        ("total$sum@2:13", "total$sum@4:9", "assign"),
+        ("total$it@3:9", "total$sum@4:9", "assign"),
         ("total$bonus@1:25", "total$add@6:9", "assign"),  # the closure captures bonus
         ("total$add@6:9", "total$return@11:5", "use"),
         ("total$sum@4:9", "total$return@11:5", "use"),  # the block's own sum has ended
@@ -94,8 +107,10 @@ def test_languages_without_flow_return_empty_lists():
 
 
 def test_flow_is_in_every_graph_and_round_trips_through_json_dgraph_and_shards():
-    records = [extract_source("m.py", LangId.PYTHON, PYTHON),
-               extract_source("src/lib.rs", LangId.RUST, RUST)]
+    records = [
+        extract_source("m.py", LangId.PYTHON, PYTHON),
+        extract_source("src/lib.rs", LangId.RUST, RUST),
+    ]
     graph, _ = build_code_graph(records, Config(), {"m.py", "src/lib.rs"})
     # 9 values per file above; 7 + 6 def-use edges, as listed in the two tests above.
     assert len(graph.data) == 18 and len(graph.edges(EdgeKind.FLOW)) == 13

@@ -22,14 +22,28 @@ from sitegen.code.records import LangId, MetacallCall, MetacallLoad
 
 
 def _graph() -> CodeGraph:
-    graph, _ = build([
-        rec('we ird/"q"\\x.py', [sym("Engine", "class", (1, 5)), sym("Engine.run", "method", (2, 3)),
-                                  sym("f", lines=(7, 8)), sym("f", lines=(9, 9), visibility=None)],
-            [imp("os"), imp("m", line=2)], [ref("Engine.run", "f", 8)]),
-        rec("m.py", [sym("g")]),
-        rec("app.js", [sym("main", lines=(1, 4))], metacalls=[MetacallCall("g", 2, "main")],
-            loads=[MetacallLoad("py", ("m.py",), 1)]),
-    ])
+    graph, _ = build(
+        [
+            rec(
+                'we ird/"q"\\x.py',
+                [
+                    sym("Engine", "class", (1, 5)),
+                    sym("Engine.run", "method", (2, 3)),
+                    sym("f", lines=(7, 8)),
+                    sym("f", lines=(9, 9), visibility=None),
+                ],
+                [imp("os"), imp("m", line=2)],
+                [ref("Engine.run", "f", 8)],
+            ),
+            rec("m.py", [sym("g")]),
+            rec(
+                "app.js",
+                [sym("main", lines=(1, 4))],
+                metacalls=[MetacallCall("g", 2, "main")],
+                loads=[MetacallLoad("py", ("m.py",), 1)],
+            ),
+        ]
+    )
     return graph
 
 
@@ -41,8 +55,10 @@ def test_round_trip_gives_an_equal_graph():
 
 def test_every_line_is_one_quad_with_blank_nodes_and_facets():
     text = to_nquads(_graph())
-    quad = re.compile(r'^_:(n\d+|snapshot) <[a-z_.]+> (_:n\d+( \((confidence=\d\.\d+, )?line=\d+\))?'
-                      r'|"([^"\\]|\\.)*"(\^\^<xs:int>)?) \.$')
+    quad = re.compile(
+        r"^_:(n\d+|snapshot) <[a-z_.]+> (_:n\d+( \((confidence=\d\.\d+, )?line=\d+\))?"
+        r'|"([^"\\]|\\.)*"(\^\^<xs:int>)?) \.$'
+    )
     for line in text.splitlines():
         assert quad.match(line), line
     assert '_:n0 <path> "app.js" .' in text
@@ -56,10 +72,16 @@ def test_edges_use_kind_predicates():
     assert predicates == {"imports", "references", "owns"}
 
 
-@pytest.mark.parametrize("value, literal", [
-    ('say "hi"', r'"say \"hi\""'), ("back\\slash", r'"back\\slash"'),
-    ("two\nlines\r\t", r'"two\nlines\r\t"'), ("bell\x07", r'"bell\u0007"'), ("café", '"café"'),
-])
+@pytest.mark.parametrize(
+    "value, literal",
+    [
+        ('say "hi"', r'"say \"hi\""'),
+        ("back\\slash", r'"back\\slash"'),
+        ("two\nlines\r\t", r'"two\nlines\r\t"'),
+        ("bell\x07", r'"bell\u0007"'),
+        ("café", '"café"'),
+    ],
+)
 def test_strings_are_escaped_and_unescaped(value, literal):
     assert quote(value) == literal
     assert unquote(literal) == value
@@ -69,8 +91,12 @@ def test_flow_edges_data_nodes_and_non_finite_confidence():
     graph = CodeGraph(snapshot_id="snap")
     graph.add_file(FileNode("rust:a.rs", "a.rs", LangId.RUST, "snap"))
     graph.add_external(ExternalNode("external:rust:std", "std", LangId.RUST))
-    graph.add_data(DataNode("rust:a.rs$x@1:1", None, DataScope.LOCAL, 'Vec<"T">', "rust:a.rs", "x", 1))
-    graph.add_data(DataNode("rust:a.rs$y@2:1", None, DataScope.TEMPORARY, None, "rust:a.rs", "y", 2))
+    graph.add_data(
+        DataNode("rust:a.rs$x@1:1", None, DataScope.LOCAL, 'Vec<"T">', "rust:a.rs", "x", 1)
+    )
+    graph.add_data(
+        DataNode("rust:a.rs$y@2:1", None, DataScope.TEMPORARY, None, "rust:a.rs", "y", 2)
+    )
     graph.add_edge(CodeEdge("rust:a.rs$x@1:1", "rust:a.rs$y@2:1", EdgeKind.FLOW, 0.7, 2, "use"))
     graph.add_edge(CodeEdge("rust:a.rs", "external:rust:std", EdgeKind.IMPORT, math.nan, 1))
     text = to_nquads(graph)
@@ -83,12 +109,12 @@ def test_flow_edges_data_nodes_and_non_finite_confidence():
 
 def test_comments_blank_lines_and_graph_labels_are_accepted():
     text = "# exported by sitegen\n\n" + to_nquads(_graph()).replace(
-        ' <kind> "file" .', ' <kind> "file" <g> .', 1)
+        ' <kind> "file" .', ' <kind> "file" <g> .', 1
+    )
     assert from_nquads(text) == _graph()
 
 
-@pytest.mark.parametrize("text", ['_:a <kind> "file"', "not a quad .",
-                                  '_:a <kind> "file" .\n'])
+@pytest.mark.parametrize("text", ['_:a <kind> "file"', "not a quad .", '_:a <kind> "file" .\n'])
 def test_malformed_input_is_refused(text):
     with pytest.raises(NQuadsError):
         from_nquads(text)

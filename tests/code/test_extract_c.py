@@ -15,8 +15,18 @@ def _extract(name: str, lang: LangId) -> CodeRecord:
 
 
 def _symbols(record: CodeRecord) -> list[tuple[object, ...]]:
-    return [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-             s.source_range.start_line, s.source_range.end_line) for s in record.symbols]
+    return [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in record.symbols
+    ]
 
 
 def test_c_symbols_static_is_private_prototypes_yield() -> None:
@@ -46,7 +56,8 @@ def test_c_includes_and_references() -> None:
         Reference("s->ops.name", "call", 24, "make_name"),
     ]
     assert [(link.href, link.line, link.column) for link in record.links] == [
-        ("../docs/guide.md", 1, 38)]
+        ("../docs/guide.md", 1, 38)
+    ]
 
 
 def test_cpp_symbols_members_and_out_of_line_methods() -> None:

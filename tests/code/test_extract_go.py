@@ -15,8 +15,18 @@ def _extract() -> CodeRecord:
 
 
 def test_symbols_receivers_own_methods() -> None:
-    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-            s.source_range.start_line, s.source_range.end_line) for s in _extract().symbols]
+    got = [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in _extract().symbols
+    ]
     assert got == [
         ("Store", "struct", "public", "Store", None, 14, 18),
         ("reader", "interface", "private", "reader", None, 20, 23),

@@ -23,8 +23,18 @@ def _extract() -> CodeRecord:
 
 
 def test_symbols() -> None:
-    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-            s.source_range.start_line, s.source_range.end_line) for s in _extract().symbols]
+    got = [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in _extract().symbols
+    ]
     assert got == [
         ("start", "function", "public", "start", None, 11, 17),
         ("nested", "function", "private", "start.nested", "start", 13, 15),

@@ -28,8 +28,18 @@ def _extract() -> tuple[bytes, CodeRecord]:
 
 def test_symbols_kinds_visibility_nesting_and_lines() -> None:
     _, record = _extract()
-    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-            s.source_range.start_line, s.source_range.end_line) for s in record.symbols]
+    got = [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in record.symbols
+    ]
     assert got == [
         ("Engine", "class", "public", "Engine", None, 11, 27),
         ("run", "method", "public", "Engine.run", "Engine", 14, 21),
@@ -46,10 +56,10 @@ def test_ranges_point_at_the_source() -> None:
     data, record = _extract()
     for s in record.symbols:
         assert s.name_range is not None
-        assert data[s.name_range.start_byte:s.name_range.end_byte].decode() == s.name
-        text = data[s.source_range.start_byte:s.source_range.end_byte].decode()
+        assert data[s.name_range.start_byte : s.name_range.end_byte].decode() == s.name
+        text = data[s.source_range.start_byte : s.source_range.end_byte].decode()
         assert text.startswith(("def ", "class ")), text
-        assert data[:s.source_range.start_byte].count(b"\n") + 1 == s.source_range.start_line
+        assert data[: s.source_range.start_byte].count(b"\n") + 1 == s.source_range.start_line
 
 
 def test_every_import_form() -> None:
@@ -62,8 +72,7 @@ def test_every_import_form() -> None:
         Import(".", "from", 5, (Binding("sibling"),), level=1),
         Import("..pkg.mod", "from", 6, (Binding("thing", "other"), Binding("more")), level=2),
         Import("m", "from", 7, star=True),
-        Import("metacall", "from", 8,
-               (Binding("metacall"), Binding("metacall_load_from_file"))),
+        Import("metacall", "from", 8, (Binding("metacall"), Binding("metacall_load_from_file"))),
         Import("a.js", "metacall-load", 40),
         Import("lib/b.rb", "metacall-load", 40),
     ]
@@ -90,8 +99,10 @@ def test_references_calls_types_and_bases() -> None:
 
 def test_metacalls_and_loads() -> None:
     _, record = _extract()
-    assert record.metacalls == [MetacallCall("sum", 32, "_private"),
-                                MetacallCall("top_level", 41, None)]
+    assert record.metacalls == [
+        MetacallCall("sum", 32, "_private"),
+        MetacallCall("top_level", 41, None),
+    ]
     assert record.metacall_loads == [MetacallLoad("node", ("a.js", "lib/b.rb"), 40)]
 
 
@@ -103,7 +114,7 @@ def test_links_in_comments_and_docstrings() -> None:
         ("notes.md", "notes", 31, 32),
     ]
     for link in record.links:
-        assert data[link.offset:link.offset + 1] in (b"[", b"h")
+        assert data[link.offset : link.offset + 1] in (b"[", b"h")
         line_start = data.rfind(b"\n", 0, link.offset) + 1
         assert link.offset - line_start + 1 == link.column
         assert isinstance(link, CommentLink)

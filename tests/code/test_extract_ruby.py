@@ -15,8 +15,18 @@ def _extract() -> CodeRecord:
 
 
 def test_symbols_modules_and_private_sections() -> None:
-    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-            s.source_range.start_line, s.source_range.end_line) for s in _extract().symbols]
+    got = [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in _extract().symbols
+    ]
     assert got == [
         ("Shop", "object", "public", "Shop", None, 5, 31),
         ("Cart", "class", "public", "Shop.Cart", "Shop", 6, 30),

@@ -15,8 +15,18 @@ def _extract() -> CodeRecord:
 
 
 def test_symbols_impl_methods_are_owned_by_the_type() -> None:
-    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-            s.source_range.start_line, s.source_range.end_line) for s in _extract().symbols]
+    got = [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in _extract().symbols
+    ]
     assert got == [
         ("Store", "struct", "public", "Store", None, 9, 11),
         ("Mode", "enum", "private", "Mode", None, 13, 13),
@@ -33,8 +43,7 @@ def test_symbols_impl_methods_are_owned_by_the_type() -> None:
 
 def test_mod_and_use_trees() -> None:
     assert _extract().imports == [
-        Import("crate::engine", "use", 2, (Binding("Engine"), Binding("Config", "Cfg")),
-               star=True),
+        Import("crate::engine", "use", 2, (Binding("Engine"), Binding("Config", "Cfg")), star=True),
         Import("crate::engine::parts", "use", 2, (Binding("self"), Binding("Part"))),
         Import("super", "use", 3, (Binding("sibling"),)),
         Import("std::collections", "use", 4, (Binding("HashMap"),)),
@@ -97,11 +106,16 @@ def test_use_inside_an_inline_mod_counts_its_enclosing_mods() -> None:
     assert [(i.specifier, i.level) for i in rec.imports] == [("super", 1)]
     records = [extract_source("src/lib.rs", LangId.RUST, lib), rec]
     graph, _ = build_code_graph(records, Config(), {"src/lib.rs", "src/util.rs"})
-    imports = {(graph.file_of(e.src).path, graph.file_of(e.dst).path if graph.file_of(e.dst) else e.dst)
-               for e in graph.edges(EdgeKind.IMPORT)}
+    imports = {
+        (graph.file_of(e.src).path, graph.file_of(e.dst).path if graph.file_of(e.dst) else e.dst)
+        for e in graph.edges(EdgeKind.IMPORT)
+    }
     assert imports == set()  # no false util -> lib edge, no cycle
-    modules = {(graph.file_of(e.src).path, graph.file_of(e.dst).path)
-               for e in graph.edges(EdgeKind.OWNERSHIP) if e.dst in graph.files}
+    modules = {
+        (graph.file_of(e.src).path, graph.file_of(e.dst).path)
+        for e in graph.edges(EdgeKind.OWNERSHIP)
+        if e.dst in graph.files
+    }
     assert modules == {("src/lib.rs", "src/util.rs")}  # `mod util;` is ownership
 
 
@@ -113,12 +127,22 @@ def test_extern_crate_names_a_workspace_crate_by_its_cargo_name() -> None:
     from sitegen.config import Config
 
     facade = b"pub extern crate grep_cli as cli;\nextern crate serde;\n"
-    records = [extract_source("grep/src/lib.rs", LangId.RUST, facade),
-               extract_source("cli/src/lib.rs", LangId.RUST, b"pub fn run() {}\n")]
-    manifests = {"cli/Cargo.toml": '[package]\nname = "grep-cli"\n',
-                 "grep/Cargo.toml": '[package]\nname = "grep"\n'}
-    graph, _ = build_code_graph(records, Config(), {*manifests, "grep/src/lib.rs", "cli/src/lib.rs"},
-                                manifests.get)
-    edges = {(graph.file_of(e.src).path, graph.files[e.dst].path if e.dst in graph.files
-              else graph.externals[e.dst].name) for e in graph.edges(EdgeKind.IMPORT)}
+    records = [
+        extract_source("grep/src/lib.rs", LangId.RUST, facade),
+        extract_source("cli/src/lib.rs", LangId.RUST, b"pub fn run() {}\n"),
+    ]
+    manifests = {
+        "cli/Cargo.toml": '[package]\nname = "grep-cli"\n',
+        "grep/Cargo.toml": '[package]\nname = "grep"\n',
+    }
+    graph, _ = build_code_graph(
+        records, Config(), {*manifests, "grep/src/lib.rs", "cli/src/lib.rs"}, manifests.get
+    )
+    edges = {
+        (
+            graph.file_of(e.src).path,
+            graph.files[e.dst].path if e.dst in graph.files else graph.externals[e.dst].name,
+        )
+        for e in graph.edges(EdgeKind.IMPORT)
+    }
     assert edges == {("grep/src/lib.rs", "cli/src/lib.rs"), ("grep/src/lib.rs", "serde")}

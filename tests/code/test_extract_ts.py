@@ -30,16 +30,36 @@ SYMBOLS = [
 
 
 def test_symbols() -> None:
-    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-            s.source_range.start_line, s.source_range.end_line) for s in _extract().symbols]
+    got = [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in _extract().symbols
+    ]
     assert got == SYMBOLS
 
 
 def test_tsx_uses_the_same_rules_and_parses_jsx() -> None:
     record = _extract(LangId.TSX, JSX_LINE)
     assert not record.has_error
-    got = [(s.name, s.kind, s.visibility, s.qualified_name, s.parent,
-            s.source_range.start_line, s.source_range.end_line) for s in record.symbols]
+    got = [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in record.symbols
+    ]
     assert got == SYMBOLS + [("View", "function", "public", "View", None, 25, 25)]
     assert Reference("make", "call", 25, "View") in record.references
 

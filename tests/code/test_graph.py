@@ -29,34 +29,46 @@ from sitegen.code.records import LangId, MetacallCall, MetacallLoad, SymbolKind
 
 
 def test_ladder_constants_are_the_specified_values():
-    assert (g.SAME_FILE, g.DIRECT_IMPORT, g.TRANSITIVE_IMPORT, g.CROSS_LANGUAGE) == \
-        (1.0, 0.9, 0.7, 0.5)
+    assert (g.SAME_FILE, g.DIRECT_IMPORT, g.TRANSITIVE_IMPORT, g.CROSS_LANGUAGE) == (
+        1.0,
+        0.9,
+        0.7,
+        0.5,
+    )
 
 
-@pytest.mark.parametrize("value, tier", [
-    (1.0, ConfidenceTier.SAME_FILE), (0.9, ConfidenceTier.DIRECT_IMPORT),
-    (0.7, ConfidenceTier.TRANSITIVE_IMPORT), (0.5, ConfidenceTier.CROSS_LANGUAGE),
-    (1, ConfidenceTier.SAME_FILE),
-])
+@pytest.mark.parametrize(
+    "value, tier",
+    [
+        (1.0, ConfidenceTier.SAME_FILE),
+        (0.9, ConfidenceTier.DIRECT_IMPORT),
+        (0.7, ConfidenceTier.TRANSITIVE_IMPORT),
+        (0.5, ConfidenceTier.CROSS_LANGUAGE),
+        (1, ConfidenceTier.SAME_FILE),
+    ],
+)
 def test_confidence_tier_by_exact_equality(value, tier):
     assert confidence_tier(value) is tier
 
 
-@pytest.mark.parametrize("value", [0.8, 0.9000001, 0.89999999, 0.6, 0.0, 0.95, math.nan,
-                                   math.inf, -math.inf, -0.5])
+@pytest.mark.parametrize(
+    "value", [0.8, 0.9000001, 0.89999999, 0.6, 0.0, 0.95, math.nan, math.inf, -math.inf, -0.5]
+)
 def test_confidence_tier_never_interpolates(value):
     assert confidence_tier(value) is ConfidenceTier.UNKNOWN
 
 
 def test_endpoint_names():
     assert g.file_endpoint(LangId.PYTHON, "pkg/mod.py") == "python:pkg/mod.py"
-    assert g.symbol_endpoint("python:pkg/mod.py", "Class.method") == \
-        "python:pkg/mod.py::Class.method"
+    assert (
+        g.symbol_endpoint("python:pkg/mod.py", "Class.method") == "python:pkg/mod.py::Class.method"
+    )
     assert g.symbol_endpoint("python:pkg/mod.py", "f", 2) == "python:pkg/mod.py::f#2"
     assert g.external_endpoint(LangId.PYTHON, "requests") == "external:python:requests"
 
 
 # ---------------------------------------------------------------- merge
+
 
 def edge(confidence: float, line: int = 1, flow_kind: str | None = None) -> CodeEdge:
     return CodeEdge("a", "b", EdgeKind.REFERENCE, confidence, line, flow_kind)
@@ -83,8 +95,10 @@ def test_only_non_finite_inputs_merge_to_nan():
 
 
 def test_first_flow_kind_wins_whatever_the_arrival_order():
-    for a, b in ((edge(0.9, 5, "use"), edge(0.5, 2, "assign")),
-                 (edge(0.5, 2, "assign"), edge(0.9, 5, "use"))):
+    for a, b in (
+        (edge(0.9, 5, "use"), edge(0.5, 2, "assign")),
+        (edge(0.5, 2, "assign"), edge(0.9, 5, "use")),
+    ):
         merged = merge_edges(a, b)
         assert (merged.flow_kind, merged.confidence, merged.line) == ("assign", 0.9, 5)
     assert merge_edges(edge(0.9, 5, None), edge(0.5, 7, "use")).flow_kind == "use"
@@ -92,16 +106,26 @@ def test_first_flow_kind_wins_whatever_the_arrival_order():
 
 confidences = st.sampled_from([1.0, 0.9, 0.7, 0.5, 0.0, -0.0, math.nan, math.inf, -math.inf])
 edges_strategy = st.lists(
-    st.builds(CodeEdge, src=st.sampled_from(["a", "b"]), dst=st.sampled_from(["a", "b", "c"]),
-              kind=st.sampled_from(list(EdgeKind)), confidence=confidences,
-              line=st.integers(1, 4), flow_kind=st.sampled_from([None, "use", "assign"])),
-    min_size=1, max_size=8)
+    st.builds(
+        CodeEdge,
+        src=st.sampled_from(["a", "b"]),
+        dst=st.sampled_from(["a", "b", "c"]),
+        kind=st.sampled_from(list(EdgeKind)),
+        confidence=confidences,
+        line=st.integers(1, 4),
+        flow_kind=st.sampled_from([None, "use", "assign"]),
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
 def _canonical(edges: list[CodeEdge]) -> list[tuple]:
     """NaN != NaN, so compare a NaN-free spelling (and the sign of zero)."""
-    return [(e.key, "nan" if math.isnan(e.confidence) else repr(e.confidence), e.line,
-             e.flow_kind) for e in edges]
+    return [
+        (e.key, "nan" if math.isnan(e.confidence) else repr(e.confidence), e.line, e.flow_kind)
+        for e in edges
+    ]
 
 
 @settings(max_examples=200, deadline=None)
@@ -141,12 +165,22 @@ def test_graph_merges_on_insertion_and_rejects_dangling_edges():
 
 # ---------------------------------------------------------------- invariants
 
+
 def _sound_graph() -> CodeGraph:
-    graph, _ = build([
-        rec("pkg/a.py", [sym("Engine", "class", (1, 9)), sym("Engine.run", "method", (2, 4)),
-                         sym("Engine.run.inner", "function", (3, 3)), sym("helper", lines=(10, 11))],
-            refs=[ref("helper", "Engine.run", 2), ref("inner", "Engine.run", 4)]),
-    ])
+    graph, _ = build(
+        [
+            rec(
+                "pkg/a.py",
+                [
+                    sym("Engine", "class", (1, 9)),
+                    sym("Engine.run", "method", (2, 4)),
+                    sym("Engine.run.inner", "function", (3, 3)),
+                    sym("helper", lines=(10, 11)),
+                ],
+                refs=[ref("helper", "Engine.run", 2), ref("inner", "Engine.run", 4)],
+            ),
+        ]
+    )
     return graph
 
 
@@ -209,20 +243,28 @@ def test_edges_join_only_the_node_kinds_of_their_kind():
     graph = _two_files()
     graph.add_edge(CodeEdge("python:a.py", "python:b.py", EdgeKind.REFERENCE, 1.0, 1))
     assert invariant_violations(graph) == [
-        "reference edge python:a.py -> python:b.py joins file to file"]
+        "reference edge python:a.py -> python:b.py joins file to file"
+    ]
 
 
 def test_invariant_5_metacall_projections_never_collide():
-    graph, _ = build([
-        rec("app.py", [sym("main", lines=(3, 6))],
-            metacalls=[MetacallCall("sum", 4, "main"), MetacallCall("sum", 8, None)],
-            loads=[MetacallLoad("node", ("sum.js",), 1)]),
-        rec("sum.js", [sym("sum")]),
-    ])
+    graph, _ = build(
+        [
+            rec(
+                "app.py",
+                [sym("main", lines=(3, 6))],
+                metacalls=[MetacallCall("sum", 4, "main"), MetacallCall("sum", 8, None)],
+                loads=[MetacallLoad("node", ("sum.js",), 1)],
+            ),
+            rec("sum.js", [sym("sum")]),
+        ]
+    )
     refs = [(e.src, e.dst, e.confidence, e.line) for e in graph.edges(EdgeKind.REFERENCE)]
     # One resolution, two projections with different source kinds, so different keys.
-    assert refs == [("python:app.py", "javascript:sum.js::sum", 0.5, 4),
-                    ("python:app.py::main", "javascript:sum.js::sum", 0.5, 4)]
+    assert refs == [
+        ("python:app.py", "javascript:sum.js::sum", 0.5, 4),
+        ("python:app.py::main", "javascript:sum.js::sum", 0.5, 4),
+    ]
     assert invariant_violations(graph) == []
 
 

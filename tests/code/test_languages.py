@@ -27,8 +27,9 @@ def test_extension_map_matches_spec(name: str, extensions: list[str]) -> None:
         assert language_for_path(f"pkg/sub/file{ext}") == LangId(name)
 
 
-@pytest.mark.parametrize("path", ["README.md", "Makefile", "a.pyc", "x.json", "py", "a.py.bak",
-                                  "dir.py/file"])
+@pytest.mark.parametrize(
+    "path", ["README.md", "Makefile", "a.pyc", "x.json", "py", "a.py.bak", "dir.py/file"]
+)
 def test_unknown_extensions_have_no_language(path: str) -> None:
     assert language_for_path(path) is None
 

@@ -34,6 +34,7 @@ def load_project(name: str, **config):
     def read_text(path: str) -> str | None:
         file = root / path
         return file.read_text(encoding="utf-8") if file.is_file() else None
+
     graph, diags = build_code_graph(records, Config(**config), set(paths), read_text)
     assert invariant_violations(graph) == []
     return graph, diags
@@ -41,13 +42,19 @@ def load_project(name: str, **config):
 
 def owned(graph, path: str) -> set[tuple[str, str]]:
     """Ownership edges of one file as (owner, owned) qualified names ("" for the file)."""
+
     def name(node_id: str) -> str:
         return graph.symbols[node_id].qualified_name if node_id in graph.symbols else ""
-    return {(name(e.src), name(e.dst)) for e in graph.edges(EdgeKind.OWNERSHIP)
-            if graph.file_of(e.dst).path == path}
+
+    return {
+        (name(e.src), name(e.dst))
+        for e in graph.edges(EdgeKind.OWNERSHIP)
+        if graph.file_of(e.dst).path == path
+    }
 
 
 # ---------------------------------------------------------------- Python (+ a metacall pair)
+
 
 def test_python_project():
     graph, diags = load_project("python")
@@ -83,12 +90,24 @@ def test_python_project():
         ("app/cycle_b.py::pong", "app/cycle_a.py::ping", D),
     }
     assert owned(graph, "app/main.py") == {
-        ("", "helper"), ("", "Runner"), ("Runner", "Runner.run"), ("Runner", "Runner._private"),
-        ("Runner._private", "Runner._private.inner")}
-    visibility = {s.qualified_name: str(s.visibility) for s in graph.symbols.values()
-                  if s.file_id == "python:app/models.py"}
-    assert visibility == {"helper": "public", "make": "public", "Model": "public",
-                          "Model.save": "public", "_Hidden": "private"}
+        ("", "helper"),
+        ("", "Runner"),
+        ("Runner", "Runner.run"),
+        ("Runner", "Runner._private"),
+        ("Runner._private", "Runner._private.inner"),
+    }
+    visibility = {
+        s.qualified_name: str(s.visibility)
+        for s in graph.symbols.values()
+        if s.file_id == "python:app/models.py"
+    }
+    assert visibility == {
+        "helper": "public",
+        "make": "public",
+        "Model": "public",
+        "Model.save": "public",
+        "_Hidden": "private",
+    }
     assert diags == []
 
 
@@ -102,6 +121,7 @@ def test_python_file_projection_for_cycle_analysis():
 
 
 # ---------------------------------------------------------------- TypeScript / TSX / JavaScript
+
 
 def test_typescript_project():
     graph, diags = load_project("typescript")
@@ -140,6 +160,7 @@ def test_typescript_project():
 
 # ---------------------------------------------------------------- C / C++
 
+
 def test_c_project():
     graph, diags = load_project("c", include_dirs=("include",))
     assert imports_of(graph) == {
@@ -167,8 +188,11 @@ def test_c_project():
         ("src/app.cpp::Circle.area", "src/util.h::util_run", X),
     }
     assert [d.format() for d in diags] == [
-        ("src/main.c:4:1: info: cannot resolve import 'missing.h' beside the file or in "
-         "include_dirs; it is treated as external")]
+        (
+            "src/main.c:4:1: info: cannot resolve import 'missing.h' beside the file or in "
+            "include_dirs; it is treated as external"
+        )
+    ]
 
 
 def test_c_project_without_include_dirs_treats_vec_h_as_external():
@@ -179,6 +203,7 @@ def test_c_project_without_include_dirs_treats_vec_h_as_external():
 
 # ---------------------------------------------------------------- Rust
 
+
 def test_rust_project():
     graph, diags = load_project("rust")
     assert imports_of(graph) == {
@@ -188,8 +213,11 @@ def test_rust_project():
         ("src/net/mod.rs", "src/net/tcp.rs", D),  # pub use self::tcp::Conn
         ("src/net/tcp.rs", "src/net/mod.rs", D),  # use super::…: a loop inside the crate
     }
-    assert modules_of(graph) == {("src/lib.rs", "src/net/mod.rs"), ("src/lib.rs", "src/util.rs"),
-                                 ("src/net/mod.rs", "src/net/tcp.rs")}
+    assert modules_of(graph) == {
+        ("src/lib.rs", "src/net/mod.rs"),
+        ("src/lib.rs", "src/util.rs"),
+        ("src/net/mod.rs", "src/net/tcp.rs"),
+    }
     assert refs_of(graph) == {
         ("src/lib.rs::Server", "src/net/tcp.rs::Conn", D),  # field type, renamed import
         ("src/lib.rs::Server.new", "src/util.rs::log", D),  # util::log through mod util
@@ -211,15 +239,18 @@ def test_rust_project():
 
 # ---------------------------------------------------------------- Go
 
+
 def test_go_project():
     graph, diags = load_project("go")
     assert imports_of(graph) == {
         ("main.go", "external:fmt", D),
-        ("main.go", "cart/cart.go", D), ("main.go", "cart/price.go", D),  # not cart_test.go
+        ("main.go", "cart/cart.go", D),
+        ("main.go", "cart/price.go", D),  # not cart_test.go
         ("main.go", "internal/log/log.go", D),  # aliased l
         ("cart/cart.go", "internal/log/log.go", D),
         ("cart/cart_test.go", "external:testing", D),
-        ("internal/log/log.go", "cart/cart.go", D), ("internal/log/log.go", "cart/price.go", D),
+        ("internal/log/log.go", "cart/cart.go", D),
+        ("internal/log/log.go", "cart/price.go", D),
     }
     assert refs_of(graph) == {
         ("main.go::main", "cart/cart.go::New", D),
@@ -237,6 +268,7 @@ def test_go_project():
 
 # ---------------------------------------------------------------- Ruby
 
+
 def test_ruby_project():
     graph, diags = load_project("ruby")
     assert imports_of(graph) == {
@@ -252,8 +284,9 @@ def test_ruby_project():
         ("app/main.rb::App.run", "app/main.rb::App.log", S),  # private sibling, no receiver
         ("lib/shop/cart.rb::Shop.Cart.total", "lib/shop/price.rb::Shop.Price.sum", D),
     }
-    assert [str(s.visibility) for s in graph.symbols.values() if s.qualified_name == "App.log"] \
-        == ["private"]
+    assert [str(s.visibility) for s in graph.symbols.values() if s.qualified_name == "App.log"] == [
+        "private"
+    ]
     assert diags == []
 
 

@@ -31,15 +31,30 @@ from sitegen.diagnostics import Diagnostic, Level
 
 
 def _record():
-    r = rec("pkg/mod.py",
-            [sym("Engine", "class", (1, 9)), sym("Engine.run", "method", (2, 5)),
-             sym("_f", lines=(10, 11), visibility="private"), sym("_f", lines=(12, 13), visibility=None)],
-            [imp("os.path", line=1), imp("..up", "from", 2, names=("a", "b as c"), level=2),
-             imp("x", "from", 3, star=True)],
-            [ref("self.go", "Engine.run", 3), ref("print", None, 14, "call"),
-             ref("Base", "Engine", 1, "base")],
-            [MetacallCall("sum", 4, "Engine.run")], [MetacallLoad("node", ("a.js", "b.js"), 2)])
-    r.symbols.append(Symbol("anon", "anon", SymbolKind.FUNCTION, Visibility.PUBLIC, Range(0, 1, 1, 1)))
+    r = rec(
+        "pkg/mod.py",
+        [
+            sym("Engine", "class", (1, 9)),
+            sym("Engine.run", "method", (2, 5)),
+            sym("_f", lines=(10, 11), visibility="private"),
+            sym("_f", lines=(12, 13), visibility=None),
+        ],
+        [
+            imp("os.path", line=1),
+            imp("..up", "from", 2, names=("a", "b as c"), level=2),
+            imp("x", "from", 3, star=True),
+        ],
+        [
+            ref("self.go", "Engine.run", 3),
+            ref("print", None, 14, "call"),
+            ref("Base", "Engine", 1, "base"),
+        ],
+        [MetacallCall("sum", 4, "Engine.run")],
+        [MetacallLoad("node", ("a.js", "b.js"), 2)],
+    )
+    r.symbols.append(
+        Symbol("anon", "anon", SymbolKind.FUNCTION, Visibility.PUBLIC, Range(0, 1, 1, 1))
+    )
     r.links.append(CommentLink("docs/x.md", "the docs", 40, 3, 7))
     r.diagnostics.append(Diagnostic("pkg/mod.py", 2, 1, Level.WARNING, "odd", "syntax"))
     r.has_error = True
@@ -62,8 +77,11 @@ def test_every_line_declares_version_5_and_stores_no_numeric_ids():
     assert symbols[1]["parent"] == "python:pkg/mod.py::Engine"
     assert (symbols[1]["kind"], symbols[1]["visibility"]) == ("method", "public")
     refs = [r for r in rows if r["record"] == "reference"]
-    assert [r["enclosing"] for r in refs] == ["python:pkg/mod.py::Engine.run", None,
-                                              "python:pkg/mod.py::Engine"]
+    assert [r["enclosing"] for r in refs] == [
+        "python:pkg/mod.py::Engine.run",
+        None,
+        "python:pkg/mod.py::Engine",
+    ]
     assert not any(key == "id" or key.endswith("_id") for row in rows for key in row)
     imports = [r for r in rows if r["record"] == "import"]
     assert imports[0]["specifier"] == "os.path"  # no quotes
@@ -79,7 +97,9 @@ def test_a_symbol_without_name_range_still_parses():
         stripped.append(json.dumps(row))
     loaded = load_shard("\n".join(stripped))
     assert all(s.name_range is None for s in loaded.symbols)
-    assert [s.qualified_name for s in loaded.symbols] == [s.qualified_name for s in _record().symbols]
+    assert [s.qualified_name for s in loaded.symbols] == [
+        s.qualified_name for s in _record().symbols
+    ]
 
 
 @pytest.mark.parametrize("version", [4, 5, 7, "6", None])
@@ -110,7 +130,9 @@ def test_cache_get_put_and_content_hash(tmp_path):
     assert cache.get(record.path, content_hash(data)) == record
     assert cache.get(record.path, content_hash(b"changed")) is None
     assert cache.get("other.py", record.content_hash) is None
-    assert json.loads((tmp_path / "shards" / "header.json").read_text()) == {"shard_schema_version": 6}
+    assert json.loads((tmp_path / "shards" / "header.json").read_text()) == {
+        "shard_schema_version": 6
+    }
     assert [p.name for p in (tmp_path / "shards").iterdir() if p.name.endswith(".tmp")] == []
     assert ShardCache(tmp_path).get(record.path, record.content_hash) == record  # a new process
 
@@ -121,8 +143,11 @@ def test_prune_keeps_only_named_files(tmp_path):
     for path in ("a.py", "b.py", "c.py"):
         cache.put(rec(path))
     assert cache.prune({"b.py"}) == 2
-    assert [cache.get(p, "hash-" + p) is not None for p in ("a.py", "b.py", "c.py")] == \
-        [False, True, False]
+    assert [cache.get(p, "hash-" + p) is not None for p in ("a.py", "b.py", "c.py")] == [
+        False,
+        True,
+        False,
+    ]
 
 
 def test_a_cache_of_another_version_is_regenerated_with_a_warning(tmp_path):
@@ -154,14 +179,17 @@ def test_a_specifier_that_is_not_utf8_is_dropped_with_a_warning():
     record = rec("a.py", imports=[imp("ok"), imp("bad\udcff", line=4)])
     text, warnings = dump_shard(record)
     assert [w.format() for w in warnings] == [
-        "a.py:4:1: warning: import specifier is not valid UTF-8; it is not cached"]
+        "a.py:4:1: warning: import specifier is not valid UTF-8; it is not cached"
+    ]
     assert [i.specifier for i in load_shard(text).imports] == ["ok"]
 
 
 def test_records_of_other_languages_round_trip(tmp_path):
     cache = ShardCache(tmp_path)
-    for record in (rec("src/lib.rs", [sym("Foo", "struct")], [imp("crate::a", "use", names=("b",))]),
-                   rec("main.go", [sym("main")], [imp("fmt", "go", alias="f")], language=LangId.GO)):
+    for record in (
+        rec("src/lib.rs", [sym("Foo", "struct")], [imp("crate::a", "use", names=("b",))]),
+        rec("main.go", [sym("main")], [imp("fmt", "go", alias="f")], language=LangId.GO),
+    ):
         cache.put(record)
         assert cache.get(record.path, record.content_hash) == record
 
@@ -173,5 +201,8 @@ def test_a_shard_cut_short_at_a_line_end_is_refused():
         load_shard("\n".join(lines[:-2]))
     with pytest.raises(ShardFormatError, match="incomplete"):
         load_shard("\n".join(lines[:-1]))
-    assert json.loads(lines[-1]) == {"record": "end", "rows": len(lines) - 1,
-                                     "shard_schema_version": 6}
+    assert json.loads(lines[-1]) == {
+        "record": "end",
+        "rows": len(lines) - 1,
+        "shard_schema_version": 6,
+    }

@@ -23,8 +23,13 @@ def test_mapping_and_the_line_of_each_key() -> None:
 def test_values_become_json_safe() -> None:
     text = "date: 2024-01-02\nwhen: 2024-01-02 03:04:05\nnan: .nan\n2024: year\non: yes\n"
     fm = parse_front_matter(text, "p.md")
-    assert fm.data == {"date": "2024-01-02", "when": "2024-01-02T03:04:05", "nan": "nan",
-                       "2024": "year", "true": True}
+    assert fm.data == {
+        "date": "2024-01-02",
+        "when": "2024-01-02T03:04:05",
+        "nan": "nan",
+        "2024": "year",
+        "true": True,
+    }
     assert json.loads(json.dumps(fm.data)) == fm.data
 
 
@@ -45,10 +50,19 @@ def test_indentation_error_points_at_its_line() -> None:
     assert diag.line == 3
 
 
-@pytest.mark.parametrize("text", [
-    "d: 2024-13-45", "a: !!float abc", "a: !!int 0x", "a: !!timestamp 2024-02-30",
-    "x: !!python/object:os.system", "a: !!binary xx", "k: {[1,2]: x}", "[" * 5000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "d: 2024-13-45",
+        "a: !!float abc",
+        "a: !!int 0x",
+        "a: !!timestamp 2024-02-30",
+        "x: !!python/object:os.system",
+        "a: !!binary xx",
+        "k: {[1,2]: x}",
+        "[" * 5000,
+    ],
+)
 def test_values_yaml_cannot_build_are_warnings(text: str) -> None:
     fm = parse_front_matter(text, "p.md")
     assert fm.data == {}
@@ -77,7 +91,8 @@ def test_empty_front_matter_is_nothing() -> None:
 
 def test_alias_bombs_and_cycles_are_refused() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6))
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6)
+    )
     for text in [bomb, "a: &a [*a]\n"]:
         fm = parse_front_matter(text, "p.md")
         assert fm.data == {}
@@ -89,17 +104,29 @@ def _relations(data: dict, lines: dict | None = None) -> tuple[list[Relation], l
 
 
 def test_comma_separated_string_and_yaml_list() -> None:
-    rels, problems = _relations({"rel-supersedes": "/adr/1.md, ../b.md",
-                                 "rel-depends-on": ["x.md", "y.md"]},
-                                {"rel-supersedes": 3, "rel-depends-on": 4})
-    assert rels == [Relation("supersedes", "/adr/1.md", 3), Relation("supersedes", "../b.md", 3),
-                    Relation("depends-on", "x.md", 4), Relation("depends-on", "y.md", 4)]
+    rels, problems = _relations(
+        {"rel-supersedes": "/adr/1.md, ../b.md", "rel-depends-on": ["x.md", "y.md"]},
+        {"rel-supersedes": 3, "rel-depends-on": 4},
+    )
+    assert rels == [
+        Relation("supersedes", "/adr/1.md", 3),
+        Relation("supersedes", "../b.md", 3),
+        Relation("depends-on", "x.md", 4),
+        Relation("depends-on", "y.md", 4),
+    ]
     assert problems == []
 
 
 def test_empty_and_whitespace_refs_and_the_empty_predicate_are_skipped_silently() -> None:
-    rels, problems = _relations({"rel-a": "x.md, , two words.md,  y.md ", "rel-b": ["", "a b"],
-                                 "rel-": "z.md", "rel-c": None, "title": "t"})
+    rels, problems = _relations(
+        {
+            "rel-a": "x.md, , two words.md,  y.md ",
+            "rel-b": ["", "a b"],
+            "rel-": "z.md",
+            "rel-c": None,
+            "title": "t",
+        }
+    )
     assert [(r.predicate, r.ref) for r in rels] == [("a", "x.md"), ("a", "y.md")]
     assert problems == []
 

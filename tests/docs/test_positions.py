@@ -11,8 +11,22 @@ from hypothesis import strategies as st
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.positions import SourceText
 
-WORDS = ["alpha", "beta", "café", "日本語", "x😀y", "ünï", "a_b", "1st", "&amp;", "*em*",
-         "`code`", "`[no](code.md)`", "tab\tsep", "Ωmega"]
+WORDS = [
+    "alpha",
+    "beta",
+    "café",
+    "日本語",
+    "x😀y",
+    "ünï",
+    "a_b",
+    "1st",
+    "&amp;",
+    "*em*",
+    "`code`",
+    "`[no](code.md)`",
+    "tab\tsep",
+    "Ωmega",
+]
 LABEL_WORDS = ["one", "two", "café", "日本", "ü", "*em*", "`c`", "x y"]
 DESTS = ["a.md", "../b/c.md", "/root.md", "d.md#frag", "e%20f.md", "日本.md"]
 
@@ -132,7 +146,7 @@ def test_every_link_is_found_where_it_was_written(doc: Doc) -> None:
     rec = extract_page("content/random.md", data)
     assert [(link.offset, link.kind) for link in rec.links] == doc.links
     for link in rec.links:
-        before = data[:link.offset]
+        before = data[: link.offset]
         breaks = [m.end() for m in re.finditer(rb"\r\n?|\n", before)]
         assert link.line == len(breaks) + 1
         assert link.column == link.offset - (breaks[-1] if breaks else 0) + 1
@@ -149,21 +163,27 @@ def test_source_positions_match_the_encoded_prefix(text: str) -> None:
     for index in range(0, len(source.text) + 1, max(1, len(source.text) // 7)):
         pos = source.position(index)
         # The same characters, with the line ends the file really had, before the index.
-        assert data[pos.offset:].decode("utf-8").replace("\r\n", "\n").replace(
-            "\r", "\n") == normalized[index:]
+        assert (
+            data[pos.offset :].decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+            == normalized[index:]
+        )
 
 
-MARKDOWNISH = st.text(alphabet=st.sampled_from(list("[]()<>!*_`\\|#-:>\n\r\t ax1é日😀{}^~&;\x00")),
-                      max_size=120)
+MARKDOWNISH = st.text(
+    alphabet=st.sampled_from(list("[]()<>!*_`\\|#-:>\n\r\t ax1é日😀{}^~&;\x00")), max_size=120
+)
 
 
 @given(st.one_of(MARKDOWNISH.map(lambda t: t.encode("utf-8")), st.binary(max_size=120)))
 def test_any_bytes_extract_without_error_and_positions_agree(data: bytes) -> None:
     rec = extract_page("content/any.md", data)
     for link in rec.links:
-        assert data[link.offset:link.offset + 1] == {"image": b"!", "autolink": b"<"}.get(
-            link.kind, b"[")
-        breaks = [m.end() for m in re.finditer(rb"\r\n?|\n", data[:link.offset])]
+        assert data[link.offset : link.offset + 1] == {"image": b"!", "autolink": b"<"}.get(
+            link.kind, b"["
+        )
+        breaks = [m.end() for m in re.finditer(rb"\r\n?|\n", data[: link.offset])]
         assert (link.line, link.column) == (
-            len(breaks) + 1, link.offset - (breaks[-1] if breaks else 0) + 1)
+            len(breaks) + 1,
+            link.offset - (breaks[-1] if breaks else 0) + 1,
+        )
     assert [link.offset for link in rec.links] == sorted(link.offset for link in rec.links)

@@ -43,7 +43,12 @@ def test_pinned_slugs(text: str, slug: str) -> None:
 def test_repeats_are_numbered_per_original_slug() -> None:
     slugger = Slugger()
     assert [slugger.slug(t) for t in ["Foo", "Foo", "Foo-1", "foo", "Bar"]] == [
-        "foo", "foo-1", "foo-1-1", "foo-2", "bar"]
+        "foo",
+        "foo-1",
+        "foo-1-1",
+        "foo-2",
+        "bar",
+    ]
 
 
 def test_reserved_ids_are_never_generated() -> None:
@@ -82,6 +87,6 @@ def test_slugger_ids_are_unique_and_derived_from_the_slug(texts: list[str]) -> N
     assert len(set(ids)) == len(ids)
     for text, id_ in zip(texts, ids):
         base = github_slug(text)
-        suffix = id_[len(base):]
+        suffix = id_[len(base) :]
         assert id_.startswith(base)
         assert suffix == "" or (suffix[0] == "-" and suffix[1:].isdigit())

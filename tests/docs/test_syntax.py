@@ -47,18 +47,30 @@ def visible_text(html: str) -> str:
 def test_github_alerts(kind: str) -> None:
     html = html_of(f"> [!{kind}]\n> Body text.\n")
     look = kind.lower()
-    assert html.startswith(f'<div class="callout callout-{look}" data-callout="{look}" '
-                           'role="note">\n')
+    assert html.startswith(
+        f'<div class="callout callout-{look}" data-callout="{look}" role="note">\n'
+    )
     assert f'<p class="callout-title">{kind.capitalize()}</p>' in html
     assert '<div class="callout-body">\n<p>Body text.</p>\n</div>\n</div>' in html
     assert "[!" not in html and "<blockquote>" not in html
 
 
-@pytest.mark.parametrize(("kind", "look"), [
-    ("info", "note"), ("todo", "note"), ("quote", "note"), ("example", "note"),
-    ("question", "tip"), ("faq", "tip"), ("success", "tip"), ("bug", "caution"),
-    ("danger", "caution"), ("failure", "warning"), ("unknown-type", "note"),
-])
+@pytest.mark.parametrize(
+    ("kind", "look"),
+    [
+        ("info", "note"),
+        ("todo", "note"),
+        ("quote", "note"),
+        ("example", "note"),
+        ("question", "tip"),
+        ("faq", "tip"),
+        ("success", "tip"),
+        ("bug", "caution"),
+        ("danger", "caution"),
+        ("failure", "warning"),
+        ("unknown-type", "note"),
+    ],
+)
 def test_obsidian_types_map_onto_the_five_looks(kind: str, look: str) -> None:
     html = html_of(f"> [!{kind}]\n> Body.\n")
     assert f'class="callout callout-{look}" data-callout="{kind}"' in html
@@ -66,8 +78,10 @@ def test_obsidian_types_map_onto_the_five_looks(kind: str, look: str) -> None:
 
 def test_obsidian_title_and_folding() -> None:
     closed = html_of("> [!tip]- Custom *title*\n> Hidden.\n")
-    assert closed.startswith('<details class="callout callout-tip" data-callout="tip">\n'
-                             '<summary class="callout-title">Custom <em>title</em></summary>')
+    assert closed.startswith(
+        '<details class="callout callout-tip" data-callout="tip">\n'
+        '<summary class="callout-title">Custom <em>title</em></summary>'
+    )
     opened = html_of("> [!tip]+ Shown\n> Body.\n")
     assert opened.startswith('<details class="callout callout-tip" data-callout="tip" open>')
     titled = html_of("> [!warning] Mind this\n> Body.\n")
@@ -86,14 +100,19 @@ def test_alert_marker_alone_and_plain_quotes_stay_quotes() -> None:
 
 def test_admonitions() -> None:
     html = html_of('!!! warning "Careful now"\n    The body.\n')
-    assert html.startswith('<div class="callout callout-warning" data-callout="warning" '
-                           'role="note">\n<p class="callout-title">Careful now</p>')
+    assert html.startswith(
+        '<div class="callout callout-warning" data-callout="warning" '
+        'role="note">\n<p class="callout-title">Careful now</p>'
+    )
     assert "<p>The body.</p>" in html
     closed = html_of("??? note\n    Hidden.\n")
-    assert closed.startswith('<details class="callout callout-note" data-callout="note">\n'
-                             '<summary class="callout-title">Note</summary>')
+    assert closed.startswith(
+        '<details class="callout callout-note" data-callout="note">\n'
+        '<summary class="callout-title">Note</summary>'
+    )
     assert html_of("???+ tip\n    Shown.\n").startswith(
-        '<details class="callout callout-tip" data-callout="tip" open>')
+        '<details class="callout callout-tip" data-callout="tip" open>'
+    )
     untitled = html_of('!!! note ""\n    No title.\n')
     assert "callout-title" not in untitled and "<p>No title.</p>" in untitled
 
@@ -118,12 +137,15 @@ def test_an_unknown_slash_block_is_a_warning_and_keeps_its_body() -> None:
     assert warnings_of(text) == [(3, 1, "unsupported-syntax")]
 
 
-@pytest.mark.parametrize(("text", "look", "title"), [
-    ("::: tip\nBody.\n:::\n", "tip", "Tip"),
-    ("::: warning Mind the gap\nBody.\n:::\n", "warning", "Mind the gap"),
-    (":::danger[Docusaurus title]\nBody.\n:::\n", "caution", "Docusaurus title"),
-    ("::: info\nBody.\n:::\n", "note", "Info"),
-])
+@pytest.mark.parametrize(
+    ("text", "look", "title"),
+    [
+        ("::: tip\nBody.\n:::\n", "tip", "Tip"),
+        ("::: warning Mind the gap\nBody.\n:::\n", "warning", "Mind the gap"),
+        (":::danger[Docusaurus title]\nBody.\n:::\n", "caution", "Docusaurus title"),
+        ("::: info\nBody.\n:::\n", "note", "Info"),
+    ],
+)
 def test_containers(text: str, look: str, title: str) -> None:
     html = html_of(text)
     assert f'<div class="callout callout-{look}"' in html
@@ -132,8 +154,10 @@ def test_containers(text: str, look: str, title: str) -> None:
 
 def test_details_container_folds() -> None:
     html = html_of("::: details Click me\nHidden.\n:::\n")
-    assert html.startswith('<details class="callout callout-note" data-callout="details">\n'
-                           '<summary class="callout-title">Click me</summary>')
+    assert html.startswith(
+        '<details class="callout callout-note" data-callout="details">\n'
+        '<summary class="callout-title">Click me</summary>'
+    )
 
 
 def test_attribute_list_id_on_a_callout_stays() -> None:
@@ -155,7 +179,8 @@ def test_content_tabs_are_radio_inputs_with_labels() -> None:
         '<input type="radio" class="tabbed-input" name="__tabbed_1" id="__tabbed_1_2">\n'
         '<label class="tabbed-label" for="__tabbed_1_2">Two</label>\n'
         '<div class="tabbed-panel">\n<p>Second.</p>\n</div>\n'
-        "</div>\n<p>After.</p>\n")
+        "</div>\n<p>After.</p>\n"
+    )
 
 
 def test_tab_sets_split_and_select() -> None:
@@ -173,17 +198,21 @@ def test_tab_sets_split_and_select() -> None:
 def test_definition_and_task_lists() -> None:
     assert "<dl>\n<dt>Term</dt>\n<dd>Meaning</dd>\n</dl>" in html_of("Term\n: Meaning\n")
     tasks = html_of("- [ ] open\n- [x] done\n")
-    assert '<label><input class="task-list-item-checkbox" disabled="disabled" ' \
-           'type="checkbox"> open</label>' in tasks
+    assert (
+        '<label><input class="task-list-item-checkbox" disabled="disabled" '
+        'type="checkbox"> open</label>' in tasks
+    )
 
 
 def test_math_becomes_mathml() -> None:
     html = html_of("Inline $x^2$ and \\(y_1\\).\n\n$$\n\\frac{a}{b}\n$$\n")
     assert html.count("<math ") == 3
-    assert '<msup><mi>x</mi><mn>2</mn></msup>' in html
-    assert '<msub><mi>y</mi><mn>1</mn></msub>' in html
-    assert '<div class="math"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' \
-           '<mrow><mfrac>' in html
+    assert "<msup><mi>x</mi><mn>2</mn></msup>" in html
+    assert "<msub><mi>y</mi><mn>1</mn></msub>" in html
+    assert (
+        '<div class="math"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">'
+        "<mrow><mfrac>" in html
+    )
     assert "$" not in html and "\\(" not in html
 
 
@@ -199,8 +228,10 @@ def test_a_price_is_not_math() -> None:
 
 def test_fenced_code_is_highlighted() -> None:
     html = html_of('```python title="app.py" hl_lines="2"\nimport os\nx = 1\n```\n')
-    assert html.startswith('<div class="code-block"><p class="code-title">app.py</p>\n'
-                           '<div class="highlight"><pre><span></span><code>')
+    assert html.startswith(
+        '<div class="code-block"><p class="code-title">app.py</p>\n'
+        '<div class="highlight"><pre><span></span><code>'
+    )
     assert '<span class="kn">import</span>' in html
     assert '<span class="hll"><span class="n">x</span>' in html
     numbered = html_of("```js{1}\nlet a = 1\n```\n```ts:line-numbers\nlet b\n```\n")
@@ -219,8 +250,10 @@ def test_unknown_language_and_mermaid_stay_readable() -> None:
 
 
 def test_every_id_an_author_can_link_to_is_an_anchor() -> None:
-    text = ('# Title {#custom}\n\nA paragraph {#para-id .x}\n\n<a name="old-anchor"></a>\n\n'
-            'Inline <span id="inline-id">x</span> and <input name="not-an-anchor">\n')
+    text = (
+        '# Title {#custom}\n\nA paragraph {#para-id .x}\n\n<a name="old-anchor"></a>\n\n'
+        'Inline <span id="inline-id">x</span> and <input name="not-an-anchor">\n'
+    )
     rec = extract_page("content/p.md", text.encode())
     assert rec.anchors == ["custom", "inline-id", "old-anchor", "para-id"]
     assert '<p id="para-id" class="x">A paragraph</p>' in rec.html
@@ -233,27 +266,36 @@ def test_template_tags_are_not_taken_for_attribute_lists() -> None:
 
 
 def test_wikilinks_are_links() -> None:
-    rec = extract_page("content/p.md", b"See [[Some Page]], [[Other|alias]] and "
-                                       b"[[Page#A heading]] and ![[pic.png|200]].\n")
+    rec = extract_page(
+        "content/p.md",
+        b"See [[Some Page]], [[Other|alias]] and [[Page#A heading]] and ![[pic.png|200]].\n",
+    )
     assert [(link.href, link.label, link.kind) for link in rec.links] == [
-        ("Some Page", "Some Page", "wikilink"), ("Other", "alias", "wikilink"),
-        ("Page#A heading", "Page > A heading", "wikilink"), ("pic.png", "pic.png", "wikilink")]
+        ("Some Page", "Some Page", "wikilink"),
+        ("Other", "alias", "wikilink"),
+        ("Page#A heading", "Page > A heading", "wikilink"),
+        ("pic.png", "pic.png", "wikilink"),
+    ]
     assert 'class="wikilink">alias</a>' in rec.html
     assert '<img src="' in rec.html and 'width="200"' in rec.html
     assert "[[" not in rec.html
 
 
-@pytest.mark.parametrize(("text", "line", "column"), [
-    ("Intro.\n\n{% include footer.html %}\n", 3, 1),
-    ("Intro.\n\nSee {!docs/part.md!} here.\n", 3, 5),
-    ("Intro.\n\n:::{note}\nMyST\n:::\n", 3, 1),
-    ("Intro.\n\n```{code-cell}\nx\n```\n", 3, 1),
-    ("Intro.\n\n<!--@include: ./part.md-->\n", 3, 1),
-    ("Intro.\n\n--8<-- snippet.md\n", 3, 1),  # unquoted: not the form sitegen includes
-    ("Intro.\n\n![[Embedded page]]\n", 3, 1),
-])
-def test_unsupported_includes_are_warnings_with_their_place(text: str, line: int,
-                                                            column: int) -> None:
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ("Intro.\n\n{% include footer.html %}\n", 3, 1),
+        ("Intro.\n\nSee {!docs/part.md!} here.\n", 3, 5),
+        ("Intro.\n\n:::{note}\nMyST\n:::\n", 3, 1),
+        ("Intro.\n\n```{code-cell}\nx\n```\n", 3, 1),
+        ("Intro.\n\n<!--@include: ./part.md-->\n", 3, 1),
+        ("Intro.\n\n--8<-- snippet.md\n", 3, 1),  # unquoted: not the form sitegen includes
+        ("Intro.\n\n![[Embedded page]]\n", 3, 1),
+    ],
+)
+def test_unsupported_includes_are_warnings_with_their_place(
+    text: str, line: int, column: int
+) -> None:
     assert warnings_of(text) == [(line, column, "unsupported-syntax")]
 
 
@@ -275,18 +317,20 @@ def test_the_families_page_leaves_no_raw_marker() -> None:
 
 def test_vitepress_attribute_delimiters_on_headings() -> None:
     rec = extract_page("content/p.md", b"### StateTree %{#statetree}%\n\n## Price 5%\n")
-    assert [(h.text, h.id) for h in rec.headings] == [("StateTree", "statetree"),
-                                                      ("Price 5%", "price-5")]
+    assert [(h.text, h.id) for h in rec.headings] == [
+        ("StateTree", "statetree"),
+        ("Price 5%", "price-5"),
+    ]
 
 
 def test_vitepress_code_group_is_a_tab_set_of_its_fences() -> None:
-    html = html_of("::: code-group\n\n```ts [store.ts]\nlet a\n```\n\n```js\nlet b\n```\n\n"
-                   ":::\n\n::: code-group\n```sh [npm]\nnpm i\n```\n:::\n")
+    html = html_of(
+        "::: code-group\n\n```ts [store.ts]\nlet a\n```\n\n```js\nlet b\n```\n\n"
+        ":::\n\n::: code-group\n```sh [npm]\nnpm i\n```\n:::\n"
+    )
     assert html.count('<div class="tabbed-set">') == 2
-    labels = re.findall(r'<label class="tabbed-label" for="(__tabbed_\d_\d)">([^<]*)</label>',
-                        html)
-    assert labels == [("__tabbed_1_1", "store.ts"), ("__tabbed_1_2", "js"),
-                      ("__tabbed_2_1", "npm")]
+    labels = re.findall(r'<label class="tabbed-label" for="(__tabbed_\d_\d)">([^<]*)</label>', html)
+    assert labels == [("__tabbed_1_1", "store.ts"), ("__tabbed_1_2", "js"), ("__tabbed_2_1", "npm")]
     assert ":::" not in html and "[store.ts]" not in html
 
 
@@ -294,10 +338,10 @@ def test_a_mkdocstrings_directive_is_a_link_to_the_symbol() -> None:
     text = b"# API\n\n::: pkg.models.Model\n    options:\n      show_source: true\n\nAfter.\n"
     rec = extract_page("content/p.md", text)
     assert [(link.href, link.kind, link.line, link.column) for link in rec.links] == [
-        ("pkg.models.Model", "autoref", 3, 1)]
-    assert rec.html.split("</h1>\n")[1].startswith(
-        '<p class="api-ref"><a href="sglink-')
-    assert '<code>pkg.models.Model</code></a></p>\n<p>After.</p>' in rec.html
+        ("pkg.models.Model", "autoref", 3, 1)
+    ]
+    assert rec.html.split("</h1>\n")[1].startswith('<p class="api-ref"><a href="sglink-')
+    assert "<code>pkg.models.Model</code></a></p>\n<p>After.</p>" in rec.html
     assert "show_source" not in rec.html and rec.diagnostics == []
     module = extract_page("content/p.md", b"::: pkg\n    options:\n      members: [a]\n")
     assert [(link.href, link.kind) for link in module.links] == [("pkg", "autoref")]

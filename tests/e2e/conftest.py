@@ -46,7 +46,7 @@ rel:typo: 0001-old.md
 
 We decided.
 """,
-    "pkg/core.py": "import os\n\ndef run():\n    \"\"\"See [install](../content/guides/install.md#setup).\"\"\"\n    return os.getcwd()\n",
+    "pkg/core.py": 'import os\n\ndef run():\n    """See [install](../content/guides/install.md#setup)."""\n    return os.getcwd()\n',
     "sitegen.toml": 'title = "Fixture"\nsource = ["pkg"]\n',
 }
 
@@ -68,5 +68,10 @@ def project(tmp_path: Path) -> Path:
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sitegen.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "sitegen.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )

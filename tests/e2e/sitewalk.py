@@ -26,8 +26,9 @@ class _Page(HTMLParser):
                 continue
             if name == "id" or (name == "name" and tag == "a"):
                 self.ids.add(value)
-            elif (name == "href" and tag in ("a", "link")) or (name == "src" and tag in (
-                    "img", "script")):
+            elif (name == "href" and tag in ("a", "link")) or (
+                name == "src" and tag in ("img", "script")
+            ):
                 self.refs.append(value)
 
 
@@ -67,7 +68,6 @@ def walk_site(site: Path) -> Walk:
                 continue
             # GitHub's line range "#L3-L5" lands on its first line.
             fragment = _LINE_RANGE.sub(r"\1", unquote(parts.fragment))
-            if fragment and target.suffix == ".html" and fragment not in _parse(
-                    target, cache).ids:
+            if fragment and target.suffix == ".html" and fragment not in _parse(target, cache).ids:
                 out.bad_fragments.append((str(html.relative_to(site)), ref))
     return out

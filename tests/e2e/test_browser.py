@@ -16,9 +16,13 @@ CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
 
 if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
     if os.environ.get("CI"):
-        raise RuntimeError("CI is set but no Chromium exists at /usr/bin/chromium: install Debian's chromium")
-    pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium); CI would fail here",
-                allow_module_level=True)
+        raise RuntimeError(
+            "CI is set but no Chromium exists at /usr/bin/chromium: install Debian's chromium"
+        )
+    pytest.skip(
+        "no Chromium at /usr/bin/chromium (apt-get install chromium); CI would fail here",
+        allow_module_level=True,
+    )
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
 
@@ -26,6 +30,7 @@ playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.e2e.conftest import write_project
+
     project = write_project(tmp_path_factory.mktemp("browser") / "proj")
     proc = run_cli("build", "--root", str(project), "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
@@ -35,9 +40,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run", "--disable-sync"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                "--disable-sync",
+            ],
+        )
         yield b
         b.close()
 
@@ -48,7 +61,12 @@ def _open(browser, url: str):  # type: ignore[no-untyped-def]
     remote: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: remote.append(r.url) if not r.url.startswith(("file:", "data:", "about:")) else None)
+    page.on(
+        "request",
+        lambda r: (
+            remote.append(r.url) if not r.url.startswith(("file:", "data:", "about:")) else None
+        ),
+    )
     page.goto(url)
     return page, errors, remote
 

@@ -18,8 +18,10 @@ FIXTURES = Path(__file__).parents[1] / "docs" / "fixtures" / "syntax"
 if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
     if os.environ.get("CI"):
         raise RuntimeError("CI is set but no Chromium exists at /usr/bin/chromium")
-    pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium); CI would fail here",
-                allow_module_level=True)
+    pytest.skip(
+        "no Chromium at /usr/bin/chromium (apt-get install chromium); CI would fail here",
+        allow_module_level=True,
+    )
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
 RAW_MARKERS = ("!!!", "???", ":::", "[!NOTE]", "[!", "===", "///")
@@ -27,8 +29,9 @@ RAW_MARKERS = ("!!!", "???", ":::", "[!NOTE]", "[!", "===", "///")
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pages: dict[str, str | bytes] = {f"content/{p.name}": p.read_bytes()
-                                     for p in FIXTURES.glob("*.md")}
+    pages: dict[str, str | bytes] = {
+        f"content/{p.name}": p.read_bytes() for p in FIXTURES.glob("*.md")
+    }
     project = write_project(tmp_path_factory.mktemp("syntax") / "proj", pages)
     proc = run_cli("build", "--root", str(project), "--jobs", "1", "--strict")
     assert proc.returncode == 0, proc.stderr
@@ -38,18 +41,30 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--no-first-run", "--disable-sync"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--no-first-run",
+                "--disable-sync",
+            ],
+        )
         yield b
         b.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_families_render_in_both_schemes(browser, site: Path, scheme: str,  # type: ignore[no-untyped-def]
-                                             tmp_path: Path) -> None:
-    page = browser.new_page(color_scheme=scheme, java_script_enabled=False,
-                            viewport={"width": 1100, "height": 900})
+def test_the_families_render_in_both_schemes(
+    browser,
+    site: Path,
+    scheme: str,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    page = browser.new_page(
+        color_scheme=scheme, java_script_enabled=False, viewport={"width": 1100, "height": 900}
+    )
     page.goto((site / "families.html").as_uri())
     main = page.locator("main")
     text = main.inner_text()

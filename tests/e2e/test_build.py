@@ -22,12 +22,12 @@ def test_build_publishes_pages_with_backlinks(project: Path) -> None:
     home = html.unescape((site / "index.html").read_text())
     # The install guide links home four times (one with a fragment); the first labelled
     # occurrence gives the label and the anchor of its section.
-    backlinks = home[home.index('id="sitegen-backlinks"'):]
+    backlinks = home[home.index('id="sitegen-backlinks"') :]
     assert "Install" in backlinks
     assert '("home", #step-1-download, x4)' in backlinks
     assert 'href="guides/install.html#step-1-download"' in backlinks
     old = (site / "adr/0001-old.html").read_text()
-    section = old[old.index('id="sitegen-backlinks"'):]
+    section = old[old.index('id="sitegen-backlinks"') :]
     assert "Superseded by" in section
     assert "ADR 0002 new" in section and "[supersedes]" in section
     # Content is escaped: the label <script> shows as text.
@@ -74,17 +74,25 @@ def test_graph_json_version_1(project: Path) -> None:
     assert _build(project).returncode == 0
     doc = json.loads((project / "site/graph.json").read_text())
     assert doc["version"] == 1
-    edge = next(e for e in doc["edges"] if e["from"] == "/adr/0002-new.md" and e.get("rel") == "supersedes")
+    edge = next(
+        e for e in doc["edges"] if e["from"] == "/adr/0002-new.md" and e.get("rel") == "supersedes"
+    )
     assert "count" not in edge and "label" not in edge
 
 
 def test_diagnostics_are_located_and_suggest(project: Path) -> None:
     proc = _build(project)
     err = proc.stderr
-    assert re.search(r"content/guides/install\.md:11:46: warning: link target 'instal\.md' does not exist", err)
+    assert re.search(
+        r"content/guides/install\.md:11:46: warning: link target 'instal\.md' does not exist", err
+    )
     assert "Did you mean 'guides/install.md'?" in err
-    assert re.search(r"content/guides/install\.md:\d+:\d+: warning: link '\.\./index\.md#nowhere'", err)
-    assert re.search(r"content/guides/install\.md:\d+:\d+: warning: link to 'http://localhost:8000/x'", err)
+    assert re.search(
+        r"content/guides/install\.md:\d+:\d+: warning: link '\.\./index\.md#nowhere'", err
+    )
+    assert re.search(
+        r"content/guides/install\.md:\d+:\d+: warning: link to 'http://localhost:8000/x'", err
+    )
     assert re.search(r"content/adr/0002-new\.md:\d+:\d+: warning: .*rel-typo", err)
     assert re.search(r"\d+ pages?, .* links?, \d+ broken links?, \d+ warnings? in [\d.]+ s", err)
 
@@ -111,6 +119,7 @@ def test_graph_parse_command(project: Path, tmp_path: Path) -> None:
     proc = run_cli("graph", "parse", str(legacy), "--json")
     assert proc.returncode == 0
     doc = json.loads(proc.stdout)
-    assert doc["edges"] == [{"from": "/a.md", "to": "/b.md", "rel": "", "label": "", "anchor": "",
-                             "count": 1}]
+    assert doc["edges"] == [
+        {"from": "/a.md", "to": "/b.md", "rel": "", "label": "", "anchor": "", "count": 1}
+    ]
     assert ":6:" in proc.stderr

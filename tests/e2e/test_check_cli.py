@@ -21,26 +21,40 @@ FIXTURES = Path(__file__).parent / "fixtures"
 SOURCE = 'source = ["pkg", "web"]\n'
 FINDING = re.compile(r"^\S+:\d+:\d+: (error|warning): ")
 
-RELATION_CYCLE = ("content/adr/0001-one.md:3:1: {level}: 'supersedes' relations form a cycle: "
-                  "/adr/0001-one.md, /adr/0002-two.md. [relation-cycles]")
-MISSING_REL = ("content/adr/0002-two.md:4:1: {level}: relation 'rel-depends-on' target 'gone.md' "
-               "does not exist (looked for 'content/adr/gone.md'). [missing-rel-targets]")
-BROKEN_LINK = ("content/index.md:3:43: {level}: link target 'nowhere.md' does not exist "
-               "(looked for 'content/nowhere.md'). [broken-links]")
-BROKEN_ANCHOR = ("content/index.md:5:5: {level}: link 'adr/0002-two.md#no-such-heading': "
-                 "no heading or line '#no-such-heading' in the target [broken-anchors]")
+RELATION_CYCLE = (
+    "content/adr/0001-one.md:3:1: {level}: 'supersedes' relations form a cycle: "
+    "/adr/0001-one.md, /adr/0002-two.md. [relation-cycles]"
+)
+MISSING_REL = (
+    "content/adr/0002-two.md:4:1: {level}: relation 'rel-depends-on' target 'gone.md' "
+    "does not exist (looked for 'content/adr/gone.md'). [missing-rel-targets]"
+)
+BROKEN_LINK = (
+    "content/index.md:3:43: {level}: link target 'nowhere.md' does not exist "
+    "(looked for 'content/nowhere.md'). [broken-links]"
+)
+BROKEN_ANCHOR = (
+    "content/index.md:5:5: {level}: link 'adr/0002-two.md#no-such-heading': "
+    "no heading or line '#no-such-heading' in the target [broken-anchors]"
+)
 CODE_CYCLES = [
     # the fewest pairs first (SPEC §11): a -> b alone breaks both loops of a, b, c
-    ("pkg/a.py:2:1: {level}: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/c.py "
-     "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/a.py -> pkg/b.py "
-     "makes them acyclic. [code-cycles]"),
-    ("pkg/r1.py:6:1: {level}: Dependency cycle of 2 files: pkg/r1.py, web/r2.js "
-     "(e.g. pkg/r1.py -> web/r2.js -> pkg/r1.py); removing pkg/r1.py -> web/r2.js "
-     "makes them acyclic. [code-cycles]"),
+    (
+        "pkg/a.py:2:1: {level}: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/c.py "
+        "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/a.py -> pkg/b.py "
+        "makes them acyclic. [code-cycles]"
+    ),
+    (
+        "pkg/r1.py:6:1: {level}: Dependency cycle of 2 files: pkg/r1.py, web/r2.js "
+        "(e.g. pkg/r1.py -> web/r2.js -> pkg/r1.py); removing pkg/r1.py -> web/r2.js "
+        "makes them acyclic. [code-cycles]"
+    ),
     "pkg/selfish.py:2:1: {level}: pkg/selfish.py imports itself. [code-cycles]",
-    ("web/ui.js:2:1: {level}: Dependency cycle of 2 files: pkg/bridge.py, web/ui.js "
-     "(e.g. pkg/bridge.py -> web/ui.js -> pkg/bridge.py); removing web/ui.js -> pkg/bridge.py "
-     "makes them acyclic. [code-cycles]"),
+    (
+        "web/ui.js:2:1: {level}: Dependency cycle of 2 files: pkg/bridge.py, web/ui.js "
+        "(e.g. pkg/bridge.py -> web/ui.js -> pkg/bridge.py); removing web/ui.js -> pkg/bridge.py "
+        "makes them acyclic. [code-cycles]"
+    ),
 ]
 
 
@@ -57,10 +71,20 @@ def _check(root: Path, *args: str, github: bool = False) -> subprocess.Completed
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
     if github:
         env["GITHUB_ACTIONS"] = "true"
-    command = [sys.executable, "-m", "sitegen.cli", "check", "--root", str(root), "--jobs", "1",
-               *args]
-    return subprocess.run(command, check=False, capture_output=True, text=True, timeout=300,
-                          env=env)
+    command = [
+        sys.executable,
+        "-m",
+        "sitegen.cli",
+        "check",
+        "--root",
+        str(root),
+        "--jobs",
+        "1",
+        *args,
+    ]
+    return subprocess.run(
+        command, check=False, capture_output=True, text=True, timeout=300, env=env
+    )
 
 
 def _findings(stdout: str) -> list[str]:
@@ -103,12 +127,17 @@ def test_code_cycles_as_warnings_do_not_fail(project: Path, configs: Path) -> No
     warn = _config(configs, "warn.toml", 'code-cycles = "warn"\n')
     proc = _check(project, "--config", warn)
     assert proc.returncode == 1  # the other checks still fail
-    assert _findings(proc.stdout) == (_lines(RELATION_CYCLE, MISSING_REL, BROKEN_LINK,
-                                             BROKEN_ANCHOR)
-                                      + _lines(*CODE_CYCLES, level="warning"))
-    only_warn = _config(configs, "only-warn.toml", 'code-cycles = "warn"\n'
-                        'broken-links = "ignore"\nbroken-anchors = "ignore"\n'
-                        'missing-rel-targets = "ignore"\nrelation-cycles = "ignore"\n')
+    assert _findings(proc.stdout) == (
+        _lines(RELATION_CYCLE, MISSING_REL, BROKEN_LINK, BROKEN_ANCHOR)
+        + _lines(*CODE_CYCLES, level="warning")
+    )
+    only_warn = _config(
+        configs,
+        "only-warn.toml",
+        'code-cycles = "warn"\n'
+        'broken-links = "ignore"\nbroken-anchors = "ignore"\n'
+        'missing-rel-targets = "ignore"\nrelation-cycles = "ignore"\n',
+    )
     proc = _check(project, "--config", only_warn)
     assert proc.returncode == 0, proc.stdout
     assert _findings(proc.stdout) == _lines(*CODE_CYCLES, level="warning")
@@ -118,18 +147,22 @@ def test_ignored_check_is_not_printed(project: Path, configs: Path) -> None:
     ignore = _config(configs, "ignore.toml", 'code-cycles = "ignore"\n')
     proc = _check(project, "--config", ignore)
     assert proc.returncode == 1
-    assert _findings(proc.stdout) == _lines(RELATION_CYCLE, MISSING_REL, BROKEN_LINK,
-                                            BROKEN_ANCHOR)
+    assert _findings(proc.stdout) == _lines(RELATION_CYCLE, MISSING_REL, BROKEN_LINK, BROKEN_ANCHOR)
 
 
 def test_exit_0_when_everything_is_warn_or_ignore(project: Path, configs: Path) -> None:
-    mixed = _config(configs, "mixed.toml", 'broken-links = "warn"\nbroken-anchors = "warn"\n'
-                    'missing-rel-targets = "ignore"\ncode-cycles = "warn"\n'
-                    'relation-cycles = "ignore"\n')
+    mixed = _config(
+        configs,
+        "mixed.toml",
+        'broken-links = "warn"\nbroken-anchors = "warn"\n'
+        'missing-rel-targets = "ignore"\ncode-cycles = "warn"\n'
+        'relation-cycles = "ignore"\n',
+    )
     proc = _check(project, "--config", mixed)
     assert proc.returncode == 0, proc.stdout
-    assert _findings(proc.stdout) == _lines(BROKEN_LINK, BROKEN_ANCHOR, *CODE_CYCLES,
-                                            level="warning")
+    assert _findings(proc.stdout) == _lines(
+        BROKEN_LINK, BROKEN_ANCHOR, *CODE_CYCLES, level="warning"
+    )
 
 
 def test_unknown_check_name_is_a_configuration_error(project: Path, configs: Path) -> None:
@@ -168,8 +201,10 @@ def test_github_actions_annotations(project: Path) -> None:
     assert _findings(proc.stdout) == ALL_ERRORS
     annotations = [line for line in lines if line.startswith("::error ")]
     assert len(annotations) == len(ALL_ERRORS)
-    link = ("::error file=content/index.md,line=3,col=43,title=broken-links::link target "
-            "'nowhere.md' does not exist (looked for 'content/nowhere.md').")
+    link = (
+        "::error file=content/index.md,line=3,col=43,title=broken-links::link target "
+        "'nowhere.md' does not exist (looked for 'content/nowhere.md')."
+    )
     # each annotation follows its finding line
     assert lines[lines.index(BROKEN_LINK.format(level="error")) + 1] == link
     assert any(a.startswith("::error file=pkg/selfish.py,line=2,col=1,") for a in annotations)
@@ -186,13 +221,17 @@ def test_baseline_then_a_new_broken_link_fails_alone(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout
     assert _findings(proc.stdout) == []
     index = root / "content/index.md"
-    index.write_text(index.read_text(encoding="utf-8") + "\nAnd [another](missing-too.md).\n",
-                     encoding="utf-8")
+    index.write_text(
+        index.read_text(encoding="utf-8") + "\nAnd [another](missing-too.md).\n", encoding="utf-8"
+    )
     proc = _check(root)
     assert proc.returncode == 1
     assert _findings(proc.stdout) == [
-        ("content/index.md:7:5: error: link target 'missing-too.md' does not exist "
-         "(looked for 'content/missing-too.md'). [broken-links]")]
+        (
+            "content/index.md:7:5: error: link target 'missing-too.md' does not exist "
+            "(looked for 'content/missing-too.md'). [broken-links]"
+        )
+    ]
 
 
 def test_baseline_then_a_new_cycle_fails_alone(tmp_path: Path) -> None:
@@ -204,34 +243,44 @@ def test_baseline_then_a_new_cycle_fails_alone(tmp_path: Path) -> None:
     assert proc.returncode == 1
     # equal weights: the smaller pair d -> e is the one to remove
     assert _findings(proc.stdout) == [
-        ("pkg/d.py:1:1: error: Dependency cycle of 2 files: pkg/d.py, pkg/e.py "
-         "(e.g. pkg/d.py -> pkg/e.py -> pkg/d.py); removing pkg/d.py -> pkg/e.py makes them "
-         "acyclic. [code-cycles]")]
+        (
+            "pkg/d.py:1:1: error: Dependency cycle of 2 files: pkg/d.py, pkg/e.py "
+            "(e.g. pkg/d.py -> pkg/e.py -> pkg/d.py); removing pkg/d.py -> pkg/e.py makes them "
+            "acyclic. [code-cycles]"
+        )
+    ]
 
 
 def test_baseline_covers_a_shrunk_cycle_but_not_a_merged_one(tmp_path: Path) -> None:
     root = _copy(tmp_path, "cycles_project")
     assert _check(root, "--write-baseline").returncode == 0
     # b stops importing c: what is left, a <-> b, lies inside the known a/b/c cycle.
-    (root / "pkg/b.py").write_text('"""B."""\nfrom pkg import a\n\n\ndef g():\n    return 1\n',
-                                   encoding="utf-8")
+    (root / "pkg/b.py").write_text(
+        '"""B."""\nfrom pkg import a\n\n\ndef g():\n    return 1\n', encoding="utf-8"
+    )
     proc = _check(root)
     assert proc.returncode == 0, proc.stdout
     assert _findings(proc.stdout) == []
     # a and the self-importing module now import each other: one new, larger unit.
-    (root / "pkg/a.py").write_text('"""A."""\nfrom pkg import b\nimport pkg.selfish\n\n\n'
-                                   "def f():\n    return b.g()\n", encoding="utf-8")
-    (root / "pkg/selfish.py").write_text('"""Self."""\nimport pkg.selfish\nfrom pkg import a\n',
-                                         encoding="utf-8")
+    (root / "pkg/a.py").write_text(
+        '"""A."""\nfrom pkg import b\nimport pkg.selfish\n\n\ndef f():\n    return b.g()\n',
+        encoding="utf-8",
+    )
+    (root / "pkg/selfish.py").write_text(
+        '"""Self."""\nimport pkg.selfish\nfrom pkg import a\n', encoding="utf-8"
+    )
     proc = _check(root)
     assert proc.returncode == 1
     # three pairs are needed; of the sets of three, the weakest: a -> selfish, b -> a and the
     # self-import go; a -> b (import + call, two occurrences) stays
     assert _findings(proc.stdout) == [
-        ("pkg/a.py:3:1: error: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/selfish.py "
-         "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/a.py -> pkg/selfish.py, "
-         "pkg/b.py -> pkg/a.py, pkg/selfish.py -> pkg/selfish.py makes them acyclic. "
-         "[code-cycles]")]
+        (
+            "pkg/a.py:3:1: error: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/selfish.py "
+            "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/a.py -> pkg/selfish.py, "
+            "pkg/b.py -> pkg/a.py, pkg/selfish.py -> pkg/selfish.py makes them acyclic. "
+            "[code-cycles]"
+        )
+    ]
 
 
 def test_clean_project_passes(tmp_path: Path) -> None:

@@ -31,9 +31,30 @@ N_PAGES = 200
 KILLS = 6
 SEED = 20260501
 FOLDERS = ["guides", "guides/advanced", "reference/api", "tutorials", "adr"]
-WORDS = ["graph", "node", "edge", "page", "link", "anchor", "build", "cache", "render", "template",
-         "index", "parser", "token", "stream", "plugin", "config", "section", "module",
-         "reference", "guide", "release", "deploy"]
+WORDS = [
+    "graph",
+    "node",
+    "edge",
+    "page",
+    "link",
+    "anchor",
+    "build",
+    "cache",
+    "render",
+    "template",
+    "index",
+    "parser",
+    "token",
+    "stream",
+    "plugin",
+    "config",
+    "section",
+    "module",
+    "reference",
+    "guide",
+    "release",
+    "deploy",
+]
 TMP_GLOB = ".site.tmp-*"
 
 
@@ -51,15 +72,19 @@ def _sentence(rng: random.Random, n: int) -> str:
 def _page(i: int, rng: random.Random) -> str:
     here = posixpath.dirname(page_path(i))
     targets = [rng.randrange(N_PAGES) for _ in range(8)]
-    links = [f"[page {t}]({posixpath.relpath(page_path(t), here)}"
-             f"{'#usage' if t % 3 == 0 else ''})" for t in targets]
+    links = [
+        f"[page {t}]({posixpath.relpath(page_path(t), here)}{'#usage' if t % 3 == 0 else ''})"
+        for t in targets
+    ]
     dep = posixpath.relpath(page_path((i + 1) % N_PAGES), here)
     code = posixpath.relpath(f"pkg/mod{i % 10}.py", here)
     parts = [f"---\ntitle: Page {i}\nrel-depends-on: {dep}\n---\n# Page {i}\n"]
     for h, heading in enumerate(["Overview", "Usage", "Details", "Notes"]):
         parts.append(f"## {heading}\n")
-        parts += [" ".join(_sentence(rng, 12) for _ in range(4)) + " " + links[2 * h + k] + "\n"
-                  for k in range(2)]
+        parts += [
+            " ".join(_sentence(rng, 12) for _ in range(4)) + " " + links[2 * h + k] + "\n"
+            for k in range(2)
+        ]
     parts.append(f"| a | b |\n|---|---|\n| {rng.choice(WORDS)} | [code]({code}) |\n")
     parts.append("```python\nprint('x')\n```\n")
     return "\n".join(parts)
@@ -70,10 +95,12 @@ def corpus() -> dict[str, str]:
     rng = random.Random(SEED)
     files = {page_path(i): _page(i, rng) for i in range(N_PAGES)}
     files["docs/index.md"] = "# Home\n\n" + "".join(
-        f"- [{f}]({f}/p{i:03d}.md)\n" for i, f in enumerate(FOLDERS))
+        f"- [{f}]({f}/p{i:03d}.md)\n" for i, f in enumerate(FOLDERS)
+    )
     for m in range(10):
-        files[f"pkg/mod{m}.py"] = (f"from pkg import mod{(m + 1) % 10}\n\n\ndef f{m}():\n"
-                                   f"    return mod{(m + 1) % 10}\n")
+        files[f"pkg/mod{m}.py"] = (
+            f"from pkg import mod{(m + 1) % 10}\n\n\ndef f{m}():\n    return mod{(m + 1) % 10}\n"
+        )
     files["pkg/__init__.py"] = ""
     return files
 
@@ -84,8 +111,9 @@ def edited(files: dict[str, str]) -> dict[str, str]:
     out = dict(files)
     for i in (3, 50, 120):
         out[page_path(i)] += "\nAn appended sentence.\n"
-    out["docs/guides/new.md"] = (f"# New page\n\nSee [page 1]"
-                                 f"({posixpath.relpath(page_path(1), 'docs/guides')}).\n")
+    out["docs/guides/new.md"] = (
+        f"# New page\n\nSee [page 1]({posixpath.relpath(page_path(1), 'docs/guides')}).\n"
+    )
     del out[page_path(10)]
     out["pkg/mod3.py"] += "\n\ndef extra():\n    return 3\n"
     return out
@@ -106,15 +134,19 @@ def write_input(root: Path, files: dict[str, str], store: str) -> None:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     (root / "sitegen.toml").write_text(
-        f'title = "Crash"\ncontent = "docs"\nsource = ["pkg"]\nstore = "{store}"\n')
+        f'title = "Crash"\ncontent = "docs"\nsource = ["pkg"]\nstore = "{store}"\n'
+    )
 
 
 # ---------------------------------------------------------------------------- observations
 
 
 def site_bytes(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes()
-            for p in sorted(site.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
 
 
 def store_dump(root: Path, store: str) -> str:
@@ -139,6 +171,7 @@ def which_site(site: dict[str, bytes], old: dict[str, bytes], new: dict[str, byt
     def diff(ref: dict[str, bytes]) -> str:
         bad = sorted(k for k in site.keys() | ref.keys() if site.get(k) != ref.get(k))
         return f"{len(bad)} files differ (e.g. {bad[:3]})"
+
     return f"neither: vs old {diff(old)}; vs new {diff(new)}"
 
 
@@ -156,8 +189,15 @@ def build_command(*extra: str) -> list[str]:
 
 
 def run_build(root: Path, *extra: str) -> None:
-    done = subprocess.run(build_command(*extra), cwd=root, env=_env(), capture_output=True,
-                          text=True, timeout=300, check=False)
+    done = subprocess.run(
+        build_command(*extra),
+        cwd=root,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
 
 
@@ -197,8 +237,17 @@ def project(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     new_site, new_store = clean_build(base / "clean-new", edited(files), store)
     other_site, other_store = clean_build(base / "clean-other", other(files), store)
     assert len({str(sorted(s.items())) for s in (old_site, new_site, other_site)}) == 3
-    proj = Project(store, base / "template" / "proj", old_site, old_store, new_site, new_store,
-                   other_site, other_store, 0.0)
+    proj = Project(
+        store,
+        base / "template" / "proj",
+        old_site,
+        old_store,
+        new_site,
+        new_store,
+        other_site,
+        other_store,
+        0.0,
+    )
     timing = proj.copy(base / "timing", edited(files))
     start = time.perf_counter()
     run_build(timing)
@@ -217,8 +266,9 @@ def assert_intact(root: Path, proj: Project) -> str:
     return seen
 
 
-def assert_recovers(root: Path, proj: Project, files: dict[str, str],
-                    site: dict[str, bytes], store: str) -> None:
+def assert_recovers(
+    root: Path, proj: Project, files: dict[str, str], site: dict[str, bytes], store: str
+) -> None:
     """The next normal build of ``files`` succeeds and equals a clean build of them."""
     write_input(root, files, proj.store)
     run_build(root)
@@ -231,16 +281,23 @@ def assert_recovers(root: Path, proj: Project, files: dict[str, str],
 # ---------------------------------------------------------------------------- random kills
 
 
-def test_sigkill_at_random_points_leaves_the_old_or_the_new_site(project: Project,
-                                                                 tmp_path: Path) -> None:
+def test_sigkill_at_random_points_leaves_the_old_or_the_new_site(
+    project: Project, tmp_path: Path
+) -> None:
     rng = random.Random(SEED)
     span = project.seconds  # from the interpreter's start to the build's end
     seen = []
     for i in range(KILLS):
         root = project.copy(tmp_path / f"kill-{i}", edited(corpus()))
         delay = (i + rng.random()) / KILLS * span  # one kill in each sixth of the build
-        proc = subprocess.Popen(build_command(), cwd=root, env=_env(), start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            build_command(),
+            cwd=root,
+            env=_env(),
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(delay)
         try:
             os.killpg(proc.pid, signal.SIGKILL)  # the build and any workers it forked
@@ -278,25 +335,38 @@ main()
 def build_dying_at(root: Path, point: str, *extra: str) -> None:
     module, name = KILL_POINTS[point]
     cmd = [sys.executable, "-c", DIE_AT, module, name, "build", "--quiet", "--jobs", "1", *extra]
-    done = subprocess.run(cmd, cwd=root, env=_env(), capture_output=True, text=True, timeout=300,
-                          check=False, start_new_session=True)  # its own group, killed whole
+    done = subprocess.run(
+        cmd,
+        cwd=root,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        start_new_session=True,
+    )  # its own group, killed whole
     assert done.returncode == -signal.SIGKILL, (
-        f"the build did not reach {point}: {done.stderr[-2000:]}")
+        f"the build did not reach {point}: {done.stderr[-2000:]}"
+    )
 
 
-@pytest.mark.parametrize("point,follow", [
-    pytest.param("after-store-merge", "edited"),
-    pytest.param("after-store-merge", "original"),
-    pytest.param("after-store-merge", "other"),
-    pytest.param("before-swap", "edited"),
-    pytest.param("before-swap", "original"),
-    pytest.param("before-swap", "other"),
-    pytest.param("after-swap", "edited"),
-    pytest.param("after-swap", "original"),
-    pytest.param("after-swap", "other"),
-])
+@pytest.mark.parametrize(
+    "point,follow",
+    [
+        pytest.param("after-store-merge", "edited"),
+        pytest.param("after-store-merge", "original"),
+        pytest.param("after-store-merge", "other"),
+        pytest.param("before-swap", "edited"),
+        pytest.param("before-swap", "original"),
+        pytest.param("before-swap", "other"),
+        pytest.param("after-swap", "edited"),
+        pytest.param("after-swap", "original"),
+        pytest.param("after-swap", "other"),
+    ],
+)
 def test_build_killed_at_a_chosen_point_then_any_input_builds_right(
-        project: Project, tmp_path: Path, point: str, follow: str) -> None:
+    project: Project, tmp_path: Path, point: str, follow: str
+) -> None:
     """Killed at ``point`` while building the edit; the next build is of the same edited
     input, of the original input (the author undid the edit), or of some other input."""
     root = project.copy(tmp_path / "kill", edited(corpus()))
@@ -319,16 +389,16 @@ def test_killed_first_build_leaves_no_output_folder(project: Project, tmp_path: 
     assert_recovers(root, project, edited(corpus()), project.new_site, project.new_store)
 
 
-def test_leftover_temp_folder_does_not_break_the_next_build(project: Project,
-                                                            tmp_path: Path) -> None:
+def test_leftover_temp_folder_does_not_break_the_next_build(
+    project: Project, tmp_path: Path
+) -> None:
     root = project.copy(tmp_path / "kill", edited(corpus()))
     build_dying_at(root, "before-swap")
     assert list(root.glob(TMP_GLOB)), "the killed build left no temporary folder to test with"
     assert_recovers(root, project, edited(corpus()), project.new_site, project.new_store)
 
 
-def test_next_build_removes_temp_folders_of_killed_builds(project: Project,
-                                                          tmp_path: Path) -> None:
+def test_next_build_removes_temp_folders_of_killed_builds(project: Project, tmp_path: Path) -> None:
     root = project.copy(tmp_path / "kill", edited(corpus()))
     build_dying_at(root, "before-swap")
     run_build(root)

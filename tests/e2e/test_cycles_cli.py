@@ -33,31 +33,37 @@ def _pair(src: str, dst: str) -> dict[str, str]:
 
 #: The four file-level cyclic units, sorted by members.
 EXPECTED_CYCLIC: list[dict[str, Any]] = [
-    {   # two overlapping loops, a -> b -> a and a -> b -> c -> a; a -> b is also a call
+    {  # two overlapping loops, a -> b -> a and a -> b -> c -> a; a -> b is also a call
         "members": ["pkg/a.py", "pkg/b.py", "pkg/c.py"],
         "self_loop": False,
-        "edges": [_edge("pkg/a.py", "pkg/b.py", "import", D, 2),
-                  _edge("pkg/a.py", "pkg/b.py", "reference", D, 6),
-                  _edge("pkg/b.py", "pkg/a.py", "import", D, 2),
-                  _edge("pkg/b.py", "pkg/c.py", "import", D, 3),
-                  _edge("pkg/c.py", "pkg/a.py", "import", D, 2)],
+        "edges": [
+            _edge("pkg/a.py", "pkg/b.py", "import", D, 2),
+            _edge("pkg/a.py", "pkg/b.py", "reference", D, 6),
+            _edge("pkg/b.py", "pkg/a.py", "import", D, 2),
+            _edge("pkg/b.py", "pkg/c.py", "import", D, 3),
+            _edge("pkg/c.py", "pkg/a.py", "import", D, 2),
+        ],
         # a -> b is the strongest pair (import + reference); the weakest pairs on a cycle go.
         # one pair breaks both loops: the fewest first (SPEC §11), a -> b
         "break": [_pair("pkg/a.py", "pkg/b.py")],
     },
-    {   # cross-language: metacall_load_from_file both ways, plus metacall('draw')
+    {  # cross-language: metacall_load_from_file both ways, plus metacall('draw')
         "members": ["pkg/bridge.py", "web/ui.js"],
         "self_loop": False,
-        "edges": [_edge("pkg/bridge.py", "web/ui.js", "import", X, 4),
-                  _edge("pkg/bridge.py", "web/ui.js", "reference", X, 8),
-                  _edge("web/ui.js", "pkg/bridge.py", "import", X, 2)],
+        "edges": [
+            _edge("pkg/bridge.py", "web/ui.js", "import", X, 4),
+            _edge("pkg/bridge.py", "web/ui.js", "reference", X, 8),
+            _edge("web/ui.js", "pkg/bridge.py", "import", X, 2),
+        ],
         "break": [_pair("web/ui.js", "pkg/bridge.py")],
     },
-    {   # reference-only: best-effort metacalls, nothing loaded or imported
+    {  # reference-only: best-effort metacalls, nothing loaded or imported
         "members": ["pkg/r1.py", "web/r2.js"],
         "self_loop": False,
-        "edges": [_edge("pkg/r1.py", "web/r2.js", "reference", X, 6),
-                  _edge("web/r2.js", "pkg/r1.py", "reference", X, 3)],
+        "edges": [
+            _edge("pkg/r1.py", "web/r2.js", "reference", X, 6),
+            _edge("web/r2.js", "pkg/r1.py", "reference", X, 3),
+        ],
         # equal weights: the tie goes to the smaller pair
         "break": [_pair("pkg/r1.py", "web/r2.js")],
     },
@@ -71,8 +77,13 @@ EXPECTED_CYCLIC: list[dict[str, Any]] = [
 
 #: model has no dependency; service uses model; app uses service and the a/b/c unit. Ties
 #: between ready units go to the smallest path, so alphabetical order is not the answer.
-EXPECTED_DEPLOY = ["pkg/__init__.py", "pkg/model.py", "pkg/service.py", "pkg/app.py",
-                   "pkg/standalone.py"]
+EXPECTED_DEPLOY = [
+    "pkg/__init__.py",
+    "pkg/model.py",
+    "pkg/service.py",
+    "pkg/app.py",
+    "pkg/standalone.py",
+]
 EXPECTED_INDEPENDENT = ["pkg/__init__.py", "pkg/standalone.py"]
 EXPECTED_SUPERSEDES = [["/adr/0001-one.md", "/adr/0002-two.md"]]
 
@@ -160,16 +171,22 @@ def test_cycles_text_mentions_each_cycle(text: str, report: dict[str, Any]) -> N
     for unit in EXPECTED_CYCLIC:
         members = unit["members"]
         if unit["self_loop"]:
-            assert any(line.startswith("cycle") and members[0] in line and "itself" in line
-                       for line in lines), members
+            assert any(
+                line.startswith("cycle") and members[0] in line and "itself" in line
+                for line in lines
+            ), members
         else:
             listed = ", ".join(members)
-            assert any(line.startswith("cycle") and line.endswith(listed) for line in lines), members
+            assert any(line.startswith("cycle") and line.endswith(listed) for line in lines), (
+                members
+            )
         for pair in unit["break"]:
-            assert any("break" in line and f"{pair['src']} -> {pair['dst']}" in line
-                       for line in lines), pair
-    assert any("supersedes" in line and "/adr/0001-one.md, /adr/0002-two.md" in line
-               for line in lines)
+            assert any(
+                "break" in line and f"{pair['src']} -> {pair['dst']}" in line for line in lines
+            ), pair
+    assert any(
+        "supersedes" in line and "/adr/0001-one.md, /adr/0002-two.md" in line for line in lines
+    )
     # the deployment order is printed in order
     positions = [text.index(f". {path}") for path in EXPECTED_DEPLOY]
     assert positions == sorted(positions)

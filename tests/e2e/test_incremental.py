@@ -18,7 +18,11 @@ QUIET = BuildOptions(jobs=1, quiet=True)
 
 def _site_bytes(root: Path) -> dict[str, bytes]:
     site = root / "site"
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _inode(path: Path) -> int:
@@ -56,9 +60,11 @@ def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: i
     before = _site_bytes(project)
     parsed: list[str] = []
     import sitegen.build as build_module
+
     real = build_module.extract_page
-    monkeypatch.setattr(build_module, "extract_page",
-                        lambda p, d, *mode: parsed.append(p) or real(p, d, *mode))
+    monkeypatch.setattr(
+        build_module, "extract_page", lambda p, d, *mode: parsed.append(p) or real(p, d, *mode)
+    )
     build(load_config(project), QUIET)
     assert parsed == []  # everything came from the cache
     page = project / "site/guides/install.html"
@@ -72,8 +78,12 @@ def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: i
 
 NAMES = ["a", "b", "c", "d"]
 edit = st.one_of(
-    st.tuples(st.just("write"), st.sampled_from(NAMES), st.lists(st.sampled_from(NAMES + ["zz"]), max_size=3),
-              st.sampled_from(["", "Intro", "Other"])),
+    st.tuples(
+        st.just("write"),
+        st.sampled_from(NAMES),
+        st.lists(st.sampled_from(NAMES + ["zz"]), max_size=3),
+        st.sampled_from(["", "Intro", "Other"]),
+    ),
     st.tuples(st.just("delete"), st.sampled_from(NAMES)),
     st.tuples(st.just("rename"), st.sampled_from(NAMES), st.sampled_from(NAMES)),
 )
@@ -92,12 +102,18 @@ def _apply(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
         (content / f"{op[1]}.md").rename(content / f"{op[2]}.md")
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(edit, min_size=1, max_size=5))
 def test_incremental_equals_clean_over_random_edits(tmp_path_factory, ops) -> None:  # type: ignore[no-untyped-def]
     base = tmp_path_factory.mktemp("inc")
-    files = {"sitegen.toml": 'title = "Inc"\n', "content/index.md": "# Home\n\n[a](a.md)\n",
-             "content/a.md": "# Page a\n\n## Intro\n\n[b](b.md)\n", "content/b.md": "# Page b\n"}
+    files = {
+        "sitegen.toml": 'title = "Inc"\n',
+        "content/index.md": "# Home\n\n[a](a.md)\n",
+        "content/a.md": "# Page a\n\n## Intro\n\n[b](b.md)\n",
+        "content/b.md": "# Page b\n",
+    }
     inc = write_project(base / "inc", files)
     build(load_config(inc), QUIET)
     for op in ops:
@@ -115,10 +131,15 @@ def test_incremental_equals_clean_over_random_edits(tmp_path_factory, ops) -> No
 def test_a_page_that_becomes_unreadable_keeps_its_stored_links(tmp_path: Path) -> None:
     """SPEC §4: a source the crawl could not read (here: it became binary) keeps its stored
     edges; one that is gone loses them."""
-    root = write_project(tmp_path / "p", {"sitegen.toml": 'title = "E"\n',
-                                          "content/a.md": "# A\n",
-                                          "content/b.md": "# B\n\n[to a](a.md)\n",
-                                          "content/c.md": "# C\n\n[also a](a.md)\n"})
+    root = write_project(
+        tmp_path / "p",
+        {
+            "sitegen.toml": 'title = "E"\n',
+            "content/a.md": "# A\n",
+            "content/b.md": "# B\n\n[to a](a.md)\n",
+            "content/c.md": "# C\n\n[also a](a.md)\n",
+        },
+    )
     build(load_config(root), QUIET)
     (root / "content/b.md").write_bytes(b"# B\x00\x01 binary now")
     (root / "content/c.md").unlink()

@@ -48,9 +48,13 @@ def related_project(root: Path) -> Path:
     )
     pages["content/index.md"] = "# Home\n\n[Kafka](kafka/index.md) and [Garden](garden/index.md).\n"
     pages["sitegen.toml"] = 'title = "Clusters"\nsource = ["lib"]\n'
-    pages["lib/lexer.py"] = '"""Lexer: grammar tokens for the parser."""\n\n\ndef tokens():\n    return []\n'
-    pages["lib/parser.py"] = ('"""Parser: grammar tokens from the lexer."""\n\nfrom lib.lexer import tokens\n'
-                              '\n\ndef parse():\n    return tokens()\n')
+    pages["lib/lexer.py"] = (
+        '"""Lexer: grammar tokens for the parser."""\n\n\ndef tokens():\n    return []\n'
+    )
+    pages["lib/parser.py"] = (
+        '"""Parser: grammar tokens from the lexer."""\n\nfrom lib.lexer import tokens\n'
+        "\n\ndef parse():\n    return tokens()\n"
+    )
     return write_project(root, pages)
 
 
@@ -98,8 +102,9 @@ def test_check_reports_missing_links_only_when_asked(built: Path) -> None:
     quiet = run_cli("check", "--root", str(built), "--format", "json")
     assert "missing-links" not in {f["check"] for f in json.loads(quiet.stdout)["findings"]}
     config = built / "checks.toml"
-    config.write_text('title = "Clusters"\nsource = ["lib"]\n[checks]\nmissing-links = "warn"\n',
-                      encoding="utf-8")
+    config.write_text(
+        'title = "Clusters"\nsource = ["lib"]\n[checks]\nmissing-links = "warn"\n', encoding="utf-8"
+    )
     loud = run_cli("check", "--root", str(built), "--config", str(config), "--format", "json")
     found = [f for f in json.loads(loud.stdout)["findings"] if f["check"] == "missing-links"]
     assert any(

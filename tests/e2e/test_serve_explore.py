@@ -29,14 +29,29 @@ def _free_port() -> int:
 
 def test_serve_builds_and_serves_on_loopback(project: Path) -> None:
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "sitegen.cli", "serve", "--root", str(project),
-                             "--port", str(port), "--jobs", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sitegen.cli",
+            "serve",
+            "--root",
+            str(project),
+            "--port",
+            str(port),
+            "--jobs",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         body = b""
         for _ in range(100):
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/adr/0001-old.html", timeout=2) as r:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/adr/0001-old.html", timeout=2
+                ) as r:
                     body = r.read()
                 break
             except OSError:

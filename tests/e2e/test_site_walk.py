@@ -15,12 +15,12 @@ FIXTURES = Path(__file__).parents[1] / "docs" / "fixtures" / "syntax"
 
 README_PAGES: dict[str, str | bytes] = {
     "content/README.md": "# Project\n\nSee [the guide](guide/README.md), [its folder](guide/),\n"
-                         "[a page](guide/page.md#custom-id) and [[page#Second part]].\n",
+    "[a page](guide/page.md#custom-id) and [[page#Second part]].\n",
     "content/guide/README.md": "# Guide\n\nBack [home](../README.md) or [up](../).\n\n"
-                               "- [[Page]]\n- [[Notes|the notes]]\n",
-    "content/guide/page.md": "# Page\n\nStart {#custom-id}\n\n<a name=\"legacy\"></a>\n\n"
-                             "## Second part\n\nSee [legacy](#legacy), [guide](README.md),\n"
-                             "[the root](../README.md#project) and ![[pic.png]].\n",
+    "- [[Page]]\n- [[Notes|the notes]]\n",
+    "content/guide/page.md": '# Page\n\nStart {#custom-id}\n\n<a name="legacy"></a>\n\n'
+    "## Second part\n\nSee [legacy](#legacy), [guide](README.md),\n"
+    "[the root](../README.md#project) and ![[pic.png]].\n",
     "content/guide/pic.png": b"\x89PNG\r\n\x1a\n" + bytes(32),
     "content/notes/notes.md": "---\ntitle: Notes\n---\nSee [[Page#Second part]].\n",
     "sitegen.toml": 'title = "Walk"\n',
@@ -49,8 +49,21 @@ def test_readme_folders_and_wikilinks_leave_no_dead_href(tmp_path: Path) -> None
 
 def test_this_repositorys_site_has_no_dead_href(tmp_path: Path) -> None:
     copy = tmp_path / "repo"
-    shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(
-        ".git", "site", ".sitegen", ".venv", "venv", "__pycache__", "*.egg-info", "tests", "bench"))
+    shutil.copytree(
+        REPO,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            "site",
+            ".sitegen",
+            ".venv",
+            "venv",
+            "__pycache__",
+            "*.egg-info",
+            "tests",
+            "bench",
+        ),
+    )
     walk = walk_site(_built(copy))
     assert walk.pages > 20
     assert walk.dead == [] and walk.bad_fragments == []
@@ -58,9 +71,11 @@ def test_this_repositorys_site_has_no_dead_href(tmp_path: Path) -> None:
 
 def test_the_page_tree_follows_mkdocs_yml(tmp_path: Path) -> None:
     pages = dict(README_PAGES)
-    pages["mkdocs.yml"] = ("site_name: Walk\ndocs_dir: content\nnav:\n  - Notes first: "
-                           "notes/notes.md\n  - Start: README.md\n  - Guide:\n"
-                           "      - guide/page.md\n")
+    pages["mkdocs.yml"] = (
+        "site_name: Walk\ndocs_dir: content\nnav:\n  - Notes first: "
+        "notes/notes.md\n  - Start: README.md\n  - Guide:\n"
+        "      - guide/page.md\n"
+    )
     site = _built(write_project(tmp_path / "proj", pages))
     tree = (site / "guide/page.html").read_text().split('class="sidebar"')[1].split("</aside>")[0]
     order = [tree.index(t) for t in (">Notes first<", ">Start<", ">Guide<", ">Page<")]

@@ -47,12 +47,17 @@ def test_backlinks_and_removal_use_the_indexes() -> None:
     assert g.edges_from("/a.md") == []
 
 
-labels = st.lists(st.tuples(st.sampled_from(["", "x", "y z"]), st.sampled_from(["", "s1", "s2"])),
-                  min_size=1, max_size=8)
+labels = st.lists(
+    st.tuples(st.sampled_from(["", "x", "y z"]), st.sampled_from(["", "s1", "s2"])),
+    min_size=1,
+    max_size=8,
+)
 
 
 @given(labels)
-def test_first_labelled_occurrence_supplies_label_and_anchor(occurrences: list[tuple[str, str]]) -> None:
+def test_first_labelled_occurrence_supplies_label_and_anchor(
+    occurrences: list[tuple[str, str]],
+) -> None:
     g = Graph()
     for i, (label, anchor) in enumerate(occurrences):
         g.add_edge(Edge("/a.md", "/b.md", "", label, anchor, 1, [_occ(i)]))

@@ -18,33 +18,43 @@ from sitegen.docs.links import (
 def index() -> SiteIndex:
     return SiteIndex(
         content="content",
-        pages={"content/index.md", "content/guides/a.md", "content/guides/install.md",
-               "content/guides/index.md", "content/x.md", "content/ref/README.md",
-               "content/café.md", "content/sp ace.md"},
+        pages={
+            "content/index.md",
+            "content/guides/a.md",
+            "content/guides/install.md",
+            "content/guides/index.md",
+            "content/x.md",
+            "content/ref/README.md",
+            "content/café.md",
+            "content/sp ace.md",
+        },
         assets={"content/img/logo.png"},
         sources={"sitegen/graph.py"},
         dirs={"content", "content/guides", "content/ref", "content/img", "sitegen"},
     )
 
 
-@pytest.mark.parametrize("href,node", [
-    ("../x.md", "/x.md"),
-    ("a.md", "/guides/a.md"),
-    ("./a.md", "/guides/a.md"),
-    ("install", "/guides/install.md"),
-    ("install.html", "/guides/install.md"),
-    ("../guides/", "/guides/index.md"),
-    ("../guides", "/guides/index.md"),
-    ("../ref/", "/ref/README.md"),
-    ("/x.md", "/x.md"),
-    ("/guides/a.md#intro", "/guides/a.md"),
-    ("../caf%C3%A9.md", "/café.md"),
-    ("../sp%20ace.md", "/sp ace.md"),
-    ("../img/logo.png", "/img/logo.png"),
-    ("../../sitegen/graph.py", "/code/sitegen/graph.py"),
-    ("../../sitegen/graph.py#L10-L20", "/code/sitegen/graph.py"),
-    ("../", "/index.md"),
-])
+@pytest.mark.parametrize(
+    "href,node",
+    [
+        ("../x.md", "/x.md"),
+        ("a.md", "/guides/a.md"),
+        ("./a.md", "/guides/a.md"),
+        ("install", "/guides/install.md"),
+        ("install.html", "/guides/install.md"),
+        ("../guides/", "/guides/index.md"),
+        ("../guides", "/guides/index.md"),
+        ("../ref/", "/ref/README.md"),
+        ("/x.md", "/x.md"),
+        ("/guides/a.md#intro", "/guides/a.md"),
+        ("../caf%C3%A9.md", "/café.md"),
+        ("../sp%20ace.md", "/sp ace.md"),
+        ("../img/logo.png", "/img/logo.png"),
+        ("../../sitegen/graph.py", "/code/sitegen/graph.py"),
+        ("../../sitegen/graph.py#L10-L20", "/code/sitegen/graph.py"),
+        ("../", "/index.md"),
+    ],
+)
 def test_internal_targets_resolve_like_github(index: SiteIndex, href: str, node: str) -> None:
     res = resolve(href, "content/guides/other.md", index)
     assert res.outcome is Outcome.INTERNAL, res
@@ -79,19 +89,31 @@ def test_non_edges(index: SiteIndex, href: str) -> None:
     assert resolve(href, "content/x.md", index).outcome is Outcome.IGNORED
 
 
-@pytest.mark.parametrize("href", ["http://localhost:8000/x", "http://127.0.0.1/", "http://127.3.4.5",
-                                  "http://[::1]:80/", "http://0.0.0.0/", "https://LOCALHOST./a"])
+@pytest.mark.parametrize(
+    "href",
+    [
+        "http://localhost:8000/x",
+        "http://127.0.0.1/",
+        "http://127.3.4.5",
+        "http://[::1]:80/",
+        "http://0.0.0.0/",
+        "https://LOCALHOST./a",
+    ],
+)
 def test_loopback_is_dropped(index: SiteIndex, href: str) -> None:
     assert is_loopback(href)
     assert resolve(href, "content/x.md", index).outcome is Outcome.LOOPBACK
 
 
-@pytest.mark.parametrize("url,norm", [
-    ("HTTPS://Example.COM:443/a?b=1#frag", "https://example.com/a?b=1"),
-    ("http://example.com.:80", "http://example.com/"),
-    ("http://example.com:8080/x", "http://example.com:8080/x"),
-    ("https://Ex.org/Path", "https://ex.org/Path"),
-])
+@pytest.mark.parametrize(
+    "url,norm",
+    [
+        ("HTTPS://Example.COM:443/a?b=1#frag", "https://example.com/a?b=1"),
+        ("http://example.com.:80", "http://example.com/"),
+        ("http://example.com:8080/x", "http://example.com:8080/x"),
+        ("https://Ex.org/Path", "https://ex.org/Path"),
+    ],
+)
 def test_external_normalization(url: str, norm: str) -> None:
     assert normalize_url(url) == norm
 

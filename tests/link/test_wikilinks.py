@@ -10,43 +10,69 @@ from sitegen.docs.markdown import extract_page
 from sitegen.docs.wikilinks import resolve_wikilink, wiki_names
 from sitegen.link import link_all
 
-PAGES = ["content/index.md", "content/guides/Install.md", "content/guides/setup.md",
-         "content/ref/setup.md", "content/ref/deep/setup.md", "content/notes/Zettel one.md"]
+PAGES = [
+    "content/index.md",
+    "content/guides/Install.md",
+    "content/guides/setup.md",
+    "content/ref/setup.md",
+    "content/ref/deep/setup.md",
+    "content/notes/Zettel one.md",
+]
 TITLES = {"content/guides/Install.md": "Installing sitegen", "content/notes/Zettel one.md": "Z1"}
 
 
 @pytest.fixture()
 def index() -> SiteIndex:
-    return SiteIndex(content="content", pages=set(PAGES), assets={"content/img/pic.png"},
-                     sources=set(), dirs={"content", "content/guides", "content/ref",
-                                          "content/ref/deep", "content/notes", "content/img"})
+    return SiteIndex(
+        content="content",
+        pages=set(PAGES),
+        assets={"content/img/pic.png"},
+        sources=set(),
+        dirs={
+            "content",
+            "content/guides",
+            "content/ref",
+            "content/ref/deep",
+            "content/notes",
+            "content/img",
+        },
+    )
 
 
-@pytest.mark.parametrize(("target", "node", "others"), [
-    ("Install", "/guides/Install.md", 0),  # by file name, any case
-    ("install", "/guides/Install.md", 0),
-    ("Installing sitegen", "/guides/Install.md", 0),  # by title
-    ("Zettel one", "/notes/Zettel one.md", 0),  # spaces in the file name
-    ("guides/setup", "/guides/setup.md", 0),  # a path from the content root
-    ("deep/setup", "/ref/deep/setup.md", 0),  # a unique path suffix
-    ("pic.png", "/img/pic.png", 0),
-    ("Install#Some Heading", "/guides/Install.md", 0),
-    ("setup", "/guides/setup.md", 2),  # three files named setup: the nearest, reported
-])
+@pytest.mark.parametrize(
+    ("target", "node", "others"),
+    [
+        ("Install", "/guides/Install.md", 0),  # by file name, any case
+        ("install", "/guides/Install.md", 0),
+        ("Installing sitegen", "/guides/Install.md", 0),  # by title
+        ("Zettel one", "/notes/Zettel one.md", 0),  # spaces in the file name
+        ("guides/setup", "/guides/setup.md", 0),  # a path from the content root
+        ("deep/setup", "/ref/deep/setup.md", 0),  # a unique path suffix
+        ("pic.png", "/img/pic.png", 0),
+        ("Install#Some Heading", "/guides/Install.md", 0),
+        ("setup", "/guides/setup.md", 2),  # three files named setup: the nearest, reported
+    ],
+)
 def test_resolution(index: SiteIndex, target: str, node: str, others: int) -> None:
-    found = resolve_wikilink(target, "content/guides/Install.md" if "setup" in target
-                             else "content/index.md", wiki_names(index, TITLES), index)
+    found = resolve_wikilink(
+        target,
+        "content/guides/Install.md" if "setup" in target else "content/index.md",
+        wiki_names(index, TITLES),
+        index,
+    )
     assert found.resolved.outcome is Outcome.INTERNAL
     assert found.resolved.node == node
     assert len(found.others) == others
 
 
 def test_heading_is_named_by_its_text(index: SiteIndex) -> None:
-    found = resolve_wikilink("Install#Step 1: Download", "content/index.md",
-                             wiki_names(index, TITLES), index)
+    found = resolve_wikilink(
+        "Install#Step 1: Download", "content/index.md", wiki_names(index, TITLES), index
+    )
     assert found.resolved.fragment == "step-1-download"
-    block = resolve_wikilink("Install#^abc123", "content/index.md", wiki_names(index, TITLES),
-                             index)
+    block = resolve_wikilink(
+        "Install#^abc123", "content/index.md", wiki_names(index, TITLES), index
+    )
     assert block.resolved.fragment == ""
 
 
@@ -76,15 +102,21 @@ def test_wikilinks_are_edges_and_problems_are_diagnostics() -> None:
         "content/y/dup.md": "# Dup y\n",
     }
     records = [extract_page(p, t.encode()) for p, t in sorted(pages.items())]
-    index = SiteIndex(content="content", pages=set(pages), assets=set(), sources=set(),
-                      dirs={"content", "content/x", "content/y"})
+    index = SiteIndex(
+        content="content",
+        pages=set(pages),
+        assets=set(),
+        sources=set(),
+        dirs={"content", "content/x", "content/y"},
+    )
     linked = link_all(index, records, [], {})
     edges = {e.dst: (e.anchor, e.count) for e in linked.graph.edges_from("/a.md")}
     assert edges == {"/b.md": ("part", 3), "/x/dup.md": ("part", 1), "/gone.md": ("part", 1)}
     codes = sorted((d.line, d.col, d.code) for d in linked.diagnostics)
     body = pages["content/a.md"].splitlines()[4]
-    assert codes == [(5, body.index("[[dup]]") + 1, "ambiguous-wikilink"),
-                     (5, body.index("[[gone]]") + 1, "broken-link"),
-                     (5, body.index("[[b#Nope]]") + 1, "broken-anchor")]
-    assert {b[3] for b in linked.broken} == {"ambiguous-wikilink", "broken-link",
-                                             "broken-anchor"}
+    assert codes == [
+        (5, body.index("[[dup]]") + 1, "ambiguous-wikilink"),
+        (5, body.index("[[gone]]") + 1, "broken-link"),
+        (5, body.index("[[b#Nope]]") + 1, "broken-anchor"),
+    ]
+    assert {b[3] for b in linked.broken} == {"ambiguous-wikilink", "broken-link", "broken-anchor"}

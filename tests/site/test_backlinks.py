@@ -24,15 +24,25 @@ EDGES = [
     _edge("/adr/0004.md", rel="supersedes"),
     _edge("/impl.md", rel="implements"),
 ]
-TITLES = {"/adr/0003.md": "ADR 0003", "/adr/0004.md": "ADR 0004", "/guides/a.md": "Alpha",
-          "/guides/b.md": "Beta", "/adr/0005.md": "ADR 0005", "/impl.md": "Impl"}
+TITLES = {
+    "/adr/0003.md": "ADR 0003",
+    "/adr/0004.md": "ADR 0004",
+    "/guides/a.md": "Alpha",
+    "/guides/b.md": "Beta",
+    "/adr/0005.md": "ADR 0005",
+    "/impl.md": "Impl",
+}
 
 
 def test_typed_relations_come_first_sorted_by_predicate_then_plain_links() -> None:
     groups = backlink_groups(EDGES, TITLES, _href)
     assert [g.rel for g in groups] == ["depends-on", "implements", "supersedes", ""]
-    assert [g.heading for g in groups] == ["Depends on this", "Implemented by", "Superseded by",
-                                           "Linked from"]
+    assert [g.heading for g in groups] == [
+        "Depends on this",
+        "Implemented by",
+        "Superseded by",
+        "Linked from",
+    ]
 
 
 def test_entries_are_sorted_by_title_and_carry_annotation_and_section_link() -> None:
@@ -97,4 +107,8 @@ def test_entries_sort_by_title_ignoring_case_then_by_href() -> None:
     titles = {"/z.md": "sitegen", "/b.md": "Your first site", "/a.md": "Alpha", "/c.md": "Alpha"}
     (group,) = backlink_groups(edges, titles, _href)
     assert [(e.title, e.href) for e in group.entries] == [
-        ("Alpha", "a.html"), ("Alpha", "c.html"), ("sitegen", "z.html"), ("Your first site", "b.html")]
+        ("Alpha", "a.html"),
+        ("Alpha", "c.html"),
+        ("sitegen", "z.html"),
+        ("Your first site", "b.html"),
+    ]

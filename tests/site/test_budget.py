@@ -20,10 +20,17 @@ BUDGET = 30 * 1024
 
 def _nav(folders: int, per_folder: int) -> tuple[NavItem, ...]:
     return tuple(
-        NavItem(f"Folder number {f}", f"folder-{f}/index.html", is_folder=True,
-                children=tuple(NavItem(f"A page called {f}.{i}", f"folder-{f}/page-{i}.html")
-                               for i in range(per_folder)))
-        for f in range(folders))
+        NavItem(
+            f"Folder number {f}",
+            f"folder-{f}/index.html",
+            is_folder=True,
+            children=tuple(
+                NavItem(f"A page called {f}.{i}", f"folder-{f}/page-{i}.html")
+                for i in range(per_folder)
+            ),
+        )
+        for f in range(folders)
+    )
 
 
 @pytest.mark.parametrize("folders,per_folder", [(5, 8), (9, 10), (40, 50), (3, 400)])
@@ -31,8 +38,12 @@ def test_empty_page_with_css_is_under_budget(folders: int, per_folder: int) -> N
     renderer = Renderer()
     css = renderer.static_files()["style.css"]
     site = site_context_for("A site", _nav(folders, per_folder), "folder-1/page-2.html")
-    page = PageView("A page called 1.2", "", toc=(TocEntry(2, "Section", "section"),),
-                    crumbs=(Crumb("Folder number 1", "index.html"), Crumb("A page called 1.2")))
+    page = PageView(
+        "A page called 1.2",
+        "",
+        toc=(TocEntry(2, "Section", "section"),),
+        crumbs=(Crumb("Folder number 1", "index.html"), Crumb("A page called 1.2")),
+    )
     html = renderer.render_page(site, page).encode("utf-8")
     assert len(html) + len(css) < BUDGET, (len(html), len(css))
 

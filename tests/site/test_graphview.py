@@ -21,7 +21,9 @@ NODES = [Node(NodeId(f"/p{i}.md"), NodeKind.PAGE, f"Page {i}") for i in range(6)
     Node(NodeId("https://example.com/ext"), NodeKind.EXTERNAL, ""),
     Node(NodeId("/evil.md"), NodeKind.PAGE, '</script><img src="https://evil.example/x.png">'),
 ]
-EDGES = [Edge(NodeId(f"/p{i}.md"), NodeId(f"/p{(i + 1) % 6}.md"), count=i + 1) for i in range(6)] + [
+EDGES = [
+    Edge(NodeId(f"/p{i}.md"), NodeId(f"/p{(i + 1) % 6}.md"), count=i + 1) for i in range(6)
+] + [
     Edge(NodeId("/p0.md"), NodeId("https://example.com/ext")),
     Edge(NodeId("/p1.md"), NodeId("/p0.md"), "supersedes"),
     Edge(NodeId("/p2.md"), NodeId("/nowhere.md")),  # endpoint not drawn: skipped
@@ -38,7 +40,9 @@ def html() -> str:
 
 
 def _data(html: str) -> dict:
-    m = re.search(r'<script type="application/json" id="graph-data">(.*?)</script>', html, re.DOTALL)
+    m = re.search(
+        r'<script type="application/json" id="graph-data">(.*?)</script>', html, re.DOTALL
+    )
     assert m
     return json.loads(m.group(1))
 
@@ -74,19 +78,22 @@ def test_edges_are_drawn_between_drawn_nodes_only(html: str) -> None:
 
 def test_layout_is_seeded_and_output_deterministic(html: str) -> None:
     assert _data(html)["options"]["layout"]["randomSeed"] == 7
-    again = render_graph_page(list(reversed(NODES)), list(reversed(EDGES)), COMMUNITIES,
-                              PAGERANK, HREFS)
+    again = render_graph_page(
+        list(reversed(NODES)), list(reversed(EDGES)), COMMUNITIES, PAGERANK, HREFS
+    )
     assert again == html
 
 
 def test_node_list_for_reading_without_script_links_only_site_pages(html: str) -> None:
-    listing = html[html.index('id="graph-list"'):html.index('id="graph-data"')]
+    listing = html[html.index('id="graph-list"') : html.index('id="graph-data"')]
     assert '<a href="p0.html">Page 0</a>' in listing
     assert "https://example.com/ext" in listing  # shown as text, not fetched or linked
 
 
 def test_strip_removes_remote_resource_tags() -> None:
-    page = ('<link rel="stylesheet" href="https://cdn.example/x.css">'
-            '<script src="//cdn.example/x.js"></script><p>kept</p>')
+    page = (
+        '<link rel="stylesheet" href="https://cdn.example/x.css">'
+        '<script src="//cdn.example/x.js"></script><p>kept</p>'
+    )
     assert remote_resource_urls(page) == ["//cdn.example/x.js", "https://cdn.example/x.css"]
     assert strip_remote_resources(page) == "<p>kept</p>"

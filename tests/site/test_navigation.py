@@ -13,8 +13,10 @@ from sitegen.site.views import NavItem
 
 
 def _pages(files: dict[str, str]) -> dict[NodeId, PageRecord]:
-    return {NodeId("/" + path): extract_page("docs/" + path, text.encode())
-            for path, text in sorted(files.items())}
+    return {
+        NodeId("/" + path): extract_page("docs/" + path, text.encode())
+        for path, text in sorted(files.items())
+    }
 
 
 def _titles(items: tuple[NavItem, ...]) -> list[object]:
@@ -22,21 +24,31 @@ def _titles(items: tuple[NavItem, ...]) -> list[object]:
 
 
 def test_order_keys_and_folder_index_front_matter() -> None:
-    pages = _pages({
-        "index.md": "# Home\n",
-        "zeta.md": "---\norder: 1\n---\n# Zeta first\n",
-        "alpha.md": "# Alpha\n",
-        "beta.md": "---\nnav_order: 2\n---\n# Beta second\n",
-        "ssl.md": "---\nweight: 3\ntitle: SSL and TLS\n---\n# ignored heading\n",
-        "api.md": "Text only, no heading.\n",
-        "guide/index.md": "---\ntitle: The guide\norder: 0\n---\n# Guide heading\n",
-        "guide/b.md": "# B\n",
-        "guide/a.md": "---\norder: 5\n---\n# A\n",
-        "more/x.md": "# X\n",
-    })
+    pages = _pages(
+        {
+            "index.md": "# Home\n",
+            "zeta.md": "---\norder: 1\n---\n# Zeta first\n",
+            "alpha.md": "# Alpha\n",
+            "beta.md": "---\nnav_order: 2\n---\n# Beta second\n",
+            "ssl.md": "---\nweight: 3\ntitle: SSL and TLS\n---\n# ignored heading\n",
+            "api.md": "Text only, no heading.\n",
+            "guide/index.md": "---\ntitle: The guide\norder: 0\n---\n# Guide heading\n",
+            "guide/b.md": "# B\n",
+            "guide/a.md": "---\norder: 5\n---\n# A\n",
+            "more/x.md": "# X\n",
+        }
+    )
     nav, _ = build_nav(pages)
-    assert _titles(nav) == ["Home", ("The guide", ["A", "B"]), "Zeta first", "Beta second",
-                            "SSL and TLS", ("More", ["X"]), "Alpha", "Api"]
+    assert _titles(nav) == [
+        "Home",
+        ("The guide", ["A", "B"]),
+        "Zeta first",
+        "Beta second",
+        "SSL and TLS",
+        ("More", ["X"]),
+        "Alpha",
+        "Api",
+    ]
 
 
 def test_without_order_folders_come_first_then_pages_by_file_name() -> None:
@@ -61,9 +73,15 @@ nav:
 
 
 def test_mkdocs_nav_is_followed() -> None:
-    pages = _pages({"index.md": "# Home\n", "quickstart.md": "# Quick\n",
-                    "advanced/clients.md": "# Clients page\n", "advanced/ssl.md": "# Ssl page\n",
-                    "extra.md": "# Not in the nav\n"})
+    pages = _pages(
+        {
+            "index.md": "# Home\n",
+            "quickstart.md": "# Quick\n",
+            "advanced/clients.md": "# Clients page\n",
+            "advanced/ssl.md": "# Ssl page\n",
+            "extra.md": "# Not in the nav\n",
+        }
+    )
     problems: list[Diagnostic] = []
     nav = mkdocs_nav(MKDOCS, "docs", pages, problems)
     assert nav is not None

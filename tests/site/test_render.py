@@ -35,11 +35,16 @@ XSS = "<script>alert(1)</script>"
 
 NAV = (
     NavItem("Home", "index.html"),
-    NavItem("Guides", "guides/index.html", is_folder=True, children=(
-        NavItem("Alpha", "guides/a.html"),
-        NavItem("Beta", "guides/b.html"),
-        NavItem("Deep", "", is_folder=True, children=(NavItem("Gamma", "guides/deep/g.html"),)),
-    )),
+    NavItem(
+        "Guides",
+        "guides/index.html",
+        is_folder=True,
+        children=(
+            NavItem("Alpha", "guides/a.html"),
+            NavItem("Beta", "guides/b.html"),
+            NavItem("Deep", "", is_folder=True, children=(NavItem("Gamma", "guides/deep/g.html"),)),
+        ),
+    ),
     NavItem("ADRs", "adr/index.html", is_folder=True, children=(NavItem("ADR 1", "adr/1.html"),)),
 )
 
@@ -81,9 +86,14 @@ def _tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
 
 def test_content_values_are_escaped_everywhere(renderer: Renderer) -> None:
     entry = BacklinkEntry(XSS, "x.html", f' ("{XSS}")')
-    page = _page(title=XSS, toc=(TocEntry(2, XSS, "x"),), crumbs=(Crumb(XSS, "i.html"), Crumb(XSS)),
-                 backlinks=(BacklinkGroup(XSS, "r", (entry,)),),
-                 code_refs=(CodeRef(XSS, 3, "c.html#L3", XSS),), related=(LinkItem(XSS, "r.html"),))
+    page = _page(
+        title=XSS,
+        toc=(TocEntry(2, XSS, "x"),),
+        crumbs=(Crumb(XSS, "i.html"), Crumb(XSS)),
+        backlinks=(BacklinkGroup(XSS, "r", (entry,)),),
+        code_refs=(CodeRef(XSS, 3, "c.html#L3", XSS),),
+        related=(LinkItem(XSS, "r.html"),),
+    )
     nav = (NavItem(XSS, "guides/a.html"),)
     html = renderer.render_page(site_context_for(XSS, nav, "guides/a.html"), page)
     assert "<script>alert(1)" not in html
@@ -101,7 +111,9 @@ def test_script_urls_in_hrefs_are_neutralized(renderer: Renderer) -> None:
     assert safe_href("https://example.com/a") == "https://example.com/a"
     assert safe_href("../a.html#x") == "../a.html#x"
     entry = BacklinkEntry("t", "javascript:alert(1)", "")
-    html = renderer.render_page(_site(), _page(backlinks=(BacklinkGroup("Linked from", "", (entry,)),)))
+    html = renderer.render_page(
+        _site(), _page(backlinks=(BacklinkGroup("Linked from", "", (entry,)),))
+    )
     assert "javascript:" not in html
 
 
@@ -116,7 +128,8 @@ def test_a_missing_variable_is_an_error_not_an_empty_string(renderer: Renderer) 
 def test_theme_dir_templates_override_shipped_ones(tmp_path: Path) -> None:
     (tmp_path / "theme").mkdir()
     (tmp_path / "theme" / "page.html").write_text(
-        '{% extends "base.html" %}{% block content %}<p id="mine">{{ page.title }}</p>{% endblock %}')
+        '{% extends "base.html" %}{% block content %}<p id="mine">{{ page.title }}</p>{% endblock %}'
+    )
     html = Renderer(tmp_path, "theme").render_page(_site(), _page(title="Own <b>"))
     assert '<p id="mine">Own &lt;b&gt;</p>' in html
     assert 'id="sitegen-backlinks"' not in html  # the shipped page.html was not used
@@ -125,7 +138,9 @@ def test_theme_dir_templates_override_shipped_ones(tmp_path: Path) -> None:
 
 def test_a_templates_folder_is_not_a_theme_unless_configured(tmp_path: Path) -> None:
     (tmp_path / "templates").mkdir()  # a Flask or Django project's own templates
-    (tmp_path / "templates" / "page.html").write_text("{% extends 'layout.html' %}{{ url_for('x') }}")
+    (tmp_path / "templates" / "page.html").write_text(
+        "{% extends 'layout.html' %}{{ url_for('x') }}"
+    )
     html = Renderer(tmp_path).render_page(_site(), _page(title="Shipped"))
     assert 'id="sitegen-backlinks"' in html or "Shipped" in html
     assert "url_for" not in html
@@ -154,7 +169,9 @@ def test_shipped_static_files_are_css_and_js_only() -> None:
 
 
 def test_page_structure_is_semantic_with_one_h1(renderer: Renderer) -> None:
-    page = _page(toc=(TocEntry(2, "Part", "part"),), crumbs=(Crumb("Guides", "index.html"), Crumb("Alpha")))
+    page = _page(
+        toc=(TocEntry(2, "Part", "part"),), crumbs=(Crumb("Guides", "index.html"), Crumb("Alpha"))
+    )
     html = renderer.render_page(_site(), page)
     names = [t for t, _ in _tags(html)]
     for tag in ("header", "nav", "main", "aside", "footer"):
@@ -228,9 +245,15 @@ def test_page_outside_the_nav_marks_nothing(renderer: Renderer) -> None:
 
 def test_large_nav_prunes_folders_off_the_current_path(renderer: Renderer) -> None:
     per = NAV_FULL_LIMIT // 4
-    nav = tuple(NavItem(f"F{f}", f"f{f}/index.html", is_folder=True,
-                        children=tuple(NavItem(f"P{f}.{i}", f"f{f}/p{i}.html") for i in range(per)))
-                for f in range(8))
+    nav = tuple(
+        NavItem(
+            f"F{f}",
+            f"f{f}/index.html",
+            is_folder=True,
+            children=tuple(NavItem(f"P{f}.{i}", f"f{f}/p{i}.html") for i in range(per)),
+        )
+        for f in range(8)
+    )
     html = renderer.render_page(_site("f3/p1.html", nav), _page())
     assert _current_links(html) == ["../f3/p1.html"]
     assert "../f3/p2.html" in html  # siblings of the current page are listed
@@ -242,13 +265,16 @@ def test_large_nav_prunes_folders_off_the_current_path(renderer: Renderer) -> No
 
 
 def test_backlinks_section_groups_with_counts_and_folds_long_lists(renderer: Renderer) -> None:
-    plain = tuple(BacklinkEntry(f"P{i:02}", f"p{i}.html#s", f' (#s, x{i + 2})') for i in range(25))
+    plain = tuple(BacklinkEntry(f"P{i:02}", f"p{i}.html#s", f" (#s, x{i + 2})") for i in range(25))
     typed = (BacklinkEntry("ADR 3", "adr3.html", " [supersedes]", "supersedes"),)
-    groups = (BacklinkGroup("Superseded by", "supersedes", typed), BacklinkGroup("Linked from", "", plain))
+    groups = (
+        BacklinkGroup("Superseded by", "supersedes", typed),
+        BacklinkGroup("Linked from", "", plain),
+    )
     html = renderer.render_page(_site(), _page(backlinks=groups))
-    section = html[html.index('<section id="sitegen-backlinks"'):]
-    section = section[:section.index("</section>")]
-    assert "Linked from <span class=\"count\">(26)</span>" in section
+    section = html[html.index('<section id="sitegen-backlinks"') :]
+    section = section[: section.index("</section>")]
+    assert 'Linked from <span class="count">(26)</span>' in section
     assert section.index("Superseded by") < section.index("P00")
     assert section.count("<li>") == 26  # nothing dropped
     fold = section.index("<details")
@@ -278,7 +304,7 @@ def test_highlight_source_has_github_line_anchors_and_keeps_line_numbers() -> No
     html, css = highlight_source(code, "pkg/mod.py")
     assert 'id="L3"' in html and 'href="#L3"' in html
     assert 'id="L-3"' not in html
-    line3 = html[html.index('id="L3"'):html.index('id="L4"')]
+    line3 = html[html.index('id="L3"') : html.index('id="L4"')]
     assert "import" in line3  # leading blank lines kept: line 3 is the import
     assert "&lt;b&gt;" in html and "<b>" not in html
     assert ".highlight" in css
@@ -292,15 +318,20 @@ def test_highlight_source_falls_back_to_plain_text() -> None:
 def test_source_page_has_code_outline_deps_and_referenced_by(renderer: Renderer) -> None:
     code_html, _ = highlight_source("def f():\n    pass\n", "a.py")
     source = SourceView(
-        title="pkg/a.py", path="pkg/a.py", language="python", code_html=code_html,
+        title="pkg/a.py",
+        path="pkg/a.py",
+        language="python",
+        code_html=code_html,
         symbols=(SymbolEntry("function", "f", "public", 1, "#L1"),),
-        imports=(LinkItem("os"),), imported_by=(LinkItem("pkg/b.py", "b.py.html"),),
+        imports=(LinkItem("os"),),
+        imported_by=(LinkItem("pkg/b.py", "b.py.html"),),
         documented_by=(BacklinkEntry("Guide", "../../guides/a.html#api", ' ("a", #api)'),),
-        cycles=(LinkItem("Cycle 1", "../../cycles.html#cycle-1"),))
+        cycles=(LinkItem("Cycle 1", "../../cycles.html#cycle-1"),),
+    )
     html = renderer.render_source(_site("code/pkg/a.py.html"), source)
     assert html.index("Imported by") < html.index('id="L1"')
     assert '<a href="#L1"><span class="kind">function</span> f</a>' in html
-    section = html[html.index('<section id="sitegen-backlinks"'):]
+    section = html[html.index('<section id="sitegen-backlinks"') :]
     assert "Referenced by" in section and "Documented by" in section
     assert '<a href="../../guides/a.html#api">Guide</a>' in section
     assert "../../cycles.html#cycle-1" in html
@@ -315,8 +346,12 @@ def test_index_lists_sections_and_pages(renderer: Renderer) -> None:
 
 
 def test_report_table_cells_accept_strings_and_links(renderer: Renderer) -> None:
-    report = ReportView("Broken links", "Intro", ("Location", "Fix"),
-                        ((ReportCell("a.md:3:5", "a.html", code=True), f"Remove {XSS}"),))
+    report = ReportView(
+        "Broken links",
+        "Intro",
+        ("Location", "Fix"),
+        ((ReportCell("a.md:3:5", "a.html", code=True), f"Remove {XSS}"),),
+    )
     html = renderer.render_report(_site("broken-links.html"), report)
     assert '<td><a href="a.html"><code>a.md:3:5</code></a></td>' in html
     assert "Remove &lt;script&gt;" in html
@@ -325,7 +360,9 @@ def test_report_table_cells_accept_strings_and_links(renderer: Renderer) -> None
     assert "Nothing to report." in empty and "<table" not in empty
 
 
-def test_large_nav_shows_the_slice_of_a_long_list_holding_the_current_page(renderer: Renderer) -> None:
+def test_large_nav_shows_the_slice_of_a_long_list_holding_the_current_page(
+    renderer: Renderer,
+) -> None:
     pages = tuple(NavItem(f"P{i}", f"big/p{i}.html") for i in range(400))
     nav = (NavItem("Home", "index.html"), NavItem("Big", "big/index.html", True, pages, True))
     html = renderer.render_page(_site("big/p230.html", nav), _page())
