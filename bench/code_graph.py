@@ -89,8 +89,8 @@ def _counting_patches() -> dict[str, int]:
 
 def child_sitegen(root: Path, jobs: int, cold: bool) -> dict:
     sys.path.insert(0, str(REPO))
-    from sitegen.code.analyse import build_code_graph
     from sitegen.code.graph import EdgeKind
+    from sitegen.code.link import build_code_graph
     from sitegen.code.pipeline import extract_records
     from sitegen.config import load_config
     from sitegen.crawl import crawl

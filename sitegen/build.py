@@ -25,7 +25,6 @@ from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
 from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
@@ -44,7 +43,8 @@ from sitegen.incremental import (
     mark_unfinished,
     save_state,
 )
-from sitegen.link import Linked, link_all
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import Linked, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import RepoPath, page_node_of, source_node_id
@@ -250,7 +250,7 @@ def _build_locked(
     with progress, _long_lived_data():
         # 1. crawl: the only step that reads the project
         timings = _Timings()
-        found = crawl(config)
+        found = crawl(config, includes=snippet_names)
         fingerprint = build_fingerprint(config, found)
         timings.mark("crawl")
         previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)

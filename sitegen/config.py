@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from sitegen.code.records import LangId
+from sitegen.languages import LangId
 
 
 class ConfigError(Exception):

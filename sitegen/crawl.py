@@ -12,16 +12,15 @@ import hashlib
 import os
 import posixpath
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
 
-from sitegen.code.languages import language_for_path
-from sitegen.code.records import LangId
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.docs.snippets import snippet_names
+from sitegen.languages import LangId, language_for_path
 
 # The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
 from sitegen.ownership import OUTPUT_MARKER
@@ -256,12 +255,12 @@ class _Walker:
         elif lang is not None:
             self.crawl.code.append(CodeFile(RepoPath(rel), lang, data))
 
-    def read_snippets(self) -> None:
+    def read_snippets(self, includes: Includes) -> None:
         """The files the pages' snippet lines name (content/syntax/snippets.md), relative to
         the project root, else to the content folder: inside the root only, through the same
         guards as every other read. A name that leads nowhere is left out (the page says so)."""
         for page in self.crawl.pages:
-            for name in snippet_names(page.data):
+            for name in includes(page.data):
                 if name in self.crawl.snippets:
                     continue
                 for base in dict.fromkeys(("", self.content)):
@@ -314,12 +313,23 @@ class _Walker:
         return data
 
 
-def crawl(config: Config) -> Crawl:
-    """Read the project below ``config.root``; results sorted by path, whatever the FS order."""
+#: The file names a page's bytes ask to include (``sitegen.docs.snippets.snippet_names``). The
+#: driver passes it in, since the syntax belongs to the docs layer above (ARCHITECTURE.md#layers).
+Includes = Callable[[bytes], list[str]]
+
+
+def _no_includes(data: bytes) -> list[str]:
+    return []
+
+
+def crawl(config: Config, includes: Includes = _no_includes) -> Crawl:
+    """Read the project below ``config.root``; results sorted by path, whatever the FS order.
+
+    ``includes`` names the files each page includes; they are read into ``Crawl.snippets``."""
     result = Crawl()
     walker = _Walker(config, result)
     walker.walk("")
-    walker.read_snippets()
+    walker.read_snippets(includes)
     result.pages.sort(key=lambda f: f.path)
     result.assets.sort()
     result.code.sort(key=lambda f: f.path)

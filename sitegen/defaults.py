@@ -10,12 +10,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from sitegen.code.languages import language_for_path
-from sitegen.code.records import LangId
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
+from sitegen.languages import LangId, language_for_path
 from sitegen.paths import page_node_of
 
 #: Folders tried, in order, when ``content`` is not set (SPEC §2, as MkDocs users have it).

@@ -12,7 +12,6 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-
 T = TypeVar("T")
 R = TypeVar("R")
 #: Below this many items a pool costs more than it saves.

@@ -14,7 +14,7 @@ from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph
-from sitegen.link import Linked
+from sitegen.link.step import Linked
 from sitegen.plural import counted
 
 

@@ -16,44 +16,10 @@ from dataclasses import dataclass, field
 
 import networkx as nx  # type: ignore[import-untyped]
 
-#: The only edge kinds that make dependencies (SPEC §7 invariant 3).
-IMPORT = "import"
-REFERENCE = "reference"
-DEPENDENCY_KINDS = (IMPORT, REFERENCE)
-
-
-@dataclass(frozen=True)
-class DepEdge:
-    """One dependency: ``src`` uses ``dst``.
-
-    File level: ``src``/``dst`` are project-relative paths. Symbol level: they are symbol ids,
-    and ``src_file``/``dst_file`` name the symbols' files (needed to project the reference
-    onto files and to link to its source line). ``line`` is 1-based in ``src``'s file
-    (0 when unknown); ``count`` is how many occurrences the edge aggregates.
-    """
-
-    src: str
-    dst: str
-    kind: str
-    confidence: float
-    line: int
-    count: int = 1
-    src_file: str = ""
-    dst_file: str = ""
-
+from sitegen.graph.dependencies import DEPENDENCY_KINDS, REFERENCE, DepEdge, Unit
 
 #: How reports name the members of a cyclic unit, by unit kind (content/guides/cycles.md).
 UNIT_WORDS = {"file": "files", "package": "Go packages", "crate": "Rust crates", "mixed": "units"}
-
-
-@dataclass(frozen=True)
-class Unit:
-    """The deployment unit a file ships in (content/guides/cycles.md): ``id`` is the file's
-    own path for a ``file`` unit, a Go package's folder (``cart/``) for a ``package``, a Rust
-    crate's root file (``src/lib.rs``) for a ``crate``."""
-
-    id: str
-    kind: str = "file"
 
 
 @dataclass(frozen=True)

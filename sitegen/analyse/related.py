@@ -16,8 +16,8 @@ import scipy.sparse as sp  # type: ignore[import-untyped]
 from sitegen.graph.activation import causal_transition, spread_all, structural_transition
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
 from sitegen.graph.history import History
+from sitegen.graph.relations import relation_heading
 from sitegen.graph.semantic import TextIndex, shared_words, text_index, top_similar
-from sitegen.site.backlinks import relation_heading
 
 WEIGHTS = {"structural": 0.35, "semantic": 0.25, "temporal": 0.15, "causal": 0.25}
 PAGERANK_BOOST = 0.1

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CycleReport, CyclicUnit, DepEdge
+from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CycleReport, CyclicUnit
+from sitegen.graph.dependencies import DepEdge
 from sitegen.paths import NodeId, OutPath, RepoPath, html_out_path, relative_url, source_node_id
 from sitegen.plural import counted
 

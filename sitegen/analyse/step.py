@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.cycles import CycleReport, DepEdge, Unit, analyse_cycles
+from sitegen.analyse.cycles import CycleReport, analyse_cycles
+from sitegen.graph.dependencies import DepEdge, Unit
 from sitegen.paths import page_node_of
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
     symbol_edges: list[DepEdge] = []
     units: dict[str, Unit] = {}
     if result.code is not None:
-        from sitegen.code.analyse import dependency_edges
+        from sitegen.code.link import dependency_edges
         from sitegen.code.units import deployment_units
 
         file_edges, symbol_edges = dependency_edges(result.code)

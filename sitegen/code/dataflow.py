@@ -30,7 +30,8 @@ from sitegen.code.graph import (
     file_endpoint,
     symbol_ids,
 )
-from sitegen.code.records import CodeRecord, DataValue, Flow, LangId, SymbolKind
+from sitegen.code.records import CodeRecord, DataValue, Flow, SymbolKind
+from sitegen.languages import LangId
 
 FLOW_LANGUAGES = (LangId.PYTHON, LangId.RUST)
 
@@ -63,7 +64,7 @@ def data_flow(
     if walker is None:
         return [], []
     if root is None:
-        from sitegen.code.languages import get_parser
+        from sitegen.code.grammars import get_parser
 
         root = get_parser(record.language).parse(data).root_node
     file_id = file_endpoint(record.language, record.path)
@@ -121,7 +122,7 @@ def _units(root: Node, lang: LangId, types: frozenset[str]) -> list[Node]:
 
 @cache
 def _unit_query(lang: LangId, types: frozenset[str]) -> Query:
-    from sitegen.code.languages import get_language
+    from sitegen.code.grammars import get_language
 
     return Query(get_language(lang), "\n".join(f"({t}) @unit" for t in sorted(types)))
 

@@ -22,8 +22,9 @@ from sitegen.code.graph import (
     Node,
     SymbolNode,
 )
-from sitegen.code.records import LangId, Range, SymbolKind, Visibility
+from sitegen.code.records import Range, SymbolKind, Visibility
 from sitegen.code.serialize import numeric_ids
+from sitegen.languages import LangId
 
 EDGE_PREDICATES = {
     EdgeKind.IMPORT: "imports",

@@ -12,8 +12,9 @@ from typing import Any
 
 from tree_sitter import Node
 
-from sitegen.code.records import Binding, Import, LangId, Symbol, SymbolKind, Visibility
+from sitegen.code.records import Binding, Import, Symbol, SymbolKind, Visibility
 from sitegen.code.source import SourceText, line_of
+from sitegen.languages import LangId
 
 PUBLIC, PRIVATE = Visibility.PUBLIC, Visibility.PRIVATE
 

@@ -30,12 +30,11 @@ from tree_sitter import Node, QueryCursor
 
 from sitegen.code.dataflow import record_flow
 from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect, ecmascript_default_export
-from sitegen.code.languages import get_parser, load_query
+from sitegen.code.grammars import get_parser, load_query
 from sitegen.code.records import (
     CodeRecord,
     CommentLink,
     Import,
-    LangId,
     MetacallCall,
     MetacallLoad,
     Reference,
@@ -43,6 +42,7 @@ from sitegen.code.records import (
     SymbolKind,
 )
 from sitegen.code.source import SourceText, line_of, node_range
+from sitegen.languages import LangId
 
 #: Kinds that own methods: a function defined directly inside one is a method.
 CLASS_LIKE = frozenset(

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
-from sitegen.code.records import LangId, Range, Symbol, SymbolKind, Visibility
+from sitegen.code.records import Range, Symbol, SymbolKind, Visibility
+from sitegen.languages import LangId
 
 # ---------------------------------------------------------------- confidence ladder
 

@@ -39,7 +39,7 @@ from sitegen.code.graph import (
     CodeGraph,
     SymbolNode,
 )
-from sitegen.code.records import LangId, Reference, SymbolKind, Visibility
+from sitegen.code.records import Reference, SymbolKind, Visibility
 from sitegen.code.resolve import (
     C_FAMILY,
     ImportTarget,
@@ -47,6 +47,7 @@ from sitegen.code.resolve import (
     ResolvedImport,
     go_package_files,
 )
+from sitegen.languages import LangId
 
 TYPE_KINDS = frozenset(
     {

@@ -20,7 +20,7 @@ def _extract_chunk(todo: list[tuple[str, str, bytes]], indexes: list[int]) -> li
     # Forked workers read the bytes from the list they inherit; records come back as the
     # plain dataclasses a shard holds, never as tree-sitter objects.
     from sitegen.code.extract import extract_source
-    from sitegen.code.records import LangId
+    from sitegen.languages import LangId
 
     return [extract_source(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]
 
@@ -56,7 +56,7 @@ def extract_records(
 def analyse_sources(
     config: Config, found: Crawl, jobs: int, clean: bool, progress: Progress
 ) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
-    from sitegen.code.analyse import build_code_graph
+    from sitegen.code.link import build_code_graph
 
     records, diags = extract_records(found, config, jobs, clean, progress)
     # The crawl already read the manifests (go.mod) the resolver asks for by name.

@@ -10,20 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from sitegen.diagnostics import Diagnostic
-
-
-class LangId(StrEnum):
-    """The nine languages, in this order, with these names everywhere (SPEC §7)."""
-
-    PYTHON = "python"
-    JAVASCRIPT = "javascript"
-    TYPESCRIPT = "typescript"
-    TSX = "tsx"
-    C = "c"
-    CPP = "cpp"
-    RUST = "rust"
-    GO = "go"
-    RUBY = "ruby"
+from sitegen.languages import LangId
 
 
 class SymbolKind(StrEnum):

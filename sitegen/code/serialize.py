@@ -25,7 +25,8 @@ from sitegen.code.graph import (
     file_endpoint,
     symbol_endpoint,
 )
-from sitegen.code.records import LangId, Range, SymbolKind, Visibility
+from sitegen.code.records import Range, SymbolKind, Visibility
+from sitegen.languages import LangId
 
 SCHEMA_VERSION = 2
 

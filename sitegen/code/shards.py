@@ -22,7 +22,6 @@ from sitegen.code.records import (
     DataValue,
     Flow,
     Import,
-    LangId,
     MetacallCall,
     MetacallLoad,
     Range,
@@ -33,6 +32,7 @@ from sitegen.code.records import (
 )
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
+from sitegen.languages import LangId
 
 #: 6 since shards carry def-use flow; a cache of any other version is refused and regenerated.
 SHARD_SCHEMA_VERSION = 6

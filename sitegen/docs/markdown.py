@@ -30,6 +30,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.anchors import page_anchors
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
 from sitegen.docs.nesting import TOO_DEEP, limit_nesting, too_deep_message
 from sitegen.docs.positions import (
@@ -42,7 +43,6 @@ from sitegen.docs.positions import (
     recording,
     recording_rows,
 )
-from sitegen.docs.anchors import page_anchors
 from sitegen.docs.records import Heading, Link, PageRecord
 from sitegen.docs.sanitize import (
     ENV_RAW_HTML,

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 from sitegen.analyse.figures import Figures
 from sitegen.defaults import no_sitemap
-from sitegen.docs.links import Outcome, Resolved
 from sitegen.docs.records import PageRecord
 from sitegen.graph.export import export_graph_md
 from sitegen.graph.graphjson import dump_graph_json
 from sitegen.graph.model import Edge, Graph, annotate
 from sitegen.incremental import SiteRecord, code_version, digest
+from sitegen.link.rules import Outcome, Resolved
 from sitegen.parallel import run_forked, run_in_background
 from sitegen.paths import (
     NodeId,
@@ -566,7 +566,7 @@ def whole_graph(result: BuildResult) -> Graph:
     nodes): the one graph of docs and code that the graph page draws and ranks."""
     if result.code is None:
         return result.graph
-    from sitegen.code.analyse import file_dependency_edges
+    from sitegen.code.link import file_dependency_edges
 
     whole = Graph.from_edges(result.graph.edges(), result.graph.nodes.values())
     for dep in file_dependency_edges(result.code):

@@ -33,8 +33,8 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, read_theme, theme_error
 from sitegen.plural import counted
+from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, read_theme, theme_error
 from sitegen.site.views import (
     IndexView,
     NavItem,

@@ -22,9 +22,10 @@ from sitegen.analyse.check import (
     relation_cycle_findings,
     write_baseline,
 )
-from sitegen.analyse.cycles import DepEdge, analyse_code_cycles
+from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
+from sitegen.graph.dependencies import DepEdge
 
 ALL_ERROR = dict(DEFAULT_CHECKS)
 

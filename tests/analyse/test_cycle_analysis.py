@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.analyse.cycles import (
-    DepEdge,
     analyse_code_cycles,
     analyse_relation_cycles,
     break_edges,
     merge_edges,
 )
+from sitegen.graph.dependencies import DepEdge
 
 
 def imp(src: str, dst: str, confidence: float = 0.9, line: int = 1, count: int = 1) -> DepEdge:

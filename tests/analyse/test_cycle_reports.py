@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 
-from sitegen.analyse.cycles import CycleReport, DepEdge, analyse_cycles
+from sitegen.analyse.cycles import CycleReport, analyse_cycles
 from sitegen.analyse.reports import (
     cycle_anchor,
     cycles_json,
@@ -16,6 +16,7 @@ from sitegen.analyse.reports import (
     render_cycles_text,
     source_href,
 )
+from sitegen.graph.dependencies import DepEdge
 
 
 def sample() -> CycleReport:

@@ -5,13 +5,12 @@ Ranges are derived from line numbers (100 bytes a line) so a test states only wh
 
 from __future__ import annotations
 
-from sitegen.code.analyse import build_code_graph
 from sitegen.code.graph import CodeGraph, EdgeKind
+from sitegen.code.link import build_code_graph
 from sitegen.code.records import (
     Binding,
     CodeRecord,
     Import,
-    LangId,
     MetacallCall,
     MetacallLoad,
     Range,
@@ -22,6 +21,7 @@ from sitegen.code.records import (
 )
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic
+from sitegen.languages import LangId
 
 LANG_OF = {
     ".py": LangId.PYTHON,

@@ -4,10 +4,10 @@ not one, and MkDocs-autorefs cross-references are kept for the linker."""
 from __future__ import annotations
 
 from sitegen.code.extract import extract_source
-from sitegen.code.records import LangId
-from sitegen.docs.links import SiteIndex
 from sitegen.docs.markdown import extract_page
-from sitegen.link import link_all
+from sitegen.languages import LangId
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import link_all
 
 SOURCE = b'''"""The model. See [the guide](../docs/guide.md) and [Model][pkg.models.Model].
 

@@ -18,7 +18,8 @@ from sitegen.code.graph import (
     ExternalNode,
     FileNode,
 )
-from sitegen.code.records import LangId, MetacallCall, MetacallLoad
+from sitegen.code.records import MetacallCall, MetacallLoad
+from sitegen.languages import LangId
 
 
 def _graph() -> CodeGraph:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.code.extract import extract_source
-from sitegen.code.records import CodeRecord, Import, LangId, Reference
+from sitegen.code.records import CodeRecord, Import, Reference
+from sitegen.languages import LangId
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.go"
 

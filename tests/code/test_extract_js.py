@@ -5,15 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.code.extract import extract_source
-from sitegen.code.records import (
-    Binding,
-    CodeRecord,
-    Import,
-    LangId,
-    MetacallCall,
-    MetacallLoad,
-    Reference,
-)
+from sitegen.code.records import Binding, CodeRecord, Import, MetacallCall, MetacallLoad, Reference
+from sitegen.languages import LangId
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.js"
 

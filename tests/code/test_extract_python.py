@@ -11,11 +11,11 @@ from sitegen.code.records import (
     CodeRecord,
     CommentLink,
     Import,
-    LangId,
     MetacallCall,
     MetacallLoad,
     Reference,
 )
+from sitegen.languages import LangId
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.py"
 PATH = "pkg/sample.py"

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from sitegen.code.extract import extract_source
-from sitegen.code.languages import language_for_path
-from sitegen.code.records import LangId
 from sitegen.diagnostics import Level
+from sitegen.languages import LangId, language_for_path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extract"
 SAMPLES = sorted(p.name for p in FIXTURES.iterdir() if p.name.startswith("sample."))

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from sitegen.code.extract import extract_source
-from sitegen.code.records import Binding, CodeRecord, Import, LangId, MetacallCall, Reference
+from sitegen.code.records import Binding, CodeRecord, Import, MetacallCall, Reference
+from sitegen.languages import LangId
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.ts"
 JSX_LINE = b'export const View = () => <div className="x">{make(cfg)}</div>;\n'

@@ -23,7 +23,8 @@ from sitegen.code.graph import (
     merge_edges,
     normalize_edges,
 )
-from sitegen.code.records import LangId, MetacallCall, MetacallLoad, SymbolKind
+from sitegen.code.records import MetacallCall, MetacallLoad, SymbolKind
+from sitegen.languages import LangId
 
 # ---------------------------------------------------------------- ladder and tiers
 

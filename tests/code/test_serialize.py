@@ -22,16 +22,9 @@ from sitegen.code.graph import (
     FileNode,
     SymbolNode,
 )
-from sitegen.code.records import (
-    LangId,
-    MetacallCall,
-    MetacallLoad,
-    Range,
-    Symbol,
-    SymbolKind,
-    Visibility,
-)
+from sitegen.code.records import MetacallCall, MetacallLoad, Range, Symbol, SymbolKind, Visibility
 from sitegen.code.serialize import CodeGraphJsonError, dump_code_graph_json, load_code_graph_json
+from sitegen.languages import LangId
 
 
 def _core_record():

@@ -9,7 +9,6 @@ from recordkit import imp, rec, ref, sym
 
 from sitegen.code.records import (
     CommentLink,
-    LangId,
     MetacallCall,
     MetacallLoad,
     Range,
@@ -28,6 +27,7 @@ from sitegen.code.shards import (
     read_header,
 )
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.languages import LangId
 
 
 def _record():

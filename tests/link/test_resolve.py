@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.docs.links import (
+from sitegen.link.rules import (
     Outcome,
     SiteIndex,
     check_fragment,

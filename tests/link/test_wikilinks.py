@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.docs.links import Outcome, SiteIndex
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.wikilinks import resolve_wikilink, wiki_names
-from sitegen.link import link_all
+from sitegen.link.rules import Outcome, SiteIndex
+from sitegen.link.step import link_all
+from sitegen.link.wiki import resolve_wikilink, wiki_names
 
 PAGES = [
     "content/index.md",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from sitegen.graph.model import Edge
+from sitegen.graph.relations import relation_heading
 from sitegen.paths import NodeId
-from sitegen.site.backlinks import backlink_groups, format_backlinks_text, relation_heading
+from sitegen.site.backlinks import backlink_groups, format_backlinks_text
 
 
 def _href(edge: Edge) -> str:

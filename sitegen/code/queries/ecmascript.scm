@@ -1,5 +1,5 @@
 ; Patterns shared by JavaScript, TypeScript and TSX (prepended to javascript.scm and
-; typescript.scm by sitegen/code/languages.py). Capture names: see python.scm.
+; typescript.scm by sitegen/code/grammars.py). Capture names: see python.scm.
 
 ; ---- definitions
 (function_declaration name: (identifier) @name) @definition.function

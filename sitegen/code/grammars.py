@@ -1,4 +1,4 @@
-"""Which language a source path is in, and the one place that loads grammars and queries.
+"""The one place that loads tree-sitter grammars and the extraction queries.
 
 Grammars come from the per-language tree-sitter packages (SPEC §7); never from the network.
 This module never reads project files: only the packaged ``queries/<lang>.scm`` resources.
@@ -7,38 +7,12 @@ This module never reads project files: only the packaged ``queries/<lang>.scm`` 
 from __future__ import annotations
 
 import importlib
-import posixpath
 from functools import cache
 from importlib import resources
 
 from tree_sitter import Language, Parser, Query
 
-from sitegen.code.records import LangId
-
-#: File extensions, exactly as SPEC §7 lists them (matched case-sensitively: ``.H`` is not C).
-EXTENSIONS: dict[str, LangId] = {
-    ".py": LangId.PYTHON,
-    ".pyi": LangId.PYTHON,
-    ".js": LangId.JAVASCRIPT,
-    ".mjs": LangId.JAVASCRIPT,
-    ".cjs": LangId.JAVASCRIPT,
-    ".jsx": LangId.JAVASCRIPT,
-    ".ts": LangId.TYPESCRIPT,
-    ".mts": LangId.TYPESCRIPT,
-    ".cts": LangId.TYPESCRIPT,
-    ".tsx": LangId.TSX,
-    ".c": LangId.C,
-    ".h": LangId.C,
-    ".cc": LangId.CPP,
-    ".cpp": LangId.CPP,
-    ".cxx": LangId.CPP,
-    ".hpp": LangId.CPP,
-    ".hh": LangId.CPP,
-    ".hxx": LangId.CPP,
-    ".rs": LangId.RUST,
-    ".go": LangId.GO,
-    ".rb": LangId.RUBY,
-}
+from sitegen.languages import LangId
 
 #: Grammar provider: (module, function returning the language pointer). Swap a row (or the
 #: whole table) to load grammars from another provider; nothing else calls these modules.
@@ -68,11 +42,6 @@ _QUERY_FILES: dict[LangId, tuple[str, ...]] = {
     LangId.GO: ("go.scm",),
     LangId.RUBY: ("ruby.scm",),
 }
-
-
-def language_for_path(path: str) -> LangId | None:
-    """``pkg/mod.py`` -> ``LangId.PYTHON``; None for a file sitegen does not parse."""
-    return EXTENSIONS.get(posixpath.splitext(path)[1])
 
 
 @cache

@@ -28,10 +28,11 @@ from sitegen.code.graph import (
     symbol_ids,
 )
 from sitegen.code.names import NameTable
-from sitegen.code.records import CodeRecord, LangId, Symbol
+from sitegen.code.records import CodeRecord, Symbol
 from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.languages import LangId
 
 
 class FileDependency(NamedTuple):
@@ -300,14 +301,14 @@ def symbol_dependency_edges(graph: CodeGraph) -> list[SymbolDependency]:
 
 
 def dependency_edges(graph: CodeGraph) -> tuple[list[Any], list[Any]]:
-    """``(file_edges, symbol_edges)`` as ``sitegen.analyse.cycles.DepEdge`` lists.
+    """``(file_edges, symbol_edges)`` as ``sitegen.graph.dependencies.DepEdge`` lists.
 
     File edges: imports between project files and metacall file → symbol references projected
     onto the symbol's file (same-file ones dropped). Symbol edges: symbol → symbol references
     with both files named, which the cycle analysis projects onto files itself — so no
     reference is passed twice.
     """
-    from sitegen.analyse.cycles import DepEdge
+    from sitegen.graph.dependencies import DepEdge
 
     # A metacall inside a symbol has both projections; the symbol one already carries it.
     in_symbols = {

@@ -15,12 +15,12 @@ from sitegen.code.records import CodeRecord
 from sitegen.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.docs.autorefs import KIND as AUTOREF
-from sitegen.docs.autorefs import SymbolIndex, SymbolPlace, symbol_index
-from sitegen.docs.links import Outcome, Resolved, SiteIndex, check_fragment, resolve
 from sitegen.docs.records import Link, PageRecord
 from sitegen.docs.wikilinks import KIND as WIKILINK
-from sitegen.docs.wikilinks import WikiNames, resolve_wikilink, wiki_names
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
+from sitegen.link.rules import Outcome, Resolved, SiteIndex, check_fragment, resolve
+from sitegen.link.symbols import SymbolIndex, SymbolPlace, symbol_index
+from sitegen.link.wiki import WikiNames, resolve_wikilink, wiki_names
 from sitegen.paths import (
     NodeId,
     RepoPath,

@@ -1,0 +1,116 @@
+"""How a wikilink finds its target: Obsidian's rule of names (content/syntax/wikilinks.md).
+
+A path that names one file, else a unique file name or title, else the nearest of several.
+Works on the crawled names only; never reads files. The syntax lives in sitegen/docs/wikilinks.py.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from sitegen.docs.slug import github_slug
+from sitegen.link.rules import Outcome, Resolved, SiteIndex
+
+_PAGE_EXTENSIONS = (".md", ".markdown")
+
+
+@dataclass
+class WikiNames:
+    """Every page and asset by the names a wikilink may use: path without extension, file
+    name, title (all lower-cased), relative to the content folder."""
+
+    content: str
+    by_path: dict[str, str] = field(default_factory=dict)  # "guides/install" -> repo path
+    by_name: dict[str, list[str]] = field(default_factory=dict)  # "install" -> repo paths
+    by_title: dict[str, list[str]] = field(default_factory=dict)
+
+
+def wiki_names(index: SiteIndex, titles: Mapping[str, str]) -> WikiNames:
+    names = WikiNames(index.content)
+    for repo_path in sorted(index.pages | index.assets):
+        rel = _relative(index.content, repo_path)
+        if rel is None:
+            continue
+        stem, ext = posixpath.splitext(rel)
+        key = (stem if ext.lower() in _PAGE_EXTENSIONS else rel).lower()
+        names.by_path.setdefault(key, repo_path)
+        names.by_name.setdefault(posixpath.basename(key), []).append(repo_path)
+        if repo_path in titles:
+            names.by_title.setdefault(titles[repo_path].strip().lower(), []).append(repo_path)
+    return names
+
+
+def _relative(content: str, repo_path: str) -> str | None:
+    if not content:
+        return repo_path
+    return repo_path[len(content) + 1 :] if repo_path.startswith(content + "/") else None
+
+
+@dataclass(frozen=True)
+class WikiTarget:
+    resolved: Resolved
+    found: str = ""  # the repository path linked to
+    others: tuple[str, ...] = ()  # other paths the name also matches (ambiguous when any)
+
+
+def resolve_wikilink(target: str, from_path: str, names: WikiNames, index: SiteIndex) -> WikiTarget:
+    """Obsidian's rule: a path that names one file exactly, else the file whose name (or
+    title) is unique; among several, the one nearest the linking page, reported."""
+    name, _, heading = target.partition("#")
+    fragment = "" if heading.startswith("^") else _fragment(heading)
+    written = name.strip().removesuffix(".md").lstrip("/")
+    key = written.lower()
+    if not key:
+        return WikiTarget(Resolved(Outcome.SELF, fragment=fragment))
+    exact = names.by_path.get(key)
+    matches = (
+        [exact]
+        if exact
+        else _by_suffix(names.by_name.get(posixpath.basename(key), []), key, names.content)
+    )
+    if not matches:
+        matches = names.by_title.get(key, [])
+    if not matches:
+        looked = (
+            posixpath.join(names.content, written + ".md") if names.content else written + ".md"
+        )
+        return WikiTarget(Resolved(Outcome.MISSING, index.missing_node(looked), fragment, looked))
+    chosen = _nearest(matches, from_path)
+    node = index.node_for(chosen)
+    if chosen == from_path or node is None:
+        return WikiTarget(Resolved(Outcome.SELF, fragment=fragment), chosen)
+    others = tuple(m for m in matches if m != chosen)
+    return WikiTarget(Resolved(Outcome.INTERNAL, node, fragment), chosen, others)
+
+
+def _fragment(heading: str) -> str:
+    """``[[Page#Some Heading]]`` names a heading by its text; the anchor is its slug. An id
+    written as one (``#some-heading``) slugs to itself."""
+    return github_slug(heading.strip()) if heading.strip() else ""
+
+
+def _by_suffix(candidates: Iterable[str], key: str, content: str) -> list[str]:
+    """``[[folder/Page]]`` matches the pages whose path ends with ``folder/page``."""
+    out = []
+    for repo_path in candidates:
+        rel = (_relative(content, repo_path) or repo_path).lower()
+        stem = posixpath.splitext(rel)[0] if rel.endswith(_PAGE_EXTENSIONS) else rel
+        if stem == key or stem.endswith("/" + key):
+            out.append(repo_path)
+    return out
+
+
+def _nearest(matches: list[str], from_path: str) -> str:
+    """The match sharing the longest folder prefix with the linking page, then the shortest."""
+    here = posixpath.dirname(from_path).split("/")
+
+    def rank(path: str) -> tuple[int, int, str]:
+        there = posixpath.dirname(path).split("/")
+        common = 0
+        while common < min(len(here), len(there)) and here[common] == there[common]:
+            common += 1
+        return (-common, path.count("/"), path)
+
+    return min(matches, key=rank)
