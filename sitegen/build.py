@@ -31,7 +31,7 @@ from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import Expanded, expand, map_back, snippet_names
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import open_store
-from sitegen.graph.store.base import CrawlResult, GraphStore, SourceStatus, StoreError, merge_graphs
+from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, StoreError, merge_graphs
 from sitegen.incremental import (
     STATE_FILE,
     BuildState,
@@ -146,7 +146,7 @@ def _line_counts(code: list[CodeFile]) -> dict[str, int]:
     }
 
 
-def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Config) -> CrawlResult:
+def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Config) -> GraphUpdate:
     """What this crawl read, per source, for the store's last-crawl-wins merge (SPEC §4).
 
     Every stored source the crawl did not read is either gone (DELETED) or was seen but not
@@ -154,7 +154,7 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
     source, so the merge is the crawl's graph whatever the store holds: ``build`` then does
     not read the store at all (the merge of an empty stored graph is the same graph).
     """
-    result = CrawlResult(nodes=[n for _, n in sorted(linked.graph.nodes.items())])
+    result = GraphUpdate(nodes=[n for _, n in sorted(linked.graph.nodes.items())])
     for src, edges in sorted(linked.edges_by_source.items()):
         result.sources[src] = (SourceStatus.READ, edges)
     skipped = {source_node_id(RepoPath(d.path)) for d in found.diagnostics}
@@ -266,9 +266,13 @@ def _build_locked(
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
         timings.mark("extract pages")
-        code_records, code, code_diags = analyse_code(config, found, jobs, options.clean, progress)
+        code_records, code_diags = extract_code(config, found, jobs, options.clean, progress)
+        timings.mark("extract code")
+        # 3. link: the code's imports and names into the code graph, then every link and
+        # relation of every page and source file against the whole set of files
+        code, code_link_diags = link_code(config, found, code_records)
+        code_diags += code_link_diags
         timings.mark("code graph")
-        # 3. link: resolve every link and relation against the whole set of files
         linked = link_all(
             site_index(config, found),
             pages,
@@ -289,7 +293,7 @@ def _build_locked(
         # The store is written (atomically) by a forked process while the site is made.
         with run_in_background(store.save, graph, jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
-            result.cycles = analyse_cycles(result)
+            result.cycles = cycles_step(result)
             result.diagnostics = sorted(
                 set(
                     found.diagnostics
@@ -303,7 +307,7 @@ def _build_locked(
                 )
             )
             timings.mark("analyse")
-            result.insight = analyse_insight(result, fingerprint, texts)
+            result.insight = insight_step(result, fingerprint, texts)
             timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
@@ -422,18 +426,32 @@ def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: fl
     return result
 
 
-def analyse_code(
+def extract_code(
     config: Config, found: Crawl, jobs: int, clean: bool, progress: Progress
-) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
-    """Extract and resolve the source files (SPEC §7); shards skip unchanged files."""
+) -> tuple[list[CodeRecord], list[Diagnostic]]:
+    """One record per source file (content/reference/code-graph.md); shards skip unchanged files."""
     if not found.code:
-        return [], None, []
-    from sitegen.code.pipeline import analyse_sources
+        return [], []
+    from sitegen.code.pipeline import extract_records
 
-    return analyse_sources(config, found, jobs, clean, progress)
+    records, diags = extract_records(found, config, jobs, clean, progress)
+    return records, diags + [d for r in records for d in r.diagnostics]
 
 
-def analyse_cycles(result: BuildResult) -> Any:
+def link_code(
+    config: Config, found: Crawl, records: list[CodeRecord]
+) -> tuple[Any, list[Diagnostic]]:
+    """The code graph: every record's imports and names resolved (sitegen/code/link.py)."""
+    if not found.code:
+        return None, []
+    from sitegen.code.link import build_code_graph
+
+    # The crawl already read the manifests (go.mod) the resolver asks for by name.
+    graph, diags = build_code_graph(records, config, set(found.all_paths), found.manifests.get)
+    return graph, list(diags)
+
+
+def cycles_step(result: BuildResult) -> Any:
     from sitegen.analyse.step import cycles_of_build
 
     return cycles_of_build(result)
@@ -445,7 +463,7 @@ def start_text_index(found: Crawl, jobs: int) -> Any:
     return start_text_job(found, jobs)
 
 
-def analyse_insight(result: BuildResult, fingerprint: str, texts: Any) -> Any:
+def insight_step(result: BuildResult, fingerprint: str, texts: Any) -> Any:
     """The graph core's figures, related pages and missing links (content/guides/related-pages.md)."""
     from sitegen.analyse.insight import analyse_graph
     from sitegen.site.emit import whole_graph

@@ -13,7 +13,7 @@ from typing import Any
 from tree_sitter import Node
 
 from sitegen.code.records import Binding, Import, Symbol, SymbolKind, Visibility
-from sitegen.code.source import SourceText, line_of
+from sitegen.code.source import CodeSource, line_of
 from sitegen.languages import LangId
 
 PUBLIC, PRIVATE = Visibility.PUBLIC, Visibility.PRIVATE
@@ -27,13 +27,13 @@ class DefSite:
     name: str
     kind: SymbolKind
     parent: Symbol | None  # the owning symbol, if it is in this file
-    src: SourceText
+    src: CodeSource
     memo: dict[Any, Any]  # per-file cache a rule may fill (Ruby sections, JS export lists)
 
 
 Captures = dict[str, list[Node]]
 VisibilityRule = Callable[[DefSite], Visibility | None]
-ImportRule = Callable[[Node, Captures, SourceText], list[Import]]
+ImportRule = Callable[[Node, Captures, CodeSource], list[Import]]
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def python_visibility(site: DefSite) -> Visibility:
     return PRIVATE if name.startswith("_") and not dunder else PUBLIC
 
 
-def python_from_import(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+def python_from_import(node: Node, caps: Captures, src: CodeSource) -> list[Import]:
     """``from ..m import a as b, c`` -> specifier "..m" (as written), level 2, bindings."""
     if node.type == "future_import_statement":
         module, level = "__future__", 0
@@ -109,7 +109,7 @@ def _is_exported(site: DefSite) -> bool:
     return site.name in site.memo["ecmascript-exports"]
 
 
-def _local_exports(node: Node, src: SourceText) -> frozenset[str]:
+def _local_exports(node: Node, src: CodeSource) -> frozenset[str]:
     """Names exported by ``export { a, b as c }`` and ``export default a`` (no ``from``)."""
     while node.parent is not None:
         node = node.parent
@@ -130,7 +130,7 @@ def _local_exports(node: Node, src: SourceText) -> frozenset[str]:
     return frozenset(names)
 
 
-def ecmascript_default_export(root: Node, src: SourceText, symbols: list[Symbol]) -> str | None:
+def ecmascript_default_export(root: Node, src: CodeSource, symbols: list[Symbol]) -> str | None:
     """The top-level symbol ``export default`` names: ``export default function f``,
     ``export default class C``, ``export default name``, ``export { name as default }``."""
     top = {s.name for s in symbols if s.parent is None}
@@ -160,7 +160,7 @@ def ecmascript_default_export(root: Node, src: SourceText, symbols: list[Symbol]
     return None
 
 
-def ecmascript_import(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+def ecmascript_import(node: Node, caps: Captures, src: CodeSource) -> list[Import]:
     """``import x, {a as b} from``, ``import * as ns from``, TS ``import fs = require()``."""
     specifier = src.specifier(caps["import.source"][0])
     if specifier is None:
@@ -180,7 +180,7 @@ def ecmascript_import(node: Node, caps: Captures, src: SourceText) -> list[Impor
     return [Import(specifier, form, line_of(node), tuple(bindings), alias=alias)]
 
 
-def ecmascript_export_from(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+def ecmascript_export_from(node: Node, caps: Captures, src: CodeSource) -> list[Import]:
     """``export {a as b} from``, ``export * from``, ``export * as ns from``."""
     specifier = src.specifier(caps["import.source"][0])
     if specifier is None:
@@ -193,7 +193,7 @@ def ecmascript_export_from(node: Node, caps: Captures, src: SourceText) -> list[
     return [Import(specifier, "export-from", line_of(node), bindings, star=star, alias=alias)]
 
 
-def ecmascript_require(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+def ecmascript_require(node: Node, caps: Captures, src: CodeSource) -> list[Import]:
     """``require("x")``; ``const m = require()`` names it, ``const {a, b: c} =`` binds."""
     specifier = src.specifier(caps["import.source"][0])
     if specifier is None:
@@ -220,7 +220,7 @@ def ecmascript_require(node: Node, caps: Captures, src: SourceText) -> list[Impo
     return [Import(specifier, "require", line_of(node), tuple(bindings), alias=alias)]
 
 
-def _required_member(call: Node, src: SourceText) -> Binding | None:
+def _required_member(call: Node, src: CodeSource) -> Binding | None:
     """``const x = require("m").y`` binds ``y`` as ``x``."""
     member = call.parent
     if (
@@ -238,7 +238,7 @@ def _required_member(call: Node, src: SourceText) -> Binding | None:
     return Binding(src.text(prop), src.text(name) if src.text(name) != src.text(prop) else None)
 
 
-def _specifiers(clause: Node, kind: str, src: SourceText) -> list[Binding]:
+def _specifiers(clause: Node, kind: str, src: CodeSource) -> list[Binding]:
     found = (
         src.binding(spec.child_by_field_name("name"), spec.child_by_field_name("alias"))
         for spec in clause.named_children
@@ -278,7 +278,7 @@ def cpp_visibility(site: DefSite) -> Visibility:
     return access.get(member.start_byte, PUBLIC)
 
 
-def _member_access(body: Node, src: SourceText) -> dict[int, Visibility]:
+def _member_access(body: Node, src: CodeSource) -> dict[int, Visibility]:
     owner = body.parent.type if body.parent is not None else ""
     current = PUBLIC if owner in ("struct_specifier", "union_specifier") else PRIVATE
     access = {}
@@ -306,7 +306,7 @@ def rust_visibility(site: DefSite) -> Visibility:
     return PRIVATE
 
 
-def rust_use(node: Node, caps: Captures, src: SourceText) -> list[Import]:
+def rust_use(node: Node, caps: Captures, src: CodeSource) -> list[Import]:
     """``use crate::a::{b, c as d, e::*}`` -> one import per path prefix: "crate::a" binding
     b and c (as d), "crate::a::e" star. ``use std::io`` is "std" binding io; ``use serde``
     is "serde" with no binding; ``self`` in a list stays a binding named "self"."""
@@ -345,7 +345,7 @@ def _inline_mods(node: Node) -> int:
 _STAR = Binding("*")
 
 
-def _use_tree(node: Node, prefix: str, src: SourceText) -> list[tuple[str, Binding | None]]:
+def _use_tree(node: Node, prefix: str, src: CodeSource) -> list[tuple[str, Binding | None]]:
     """(path prefix, binding) for each leaf of a use tree."""
     path = node.child_by_field_name("path")
     if node.type == "scoped_use_list":
@@ -402,7 +402,7 @@ def ruby_visibility(site: DefSite) -> Visibility:
     return by_name.get(site.name, by_start.get(site.node.start_byte, PUBLIC))
 
 
-def _ruby_access_call(node: Node, src: SourceText) -> tuple[Visibility, list[Node]] | None:
+def _ruby_access_call(node: Node, src: CodeSource) -> tuple[Visibility, list[Node]] | None:
     """``private :a, :b`` / ``public def x`` -> (the access, its arguments)."""
     if node.type != "call" or node.child_by_field_name("receiver") is not None:
         return None
@@ -413,7 +413,7 @@ def _ruby_access_call(node: Node, src: SourceText) -> tuple[Visibility, list[Nod
 
 
 def _ruby_sections(
-    body: Node, src: SourceText
+    body: Node, src: CodeSource
 ) -> tuple[dict[int, Visibility], dict[str, Visibility]]:
     """Visibility of each ``def`` in a class body by position, and of each named method."""
     current = PUBLIC

@@ -41,7 +41,7 @@ from sitegen.code.records import (
     Symbol,
     SymbolKind,
 )
-from sitegen.code.source import SourceText, line_of, node_range
+from sitegen.code.source import CodeSource, line_of, node_range
 from sitegen.languages import LangId
 
 #: Kinds that own methods: a function defined directly inside one is a method.
@@ -128,7 +128,7 @@ class _Matches:
 def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
     """Everything one source file declares, imports and references, with positions."""
     tree = get_parser(lang).parse(data)
-    src = SourceText(path, data)
+    src = CodeSource(path, data)
     found = _sort_matches(QueryCursor(load_query(lang)).matches(tree.root_node), src)
     symbols = _build_symbols(list(found.defs.values()), src, DIALECTS[lang])
     scopes = _Scopes(symbols)
@@ -164,7 +164,7 @@ def _distinct(nodes: list[Node]) -> list[Node]:
     return list({(n.start_byte, n.end_byte): n for n in nodes}.values())
 
 
-def _sort_matches(matches: list[tuple[int, Captures]], src: SourceText) -> _Matches:
+def _sort_matches(matches: list[tuple[int, Captures]], src: CodeSource) -> _Matches:
     found = _Matches()
     for pattern, caps in matches:
         for capture, nodes in caps.items():
@@ -210,7 +210,7 @@ def _add_def(
     caps: Captures,
     kind: SymbolKind,
     weak: bool,
-    src: SourceText,
+    src: CodeSource,
 ) -> None:
     key = (node.start_byte, node.end_byte)
     previous = found.defs.get(key)
@@ -241,7 +241,7 @@ def _owner_name(text: str) -> str:
 # ---------------------------------------------------------------- symbols
 
 
-def _build_symbols(defs: list[_Def], src: SourceText, dialect: Dialect) -> list[Symbol]:
+def _build_symbols(defs: list[_Def], src: CodeSource, dialect: Dialect) -> list[Symbol]:
     """Nest definitions by containment (or by ``@owner``), then let prototypes yield."""
     defs.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte))
     memo: dict[object, object] = {}
@@ -260,7 +260,7 @@ def _build_symbols(defs: list[_Def], src: SourceText, dialect: Dialect) -> list[
 
 
 def _make_symbol(
-    d: _Def, container: Symbol | None, src: SourceText, dialect: Dialect, memo: dict[object, object]
+    d: _Def, container: Symbol | None, src: CodeSource, dialect: Dialect, memo: dict[object, object]
 ) -> Symbol:
     name = src.text(d.name)
     prefix = d.owner if d.owner is not None else (container.qualified_name if container else None)
@@ -338,7 +338,7 @@ class _Scopes:
 
 
 def _imports(
-    found: list[tuple[str, Node, Captures, int]], src: SourceText, dialect: Dialect
+    found: list[tuple[str, Node, Captures, int]], src: CodeSource, dialect: Dialect
 ) -> list[Import]:
     """One record per statement (the later pattern wins on the same source), in file order."""
     chosen: dict[tuple[int, int], tuple[int, list[Import]]] = {}
@@ -355,7 +355,7 @@ def _imports(
     return [imp for key in sorted(chosen) for imp in chosen[key][1]]
 
 
-def _plain_import(form: str, node: Node, caps: Captures, src: SourceText) -> list[Import]:
+def _plain_import(form: str, node: Node, caps: Captures, src: CodeSource) -> list[Import]:
     source = caps.get("import.source")
     if not source:
         return []
@@ -366,7 +366,7 @@ def _plain_import(form: str, node: Node, caps: Captures, src: SourceText) -> lis
     return [Import(specifier, form, line_of(node), alias=src.text(alias[0]) if alias else None)]
 
 
-def _metacall_loads(found: list[tuple[Node, Node]], src: SourceText) -> list[MetacallLoad]:
+def _metacall_loads(found: list[tuple[Node, Node]], src: CodeSource) -> list[MetacallLoad]:
     loads = []
     for tag, paths in found:
         specifiers = (src.specifier(n) for n in paths.named_children if "string" in n.type)
@@ -384,7 +384,7 @@ def _load_imports(loads: list[MetacallLoad]) -> list[Import]:
 
 
 def _typed_selectors(
-    lang: LangId, root: Node, src: SourceText, found: _Matches
+    lang: LangId, root: Node, src: CodeSource, found: _Matches
 ) -> dict[tuple[int, int], str]:
     """Go: selectors through a variable of known type, renamed ``T.member``; a field use the
     query did not capture becomes a ``field`` reference. Empty for other languages."""
@@ -406,7 +406,7 @@ def _references(
     found: list[_Ref],
     symbols: list[Symbol],
     scopes: _Scopes,
-    src: SourceText,
+    src: CodeSource,
     renames: dict[tuple[int, int], str],
 ) -> list[Reference]:
     """Names as written, innermost symbol as enclosing. Dropped: a definition's own name,

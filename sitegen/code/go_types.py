@@ -12,12 +12,12 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from sitegen.code.source import SourceText
+from sitegen.code.source import CodeSource
 
 _FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 
 
-def typed_selectors(root: Node, src: SourceText) -> dict[tuple[int, int], tuple[Node, str]]:
+def typed_selectors(root: Node, src: CodeSource) -> dict[tuple[int, int], tuple[Node, str]]:
     """Each selector ``x.f`` (or chain ``x.f.g``) whose root ``x`` has a known type ``T``, by
     its byte span: the node and ``T.f`` (``pkg.T.f`` for a type of another package)."""
     out: dict[tuple[int, int], tuple[Node, str]] = {}
@@ -44,7 +44,7 @@ def _nodes(root: Node, types: tuple[str, ...], into_functions: bool) -> Iterator
             stack.extend(reversed(node.children))
 
 
-def _renamed(selector: Node, types: dict[str, str], src: SourceText) -> str | None:
+def _renamed(selector: Node, types: dict[str, str], src: CodeSource) -> str | None:
     first = selector
     operand = selector.child_by_field_name("operand")
     while operand is not None and operand.type == "selector_expression":
@@ -56,7 +56,7 @@ def _renamed(selector: Node, types: dict[str, str], src: SourceText) -> str | No
     return f"{owner}.{src.text(field)}" if owner else None
 
 
-def _variable_types(function: Node, src: SourceText) -> dict[str, str]:
+def _variable_types(function: Node, src: CodeSource) -> dict[str, str]:
     """Name -> type of the receiver, parameters and typed locals of one function (the first
     declaration of a name wins: shadowing by another type is rare)."""
     types: dict[str, str] = {}
@@ -90,7 +90,7 @@ def _variable_types(function: Node, src: SourceText) -> dict[str, str]:
 
 
 def _declare(
-    types: dict[str, str], names: list[Node], type_name: str | None, src: SourceText
+    types: dict[str, str], names: list[Node], type_name: str | None, src: CodeSource
 ) -> None:
     if type_name is None:
         return
@@ -99,7 +99,7 @@ def _declare(
             types.setdefault(src.text(name), type_name)
 
 
-def _type_name(node: Node | None, src: SourceText) -> str | None:
+def _type_name(node: Node | None, src: CodeSource) -> str | None:
     """``T``, ``*T``, ``pkg.T``, ``T[int]`` -> the named type; None for ``int``-like or
     composite types (a slice or map has no methods to resolve)."""
     while node is not None and node.type in ("pointer_type", "generic_type", "parenthesized_type"):
@@ -116,7 +116,7 @@ def _type_name(node: Node | None, src: SourceText) -> str | None:
     return None
 
 
-def _value_type(value: Node, src: SourceText) -> str | None:
+def _value_type(value: Node, src: CodeSource) -> str | None:
     """The type of ``T{…}``, ``&T{…}``, ``new(T)``, ``NewT(…)``, ``pkg.NewT(…)``."""
     if value.type == "unary_expression":
         operand = value.child_by_field_name("operand")

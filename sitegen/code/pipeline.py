@@ -1,12 +1,10 @@
-"""The code half of the build: extract every source file (shards reuse unchanged ones), then
-resolve imports and names into one code graph.
+"""The code half of the extract step: every source file to its record, in forked workers, with
+shards reusing the records of unchanged files (linking them is sitegen/code/link.py).
 
 Called by ``sitegen.build`` after the crawl; never writes anything but the shard cache.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
@@ -51,17 +49,3 @@ def extract_records(
     cache.flush()
     out = [records[f.path] for f in found.code]
     return out, diags
-
-
-def analyse_sources(
-    config: Config, found: Crawl, jobs: int, clean: bool, progress: Progress
-) -> tuple[list[CodeRecord], Any, list[Diagnostic]]:
-    from sitegen.code.link import build_code_graph
-
-    records, diags = extract_records(found, config, jobs, clean, progress)
-    # The crawl already read the manifests (go.mod) the resolver asks for by name.
-    graph, resolve_diags = build_code_graph(
-        records, config, set(found.all_paths), found.manifests.get
-    )
-    diags += [d for r in records for d in r.diagnostics] + list(resolve_diags)
-    return records, graph, diags

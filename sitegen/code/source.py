@@ -20,7 +20,9 @@ _QUOTES = (b'"""', b"'''", b'"', b"'", b"`")
 
 
 @dataclass
-class SourceText:
+class CodeSource:
+    """The source file being extracted: its path, its bytes and the diagnostics found so far."""
+
     path: str
     data: bytes
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -14,7 +14,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, SourceText
+from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, PageText
 from sitegen.docs.positions import KIND as KIND_META
 
 KIND = "autoref"
@@ -68,7 +68,7 @@ def directive_links(state: StateCore) -> None:
         opener = Token("link_open", "a", 1)
         opener.attrs = {"href": found.group(1), "class": "autoref"}
         opener.meta[POS], opener.meta[KIND_META] = 0, KIND
-        if isinstance(source, SourceText):
+        if isinstance(source, PageText):
             line_start = source.line_starts[token.map[0]]
             opener.meta[SOURCE] = source.text.find(":::", line_start, source.line_end(token.map[0]))
         code = Token("code_inline", "code", 0)

@@ -20,7 +20,7 @@ from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.container import container_plugin
 
-from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, SourceText
+from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, PageText
 
 #: The five looks every type is drawn with (GitHub's alert kinds).
 LOOKS = ("note", "tip", "important", "warning", "caution")
@@ -312,7 +312,7 @@ def place_titles(state: StateCore) -> None:
     page's line mapping cannot place it; the title is found on its line instead.
     """
     source = state.env.get(ENV_SOURCE)
-    if not isinstance(source, SourceText):
+    if not isinstance(source, PageText):
         return
     for token in state.tokens:
         line = token.meta.get(TITLE_LINE) if token.type == "inline" else None

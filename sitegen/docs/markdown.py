@@ -38,7 +38,7 @@ from sitegen.docs.positions import (
     KIND,
     POS,
     SOURCE,
-    SourceText,
+    PageText,
     parse_inlines,
     recording,
     recording_rows,
@@ -169,7 +169,7 @@ def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -
 
     ``raw_html`` says what becomes of the page's own HTML in ``html`` (the ``raw_html`` option).
     """
-    source = SourceText(data)
+    source = PageText(data)
     diagnostics = _utf8_diagnostics(path, source)
     env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html}
     tokens = MARKDOWN.parse(source.text, env)
@@ -201,7 +201,7 @@ def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -
     )
 
 
-def _nesting_diagnostics(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
+def _nesting_diagnostics(path: str, source: PageText, env: dict[str, object]) -> list[Diagnostic]:
     starts = env.get(TOO_DEEP)
     if not isinstance(starts, list):
         return []
@@ -211,7 +211,7 @@ def _nesting_diagnostics(path: str, source: SourceText, env: dict[str, object]) 
     ]
 
 
-def _syntax_problems(path: str, source: SourceText, env: dict[str, object]) -> list[Diagnostic]:
+def _syntax_problems(path: str, source: PageText, env: dict[str, object]) -> list[Diagnostic]:
     """What the syntax plugins reported (content/syntax/unsupported.md), at its place."""
     found = env.get(ENV_PROBLEMS)
     if not isinstance(found, list):
@@ -223,7 +223,7 @@ def _syntax_problems(path: str, source: SourceText, env: dict[str, object]) -> l
     return out
 
 
-def _utf8_diagnostics(path: str, source: SourceText) -> list[Diagnostic]:
+def _utf8_diagnostics(path: str, source: PageText) -> list[Diagnostic]:
     if source.bad_byte is None:
         return []
     at = source.byte_position(source.bad_byte)
@@ -277,7 +277,7 @@ def plain_text(children: Sequence[Token]) -> str:
 
 
 def _headings(
-    tokens: Sequence[Token], source: SourceText, path: str
+    tokens: Sequence[Token], source: PageText, path: str
 ) -> tuple[list[Heading], list[Diagnostic]]:
     """Every heading in source order, with its id; ids and permalinks go into the tokens."""
     found = sorted(_heading_tokens(tokens, source), key=lambda h: h.offset)
@@ -324,7 +324,7 @@ def _duplicate_ids(found: list[_HeadingToken], path: str) -> list[Diagnostic]:
     return problems
 
 
-def _heading_tokens(tokens: Sequence[Token], source: SourceText) -> list[_HeadingToken]:
+def _heading_tokens(tokens: Sequence[Token], source: PageText) -> list[_HeadingToken]:
     found = []
     for i, token in enumerate(tokens):
         if token.type != "heading_open":
@@ -358,7 +358,7 @@ def _add_permalink(heading: _HeadingToken, id_: str) -> None:
 
 
 def _links(
-    tokens: Sequence[Token], source: SourceText, headings: list[Heading], link_mark: str
+    tokens: Sequence[Token], source: PageText, headings: list[Heading], link_mark: str
 ) -> list[Link]:
     """Every link in source order; link i's href (or src) becomes ``f"{link_mark}{i}"``."""
     found: list[tuple[int, Token, Link]] = []

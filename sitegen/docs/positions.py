@@ -19,10 +19,10 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-#: Key of the page's ``SourceText`` in the markdown-it ``env``.
+#: Key of the page's ``PageText`` in the markdown-it ``env``.
 ENV_SOURCE = "sitegen_source"
 #: Token meta keys: ``POS`` is set by the inline rules (index into the inline content),
-#: ``SOURCE`` by ``parse_inlines`` (index into ``SourceText.text``), ``KIND`` the link kind.
+#: ``SOURCE`` by ``parse_inlines`` (index into ``PageText.text``), ``KIND`` the link kind.
 POS, SOURCE, KIND = "sitegen_pos", "sitegen_source", "sitegen_kind"
 _ROW_START, _COLUMN = "sitegen_row_start", "sitegen_column"
 #: Key in ``env`` of the link tokens made since the current inline token's parse began.
@@ -41,7 +41,7 @@ class Position(NamedTuple):
     column: int  # 1-based, in bytes
 
 
-class SourceText:
+class PageText:
     """A page's bytes as the text markdown-it parses, and the way back from text to bytes.
 
     The text has no BOM, ``\\n`` line ends and U+FFFD for NUL (what markdown-it would
@@ -203,13 +203,13 @@ def parse_inlines(state: StateCore) -> None:
         md.inline.parse(token.content, md, env, token.children)
         parent = tokens[i - 1]
         heading = parent.type == "heading_open"
-        if (found or heading) and isinstance(source, SourceText) and token.map:
+        if (found or heading) and isinstance(source, PageText) and token.map:
             _place(source, token, parent, found, heading, rows)
         found.clear()
 
 
 def _place(
-    source: SourceText,
+    source: PageText,
     token: Token,
     parent: Token,
     found: list[Token],
@@ -232,7 +232,7 @@ def _place(
 
 
 def _content_map(
-    source: SourceText, token: Token, parent: Token, rows: dict[int, list[list[int]]]
+    source: PageText, token: Token, parent: Token, rows: dict[int, list[list[int]]]
 ) -> ContentMap | None:
     assert token.map is not None
     if _ROW_START in token.meta:
@@ -242,7 +242,7 @@ def _content_map(
     return _lines_map(source, token.content, token.map[0], token.map[1])
 
 
-def _lines_map(source: SourceText, content: str, first: int, end: int) -> ContentMap | None:
+def _lines_map(source: PageText, content: str, first: int, end: int) -> ContentMap | None:
     """Paragraph-like content: each content line is a suffix of its source line.
 
     markdown-it strips indentation and container markers (and may put spaces in for a
@@ -285,7 +285,7 @@ def _lines_map(source: SourceText, content: str, first: int, end: int) -> Conten
     return to_source
 
 
-def _atx_map(source: SourceText, content: str, line: int) -> ContentMap | None:
+def _atx_map(source: PageText, content: str, line: int) -> ContentMap | None:
     """``# Title #``: the content starts after the opening hashes and the spaces after them."""
     text, stop = source.text, source.line_end(line)
     at = text.find("#", source.line_starts[line], stop)
@@ -301,7 +301,7 @@ def _atx_map(source: SourceText, content: str, line: int) -> ContentMap | None:
 
 
 def _cell_map(
-    source: SourceText, token: Token, rows: dict[int, list[list[int]]]
+    source: PageText, token: Token, rows: dict[int, list[list[int]]]
 ) -> ContentMap | None:
     """A table cell: split the row as markdown-it does (``\\|`` is a pipe, the backslash goes)."""
     assert token.map is not None

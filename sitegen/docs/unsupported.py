@@ -13,7 +13,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from sitegen.docs.blocks import report
-from sitegen.docs.positions import ENV_SOURCE, SourceText
+from sitegen.docs.positions import ENV_SOURCE, PageText
 
 #: (pattern, what it is) for text in paragraphs.
 _IN_TEXT = (
@@ -43,7 +43,7 @@ _MYST_FENCE = re.compile(r"\{[A-Za-z][\w:-]*\}")
 
 def report_unsupported(state: StateCore) -> None:
     source = state.env.get(ENV_SOURCE)
-    if not isinstance(source, SourceText):
+    if not isinstance(source, PageText):
         return
     for token in state.tokens:
         if not token.map:
@@ -87,7 +87,7 @@ def _text_of(children: list[Token]) -> str:
 
 def _scan(
     state: StateCore,
-    source: SourceText,
+    source: PageText,
     lines: list[int],
     patterns: tuple[tuple[re.Pattern[str], str], ...],
     text: str | None = None,

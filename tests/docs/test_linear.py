@@ -20,7 +20,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from sitegen.docs import markdown
-from sitegen.docs.positions import SourceText
+from sitegen.docs.positions import PageText
 
 
 class Work:
@@ -48,7 +48,7 @@ class CountingText(str):
         return str.__getitem__(self, key)
 
 
-class CountingSource(SourceText):
+class CountingSource(PageText):
     def __init__(self, data: bytes) -> None:
         super().__init__(data)
         self._raw = CountingText(self._raw)
@@ -70,7 +70,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], int]:
     md.core.ruler.before("block", "count_block_tokens", _count_block_tokens)
     md.core.ruler.before("inline", "count_inline_tokens", _count_inline_tokens)
     monkeypatch.setattr(markdown, "MARKDOWN", md)
-    monkeypatch.setattr(markdown, "SourceText", CountingSource)
+    monkeypatch.setattr(markdown, "PageText", CountingSource)
 
     def measure(page: str) -> int:
         Work.reads = 0
@@ -113,11 +113,11 @@ def test_the_counters_see_a_quadratic_walk(
 ) -> None:
     """The measure itself: the old width computation (encode the line up to each link)."""
 
-    def quadratic_width(self: SourceText, start: int, stop: int) -> int:
+    def quadratic_width(self: PageText, start: int, stop: int) -> int:
         span = self._raw[start:stop]
         return len(span.encode("utf-8", "surrogateescape")) - len(span)
 
-    monkeypatch.setattr(SourceText, "_extra_bytes", quadratic_width)
+    monkeypatch.setattr(PageText, "_extra_bytes", quadratic_width)
     make = PAGES["one line, not ASCII"]
     assert work(make(1200)) / work(make(300)) > 8
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.positions import SourceText
+from sitegen.docs.positions import PageText
 
 WORDS = [
     "alpha",
@@ -155,7 +155,7 @@ def test_every_link_is_found_where_it_was_written(doc: Doc) -> None:
 @given(st.text())
 def test_source_positions_match_the_encoded_prefix(text: str) -> None:
     data = text.encode("utf-8", "surrogatepass")
-    source = SourceText(data)
+    source = PageText(data)
     if source.bad_byte is not None:
         return  # lone surrogates: covered by the invalid UTF-8 tests
     normalized = text.replace("\r\n", "\n").replace("\r", "\n").removeprefix("\ufeff")

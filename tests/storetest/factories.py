@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
-from sitegen.graph.store.base import CrawlResult, SourceStatus
+from sitegen.graph.store.base import GraphUpdate, SourceStatus
 
 READ, DELETED, EXTERNAL, ERROR = (
     SourceStatus.READ,
@@ -32,8 +32,8 @@ def page(node_id: str, title: str = "") -> Node:
 
 def crawl(
     sources: dict[str, tuple[SourceStatus, list[Edge]]], nodes: list[Node] = ()
-) -> CrawlResult:
-    return CrawlResult(sources=dict(sources), nodes=list(nodes))
+) -> GraphUpdate:
+    return GraphUpdate(sources=dict(sources), nodes=list(nodes))
 
 
 def view(graph: Graph) -> tuple[dict, list[tuple]]:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sitegen.graph.model import Graph, Node, NodeKind
 from sitegen.graph.store import open_store
-from sitegen.graph.store.base import CrawlResult, SourceStatus, merge_graphs
+from sitegen.graph.store.base import GraphUpdate, SourceStatus, merge_graphs
 
 from .conftest import BACKENDS
 from .factories import crawl, edge, view
@@ -50,7 +50,7 @@ def _edges(src: str, specs: list) -> list:
 
 
 @st.composite
-def scenarios(draw) -> tuple[Graph, list[CrawlResult]]:
+def scenarios(draw) -> tuple[Graph, list[GraphUpdate]]:
     """A stored graph and up to three crawls, each of its own sources."""
     stored_specs = {s: draw(st.lists(_EDGE_SPEC, max_size=3)) for s in SOURCES}
     owner = {s: draw(st.sampled_from([None, 0, 1, 2])) for s in SOURCES}

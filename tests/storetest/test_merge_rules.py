@@ -6,7 +6,7 @@ import pytest
 
 from sitegen.graph.model import Node, NodeKind
 from sitegen.graph.store import open_store
-from sitegen.graph.store.base import CrawlResult
+from sitegen.graph.store.base import GraphUpdate
 
 from .factories import DELETED, ERROR, EXTERNAL, READ, crawl, edge, fields, page, view
 
@@ -184,4 +184,4 @@ def test_an_unknown_backend_is_refused(cache_dir):
 
 def test_an_edge_filed_under_another_source_is_refused(store):
     with pytest.raises(ValueError):
-        store.merge(CrawlResult({"/a.md": (READ, [edge("/b.md", "/c.md")])}))
+        store.merge(GraphUpdate({"/a.md": (READ, [edge("/b.md", "/c.md")])}))

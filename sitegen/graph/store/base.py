@@ -38,7 +38,7 @@ _TARGET_ONLY = frozenset({NodeKind.EXTERNAL, NodeKind.MISSING})
 
 
 @dataclass
-class CrawlResult:
+class GraphUpdate:
     """One crawl: per source, its status and outgoing edges; and the nodes the crawl knows."""
 
     sources: dict[str, tuple[SourceStatus, list[Edge]]] = field(default_factory=dict)
@@ -54,7 +54,7 @@ class GraphStore(Protocol):
         """The stored graph (empty when nothing was stored yet)."""
         ...
 
-    def merge(self, crawl: CrawlResult) -> Graph:
+    def merge(self, crawl: GraphUpdate) -> Graph:
         """Apply ``merge_graphs`` to the stored graph, persist the result atomically, return it."""
         ...
 
@@ -63,7 +63,7 @@ class GraphStore(Protocol):
         ...
 
 
-def merge_graphs(stored: Graph, crawl: CrawlResult) -> Graph:
+def merge_graphs(stored: Graph, crawl: GraphUpdate) -> Graph:
     """The stored graph with every read or deleted source's outgoing edges replaced by the crawl's.
 
     Idempotent (merging the same crawl again changes nothing, counts never inflate) and,

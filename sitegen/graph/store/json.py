@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sitegen.graph.graphjson import GraphJsonError, dump_graph_json, load_graph_json
 from sitegen.graph.model import Graph
-from sitegen.graph.store.base import CrawlResult, StoreError, merge_graphs
+from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
 
 FILE_NAME = "graph.json"
 
@@ -28,7 +28,7 @@ class JsonStore:
     def load(self) -> Graph:
         return read_json_store(self.path)
 
-    def merge(self, crawl: CrawlResult) -> Graph:
+    def merge(self, crawl: GraphUpdate) -> Graph:
         merged = merge_graphs(self.load(), crawl)
         self.save(merged)
         return merged

@@ -14,7 +14,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
-from sitegen.graph.store.base import CrawlResult, StoreError, merge_graphs
+from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
 from sitegen.graph.store.json import FILE_NAME as JSON_FILE_NAME
 from sitegen.graph.store.json import read_json_store
 from sitegen.paths import NodeId
@@ -50,7 +50,7 @@ class SqliteStore:
                 return _read_graph(conn)
         return read_json_store(self.cache_dir / JSON_FILE_NAME)  # no merge committed yet
 
-    def merge(self, crawl: CrawlResult) -> Graph:
+    def merge(self, crawl: GraphUpdate) -> Graph:
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         # IMMEDIATE takes the write lock before reading, so no other writer's merge is lost.
         with self._transaction("BEGIN IMMEDIATE", wal=True) as conn:
