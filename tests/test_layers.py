@@ -1,0 +1,36 @@
+"""The layers of ARCHITECTURE.md#layers hold: the import-linter contract in pyproject.toml is
+kept, and it names every part of sitegen, so a new module cannot sit outside the layers."""
+
+from __future__ import annotations
+
+import pkgutil
+import tomllib
+from pathlib import Path
+
+import sitegen
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _contract() -> dict[str, object]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = config["tool"]["importlinter"]["contracts"]
+    return contract
+
+
+def test_the_layer_contract_is_kept() -> None:
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+
+
+def test_every_part_of_sitegen_is_in_a_layer() -> None:
+    layers = _contract()["layers"]
+    assert isinstance(layers, list)
+    named = {m.strip() for layer in layers for m in layer.replace(":", "|").split("|")}
+    parts = {
+        f"sitegen.{m.name}"
+        for m in pkgutil.iter_modules(sitegen.__path__)
+        if m.name not in ("__main__", "templates")
+    }
+    assert parts - named == set(), "add these parts to a layer of [tool.importlinter]"
+    assert named - parts == set(), "the contract names parts that do not exist"
