@@ -1,7 +1,19 @@
-"""Link resolution (SPEC §3): a destination as written, from a file, to a node and a fragment.
+"""Link resolution: a destination as written, from a file, to a node and a fragment
+(content/guides/linking.md, content/reference/node-identity.md).
 
-Resolves GitHub-style, against the linking file, so docs read the same on GitHub and on the
-site. Works on the set of crawled paths only: never touches the file system.
+The rule, in the order ``resolve`` applies it:
+
+1. blank, ``mailto:``, ``tel:`` and other schemes are no edge (``IGNORED``); ``//host`` is https;
+2. an absolute URL is an external node, normalized (``normalize_url``), unless its host is a
+   loopback one (``LOOPBACK``, dropped with a warning);
+3. the path part is percent-decoded; empty, it is the linking file itself (``SELF``);
+4. ``/x`` is read from the content folder, anything else from the linking file's folder, as
+   GitHub does; a path that climbs out of the root is ``OUTSIDE``;
+5. the file, else a folder's ``index.md``/``README.md``, else ``x.md`` for ``x`` or ``x.html``
+   (``SiteIndex.lookup``); none of them is ``MISSING``, a node named by the path looked up;
+6. the fragment is checked against the target's heading ids or line count (``check_fragment``).
+
+Works on the set of crawled paths only: never touches the file system.
 """
 
 from __future__ import annotations
