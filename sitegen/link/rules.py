@@ -1,5 +1,5 @@
 """Link resolution: a destination as written, from a file, to a node and a fragment
-(content/guides/linking.md, content/reference/node-identity.md).
+(content/guides/linking.md, content/reference/urls.md).
 
 The rule, in the order ``resolve`` applies it:
 
