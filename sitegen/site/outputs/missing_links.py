@@ -1,0 +1,25 @@
+"""``missing-links.html``: pairs of strongly related pages that link neither way
+(content/guides/related-pages.md, "Missing links").
+
+Shows the graph core's findings (sitegen.site.related_view); never scores a pair itself.
+"""
+
+from __future__ import annotations
+
+from sitegen.paths import OutPath
+from sitegen.site.emitter import EmitRun, OneFile
+from sitegen.site.related_view import missing_links_view
+from sitegen.site.state import SiteState
+
+
+class MissingLinks(OneFile):
+    name = "missing links"
+    background = True
+
+    def path(self, site: SiteState) -> OutPath:
+        return OutPath("missing-links.html")
+
+    def render(self, run: EmitRun, out: OutPath) -> str:
+        return run.site.renderer.render_report(
+            run.site.context(out), missing_links_view(run.site, out)
+        )
