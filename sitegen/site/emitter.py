@@ -67,9 +67,13 @@ class Emitter(ABC):
 class OneFile(Emitter):
     """An output that is one file sitegen makes itself at a path it knows up front."""
 
-    @abstractmethod
+    #: The file's path, for an output every build has.
+    file: ClassVar[OutPath | None] = None
+
     def path(self, site: SiteState) -> OutPath | None:
-        """Where the file goes, or None when this build has no such output."""
+        """Where the file goes, or None when this build has no such output (an output that
+        depends on the build, such as the cycle report, says so here)."""
+        return self.file
 
     @abstractmethod
     def render(self, run: EmitRun, out: OutPath) -> str | bytes:

@@ -19,7 +19,7 @@ from pyvis.network import Network
 
 from sitegen.graph.model import Edge, Node
 from sitegen.site.render import Renderer
-from sitegen.site.views import SiteContext
+from sitegen.site.views import LinkItem, SiteContext
 
 #: Tableau-like colours, distinct in light and dark themes; community i takes PALETTE[i % 12].
 PALETTE = (
@@ -82,22 +82,13 @@ class GraphDrawing:
 
 
 @dataclass(frozen=True)
-class _Listed:
-    """One node in the list for reading without script: its title, link and kind."""
-
-    title: str
-    href: str
-    note: str
-
-
-@dataclass(frozen=True)
 class _Group:
     """One community in that list: its number, heading, colour and nodes."""
 
     number: int
     name: str
     color: str
-    nodes: tuple[_Listed, ...]
+    nodes: tuple[LinkItem, ...]  # title, site-local link, kind
 
 
 def community_color(community: int | None) -> str:
@@ -181,11 +172,11 @@ def _by_id(nodes: Iterable[Node]) -> list[Node]:
 
 def _groups(drawing: GraphDrawing) -> tuple[_Group, ...]:
     """The nodes by community (the nodes without one last), each list sorted by title."""
-    by: dict[int | None, list[_Listed]] = {}
+    by: dict[int | None, list[LinkItem]] = {}
     for n in _by_id(drawing.nodes):
         href = drawing.hrefs.get(n.id, "")
         # Only site-local links: the page must not point at remote hosts by itself.
-        listed = _Listed(
+        listed = LinkItem(
             n.title or str(n.id),
             href if _is_site_local(href) else "",
             f"{n.kind} {n.id}" if n.title else str(n.kind),

@@ -16,10 +16,8 @@ BROKEN_LINKS = OutPath("broken-links.html")
 
 class BrokenLinks(OneFile):
     name = "broken links"
+    file = BROKEN_LINKS
     background = True
-
-    def path(self, site: SiteState) -> OutPath:
-        return BROKEN_LINKS
 
     def render(self, run: EmitRun, out: OutPath) -> str:
         return run.site.renderer.render_report(

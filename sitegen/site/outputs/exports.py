@@ -7,6 +7,8 @@ Serializes the finished graphs with their own exporters; never changes them.
 from __future__ import annotations
 
 from sitegen.analyse.figures import Figures
+from sitegen.graph.export import export_graph_md
+from sitegen.graph.graphjson import dump_graph_json
 from sitegen.paths import OutPath
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState
@@ -14,32 +16,22 @@ from sitegen.site.state import SiteState
 
 class GraphMd(OneFile):
     name = "graph.md"
+    file = OutPath("graph.md")
     background = True
 
-    def path(self, site: SiteState) -> OutPath:
-        return OutPath("graph.md")
-
     def render(self, run: EmitRun, out: OutPath) -> str:
-        from sitegen.graph.export import export_graph_md
-
-        result = run.site.result
-        return export_graph_md(result.graph, title=f"{result.config.site_title} graph")
+        return export_graph_md(run.site.graph, title=f"{run.site.result.config.site_title} graph")
 
 
 class GraphJson(OneFile):
     """The document graph, each node with its PageRank, community and bridge figures."""
 
     name = "graph.json"
+    file = OutPath("graph.json")
     background = True
 
-    def path(self, site: SiteState) -> OutPath:
-        return OutPath("graph.json")
-
     def render(self, run: EmitRun, out: OutPath) -> str:
-        from sitegen.graph.graphjson import dump_graph_json
-
-        result = run.site.result
-        return dump_graph_json(result.graph, _figure_table(result.insight.figures))
+        return dump_graph_json(run.site.graph, _figure_table(run.site.result.insight.figures))
 
 
 def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:

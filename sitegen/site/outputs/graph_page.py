@@ -12,7 +12,6 @@ from sitegen.analyse.figures import Figures
 from sitegen.graph.model import Edge, Graph
 from sitegen.paths import NodeId, OutPath, RepoPath, href_between, html_out_path, source_node_id
 from sitegen.site.emitter import EmitRun, OneFile
-from sitegen.site.state import SiteState
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -20,10 +19,8 @@ if TYPE_CHECKING:
 
 class GraphPage(OneFile):
     name = "graph page"
+    file = OutPath("graph.html")
     background = True
-
-    def path(self, site: SiteState) -> OutPath:
-        return OutPath("graph.html")
 
     def render(self, run: EmitRun, out: OutPath) -> str:
         from sitegen.site.graphview import GraphDrawing, render_graph_page

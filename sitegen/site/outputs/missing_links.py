@@ -9,15 +9,12 @@ from __future__ import annotations
 from sitegen.paths import OutPath
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.related_view import missing_links_view
-from sitegen.site.state import SiteState
 
 
 class MissingLinks(OneFile):
     name = "missing links"
+    file = OutPath("missing-links.html")
     background = True
-
-    def path(self, site: SiteState) -> OutPath:
-        return OutPath("missing-links.html")
 
     def render(self, run: EmitRun, out: OutPath) -> str:
         return run.site.renderer.render_report(

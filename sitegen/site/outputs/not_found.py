@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from sitegen.paths import OutPath
 from sitegen.site.emitter import EmitRun, OneFile
-from sitegen.site.state import SiteState
 from sitegen.site.views import LinkItem
 
 NOT_FOUND = OutPath("404.html")
@@ -19,9 +18,7 @@ class NotFound(OneFile):
     them work at any depth."""
 
     name = "404 page"
-
-    def path(self, site: SiteState) -> OutPath:
-        return NOT_FOUND
+    file = NOT_FOUND
 
     def render(self, run: EmitRun, out: OutPath) -> str:
         site = run.site

@@ -8,18 +8,12 @@ from __future__ import annotations
 
 from sitegen.paths import OutPath
 from sitegen.site.emitter import EmitRun, OneFile
-from sitegen.site.state import SiteState
+from sitegen.site.search import INDEX_FILE, search_index_script
 
 
 class SearchIndex(OneFile):
     name = "search index"
-
-    def path(self, site: SiteState) -> OutPath:
-        from sitegen.site.search import INDEX_FILE
-
-        return OutPath(INDEX_FILE)
+    file = OutPath(INDEX_FILE)
 
     def render(self, run: EmitRun, out: OutPath) -> str:
-        from sitegen.site.search import search_index_script
-
         return search_index_script(run.site.pages_by_node, run.site.result.code_records)
