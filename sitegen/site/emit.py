@@ -50,6 +50,8 @@ def emit_site(
     with SiteWriter(result.config.out_dir, reuse=reuse) as writer:
         run = EmitRun(site, writer, progress, jobs)
         claimed: Claimed = [(emitter, emitter.claim(run)) for emitter in OUTPUTS]
+        # The outputs before the first background one are written first; the background
+        # ones then start together, and the rest are written while they run.
         start = next((i for i, (e, _) in enumerate(claimed) if e.background), len(claimed))
         together = [(e, outs) for e, outs in claimed if e.background]
         for emitter, outs in claimed[:start]:
