@@ -1,6 +1,8 @@
-"""Source pages (``/code/<path>.html``) and the code reports (code-graph.json, cycles).
+"""What a source page (``/code/<path>.html``) shows: the highlighted code, its symbols, its
+imports and importers, references, the docs that document it and its cycles.
 
-Emits from the finished code graph and cycle analysis; never resolves or analyses anything.
+Views built from the finished code graph and cycle analysis; never resolves, analyses or
+writes anything (sitegen.site.outputs.source_pages writes the pages).
 """
 
 from __future__ import annotations
@@ -10,10 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sitegen.code.records import CodeRecord
 from sitegen.graph.model import annotate
-from sitegen.incremental import digest
-from sitegen.parallel import run_forked
 from sitegen.paths import (
-    NodeId,
     OutPath,
     RepoPath,
     href_between,
@@ -21,10 +20,8 @@ from sitegen.paths import (
     is_source_node,
     source_node_id,
 )
-from sitegen.plural import counted
-from sitegen.progress import Progress
 from sitegen.site.backlinks import backlink_groups
-from sitegen.site.related_view import related_items, related_key
+from sitegen.site.related_view import related_items
 from sitegen.site.render import highlight_source
 from sitegen.site.state import edge_source_href
 from sitegen.site.views import (
@@ -40,10 +37,10 @@ from sitegen.site.views import (
 
 if TYPE_CHECKING:
     from sitegen.site.state import SiteState
-    from sitegen.site.writer import SiteWriter
 
 
-def _source_out(path: str) -> OutPath:
+def source_out(path: str) -> OutPath:
+    """The source page of the file at repository path ``path``: ``code/<path>.html``."""
     return html_out_path(source_node_id(RepoPath(path)))
 
 
@@ -88,7 +85,7 @@ def code_index_of(code: Any) -> _CodeIndex:
 def source_view(
     rec: CodeRecord, text: str, site: SiteState, index: _CodeIndex, cycles_of: dict[str, list[int]]
 ) -> SourceView:
-    out = _source_out(rec.path)
+    out = source_out(rec.path)
     node = source_node_id(RepoPath(rec.path))
     code_html, _ = highlight_source(text, rec.path)
     symbols = tuple(
@@ -105,7 +102,7 @@ def source_view(
     imports = tuple(
         LinkItem(
             title=path or name,
-            href=href_between(out, _source_out(path)) if path else "",
+            href=href_between(out, source_out(path)) if path else "",
             note=f"line {line}",
         )
         for path, name, line in sorted(
@@ -114,16 +111,16 @@ def source_view(
     )
     imported_by = tuple(
         LinkItem(
-            title=path, href=href_between(out, _source_out(path), f"L{line}"), note=f"line {line}"
+            title=path, href=href_between(out, source_out(path), f"L{line}"), note=f"line {line}"
         )
         for path, line in sorted(index.imported_by.get(rec.path, []))
     )
     refs_out = tuple(
-        LinkItem(title=f"{name} ({path})", href=href_between(out, _source_out(path)))
+        LinkItem(title=f"{name} ({path})", href=href_between(out, source_out(path)))
         for path, name in sorted(index.refs_out.get(rec.path, set()))
     )
     refs_in = tuple(
-        LinkItem(title=f"{name} ({path})", href=href_between(out, _source_out(path)))
+        LinkItem(title=f"{name} ({path})", href=href_between(out, source_out(path)))
         for path, name in sorted(index.refs_in.get(rec.path, set()))
     )
     incoming = site.graph.backlinks_of(node)
@@ -207,117 +204,4 @@ def flow_view(rec: CodeRecord) -> tuple[FunctionFlow, ...]:
             tuple(by_function[i]),
         )
         for i in ordered
-    )
-
-
-class _SourceJob:
-    """What the forked page workers share (inherited, never pickled)."""
-
-    def __init__(self, site: SiteState, writer: SiteWriter) -> None:
-        from sitegen.analyse.reports import membership
-
-        result = site.result
-        self.site, self.writer = site, writer
-        self.index = _CodeIndex(result.code)
-        self.cycles_of = membership(result.cycles) if result.cycles is not None else {}
-        self.data: dict[str, bytes] = {f.path: f.data for f in result.crawl.code}
-        self.records = result.code_records
-        # A source page shows the whole code graph around it (imports, references, cycles).
-        self.code_key = digest(
-            site.site_key, [(r.path, r.content_hash) for r in self.records], result.cycles
-        )
-
-
-def emit_source_pages(
-    site: SiteState, writer: SiteWriter, progress: Progress, jobs: int = 1
-) -> None:
-    """Every source page; highlighting and rendering run in forked workers on a large site
-    (the outputs are claimed here first, so a clash is reported the same way for any --jobs)."""
-    if not site.result.code_records:
-        return
-    job = _SourceJob(site, writer)
-    task = progress.task("Writing source pages", len(job.records))
-    todo: list[int] = []
-    for i, rec in enumerate(job.records):
-        if writer.claim(_source_out(rec.path), rec.path):
-            todo.append(i)
-        raw = OutPath("code/" + rec.path)
-        if writer.claim(raw, rec.path) and not writer.reuse(raw, rec.content_hash):
-            writer.write(raw, job.data[rec.path])
-    task.advance(len(job.records) - len(todo))
-    for keys in run_forked(_write_sources, job, todo, jobs):
-        writer.keys.update(keys)
-        task.advance(len(keys))
-    emit_code_index(site, writer)
-
-
-def _write_sources(job: _SourceJob, indexes: list[int]) -> dict[str, str]:
-    """Highlight and render the source pages of ``indexes``; returns each output's key."""
-    keys: dict[str, str] = {}
-    for i in indexes:
-        rec = job.records[i]
-        out = _source_out(rec.path)
-        keys[out] = _source_key(rec, job.site, job.code_key)
-        if not job.writer.reuse(out, keys[out]):
-            text = job.data[rec.path].decode("utf-8", errors="replace")
-            view = source_view(rec, text, job.site, job.index, job.cycles_of)
-            job.writer.write(out, job.site.renderer.render_source(job.site.context(out), view))
-    return keys
-
-
-def _source_key(rec: CodeRecord, site: SiteState, code_key: str) -> str:
-    node = source_node_id(RepoPath(rec.path))
-    incoming = [
-        (e.src, e.rel, e.label, e.anchor, e.count, e.occurrences[:1], site.titles.get(e.src, ""))
-        for e in site.graph.backlinks_of(node)
-    ]
-    return digest(code_key, rec.content_hash, incoming, related_key(site, node))
-
-
-def emit_code_index(site: SiteState, writer: SiteWriter) -> None:
-    from sitegen.site.views import IndexEntry, IndexSection, IndexView
-
-    out = OutPath("code/index.html")
-    by_folder: dict[str, list[IndexEntry]] = defaultdict(list)
-    for rec in site.result.code_records:
-        folder = rec.path.rsplit("/", 1)[0] if "/" in rec.path else "."
-        by_folder[folder].append(
-            IndexEntry(
-                title=rec.path,
-                href=href_between(out, _source_out(rec.path)),
-                note=str(rec.language),
-            )
-        )
-    sections = tuple(
-        IndexSection(folder, tuple(sorted(entries, key=lambda e: e.title)))
-        for folder, entries in sorted(by_folder.items())
-    )
-    view = IndexView(
-        title="Source files",
-        sections=sections,
-        intro=f"{counted(len(site.result.code_records), 'source file')} analysed.",
-    )
-    writer.write(out, site.renderer.render_index(site.context(out), view))
-
-
-def emit_code_reports(site: SiteState, writer: SiteWriter) -> None:
-    result = site.result
-    if result.code is not None:
-        from sitegen.code.serialize import dump_code_graph_json
-
-        writer.write(OutPath("code-graph.json"), dump_code_graph_json(result.code))
-    if result.cycles is None:
-        return
-    from sitegen.analyse.reports import cycles_view, render_cycles_md
-
-    out = OutPath("cycles.html")
-    writer.write(OutPath("cycles.md"), render_cycles_md(result.cycles))
-    view = cycles_view(
-        result.cycles,
-        lambda path, line: href_between(out, _source_out(path), f"L{line}" if line > 0 else ""),
-        lambda node: href_between(out, html_out_path(NodeId(node))),
-    )
-    writer.write(
-        out,
-        site.renderer.render("cycles.html", site=site.context(out), cycles=view, title="Cycles"),
     )

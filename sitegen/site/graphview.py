@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from pyvis.network import Network
 
 from sitegen.graph.model import Edge, Node
 from sitegen.site.render import Renderer
-from sitegen.site.views import SiteContext
+from sitegen.site.views import LinkItem, SiteContext
 
 #: Tableau-like colours, distinct in light and dark themes; community i takes PALETTE[i % 12].
 PALETTE = (
@@ -70,18 +70,25 @@ IMPROVED_LAYOUT_MAX = 150
 
 
 @dataclass(frozen=True)
-class _Listed:
-    title: str
-    href: str
-    note: str
+class GraphDrawing:
+    """What the graph page draws: the nodes and edges, each node's community and PageRank,
+    and each node's href (relative to the graph page; a node without one is not a link)."""
+
+    nodes: Sequence[Node]
+    edges: Sequence[Edge]
+    communities: Mapping[str, int]
+    pagerank: Mapping[str, float]
+    hrefs: Mapping[str, str]
 
 
 @dataclass(frozen=True)
 class _Group:
+    """One community in that list: its number, heading, colour and nodes."""
+
     number: int
     name: str
     color: str
-    nodes: tuple[_Listed, ...]
+    nodes: tuple[LinkItem, ...]  # title, site-local link, kind
 
 
 def community_color(community: int | None) -> str:
@@ -109,30 +116,24 @@ def _label(node: Node) -> str:
     return text if len(text) <= LABEL_MAX else text[: LABEL_MAX - 1] + "…"
 
 
-def build_network(
-    nodes: Iterable[Node],
-    edges: Iterable[Edge],
-    communities: Mapping[str, int],
-    pagerank: Mapping[str, float],
-    hrefs: Mapping[str, str],
-) -> Network:
+def build_network(drawing: GraphDrawing) -> Network:
     """A pyvis Network, nodes sorted by id (numbered 0..n-1), edges merged per node pair."""
     net = Network(directed=True, cdn_resources="in_line", height="100%", width="100%")
-    ranks = _normalized(pagerank)
-    ordered = sorted({n.id: n for n in nodes}.values(), key=lambda n: n.id)
+    ranks = _normalized(drawing.pagerank)
+    ordered = _by_id(drawing.nodes)
     number: dict[str, int] = {n.id: i for i, n in enumerate(ordered)}
     for node in ordered:
-        rank, community = ranks.get(node.id, 0.0), communities.get(node.id)
+        rank, community = ranks.get(node.id, 0.0), drawing.communities.get(node.id)
         net.add_node(
             number[node.id],
             label=_label(node),
             title=_tooltip(node, rank, community),
             color=community_color(community),
             size=round(8 + 28 * rank, 2),
-            href=hrefs.get(node.id, ""),
+            href=drawing.hrefs.get(node.id, ""),
             kind=str(node.kind),
         )
-    for (src, dst), rels in sorted(_pairs(edges, number).items()):
+    for (src, dst), rels in sorted(_pairs(drawing.edges, number).items()):
         # pyvis's add_edge scans every node per edge; endpoints are known valid here.
         net.edges.append(PyvisEdge(src, dst, True, **_edge_options(rels)).options)
     net.set_options(
@@ -164,19 +165,23 @@ def _edge_options(rels: list[Edge]) -> dict[str, Any]:
     }
 
 
-def _groups(
-    nodes: Iterable[Node], communities: Mapping[str, int], hrefs: Mapping[str, str]
-) -> tuple[_Group, ...]:
-    by: dict[int | None, list[_Listed]] = {}
-    for n in sorted({n.id: n for n in nodes}.values(), key=lambda n: n.id):
-        href = hrefs.get(n.id, "")
+def _by_id(nodes: Iterable[Node]) -> list[Node]:
+    """Each node once (the last of an id wins), sorted by id."""
+    return sorted({n.id: n for n in nodes}.values(), key=lambda n: n.id)
+
+
+def _groups(drawing: GraphDrawing) -> tuple[_Group, ...]:
+    """The nodes by community (the nodes without one last), each list sorted by title."""
+    by: dict[int | None, list[LinkItem]] = {}
+    for n in _by_id(drawing.nodes):
+        href = drawing.hrefs.get(n.id, "")
         # Only site-local links: the page must not point at remote hosts by itself.
-        listed = _Listed(
+        listed = LinkItem(
             n.title or str(n.id),
             href if _is_site_local(href) else "",
             f"{n.kind} {n.id}" if n.title else str(n.kind),
         )
-        by.setdefault(communities.get(n.id), []).append(listed)
+        by.setdefault(drawing.communities.get(n.id), []).append(listed)
     keys = sorted(by, key=lambda c: (c is None, c or 0))
     return tuple(
         _Group(
@@ -202,22 +207,18 @@ def vis_assets(net: Network) -> tuple[str, str]:
 
 
 def render_graph_page(
-    nodes: Iterable[Node],
-    edges: Iterable[Edge],
-    communities: Mapping[str, int],
-    pagerank: Mapping[str, float],
-    hrefs: Mapping[str, str],
+    drawing: GraphDrawing,
     *,
     site: SiteContext | None = None,
     renderer: Renderer | None = None,
     title: str = "Graph",
     figures_note: str = "",
 ) -> str:
-    """The HTML of ``/graph.html``; ``hrefs`` are relative to the site root (graph.html's folder)."""
-    nodes, edges = list(nodes), list(edges)
+    """The HTML of ``/graph.html``; the hrefs are relative to the site root (graph.html's
+    folder)."""
     renderer = renderer or Renderer()
     site = site or SiteContext(site_title=title, current_href="graph.html")
-    net = build_network(nodes, edges, communities, pagerank, hrefs)
+    net = build_network(drawing)
     vis_js, vis_css = vis_assets(net)
     node_list, edge_list, _, _, _, options = net.get_network_data()
     html = renderer.render(
@@ -227,7 +228,7 @@ def render_graph_page(
         data={"nodes": node_list, "edges": edge_list, "options": json.loads(options)},
         vis_js=Markup(vis_js),
         vis_css=Markup(vis_css),
-        groups=_groups(nodes, communities, hrefs),
+        groups=_groups(drawing),
         node_count=len(node_list),
         edge_count=len(edge_list),
         figures_note=figures_note,

@@ -1,5 +1,6 @@
-"""The order the author gives the page tree: an ``order`` key in front matter (``nav_order`` and
-``weight`` accepted), and an ``mkdocs.yml`` ``nav:`` followed as MkDocs does (content/guides/site.md).
+"""The page tree and the breadcrumbs: folders, their index pages and the order the author
+gives (an ``order`` key in front matter, ``nav_order`` and ``weight`` accepted, or an
+``mkdocs.yml`` ``nav:`` followed as MkDocs does), as content/guides/site.md describes.
 
 Pure functions of page records and the text of ``mkdocs.yml``; never reads files and never
 renders anything.
@@ -16,8 +17,8 @@ import yaml
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
-from sitegen.paths import NodeId, html_out_path
-from sitegen.site.views import NavItem
+from sitegen.paths import NodeId, OutPath, href_between, html_out_path, url_path
+from sitegen.site.views import Crumb, NavItem
 
 #: The front-matter key sitegen documents, then the names other generators use for it.
 ORDER_KEYS = ("order", "nav_order", "weight")
@@ -38,6 +39,100 @@ def page_order(rec: PageRecord | None) -> float | None:
 def sort_key(order: float | None, is_folder: bool, name: str) -> tuple[bool, float, bool, str]:
     """Ordered pages first (by their number), then folders, then pages, each by name."""
     return (order is None, order or 0.0, not is_folder, name)
+
+
+def humanize(name: str) -> str:
+    """A title from a file or folder name: ``getting-started`` -> ``Getting started``."""
+    stem = posixpath.splitext(name)[0].replace("-", " ").replace("_", " ").strip()
+    return stem[:1].upper() + stem[1:] if stem else name
+
+
+def is_index(rel: str) -> bool:
+    """Whether the page at ``rel`` (inside the content folder) can be its folder's page."""
+    return posixpath.basename(rel).lower() in ("index.md", "readme.md")
+
+
+def folder_title(
+    folder: str, pages: Mapping[NodeId, PageRecord], folder_index: Mapping[str, NodeId]
+) -> str:
+    """A folder's title: its index page's title, else its name made readable."""
+    idx = folder_index.get(folder)
+    return pages[idx].title if idx else humanize(posixpath.basename(folder))
+
+
+def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dict[str, NodeId]]:
+    """The page tree (the home page first, then pages and folders by their front-matter
+    ``order``, then folders by name, then pages by file name; a folder's index page is the
+    folder's link), and each folder's index node."""
+    folder_index: dict[str, NodeId] = {}
+    in_folder: dict[str, list[NodeId]] = {}
+    subfolders: dict[str, set[str]] = {}
+    for node in sorted(pages):
+        rel = node.lstrip("/")
+        folder = posixpath.dirname(rel)
+        in_folder.setdefault(folder, []).append(node)
+        if is_index(rel) and (folder not in folder_index or rel.lower().endswith("index.md")):
+            folder_index[folder] = node
+        while folder:  # every ancestor folder lists the next one down
+            parent = posixpath.dirname(folder)
+            subfolders.setdefault(parent, set()).add(folder)
+            folder = parent
+
+    def page(node: NodeId) -> NavItem:
+        return NavItem(title=pages[node].title, href=url_path(html_out_path(node)))
+
+    def items(folder: str) -> tuple[NavItem, ...]:
+        home = [page(folder_index[""])] if not folder and "" in folder_index else []
+        keyed = []  # in the order the author gives (content/guides/site.md), else by name
+        for sub in sorted(subfolders.get(folder, ())):
+            idx = folder_index.get(sub)
+            keyed.append(
+                (
+                    sort_key(
+                        page_order(pages.get(idx) if idx else None), True, posixpath.basename(sub)
+                    ),
+                    NavItem(
+                        title=folder_title(sub, pages, folder_index),
+                        href=url_path(html_out_path(idx)) if idx else "",
+                        children=items(sub),
+                        is_folder=True,
+                    ),
+                )
+            )
+        keyed += [
+            (sort_key(page_order(pages[n]), False, posixpath.basename(n)), page(n))
+            for n in in_folder.get(folder, [])
+            if folder_index.get(folder) != n
+        ]
+        return tuple(home + [item for _, item in sorted(keyed, key=lambda k: k[0])])
+
+    return items(""), folder_index
+
+
+def breadcrumbs(
+    node: NodeId,
+    pages: Mapping[NodeId, PageRecord],
+    folder_index: Mapping[str, NodeId],
+    out: OutPath,
+) -> tuple[Crumb, ...]:
+    """The trail above a page's title: Home, each folder down to the page's own (linked to
+    its index page, when it has one), then the page itself, unlinked. The page a crumb names
+    is never linked, so a folder's index page ends at its folder."""
+    rel = node.lstrip("/")
+    parts = rel.split("/")[:-1]
+    crumbs = []
+    home = folder_index.get("")
+    crumbs.append(
+        Crumb("Home", href_between(out, html_out_path(home)) if home and home != node else "")
+    )
+    for i in range(len(parts)):
+        folder = "/".join(parts[: i + 1])
+        idx = folder_index.get(folder)
+        href = href_between(out, html_out_path(idx)) if idx and idx != node else ""
+        crumbs.append(Crumb(folder_title(folder, pages, folder_index), href))
+    if (not is_index(rel) or parts == []) and node != home:
+        crumbs.append(Crumb(pages[node].title if node in pages else rel, ""))
+    return tuple(crumbs)
 
 
 class _AnyTagLoader(yaml.SafeLoader):
@@ -131,4 +226,4 @@ def _page_item(title: str, path: str, reader: _Reader) -> NavItem | None:
             )
         )
         return None
-    return NavItem(title=title or rec.title, href=html_out_path(node))
+    return NavItem(title=title or rec.title, href=url_path(html_out_path(node)))

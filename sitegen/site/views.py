@@ -42,12 +42,16 @@ class NavItem:
 
 @dataclass(frozen=True)
 class Crumb:
+    """One step of the breadcrumbs: a folder or page title and its link."""
+
     title: str
     href: str = ""  # "" for the last crumb (the page itself)
 
 
 @dataclass(frozen=True)
 class TocEntry:
+    """One heading in the table of contents: its level (2-4), text and id."""
+
     level: int
     text: str
     id: str
@@ -127,6 +131,8 @@ class PageView:
 
 @dataclass(frozen=True)
 class SymbolEntry:
+    """One symbol in a source page's outline, with the line it is defined on."""
+
     kind: str  # function, class, method, ...
     name: str
     visibility: str  # "public", "private" or ""
@@ -163,6 +169,8 @@ class SourceView:
 
 @dataclass(frozen=True)
 class IndexEntry:
+    """One page in an index (all pages, a tag, the source files)."""
+
     title: str
     href: str
     inbound: int = 0  # how many pages link here; the build sorts most-linked first
@@ -171,12 +179,16 @@ class IndexEntry:
 
 @dataclass(frozen=True)
 class IndexSection:
+    """A titled group of index entries (a top-level folder, a tag's pages)."""
+
     title: str
     pages: tuple[IndexEntry, ...]
 
 
 @dataclass(frozen=True)
 class IndexView:
+    """A page that lists pages: index.html, a tag page, code/index.html."""
+
     title: str
     sections: tuple[IndexSection, ...]
     intro: str = ""
@@ -185,6 +197,8 @@ class IndexView:
 
 @dataclass(frozen=True)
 class ReportCell:
+    """One cell of a report table: text, an optional link, monospace or not."""
+
     text: str
     href: str = ""
     code: bool = False  # monospace: paths, locations, ids
@@ -196,6 +210,8 @@ Cell = ReportCell | str
 
 @dataclass(frozen=True)
 class ReportTable:
+    """A further table of a report, under its own heading."""
+
     heading: str
     columns: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
@@ -283,6 +299,8 @@ class ValueOrigin:
 
 @dataclass(frozen=True)
 class FunctionFlow:
+    """One function's values and where each comes from, in source order."""
+
     name: str  # qualified name of the function
     line: int
     href: str

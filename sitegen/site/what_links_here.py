@@ -1,8 +1,9 @@
 """What links here, for one page or source file: the groups its published "Linked from" and
 "Referenced by" sections show, as data for ``sitegen backlinks`` (text or JSON).
 
-Built from the same edges and the same grouping as the HTML sections (sitegen/site/emit.py,
-sitegen/site/code_pages.py); never reads files, never renders HTML, never changes the graph.
+Built from the same edges and the same grouping as the HTML sections
+(sitegen/site/outputs/pages.py, sitegen/site/code_pages.py); never reads files, never renders
+HTML, never changes the graph.
 """
 
 from __future__ import annotations

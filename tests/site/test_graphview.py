@@ -11,6 +11,7 @@ from sitegen.graph.model import Edge, Node, NodeKind
 from sitegen.paths import NodeId
 from sitegen.site.graphview import (
     PALETTE,
+    GraphDrawing,
     community_color,
     remote_resource_urls,
     render_graph_page,
@@ -36,7 +37,7 @@ HREFS["https://example.com/ext"] = "https://example.com/ext"
 
 @pytest.fixture(scope="module")
 def html() -> str:
-    return render_graph_page(NODES, EDGES, COMMUNITIES, PAGERANK, HREFS)
+    return render_graph_page(GraphDrawing(NODES, EDGES, COMMUNITIES, PAGERANK, HREFS))
 
 
 def _data(html: str) -> dict:
@@ -79,7 +80,7 @@ def test_edges_are_drawn_between_drawn_nodes_only(html: str) -> None:
 def test_layout_is_seeded_and_output_deterministic(html: str) -> None:
     assert _data(html)["options"]["layout"]["randomSeed"] == 7
     again = render_graph_page(
-        list(reversed(NODES)), list(reversed(EDGES)), COMMUNITIES, PAGERANK, HREFS
+        GraphDrawing(list(reversed(NODES)), list(reversed(EDGES)), COMMUNITIES, PAGERANK, HREFS)
     )
     assert again == html
 

@@ -7,8 +7,7 @@ from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.paths import NodeId
-from sitegen.site.emit import build_nav
-from sitegen.site.navigation import mkdocs_nav
+from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.views import NavItem
 
 

@@ -1,0 +1,37 @@
+"""The assets: every non-markdown file under the content folder (images, downloads, a
+CNAME), copied to its own path in the site (content/guides/site.md).
+
+Copies bytes as they are; never reads outside the project root and never renders anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sitegen.paths import OutPath
+from sitegen.site.emitter import EmitRun, Emitter
+
+
+class Assets(Emitter):
+    """An asset whose content hash is the previous build's is linked from the previous site."""
+
+    name = "assets"
+
+    def claim(self, run: EmitRun) -> list[OutPath]:
+        return [out for asset, out in _assets(run) if run.claim(out, asset)]
+
+    def emit(self, run: EmitRun, outputs: Sequence[OutPath]) -> None:
+        crawl, won = run.site.result.crawl, set(outputs)
+        for asset, out in _assets(run):
+            if out not in won:
+                continue
+            key = crawl.asset_hashes.get(asset, "")
+            if not (key and run.writer.reuse(out, key)):
+                run.writer.copy(out, run.site.result.config.root / asset)
+
+
+def _assets(run: EmitRun) -> list[tuple[str, OutPath]]:
+    """Each asset's repository path and its output path (its path inside the content folder)."""
+    config = run.site.result.config
+    prefix = len(config.content_rel) + 1 if config.content_rel else 0
+    return [(asset, OutPath(asset[prefix:])) for asset in run.site.result.crawl.assets]

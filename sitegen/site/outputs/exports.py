@@ -1,0 +1,58 @@
+"""The graph exports, for tools rather than readers: ``graph.md`` and ``graph.json``
+(content/reference/graph-md.md, graph-json.md) and ``code-graph.json`` when code is analysed.
+
+Serializes the finished graphs with their own exporters; never changes them.
+"""
+
+from __future__ import annotations
+
+from sitegen.analyse.figures import Figures
+from sitegen.graph.export import export_graph_md
+from sitegen.graph.graphjson import dump_graph_json
+from sitegen.paths import OutPath
+from sitegen.site.emitter import EmitRun, OneFile
+from sitegen.site.state import SiteState
+
+
+class GraphMd(OneFile):
+    name = "graph.md"
+    file = OutPath("graph.md")
+    background = True
+
+    def render(self, run: EmitRun, out: OutPath) -> str:
+        return export_graph_md(run.site.graph, title=f"{run.site.result.config.site_title} graph")
+
+
+class GraphJson(OneFile):
+    """The document graph, each node with its PageRank, community and bridge figures."""
+
+    name = "graph.json"
+    file = OutPath("graph.json")
+    background = True
+
+    def render(self, run: EmitRun, out: OutPath) -> str:
+        return dump_graph_json(run.site.graph, _figure_table(run.site.result.insight.figures))
+
+
+def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
+    table: dict[str, dict[str, float | int]] = {
+        n: {"pagerank": round(r, 6), "community": figures.communities.get(n, -1)}
+        for n, r in figures.pagerank.items()
+    }
+    for node, spread in figures.bridges:
+        table[node]["bridge"] = spread
+    return table
+
+
+class CodeGraphJson(OneFile):
+    name = "code-graph.json"
+    background = True
+
+    def path(self, site: SiteState) -> OutPath | None:
+        return OutPath("code-graph.json") if site.result.code is not None else None
+
+    def render(self, run: EmitRun, out: OutPath) -> str:
+        from sitegen.code.serialize import dump_code_graph_json
+
+        assert run.site.result.code is not None  # path() is None without code
+        return dump_code_graph_json(run.site.result.code)

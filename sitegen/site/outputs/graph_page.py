@@ -1,0 +1,80 @@
+"""``graph.html``: pages and source files drawn as one graph, colour by community and size by
+PageRank (content/guides/site.md, "Index, graph view and reports"), and the graph it draws.
+
+Draws the graph the analysis ranked (``whole_graph``); never ranks or changes it here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sitegen.analyse.figures import Figures
+from sitegen.graph.model import Edge, Graph
+from sitegen.paths import NodeId, OutPath, RepoPath, href_between, html_out_path, source_node_id
+from sitegen.site.emitter import EmitRun, OneFile
+
+if TYPE_CHECKING:
+    from sitegen.result import BuildResult
+
+
+class GraphPage(OneFile):
+    name = "graph page"
+    file = OutPath("graph.html")
+    background = True
+
+    def render(self, run: EmitRun, out: OutPath) -> str:
+        from sitegen.site.graphview import GraphDrawing, render_graph_page
+
+        site = run.site
+        whole, figures = site.result.insight.whole, site.result.insight.figures
+        nodes = [n for _, n in sorted(whole.nodes.items()) if n.id in figures.pagerank]
+        edges = [
+            e for e in whole.edges() if e.src in figures.pagerank and e.dst in figures.pagerank
+        ]
+        drawing = GraphDrawing(
+            nodes,
+            edges,
+            figures.communities,
+            figures.pagerank,
+            {n.id: href_between(out, html_out_path(n.id)) for n in nodes},
+        )
+        return render_graph_page(
+            drawing,
+            site=site.context(out),
+            renderer=site.renderer,
+            title="Graph",
+            figures_note=figures_note(figures, whole),
+        )
+
+
+def figures_note(figures: Figures, whole: Graph) -> str:
+    """How the communities were found (never silent about a cap) and the bridge pages."""
+    count = len(set(figures.communities.values()))
+    state = (
+        f"converged in {figures.community_passes} passes"
+        if figures.communities_converged
+        else f"stopped at its cap of {figures.community_passes} passes, not converged"
+    )
+    note = f"{count} communities (Louvain, {state}; modularity {figures.modularity:.2f})."
+    if figures.bridges:
+        names = ", ".join(whole.title_of(NodeId(n)) for n, _ in figures.bridges[:5])
+        note += f" Bridge pages, whose links span communities: {names}."
+    return note
+
+
+def whole_graph(result: BuildResult) -> Graph:
+    """The document graph plus the code's file imports (as ``imports`` edges between source
+    nodes): the one graph of docs and code that the graph page draws and ranks."""
+    if result.code is None:
+        return result.graph
+    from sitegen.code.link import file_dependency_edges
+
+    whole = Graph.from_edges(result.graph.edges(), result.graph.nodes.values())
+    for dep in file_dependency_edges(result.code):
+        if dep.kind == "import" and dep.src != dep.dst:
+            whole.add_edge(
+                Edge(
+                    source_node_id(RepoPath(dep.src)), source_node_id(RepoPath(dep.dst)), "imports"
+                )
+            )
+    return whole

@@ -1,0 +1,210 @@
+"""The pages: each markdown page's HTML (``<path>.html``) and its raw markdown at its own
+path, rendered in forked workers on a large site (content/guides/site.md, "Pages").
+
+Builds each page's view from the finished build; never resolves a link or changes the graph.
+"""
+
+from __future__ import annotations
+
+import html as htmlmod
+import re
+from collections.abc import Sequence
+
+from sitegen.docs.records import PageRecord
+from sitegen.graph.model import Graph, annotate
+from sitegen.incremental import digest
+from sitegen.link.rules import Outcome, Resolved
+from sitegen.parallel import run_forked
+from sitegen.paths import (
+    NodeId,
+    OutPath,
+    href_between,
+    html_out_path,
+    is_source_node,
+    raw_out_path,
+    source_repo_path,
+)
+from sitegen.site.backlinks import backlink_groups
+from sitegen.site.emitter import EmitRun, Emitter
+from sitegen.site.navigation import breadcrumbs
+from sitegen.site.outputs.tags import tag_links
+from sitegen.site.pagemeta import edit_href
+from sitegen.site.related_view import related_items, related_key
+from sitegen.site.state import SiteState, edge_source_href, href_for_node
+from sitegen.site.views import CodeRef, PageView, TocEntry
+from sitegen.site.writer import SiteWriter
+
+#: Headings deeper than this are left out of the table of contents.
+TOC_MAX_LEVEL = 4
+
+
+class Pages(Emitter):
+    """Every page's HTML and raw markdown. A page whose inputs are all unchanged is taken
+    from the previous site. Outputs are claimed in node order, so a clash is reported the
+    same way for any --jobs; the workers compute keys and write."""
+
+    name = "pages"
+
+    def claim(self, run: EmitRun) -> list[OutPath]:
+        won: list[OutPath] = []
+        for node, rec in sorted(run.site.pages_by_node.items()):
+            out = html_out_path(node)
+            if run.claim(out, rec.path):
+                won.append(out)
+                if run.writer.claim(raw_out_path(node), rec.path):
+                    won.append(raw_out_path(node))
+        return won
+
+    def emit(self, run: EmitRun, outputs: Sequence[OutPath]) -> None:
+        site, writer = run.site, run.writer
+        task = run.progress.task("Writing pages", len(site.pages_by_node))
+        won = set(outputs)
+        todo = [n for n in sorted(site.pages_by_node) if html_out_path(n) in won]
+        for keys in run_forked(_write_pages, (site, writer, won), todo, run.jobs):
+            writer.keys.update(keys)
+            task.advance(len(keys) // 2)
+
+
+def _write_pages(
+    state: tuple[SiteState, SiteWriter, set[OutPath]], nodes: list[NodeId]
+) -> dict[str, str]:
+    """Raw markdown and HTML of ``nodes``; returns the key of each output for the parent."""
+    site, writer, won = state
+    data = site.page_bytes
+    keys: dict[str, str] = {}
+    for node in nodes:
+        rec = site.pages_by_node[node]
+        out, raw = html_out_path(node), raw_out_path(node)
+        if raw in won:
+            keys[raw] = rec.content_hash
+            if not writer.reuse(raw, rec.content_hash):
+                writer.write(raw, data[rec.path])
+        keys[out] = page_key(node, rec, site)
+        if not writer.reuse(out, keys[out]):
+            writer.write(
+                out, site.renderer.render_page(site.context(out), page_view(node, rec, site))
+            )
+    return keys
+
+
+def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
+    """Everything a page shows: its own content, where its links point, its backlinks (and
+    their sources' titles and kinds), and the site around it (nav, templates, titles)."""
+    graph = site.graph
+    links = [
+        (r.outcome, r.node, r.fragment, graph.nodes[r.node].kind if r.node in graph.nodes else "")
+        for r in site.result.linked.resolutions.get(node, [])
+    ]
+    incoming = [
+        (
+            e.src,
+            e.rel,
+            e.label,
+            e.anchor,
+            e.count,
+            e.occurrences[0].line if e.occurrences else 0,
+            site.titles.get(e.src, ""),
+        )
+        for e in graph.backlinks_of(node)
+    ]
+    # the HTML is of the page's bytes and the raw_html mode it was rendered under
+    return digest(
+        site.site_key,
+        rec.content_hash,
+        rec.raw_html,
+        links,
+        incoming,
+        site.dates.get(rec.path, ""),
+        related_key(site, node),
+    )
+
+
+def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
+    """What page.html shows of one page: its body with links published, the table of
+    contents, the breadcrumbs, backlinks, code references, related pages and tags."""
+    out = html_out_path(node)
+    graph = site.graph
+    body = scrollable_boxes(
+        substitute_links(rec, site.result.linked.resolutions.get(node, []), out, graph)
+    )
+    incoming = graph.backlinks_of(node)
+    doc_edges = [e for e in incoming if not is_source_node(e.src)]
+    code_edges = [e for e in incoming if is_source_node(e.src)]
+    groups = backlink_groups(doc_edges, site.titles, lambda e: edge_source_href(e, out, graph))
+    code_refs = tuple(
+        CodeRef(
+            path=source_repo_path(e.src),
+            line=e.occurrences[0].line if e.occurrences else 0,
+            href=edge_source_href(e, out, graph),
+            annotation=annotate(e),
+        )
+        for e in code_edges
+    )
+    toc = tuple(
+        TocEntry(h.level, h.text, h.id) for h in rec.headings if 2 <= h.level <= TOC_MAX_LEVEL
+    )
+    return PageView(
+        title=rec.title,
+        body_html=body,
+        toc=toc,
+        crumbs=breadcrumbs(node, site.pages_by_node, site.folder_index, out),
+        backlinks=groups,
+        code_refs=code_refs,
+        related=related_items(site, node, out),
+        raw_href=href_between(out, raw_out_path(node)),
+        node_id=node,
+        edit_href=edit_href(site.result.config, rec.path),
+        modified=site.dates.get(rec.path, ""),
+        tags=tag_links(node, site, out),
+    )
+
+
+def _link_href(res: Resolved, written: str, from_out: OutPath, graph: Graph) -> str:
+    """The URL a link points at on the published site."""
+    if res.outcome is Outcome.INTERNAL and res.node is not None:
+        node = graph.nodes.get(res.node)
+        return href_for_node(res.node, res.fragment, from_out, node.kind if node else None)
+    if res.outcome is Outcome.SELF:
+        return "#" + res.fragment if res.fragment else "#"
+    return written
+
+
+def substitute_links(
+    rec: PageRecord, resolutions: list[Resolved], from_out: OutPath, graph: Graph
+) -> str:
+    """The page's HTML with every link placeholder replaced by its published URL."""
+    mark = rec.link_mark
+
+    def repl(m: re.Match[str]) -> str:
+        i = int(m.group(2))
+        if m.group(1) != mark or i >= len(resolutions):
+            return m.group(0)
+        res = resolutions[i]
+        url = htmlmod.escape(_link_href(res, rec.links[i].href, from_out, graph), quote=True)
+        if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE) and m.group(3):
+            # The mark is a whole double-quoted href: close it and mark the link as broken.
+            return f'{url}" class="broken-link" title="Broken link: the target does not exist"'
+        return url + m.group(3)
+
+    return _LINK_MARK.sub(repl, rec.html)
+
+
+# Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
+_LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)(\"?)")
+
+
+def scrollable_boxes(body: str) -> str:
+    """Each table in a box that scrolls sideways, and each code block, focusable so a
+    keyboard can scroll them too; each table box is a region with a label of its own."""
+    count = iter(range(1, body.count("<table>") + 1))
+    body = _TABLE.sub(
+        lambda _: (
+            f'<div class="table-scroll" tabindex="0" role="region" '
+            f'aria-label="Table {next(count)}"><table>'
+        ),
+        body,
+    )
+    return body.replace("</table>", "</table></div>").replace("<pre>", '<pre tabindex="0">')
+
+
+_TABLE = re.compile(r"<table>")
