@@ -169,9 +169,9 @@ class SitePath:
 
     @classmethod
     def of_node(cls, node: NodeId, content: str) -> SitePath:
-        """The file a local node names. A node under ``/code/`` is read as a source file (or a
-        page outside the content folder); with the pages at the root, a page in a ``code/``
-        folder has such a node too, so its repository path is ambiguous (read as the other)."""
+        """The file a local node names. A node under ``/code/`` is read as a source file's (or
+        a page's outside the content folder); a page in a top-level ``code/`` folder of the
+        content has such a node too, and is read the same way (its node is ambiguous)."""
         assert is_local_node(node), node
         if is_source_node(node):
             return cls(source_repo_path(node), node)
