@@ -72,9 +72,7 @@ class _Linker:
         self.code: list[CodeRecord] = []
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
-        self.suggester = Suggester(
-            p[len(index.content) + 1 :] if index.content else p for p in index.pages
-        )
+        self.suggester = Suggester(_as_written(index.content, p) for p in index.pages)
 
     def heading_ids(self, repo_path: str) -> set[str]:
         if repo_path not in self._ids:
