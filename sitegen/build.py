@@ -47,7 +47,7 @@ from sitegen.link.rules import SiteIndex
 from sitegen.link.step import Linked, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_forked, run_in_background
-from sitegen.paths import RepoPath, page_node_of, source_node_id
+from sitegen.paths import SitePath
 from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
@@ -157,12 +157,9 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
     result = GraphUpdate(nodes=[n for _, n in sorted(linked.graph.nodes.items())])
     for src, edges in sorted(linked.edges_by_source.items()):
         result.sources[src] = (SourceStatus.READ, edges)
-    skipped = {source_node_id(RepoPath(d.path)) for d in found.diagnostics}
-    skipped |= {
-        node
-        for d in found.diagnostics
-        if (node := page_node_of(config.content_rel, d.path)) is not None
-    }
+    # A diagnostic's path is a page's or a source file's: the node of either reading is skipped.
+    skipped = {SitePath.source(d.path).node for d in found.diagnostics}
+    skipped |= {SitePath.page(d.path, config.content_rel).node for d in found.diagnostics}
     local = {
         n
         for n, node in store_graph.nodes.items()

@@ -16,7 +16,7 @@ import click
 
 from sitegen import __version__
 from sitegen.config import Config, ConfigError, load_config, parse_languages
-from sitegen.paths import NodeId
+from sitegen.paths import NodeId, is_source_node
 
 
 class _Group(click.Group):
@@ -251,19 +251,22 @@ def backlinks(
     if as_json:
         click.echo(what_links_here_json(NodeId(node), groups), nl=False)
         return
-    source = node.startswith("/code/")
+    source = is_source_node(NodeId(node))
     empty = "Nothing points at this file yet." if source else "No pages link here."
     click.echo(format_backlinks_text(groups, node, empty), nl=False)
 
 
 def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
-    from sitegen.paths import page_node_of
+    """PAGE as written: a node id, a path from the content root, a page's or a source
+    file's repository path."""
+    from sitegen.paths import SitePath, page_node_id
 
-    candidates = [page, "/" + page.lstrip("/")]
-    node = page_node_of(config.content_rel, page)
-    if node is not None:
-        candidates.append(node)
-    candidates.append("/code/" + page.lstrip("/"))
+    candidates = [
+        page,
+        page_node_id(page),
+        SitePath.page(page, config.content_rel).node,
+        SitePath.source(page.lstrip("/")).node,
+    ]
     return next((c for c in candidates if c in nodes), None)
 
 

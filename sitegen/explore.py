@@ -19,6 +19,7 @@ from sitegen.graph.activation import MAX_SEEDS, causal_transition, spread, struc
 from sitegen.graph.core import FloatArray
 from sitegen.graph.semantic import word_counts
 from sitegen.graph.snapshot import SNAPSHOT_FILE, Snapshot, SnapshotRefused, load_snapshot
+from sitegen.paths import page_node_id
 
 WEIGHTS = {"structural": 0.35, "semantic": 0.25, "temporal": 0.15, "causal": 0.25}
 PAGERANK_BOOST = 0.1
@@ -74,7 +75,7 @@ def _normalized(values: FloatArray) -> FloatArray:
 
 
 def _seeds(snap: Snapshot, query: str, semantic: FloatArray) -> dict[int, float]:
-    for name in (query.strip(), "/" + query.strip().lstrip("/")):
+    for name in (query.strip(), page_node_id(query.strip())):
         named = snap.core.id_of(name)
         if named is not None:  # the query names a page: it is the one seed
             return {named: 1.0}

@@ -1,7 +1,8 @@
 """The three kinds of path sitegen handles, as distinct types, and the only conversions between them.
 
 Mixing a node id with a repository path or an output path is the classic SSG bug, so every
-conversion lives here. This module never touches the file system.
+conversion lives here: ``SitePath`` bundles one file's four names, the functions below are its
+parts for loops that need one fact. This module never touches the file system.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+from dataclasses import dataclass
 from typing import NewType
 from urllib.parse import quote
 
@@ -36,11 +38,25 @@ def page_node_of(content: str, path: str) -> NodeId:
     beside the source pages: ``pkg/README.md`` -> ``/code/pkg/README.md``
     (content/guides/site.md#folder-index-pages).
     """
+    rel = content_relative(content, path)
+    return page_node_id(rel) if rel is not None else source_node_id(RepoPath(path))
+
+
+def content_relative(content: str, path: str) -> str | None:
+    """A repository path inside the content folder, relative to it: ``content/guides/a.md``
+    -> ``guides/a.md``; ``None`` outside it. With the pages at the root (``content == ""``)
+    every path is inside."""
     if not content:
-        return page_node_id(path)
-    if path.startswith(content + "/"):
-        return page_node_id(path[len(content) + 1 :])
-    return source_node_id(RepoPath(path))
+        return path
+    if path.startswith(content) and path[len(content) : len(content) + 1] == "/":
+        return path[len(content) + 1 :]
+    return None
+
+
+def content_repo_path(content: str, relative: str) -> RepoPath:
+    """The repository path of a path written from the content root (``/guides/a.md`` or
+    ``guides/a.md``): ``content/guides/a.md``. The inverse of ``content_relative``."""
+    return RepoPath(posixpath.join(content, relative.lstrip("/")))
 
 
 def source_node_id(path: RepoPath) -> NodeId:
@@ -121,6 +137,67 @@ def normalize_repo_path(path: str) -> RepoPath | None:
     norm = posixpath.normpath(path)
     if norm == ".":
         return RepoPath("")
-    if norm.startswith("../") or norm == ".." or norm.startswith("/"):
+    if norm.startswith(("../", "/")) or norm == "..":
         return None
     return RepoPath(norm)
+
+
+@dataclass(frozen=True, slots=True)
+class SitePath:
+    """One published file's names, asked rather than sliced: where it is in the repository,
+    its node in the graph, the file it is published as and the URL of that file.
+
+    Made from a page's (or asset's) repository path and the content folder, from a source
+    file's repository path, or from a node (MkDocs' ``File``, Quartz's ``util/path.ts``).
+    """
+
+    #: ``content/guides/a.md``, ``sitegen/graph.py``: relative to the project root.
+    repo: RepoPath
+    #: ``/guides/a.md``, ``/code/sitegen/graph.py``.
+    node: NodeId
+
+    @classmethod
+    def page(cls, repo: str, content: str) -> SitePath:
+        """A page or asset by its repository path; one outside the content folder (a source
+        folder's README) is published beside the source pages, under ``/code/``."""
+        return cls(RepoPath(repo), page_node_of(content, repo))
+
+    @classmethod
+    def source(cls, repo: str) -> SitePath:
+        """A source file by its repository path: ``x/y.py`` -> ``/code/x/y.py``."""
+        return cls(RepoPath(repo), source_node_id(RepoPath(repo)))
+
+    @classmethod
+    def of_node(cls, node: NodeId, content: str) -> SitePath:
+        """The file a local node names. A node under ``/code/`` is read as a source file's (or
+        a page's outside the content folder); a page in a top-level ``code/`` folder of the
+        content has such a node too, and is read the same way (its node is ambiguous)."""
+        assert is_local_node(node), node
+        if is_source_node(node):
+            return cls(source_repo_path(node), node)
+        return cls(content_repo_path(content, node), node)
+
+    @property
+    def is_source(self) -> bool:
+        """Published beside the source pages (a source file, or a page outside the content)."""
+        return is_source_node(self.node)
+
+    @property
+    def out(self) -> OutPath:
+        """The file a reader opens: ``guides/a.html``, ``code/x/y.py.html``, an asset itself."""
+        return html_out_path(self.node)
+
+    @property
+    def raw(self) -> OutPath:
+        """The file at the node's own path: a page's markdown, a source file's text, an asset."""
+        return raw_out_path(self.node)
+
+    @property
+    def url(self) -> str:
+        """``out`` as written in an href from the site root: percent-encoded."""
+        return url_path(self.out)
+
+    def href_from(self, here: OutPath | SitePath, fragment: str = "") -> str:
+        """The relative, percent-encoded href to ``out`` from the page ``here``."""
+        from_out = here.out if isinstance(here, SitePath) else here
+        return href_between(from_out, self.out, fragment)

@@ -28,7 +28,7 @@ from sitegen.graph.model import Graph
 from sitegen.graph.semantic import TextIndex
 from sitegen.graph.snapshot import Snapshot
 from sitegen.parallel import compute_in_background
-from sitegen.paths import NodeId, RepoPath, page_node_of, source_node_id
+from sitegen.paths import NodeId, SitePath
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -46,10 +46,9 @@ class Insight:
 def node_paths(result: BuildResult) -> dict[str, str]:
     """Node id -> repository path, for every page and source file crawled."""
     content = result.config.content_rel
-    paths: dict[str, str] = {
-        page_node_of(content, f.path) or "/" + f.path: f.path for f in result.crawl.pages
-    }
-    paths.update({source_node_id(RepoPath(f.path)): f.path for f in result.crawl.code})
+    files = [SitePath.page(f.path, content) for f in result.crawl.pages]
+    files += [SitePath.source(f.path) for f in result.crawl.code]
+    paths: dict[str, str] = {f.node: f.repo for f in files}
     return paths
 
 

@@ -10,11 +10,10 @@ import json
 import math
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
 from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CycleReport, CyclicUnit
 from sitegen.graph.dependencies import DepEdge
-from sitegen.paths import NodeId, OutPath, RepoPath, html_out_path, relative_url, source_node_id
+from sitegen.paths import NodeId, OutPath, SitePath, href_between, html_out_path
 from sitegen.plural import counted
 
 #: ``href(path, line)``: link from the cycles page to a source file's line (0: the file).
@@ -33,13 +32,12 @@ def cycle_anchor(index: int) -> str:
 def source_href(path: str, line: int) -> str:
     """Default link from ``/cycles.html`` to ``code/<path>.html#L<line>``, percent-encoded
     (a ``#`` or a space in a file name must not end the path)."""
-    target = html_out_path(source_node_id(RepoPath(path)))
-    return quote(relative_url(CYCLES_PAGE, target)) + (f"#L{line}" if line > 0 else "")
+    return SitePath.source(path).href_from(CYCLES_PAGE, f"L{line}" if line > 0 else "")
 
 
 def page_href(node: str) -> str:
     """Default link from ``/cycles.html`` to a page node's HTML, percent-encoded."""
-    return quote(relative_url(CYCLES_PAGE, html_out_path(NodeId(node))))
+    return href_between(CYCLES_PAGE, html_out_path(NodeId(node)))
 
 
 def membership(result: CycleReport) -> dict[str, list[int]]:

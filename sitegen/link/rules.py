@@ -26,7 +26,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitegen.paths import NodeId, RepoPath, normalize_repo_path, page_node_id, source_node_id
+from sitegen.paths import (
+    NodeId,
+    RepoPath,
+    content_relative,
+    content_repo_path,
+    normalize_repo_path,
+    page_node_id,
+    page_node_of,
+    source_node_id,
+)
 
 _LINE_ANCHOR = re.compile(r"L(\d+)(?:-L(\d+))?")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
@@ -66,18 +75,13 @@ class SiteIndex:
 
     def node_for(self, repo_path: str) -> NodeId | None:
         """The node an existing repository path is published as, if it is published."""
-        rel = self._content_relative(repo_path)
-        if rel is not None and (repo_path in self.pages or repo_path in self.assets):
+        if repo_path in self.pages:  # one outside the content folder is a README beside the code
+            return page_node_of(self.content, repo_path)
+        rel = content_relative(self.content, repo_path)
+        if rel is not None and repo_path in self.assets:
             return page_node_id(rel)
-        if repo_path in self.sources or repo_path in self.pages:  # a README beside the code
+        if repo_path in self.sources:
             return source_node_id(RepoPath(repo_path))
-        return None
-
-    def _content_relative(self, repo_path: str) -> str | None:
-        if not self.content:
-            return repo_path
-        if repo_path.startswith(self.content + "/"):
-            return repo_path[len(self.content) + 1 :]
         return None
 
     def lookup(self, repo_path: str, trailing_slash: bool) -> str | None:
@@ -99,8 +103,7 @@ class SiteIndex:
         return None
 
     def missing_node(self, repo_path: str) -> NodeId:
-        rel = self._content_relative(repo_path)
-        return page_node_id(rel) if rel is not None else source_node_id(RepoPath(repo_path))
+        return page_node_of(self.content, repo_path)
 
 
 def normalize_url(url: str) -> str | None:
@@ -162,12 +165,8 @@ def _resolve_from(href: str, from_dir: str, index: SiteIndex) -> tuple[Resolved,
     path_part, fragment = unquote(path_part), unquote(fragment)
     if not path_part:
         return Resolved(Outcome.SELF, fragment=fragment), None
-    if path_part.startswith("/"):
-        joined = (
-            posixpath.join(index.content, path_part.lstrip("/"))
-            if index.content
-            else path_part.lstrip("/")
-        )
+    if path_part.startswith("/"):  # from the site root, which is the content folder
+        joined: str = content_repo_path(index.content, path_part)
     else:
         joined = posixpath.join(from_dir, path_part)
     repo_path = normalize_repo_path(joined)

@@ -24,6 +24,7 @@ from sitegen.link.wiki import WikiNames, resolve_wikilink, wiki_names
 from sitegen.paths import (
     NodeId,
     RepoPath,
+    content_relative,
     is_source_node,
     source_node_id,
     source_repo_path,
@@ -71,9 +72,7 @@ class _Linker:
         self.code: list[CodeRecord] = []
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
-        self.suggester = Suggester(
-            p[len(index.content) + 1 :] if index.content else p for p in index.pages
-        )
+        self.suggester = Suggester(_as_written(index.content, p) for p in index.pages)
 
     def heading_ids(self, repo_path: str) -> set[str]:
         if repo_path not in self._ids:
@@ -287,11 +286,7 @@ class _Linker:
         elif unread:  # the file is there, only not analysed or published: say so
             msg = f"{what} '{written}' {unread}"
         else:
-            hint = self.suggester.suggest(
-                res.looked_up[len(self.index.content) + 1 :]
-                if res.looked_up.startswith(self.index.content + "/")
-                else res.looked_up
-            )
+            hint = self.suggester.suggest(_as_written(self.index.content, res.looked_up))
             msg = f"{what} '{written}' does not exist (looked for '{res.looked_up}').{hint}"
         self.diag(path, line, col, msg, check)
         self.out.broken.append((path, line, col, check, written, msg))
@@ -311,6 +306,13 @@ class _Linker:
         msg += closest_anchor(fragment, ids)
         self.diag(path, line, col, msg, "broken-anchor")
         self.out.broken.append((path, line, col, "broken-anchor", written, msg))
+
+
+def _as_written(content: str, repo_path: str) -> str:
+    """A path as a link from the content root writes it: inside the content folder relative
+    to it, outside it from the project root (how broken-link suggestions name files)."""
+    rel = content_relative(content, repo_path)
+    return repo_path if rel is None else rel
 
 
 def link_all(

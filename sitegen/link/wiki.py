@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from sitegen.docs.slug import github_slug
 from sitegen.link.rules import Outcome, Resolved, SiteIndex
+from sitegen.paths import content_relative, content_repo_path
 
 _PAGE_EXTENSIONS = (".md", ".markdown")
 
@@ -30,7 +31,7 @@ class WikiNames:
 def wiki_names(index: SiteIndex, titles: Mapping[str, str]) -> WikiNames:
     names = WikiNames(index.content)
     for repo_path in sorted(index.pages | index.assets):
-        rel = _relative(index.content, repo_path)
+        rel = content_relative(index.content, repo_path)
         if rel is None:
             continue
         stem, ext = posixpath.splitext(rel)
@@ -40,12 +41,6 @@ def wiki_names(index: SiteIndex, titles: Mapping[str, str]) -> WikiNames:
         if repo_path in titles:
             names.by_title.setdefault(titles[repo_path].strip().lower(), []).append(repo_path)
     return names
-
-
-def _relative(content: str, repo_path: str) -> str | None:
-    if not content:
-        return repo_path
-    return repo_path[len(content) + 1 :] if repo_path.startswith(content + "/") else None
 
 
 @dataclass(frozen=True)
@@ -73,9 +68,7 @@ def resolve_wikilink(target: str, from_path: str, names: WikiNames, index: SiteI
     if not matches:
         matches = names.by_title.get(key, [])
     if not matches:
-        looked = (
-            posixpath.join(names.content, written + ".md") if names.content else written + ".md"
-        )
+        looked = content_repo_path(names.content, written + ".md")
         return WikiTarget(Resolved(Outcome.MISSING, index.missing_node(looked), fragment, looked))
     chosen = _nearest(matches, from_path)
     node = index.node_for(chosen)
@@ -95,7 +88,7 @@ def _by_suffix(candidates: Iterable[str], key: str, content: str) -> list[str]:
     """``[[folder/Page]]`` matches the pages whose path ends with ``folder/page``."""
     out = []
     for repo_path in candidates:
-        rel = (_relative(content, repo_path) or repo_path).lower()
+        rel = (content_relative(content, repo_path) or repo_path).lower()
         stem = posixpath.splitext(rel)[0] if rel.endswith(_PAGE_EXTENSIONS) else rel
         if stem == key or stem.endswith("/" + key):
             out.append(repo_path)
