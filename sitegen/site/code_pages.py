@@ -14,11 +14,9 @@ from sitegen.code.records import CodeRecord
 from sitegen.graph.model import annotate
 from sitegen.paths import (
     OutPath,
-    RepoPath,
+    SitePath,
     href_between,
-    html_out_path,
     is_source_node,
-    source_node_id,
 )
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.related_view import related_items
@@ -41,7 +39,7 @@ if TYPE_CHECKING:
 
 def source_out(path: str) -> OutPath:
     """The source page of the file at repository path ``path``: ``code/<path>.html``."""
-    return html_out_path(source_node_id(RepoPath(path)))
+    return SitePath.source(path).out
 
 
 class _CodeIndex:
@@ -86,7 +84,7 @@ def source_view(
     rec: CodeRecord, text: str, site: SiteState, index: _CodeIndex, cycles_of: dict[str, list[int]]
 ) -> SourceView:
     out = source_out(rec.path)
-    node = source_node_id(RepoPath(rec.path))
+    node = SitePath.source(rec.path).node
     code_html, _ = highlight_source(text, rec.path)
     symbols = tuple(
         SymbolEntry(

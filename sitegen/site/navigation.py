@@ -17,7 +17,15 @@ import yaml
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
-from sitegen.paths import NodeId, OutPath, href_between, html_out_path, url_path
+from sitegen.paths import (
+    NodeId,
+    OutPath,
+    href_between,
+    html_out_path,
+    page_node_id,
+    raw_out_path,
+    url_path,
+)
 from sitegen.site.views import Crumb, NavItem
 
 #: The front-matter key sitegen documents, then the names other generators use for it.
@@ -68,7 +76,7 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
     in_folder: dict[str, list[NodeId]] = {}
     subfolders: dict[str, set[str]] = {}
     for node in sorted(pages):
-        rel = node.lstrip("/")
+        rel = raw_out_path(node)
         folder = posixpath.dirname(rel)
         in_folder.setdefault(folder, []).append(node)
         if is_index(rel) and (folder not in folder_index or rel.lower().endswith("index.md")):
@@ -118,7 +126,7 @@ def breadcrumbs(
     """The trail above a page's title: Home, each folder down to the page's own (linked to
     its index page, when it has one), then the page itself, unlinked. The page a crumb names
     is never linked, so a folder's index page ends at its folder."""
-    rel = node.lstrip("/")
+    rel = raw_out_path(node)
     parts = rel.split("/")[:-1]
     crumbs = []
     home = folder_index.get("")
@@ -210,7 +218,7 @@ def _title_and_value(entry: Any) -> tuple[str, Any]:
 def _page_item(title: str, path: str, reader: _Reader) -> NavItem | None:
     if "://" in path or path.startswith(("mailto:", "/")):
         return None  # links out of the site: the page tree lists pages only
-    node = NodeId("/" + posixpath.normpath(path).lstrip("/"))
+    node = page_node_id(posixpath.normpath(path))
     rec = reader.pages.get(node)
     if rec is None:
         reader.diagnostics.append(

@@ -15,7 +15,7 @@ from typing import Any
 
 from sitegen.config import Config
 from sitegen.docs.slug import github_slug
-from sitegen.paths import OutPath
+from sitegen.paths import OutPath, content_relative
 
 TAGS_FOLDER = "tags"
 _GIT_TIMEOUT = 60
@@ -24,20 +24,26 @@ _HOSTS_WITH_EDIT = ("github.com", "gitlab.com")
 
 def edit_href(config: Config, page_path: str) -> str:
     """``repo_url`` + ``edit_uri`` + the page's path inside the content folder (MkDocs'
-    rule); "" when no repo_url is set, or no edit_uri for a host whose default is unknown."""
+    rule); "" when no repo_url is set, or no edit_uri for a host whose default is unknown.
+
+    A page outside the content folder (a source folder's README) is edited at its own path:
+    with the host's default, ``edit/main/<its path>``; an ``edit_uri`` names the content
+    folder, so such a page then gets no link rather than a wrong one."""
     if not config.repo_url:
         return ""
-    uri = config.edit_uri
-    if not uri and any(host in config.repo_url for host in _HOSTS_WITH_EDIT):
-        uri = f"edit/main/{config.content_rel}/" if config.content_rel else "edit/main/"
-    if not uri:
-        return ""
     content = config.content_rel
-    rel = (
-        page_path[len(content) + 1 :]
-        if content and page_path.startswith(content + "/")
-        else page_path
-    )
+    rel = content_relative(content, page_path)
+    default = any(host in config.repo_url for host in _HOSTS_WITH_EDIT)
+    if config.edit_uri:
+        if rel is None:
+            return ""
+        uri = config.edit_uri
+    elif not default:
+        return ""
+    elif rel is None:
+        uri, rel = "edit/main/", page_path
+    else:
+        uri = f"edit/main/{content}/" if content else "edit/main/"
     if uri.startswith(("http://", "https://")):
         return uri.rstrip("/") + "/" + rel
     return config.repo_url.rstrip("/") + "/" + uri.strip("/") + "/" + rel

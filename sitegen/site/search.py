@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from sitegen.code.records import CodeRecord
 from sitegen.docs.records import PageRecord
-from sitegen.paths import NodeId, RepoPath, html_out_path, source_node_id
+from sitegen.paths import NodeId, SitePath, html_out_path
 
 INDEX_FILE = "search-index.js"
 #: The global the index script assigns and templates/search.js reads.
@@ -74,7 +74,7 @@ def search_index(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) ->
             section_rows.append([i, s.heading, s.anchor, s.text])
     symbol_rows: list[list[str]] = []
     for crec in sorted(code, key=lambda r: r.path):
-        href = html_out_path(source_node_id(RepoPath(crec.path)))
+        href = SitePath.source(crec.path).out
         for sym in sorted(
             crec.symbols, key=lambda s: (s.source_range.start_line, s.qualified_name)
         ):

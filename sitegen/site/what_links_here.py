@@ -12,7 +12,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from sitegen.graph.model import Edge, annotate
-from sitegen.paths import NodeId, RepoPath, is_source_node, source_node_id, source_repo_path
+from sitegen.paths import (
+    NodeId,
+    SitePath,
+    is_source_node,
+    source_repo_path,
+)
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
 
@@ -81,13 +86,13 @@ def _code_groups(result: BuildResult, path: str) -> list[BacklinkGroup]:
             href="",
             annotation="",
             detail=f"line {line}",
-            source=source_node_id(RepoPath(src)),
+            source=SitePath.source(src).node,
         )
         for src, line in sorted(index.imported_by.get(path, []))
     )
     users = tuple(
         BacklinkEntry(
-            title=f"{name} ({src})", href="", annotation="", source=source_node_id(RepoPath(src))
+            title=f"{name} ({src})", href="", annotation="", source=SitePath.source(src).node
         )
         for src, name in sorted(index.refs_in.get(path, set()))
     )

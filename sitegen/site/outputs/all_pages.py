@@ -6,7 +6,7 @@ Counts links from the finished graph; never changes it.
 
 from __future__ import annotations
 
-from sitegen.paths import OutPath, href_between, html_out_path
+from sitegen.paths import OutPath, href_between, html_out_path, raw_out_path
 from sitegen.plural import counted
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.navigation import folder_title
@@ -37,7 +37,7 @@ def index_view(site: SiteState, out: OutPath) -> IndexView:
     }
     sections: dict[str, list[IndexEntry]] = {}
     for node, rec in site.pages_by_node.items():
-        rel = node.lstrip("/")
+        rel = raw_out_path(node)
         top = rel.split("/")[0] if "/" in rel else ""
         sections.setdefault(top, []).append(
             IndexEntry(

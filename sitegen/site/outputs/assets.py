@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sitegen.paths import OutPath
+from sitegen.paths import OutPath, SitePath
 from sitegen.site.emitter import EmitRun, Emitter
 
 
@@ -33,5 +33,5 @@ class Assets(Emitter):
 def _assets(run: EmitRun) -> list[tuple[str, OutPath]]:
     """Each asset's repository path and its output path (its path inside the content folder)."""
     config = run.site.result.config
-    prefix = len(config.content_rel) + 1 if config.content_rel else 0
-    return [(asset, OutPath(asset[prefix:])) for asset in run.site.result.crawl.assets]
+    content = config.content_rel
+    return [(asset, SitePath.page(asset, content).raw) for asset in run.site.result.crawl.assets]

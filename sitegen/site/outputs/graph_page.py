@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 from sitegen.analyse.figures import Figures
 from sitegen.graph.model import Edge, Graph
-from sitegen.paths import NodeId, OutPath, RepoPath, href_between, html_out_path, source_node_id
+from sitegen.paths import (
+    NodeId,
+    OutPath,
+    SitePath,
+    href_between,
+    html_out_path,
+)
 from sitegen.site.emitter import EmitRun, OneFile
 
 if TYPE_CHECKING:
@@ -73,8 +79,6 @@ def whole_graph(result: BuildResult) -> Graph:
     for dep in file_dependency_edges(result.code):
         if dep.kind == "import" and dep.src != dep.dst:
             whole.add_edge(
-                Edge(
-                    source_node_id(RepoPath(dep.src)), source_node_id(RepoPath(dep.dst)), "imports"
-                )
+                Edge(SitePath.source(dep.src).node, SitePath.source(dep.dst).node, "imports")
             )
     return whole

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from sitegen.code.records import CodeRecord
 from sitegen.incremental import digest
 from sitegen.parallel import run_forked
-from sitegen.paths import OutPath, RepoPath, source_node_id
+from sitegen.paths import OutPath, SitePath
 from sitegen.site.code_pages import code_index_of, source_out, source_view
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.related_view import related_key
@@ -53,7 +53,7 @@ class SourcePages(Emitter):
 
 
 def _raw_out(path: str) -> OutPath:
-    return OutPath("code/" + path)
+    return SitePath.source(path).raw
 
 
 class _SourceJob:
@@ -91,7 +91,7 @@ def _write_sources(job: _SourceJob, indexes: list[int]) -> dict[str, str]:
 def _source_key(rec: CodeRecord, site: SiteState, code_key: str) -> str:
     """Everything a source page shows beyond the code graph: the file, its backlinks (with
     their sources' titles) and its related pages."""
-    node = source_node_id(RepoPath(rec.path))
+    node = SitePath.source(rec.path).node
     incoming = [
         (e.src, e.rel, e.label, e.anchor, e.count, e.occurrences[:1], site.titles.get(e.src, ""))
         for e in site.graph.backlinks_of(node)
