@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CyclicUnit
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
+from sitegen.fsutil import write_atomically
 from sitegen.plural import agrees, counted
 
 BROKEN_LINKS = "broken-links"
@@ -365,7 +365,7 @@ def _summary(
 
 
 def write_baseline(findings: Iterable[Finding], path: Path) -> None:
-    """Record ``findings`` as known debt, atomically (temp file + rename), sorted."""
+    """Record ``findings`` as known debt, atomically (``write_atomically``), sorted."""
     entries = sorted({(f.check, f.key): f for f in findings}.items())
     data = {
         "version": BASELINE_VERSION,
@@ -380,16 +380,7 @@ def write_baseline(findings: Iterable[Finding], path: Path) -> None:
             for (check, key), f in entries
         ],
     }
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def load_baseline(path: Path) -> Baseline:
