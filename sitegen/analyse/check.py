@@ -16,6 +16,7 @@ from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CyclicUnit
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
 from sitegen.fsutil import write_atomically
+from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK, MISSING_REL_TARGET, BrokenLink
 from sitegen.plural import agrees, counted
 
 BROKEN_LINKS = "broken-links"
@@ -46,21 +47,6 @@ class Finding:
     message: str
     key: str
     members: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class LinkProblem:
-    """A broken link, broken anchor or missing relation target, as the linker saw it."""
-
-    path: str  # the linking file, project-relative
-    line: int
-    col: int
-    target: str  # the destination as resolved (a node id or path)
-    fragment: str = ""
-    predicate: str = ""  # for missing relation targets
-    hint: str = ""  # e.g. a "Did you mean ...?" suggestion, appended to the message
-    #: The linker's own sentence, used instead of the default one when given.
-    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,30 +107,31 @@ class CheckOutcome:
 # --- findings -------------------------------------------------------------------------------
 
 
-def broken_link_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
+#: The check each kind of broken link fails. The other kinds (an ambiguous wikilink, a
+#: cross-reference that names no symbol) are warnings of the build, no check's findings.
+LINK_CHECKS = {
+    BROKEN_LINK: BROKEN_LINKS,
+    BROKEN_ANCHOR: BROKEN_ANCHORS,
+    MISSING_REL_TARGET: MISSING_REL_TARGETS,
+}
+
+
+def link_findings(broken: Iterable[BrokenLink]) -> list[Finding]:
+    """One finding per broken link, anchor or relation target, with the linker's sentence.
+
+    The key names the linking file and the target as written, never a line number."""
     return sorted(
-        _link_finding(BROKEN_LINKS, p, f"Link to '{p.target}' points to no page or file.")
-        for p in problems
+        Finding(
+            LINK_CHECKS[b.check],
+            b.path,
+            max(b.line, 1),
+            max(b.col, 1),
+            b.message,
+            f"{b.path} -> {b.target}",
+        )
+        for b in broken
+        if b.check in LINK_CHECKS
     )
-
-
-def broken_anchor_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(BROKEN_ANCHORS, p, _anchor_message(p)) for p in problems)
-
-
-def missing_rel_target_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(MISSING_REL_TARGETS, p, _rel_target_message(p)) for p in problems)
-
-
-def _anchor_message(p: LinkProblem) -> str:
-    if p.fragment:
-        return f"Anchor '#{p.fragment}' does not exist in '{p.target}'."
-    return f"Link '{p.target}' names an anchor that does not exist."
-
-
-def _rel_target_message(p: LinkProblem) -> str:
-    relation = f"Relation 'rel-{p.predicate}'" if p.predicate else "A relation"
-    return f"{relation} names '{p.target}', which does not exist."
 
 
 def code_cycle_findings(code: CodeCycles) -> list[Finding]:
@@ -192,23 +179,6 @@ def missing_link_findings(pairs: Iterable[tuple[str, str, str, str]]) -> list[Fi
             f"{a} <-> {b}",
         )
         for path, a, b, reason in pairs
-    )
-
-
-def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:
-    key = f"{problem.path} -> {problem.target}"
-    if problem.fragment:
-        key += "#" + problem.fragment
-    if problem.predicate:
-        key += f" [{problem.predicate}]"
-    hint = f" {problem.hint.strip()}" if problem.hint.strip() else ""
-    return Finding(
-        check,
-        problem.path,
-        max(problem.line, 1),
-        max(problem.col, 1),
-        (problem.message or message) + hint,
-        key,
     )
 
 
