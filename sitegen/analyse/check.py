@@ -96,6 +96,9 @@ class Result:
 
 @dataclass(frozen=True)
 class CheckOutcome:
+    """What ``sitegen check`` ends with: the exit code, the lines to print (the summary
+    last), every evaluated finding, and the counts the summary names."""
+
     exit_code: int
     lines: list[str]
     results: list[Result] = field(default_factory=list)

@@ -102,6 +102,8 @@ class DataScope(StrEnum):
 
 @dataclass(frozen=True)
 class FileNode:
+    """One analysed source file: ``id`` is its endpoint name (``python:pkg/mod.py``)."""
+
     id: str
     path: str
     language: LangId
@@ -110,6 +112,9 @@ class FileNode:
 
 @dataclass(frozen=True)
 class SymbolNode:
+    """One definition in a file, owned by ``file_id``; ``name_range`` is where its name is
+    written (None when the grammar gives no name node)."""
+
     id: str
     name: str
     qualified_name: str
@@ -122,6 +127,9 @@ class SymbolNode:
 
 @dataclass(frozen=True)
 class ExternalNode:
+    """A module outside the project that a file imports (``external:python:requests``):
+    the end of an import edge, never its start."""
+
     id: str
     name: str
     language: LangId

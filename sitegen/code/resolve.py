@@ -59,6 +59,9 @@ class ImportTarget:
 
 @dataclass(frozen=True)
 class ResolvedImport:
+    """One import statement of ``src`` (at ``line``, written in ``form``: ``from``, ``use``,
+    ``#include`` …) with the files or externals it reaches."""
+
     src: str
     line: int
     form: str

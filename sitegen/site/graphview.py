@@ -71,6 +71,9 @@ IMPROVED_LAYOUT_MAX = 150
 
 @dataclass(frozen=True)
 class _Listed:
+    """A node in the graph page's text list: its title, a site-local link (or "") and its
+    kind and id."""
+
     title: str
     href: str
     note: str
@@ -78,6 +81,8 @@ class _Listed:
 
 @dataclass(frozen=True)
 class _Group:
+    """One community of the list (-1: the nodes in none), with its colour on the canvas."""
+
     number: int
     name: str
     color: str

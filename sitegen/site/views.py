@@ -42,12 +42,16 @@ class NavItem:
 
 @dataclass(frozen=True)
 class Crumb:
+    """One step of the breadcrumbs above a page."""
+
     title: str
     href: str = ""  # "" for the last crumb (the page itself)
 
 
 @dataclass(frozen=True)
 class TocEntry:
+    """A heading in the page's table of contents (levels 2 to ``TOC_MAX_LEVEL``)."""
+
     level: int
     text: str
     id: str
