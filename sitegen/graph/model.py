@@ -17,6 +17,9 @@ from sitegen.paths import NodeId
 
 
 class NodeKind(StrEnum):
+    """What a node stands for: a page, a source file or a symbol in one, an asset, a URL
+    outside the site, or a link target that does not exist."""
+
     PAGE = "page"
     SOURCE = "source"
     SYMBOL = "symbol"
@@ -37,6 +40,8 @@ class Occurrence:
 
 @dataclass(frozen=True)
 class Node:
+    """A node of the document graph: its id (``/guides/a.md``), kind and title."""
+
     id: NodeId
     kind: NodeKind
     title: str = ""
