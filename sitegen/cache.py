@@ -77,7 +77,7 @@ def prepare_cache(cache_dir: Path) -> CacheState:
         write_atomically(cache_dir / ORIGIN_FILE, json.dumps(identity) + "\n", durable=False)
     ignore = cache_dir / _IGNORE_FILE
     if not ignore.is_file():  # keep the cache out of `git status` and out of commits
-        ignore.write_text("*\n", encoding="utf-8")
+        write_atomically(ignore, "*\n", durable=False)
     return CacheState(trusted=trusted, fresh=fresh)
 
 
