@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.config import ConfigError
+from sitegen.fsutil import write_atomically
 
 #: Names the folder it was made in (device and inode), so a copied or committed cache is known.
 ORIGIN_FILE = "origin.json"
@@ -73,10 +74,10 @@ def prepare_cache(cache_dir: Path) -> CacheState:
     identity = _identity(cache_dir)
     trusted = not fresh and _recorded_identity(cache_dir) == identity
     if not trusted:
-        (cache_dir / ORIGIN_FILE).write_text(json.dumps(identity) + "\n", encoding="utf-8")
+        write_atomically(cache_dir / ORIGIN_FILE, json.dumps(identity) + "\n", durable=False)
     ignore = cache_dir / _IGNORE_FILE
     if not ignore.is_file():  # keep the cache out of `git status` and out of commits
-        ignore.write_text("*\n", encoding="utf-8")
+        write_atomically(ignore, "*\n", durable=False)
     return CacheState(trusted=trusted, fresh=fresh)
 
 

@@ -6,9 +6,11 @@ Parses options, runs the pipeline, prints diagnostics and one summary line. Exit
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -63,56 +65,83 @@ class _Group(click.Group):
             sys.exit(2)
 
 
+@dataclass(frozen=True)
+class ProjectOptions:
+    """The options every project command shares, as the user gave them."""
+
+    root: Path
+    out: str | None
+    config_file: Path | None
+    languages: tuple[str, ...]
+    jobs: int | None
+    quiet: bool
+
+    @property
+    def workers(self) -> int:
+        """``--jobs`` as the build takes it (0: one per core)."""
+        return self.jobs or 0
+
+    def config(self) -> Config:
+        """The project's configuration with these options applied."""
+        if not self.root.is_dir():
+            raise ConfigError(f"{self.root}: project root is not a folder")
+        langs = parse_languages(list(self.languages)) if self.languages else None
+        return load_config(
+            self.root, self.config_file, out=self.out, languages=langs, jobs=self.jobs
+        )
+
+
+#: An option naming a file (not a folder): --config, --baseline, --output.
+_FILE = click.Path(dir_okay=False, path_type=Path)
+
+#: The shared options, declared once (MkDocs' ``common_config_options`` is the model).
+_PROJECT_OPTIONS = [
+    click.option(
+        "--root",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("."),
+        show_default=True,
+        help="Project root (everything read lies below it).",
+    ),
+    click.option("--out", type=str, default=None, help="Output folder (default: site)."),
+    click.option(
+        "--config",
+        "config_file",
+        type=_FILE,
+        default=None,
+        help="Configuration file (default: sitegen.toml or pyproject.toml).",
+    ),
+    click.option(
+        "--language",
+        "languages",
+        multiple=True,
+        metavar="NAME",
+        help="Analyse only this language (repeatable): python, javascript, typescript, "
+        "tsx, c, cpp, rust, go, ruby.",
+    ),
+    click.option(
+        "--jobs",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Worker processes (0 = one per core, 1 = in-process).",
+    ),
+    click.option("--quiet", "-q", is_flag=True, help="No progress bars, no summary."),
+]
+_PROJECT_FIELDS = tuple(f.name for f in fields(ProjectOptions))
+
+
 def _project_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    for opt in reversed(
-        [
-            click.option(
-                "--root",
-                type=click.Path(file_okay=False, path_type=Path),
-                default=Path("."),
-                show_default=True,
-                help="Project root (everything read lies below it).",
-            ),
-            click.option("--out", type=str, default=None, help="Output folder (default: site)."),
-            click.option(
-                "--config",
-                "config_file",
-                type=click.Path(dir_okay=False, path_type=Path),
-                default=None,
-                help="Configuration file (default: sitegen.toml or pyproject.toml).",
-            ),
-            click.option(
-                "--language",
-                "languages",
-                multiple=True,
-                metavar="NAME",
-                help="Analyse only this language (repeatable): python, javascript, typescript, "
-                "tsx, c, cpp, rust, go, ruby.",
-            ),
-            click.option(
-                "--jobs",
-                type=click.IntRange(min=0),
-                default=None,
-                help="Worker processes (0 = one per core, 1 = in-process).",
-            ),
-            click.option("--quiet", "-q", is_flag=True, help="No progress bars, no summary."),
-        ]
-    ):
-        fn = opt(fn)
-    return fn
+    """Give a command the shared options, handed to it as one ``project: ProjectOptions``;
+    they come first in its help, before the command's own options."""
 
+    @functools.wraps(fn)
+    def command(**kwargs: Any) -> Any:
+        shared = {name: kwargs.pop(name) for name in _PROJECT_FIELDS}
+        return fn(project=ProjectOptions(**shared), **kwargs)
 
-def _config(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-) -> Config:
-    if not root.is_dir():
-        raise ConfigError(f"{root}: project root is not a folder")
-    langs = parse_languages(list(languages)) if languages else None
-    return load_config(root, config_file, out=out, languages=langs, jobs=jobs)
+    for opt in reversed(_PROJECT_OPTIONS):
+        command = opt(command)
+    return command
 
 
 def _print_diagnostics(diags: list[Any]) -> None:
@@ -131,12 +160,7 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was raised.")
 @click.option("--clean", is_flag=True, help="Ignore the caches and rebuild everything.")
 def build(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-    quiet: bool,
+    project: ProjectOptions,
     strict: bool,
     clean: bool,
 ) -> None:
@@ -144,10 +168,10 @@ def build(
     from sitegen.build import BuildOptions
     from sitegen.build import build as run_build
 
-    config = _config(root, out, config_file, languages, jobs)
-    result = run_build(config, BuildOptions(jobs=jobs or 0, clean=clean, quiet=quiet))
+    config = project.config()
+    result = run_build(config, BuildOptions(jobs=project.workers, clean=clean, quiet=project.quiet))
     _print_diagnostics(result.diagnostics)
-    if not quiet:
+    if not project.quiet:
         from sitegen.defaults import layout_line
 
         click.echo(f"sitegen: {layout_line(config)}", err=True)
@@ -169,17 +193,12 @@ def build(
 @click.option("--write-baseline", is_flag=True, help="Record the current findings as known debt.")
 @click.option(
     "--baseline",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=_FILE,
     default=None,
     help="Baseline file (default: .sitegen-baseline.json at the root).",
 )
 def check(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-    quiet: bool,
+    project: ProjectOptions,
     fmt: str,
     write_baseline: bool,
     baseline: Path | None,
@@ -187,14 +206,14 @@ def check(
     """Run every check without writing the site; exit 1 on any new error-level finding."""
     from sitegen.commands import run_check
 
-    config = _config(root, out, config_file, languages, jobs)
+    config = project.config()
     code = run_check(
         config,
         fmt=fmt,
         write_baseline=write_baseline,
         baseline=baseline,
-        quiet=quiet,
-        jobs=jobs or 0,
+        quiet=project.quiet,
+        jobs=project.workers,
     )
     sys.exit(code)
 
@@ -203,19 +222,14 @@ def check(
 @_project_options
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
 def cycles(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-    quiet: bool,
+    project: ProjectOptions,
     as_json: bool,
 ) -> None:
     """Print the code's dependency cycles, deployment order and relation cycles."""
     from sitegen.commands import print_cycles
 
-    config = _config(root, out, config_file, languages, jobs)
-    print_cycles(config, as_json=as_json, jobs=jobs or 0)
+    config = project.config()
+    print_cycles(config, as_json=as_json, jobs=project.workers)
 
 
 @main.command(short_help="Print what links to PAGE, grouped as on its page.")
@@ -225,12 +239,7 @@ def cycles(
     "--json", "as_json", is_flag=True, help='Print {"node": ..., "groups": [...]} instead of text.'
 )
 def backlinks(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-    quiet: bool,
+    project: ProjectOptions,
     page: str,
     as_json: bool,
 ) -> None:
@@ -242,8 +251,8 @@ def backlinks(
     from sitegen.site.backlinks import format_backlinks_text
     from sitegen.site.what_links_here import what_links_here, what_links_here_json
 
-    config = _config(root, out, config_file, languages, jobs)
-    result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
+    config = project.config()
+    result = run_build(config, BuildOptions(write_site=False, jobs=project.workers, quiet=True))
     node = _page_node_arg(page, config, set(result.graph.nodes))
     if node is None:
         raise click.BadParameter(f"no page or source file '{page}' in the graph", param_hint="PAGE")
@@ -312,17 +321,12 @@ def graph_parse(file: Path, as_json: bool) -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=_FILE,
     default=None,
     help="File to write (default: standard output).",
 )
 def export(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-    quiet: bool,
+    project: ProjectOptions,
     fmt: str,
     output: Path | None,
 ) -> None:
@@ -330,8 +334,8 @@ def export(
     from sitegen.build import BuildOptions
     from sitegen.build import build as run_build
 
-    config = _config(root, out, config_file, languages, jobs)
-    result = run_build(config, BuildOptions(write_site=False, jobs=jobs or 0, quiet=True))
+    config = project.config()
+    result = run_build(config, BuildOptions(write_site=False, jobs=project.workers, quiet=True))
     text = _export_text(result, fmt)
     if output is None:
         click.echo(text, nl=False)
@@ -373,12 +377,7 @@ def _export_text(result: Any, fmt: str) -> str:
     help="Address to listen on; anything but the loopback is announced with a warning.",
 )
 def serve(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-    quiet: bool,
+    project: ProjectOptions,
     port: int,
     host: str,
 ) -> None:
@@ -387,7 +386,7 @@ def serve(
     from sitegen.ownership import check_output
     from sitegen.serve import serve as run_serve
 
-    config = _config(root, out, config_file, languages, jobs)
+    config = project.config()
     # Refused before the server starts: a configuration no build can take is exit 2, not a
     # server that shows the same error after every save.
     check_output(config, writing=True)
@@ -395,10 +394,10 @@ def serve(
     run_serve(
         config,
         port=port,
-        quiet=quiet,
-        config_file=config_file,
+        quiet=project.quiet,
+        config_file=project.config_file,
         host=host,
-        load_config=lambda: _config(root, out, config_file, languages, jobs),
+        load_config=project.config,
     )
 
 
@@ -412,12 +411,7 @@ def serve(
     "--limit", type=click.IntRange(min=1), default=10, show_default=True, help="How many results."
 )
 def explore(
-    root: Path,
-    out: str | None,
-    config_file: Path | None,
-    languages: tuple[str, ...],
-    jobs: int | None,
-    quiet: bool,
+    project: ProjectOptions,
     query: str,
     as_json: bool,
     limit: int,
@@ -425,7 +419,7 @@ def explore(
     """Find the pages most related to QUERY (words or a page id), from the last build."""
     from sitegen.explore import explore as run_explore
 
-    config = _config(root, out, config_file, languages, jobs)
+    config = project.config()
     click.echo(run_explore(config, query, limit=limit, as_json=as_json), nl=False)
 
 

@@ -67,6 +67,8 @@ def is_manifest(name: str) -> bool:
 
 @dataclass
 class SourceFile:
+    """A file the crawl read: its repository path and bytes (a page, unless a ``CodeFile``)."""
+
     path: RepoPath
     data: bytes
 
@@ -77,14 +79,10 @@ class SourceFile:
 
 
 @dataclass
-class CodeFile:
-    path: RepoPath
-    language: LangId
-    data: bytes
+class CodeFile(SourceFile):
+    """A source file of an analysed language."""
 
-    @functools.cached_property
-    def content_hash(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
+    language: LangId
 
 
 @dataclass
@@ -253,7 +251,7 @@ class _Walker:
         if is_page:
             self.crawl.pages.append(SourceFile(RepoPath(rel), data))
         elif lang is not None:
-            self.crawl.code.append(CodeFile(RepoPath(rel), lang, data))
+            self.crawl.code.append(CodeFile(RepoPath(rel), data, lang))
 
     def read_snippets(self, includes: Includes) -> None:
         """The files the pages' snippet lines name (content/syntax/snippets.md), relative to

@@ -12,6 +12,8 @@ from enum import StrEnum
 
 
 class Level(StrEnum):
+    """How serious a diagnostic is; a check's severity in the configuration can change it."""
+
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
@@ -19,6 +21,8 @@ class Level(StrEnum):
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
+    """One ``path:line:col: level: message`` line (1-based line and column)."""
+
     path: str
     line: int
     col: int

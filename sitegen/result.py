@@ -56,7 +56,7 @@ class BuildResult:
         if self.unchanged:
             return self.unchanged
         links = sum(len(p.links) for p in self.pages)
-        broken = sum(1 for b in self.linked.broken if b[3] != "broken-anchor")
+        broken = sum(1 for b in self.linked.broken if b.is_broken_link)
         return (
             f"{counted(len(self.pages), 'page')}, "
             f"{counted(len(self.code_records), 'source file')}, {counted(links, 'link')}, "

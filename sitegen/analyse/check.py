@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,8 @@ from pathlib import Path
 from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CyclicUnit
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
+from sitegen.fsutil import write_atomically
+from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK, MISSING_REL_TARGET, BrokenLink
 from sitegen.plural import agrees, counted
 
 BROKEN_LINKS = "broken-links"
@@ -46,21 +47,6 @@ class Finding:
     message: str
     key: str
     members: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class LinkProblem:
-    """A broken link, broken anchor or missing relation target, as the linker saw it."""
-
-    path: str  # the linking file, project-relative
-    line: int
-    col: int
-    target: str  # the destination as resolved (a node id or path)
-    fragment: str = ""
-    predicate: str = ""  # for missing relation targets
-    hint: str = ""  # e.g. a "Did you mean ...?" suggestion, appended to the message
-    #: The linker's own sentence, used instead of the default one when given.
-    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,6 +96,9 @@ class Result:
 
 @dataclass(frozen=True)
 class CheckOutcome:
+    """What ``sitegen check`` ends with: the exit code, the lines to print (the summary
+    last), every evaluated finding, and the counts the summary names."""
+
     exit_code: int
     lines: list[str]
     results: list[Result] = field(default_factory=list)
@@ -121,30 +110,31 @@ class CheckOutcome:
 # --- findings -------------------------------------------------------------------------------
 
 
-def broken_link_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
+#: The check each kind of broken link fails. The other kinds (an ambiguous wikilink, a
+#: cross-reference that names no symbol) are warnings of the build, no check's findings.
+LINK_CHECKS = {
+    BROKEN_LINK: BROKEN_LINKS,
+    BROKEN_ANCHOR: BROKEN_ANCHORS,
+    MISSING_REL_TARGET: MISSING_REL_TARGETS,
+}
+
+
+def link_findings(broken: Iterable[BrokenLink]) -> list[Finding]:
+    """One finding per broken link, anchor or relation target, with the linker's sentence.
+
+    The key names the linking file and the target as written, never a line number."""
     return sorted(
-        _link_finding(BROKEN_LINKS, p, f"Link to '{p.target}' points to no page or file.")
-        for p in problems
+        Finding(
+            LINK_CHECKS[b.check],
+            b.path,
+            max(b.line, 1),
+            max(b.col, 1),
+            b.message,
+            f"{b.path} -> {b.target}",
+        )
+        for b in broken
+        if b.check in LINK_CHECKS
     )
-
-
-def broken_anchor_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(BROKEN_ANCHORS, p, _anchor_message(p)) for p in problems)
-
-
-def missing_rel_target_findings(problems: Iterable[LinkProblem]) -> list[Finding]:
-    return sorted(_link_finding(MISSING_REL_TARGETS, p, _rel_target_message(p)) for p in problems)
-
-
-def _anchor_message(p: LinkProblem) -> str:
-    if p.fragment:
-        return f"Anchor '#{p.fragment}' does not exist in '{p.target}'."
-    return f"Link '{p.target}' names an anchor that does not exist."
-
-
-def _rel_target_message(p: LinkProblem) -> str:
-    relation = f"Relation 'rel-{p.predicate}'" if p.predicate else "A relation"
-    return f"{relation} names '{p.target}', which does not exist."
 
 
 def code_cycle_findings(code: CodeCycles) -> list[Finding]:
@@ -192,23 +182,6 @@ def missing_link_findings(pairs: Iterable[tuple[str, str, str, str]]) -> list[Fi
             f"{a} <-> {b}",
         )
         for path, a, b, reason in pairs
-    )
-
-
-def _link_finding(check: str, problem: LinkProblem, message: str) -> Finding:
-    key = f"{problem.path} -> {problem.target}"
-    if problem.fragment:
-        key += "#" + problem.fragment
-    if problem.predicate:
-        key += f" [{problem.predicate}]"
-    hint = f" {problem.hint.strip()}" if problem.hint.strip() else ""
-    return Finding(
-        check,
-        problem.path,
-        max(problem.line, 1),
-        max(problem.col, 1),
-        (problem.message or message) + hint,
-        key,
     )
 
 
@@ -365,7 +338,7 @@ def _summary(
 
 
 def write_baseline(findings: Iterable[Finding], path: Path) -> None:
-    """Record ``findings`` as known debt, atomically (temp file + rename), sorted."""
+    """Record ``findings`` as known debt, atomically (``write_atomically``), sorted."""
     entries = sorted({(f.check, f.key): f for f in findings}.items())
     data = {
         "version": BASELINE_VERSION,
@@ -380,16 +353,7 @@ def write_baseline(findings: Iterable[Finding], path: Path) -> None:
             for (check, key), f in entries
         ],
     }
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def load_baseline(path: Path) -> Baseline:

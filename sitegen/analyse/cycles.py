@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import networkx as nx  # type: ignore[import-untyped]
 
 from sitegen.graph.dependencies import DEPENDENCY_KINDS, REFERENCE, DepEdge, Unit
+from sitegen.graph.model import earliest, merge_by_key, merged_confidence
 
 #: How reports name the members of a cyclic unit, by unit kind (content/guides/cycles.md).
 UNIT_WORDS = {"file": "files", "package": "Go packages", "crate": "Rust crates", "mixed": "units"}
@@ -204,12 +205,10 @@ def analyse_relation_cycles(edges: Iterable[tuple[str, str, str]]) -> dict[str, 
 
 
 def merge_edges(edges: Iterable[DepEdge]) -> list[DepEdge]:
-    """One edge per ``(src, dst, kind)``: the highest finite confidence wins (a non-finite one
-    never displaces a finite one), counts add up, the earliest known line is kept. Sorted."""
-    groups: dict[tuple[str, str, str], list[DepEdge]] = defaultdict(list)
-    for e in edges:
-        groups[(e.src, e.dst, e.kind)].append(e)
-    return [_merge_group(groups[key]) for key in sorted(groups)]
+    """One edge per ``(src, dst, kind)`` by the graph model's rule: the strongest finite
+    confidence (NaN when none is finite), counts add up, and the evidence shown is the
+    earliest: the first file at its earliest known line. Sorted."""
+    return merge_by_key(edges, lambda e: (e.src, e.dst, e.kind), _merge_group)
 
 
 #: Units of at most this many dependency pairs get the exact answer (fewest pairs, then the
@@ -295,16 +294,14 @@ def _finite_or(value: float, default: float) -> float:
 
 
 def _merge_group(group: list[DepEdge]) -> DepEdge:
-    finite = [e.confidence for e in group if math.isfinite(e.confidence)]
-    confidence = max(finite) if finite else group[0].confidence
     # The evidence shown: the first file (an edge between packages stands for many files'),
     # at its earliest known line.
-    first = min(group, key=lambda e: (e.src_file, e.line <= 0, e.line, e.dst_file))
+    first = earliest(group, lambda e: (e.src_file, e.line, e.dst_file))
     return DepEdge(
         first.src,
         first.dst,
         first.kind,
-        confidence,
+        merged_confidence(e.confidence for e in group),
         first.line,
         sum(e.count for e in group),
         first.src_file,

@@ -41,6 +41,9 @@ TOGETHER = 0.5
 
 @dataclass(frozen=True)
 class RelatedPage:
+    """A page shown as related to another: its node id, merged score and the one reason
+    (the strongest dimension) the page gives for it."""
+
     node: str
     score: float
     reason: str
@@ -48,6 +51,9 @@ class RelatedPage:
 
 @dataclass(frozen=True)
 class MissingLink:
+    """Two pages, ``a`` before ``b``, each among the other's related pages with at least
+    ``MISSING_MIN``, that do not link to each other: a link the reader probably wants."""
+
     a: str
     b: str
     score: float
@@ -56,6 +62,8 @@ class MissingLink:
 
 @dataclass(frozen=True)
 class Relatedness:
+    """Every page's related pages (node id -> best first) and the missing links."""
+
     related: dict[str, tuple[RelatedPage, ...]]
     missing: tuple[MissingLink, ...]
 

@@ -34,20 +34,9 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
 def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]
     from sitegen.analyse import check
 
-    problems: dict[str, list[check.LinkProblem]] = {
-        "broken-link": [],
-        "broken-anchor": [],
-        "missing-rel-target": [],
-    }
-    for path, line, col, kind, target, message in result.linked.broken:
-        problems[kind].append(
-            check.LinkProblem(path=path, line=line, col=col, target=target, message=message)
-        )
     assert result.cycles is not None
     findings = (
-        check.broken_link_findings(problems["broken-link"])
-        + check.broken_anchor_findings(problems["broken-anchor"])
-        + check.missing_rel_target_findings(problems["missing-rel-target"])
+        check.link_findings(result.linked.broken)
         + check.code_cycle_findings(result.cycles.code)
         + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
         + _missing_links(result)

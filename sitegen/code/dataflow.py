@@ -244,8 +244,47 @@ class _Walker:
     _scopes: frozenset[str] = frozenset()
 
     @classmethod
+    def events(cls, unit: Node, data: bytes) -> list[_Event]:
+        """The events of one function: its parameters, its body's, and its tail value where
+        the language has one."""
+        out = cls._parameters(unit.child_by_field_name("parameters"), DataScope.PARAMETER, data)
+        body = unit.child_by_field_name("body")
+        if body is not None:
+            out += cls._walk(body, data) + cls._tail(body)
+        return out
+
+    @classmethod
+    def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
+        raise NotImplementedError
+
+    @classmethod
+    def _tail(cls, body: Node) -> list[_Event]:
+        """The events of a function body's value: none, unless the language has one."""
+        return []
+
+    @classmethod
+    def reads(cls, node: Node | None) -> list[Node]:
+        raise NotImplementedError
+
+    @classmethod
     def _names(cls, target: Node | None) -> list[Node]:
         raise NotImplementedError
+
+    @classmethod
+    def _bind_value(
+        cls, node: Node, data: bytes, target_field: str, value_field: str
+    ) -> list[_Event]:
+        """``target = value`` (a type annotation optional): the value's own events, then the
+        target's names bound to what the value reads."""
+        value = node.child_by_field_name(value_field)
+        inner = cls._walk(value, data) if value is not None else []
+        return inner + cls._binds(
+            node.child_by_field_name(target_field),
+            cls.reads(value),
+            node.end_byte,
+            data,
+            node.child_by_field_name("type"),
+        )
 
     @classmethod
     def _walk(cls, node: Node, data: bytes) -> list[_Event]:
@@ -302,15 +341,7 @@ class _Python(_Walker):
     _not_bindings = frozenset({"attribute", "subscript"})
 
     @classmethod
-    def events(cls, unit: Node, data: bytes) -> list[_Event]:
-        out = cls._parameters(unit.child_by_field_name("parameters"), data)
-        body = unit.child_by_field_name("body")
-        if body is not None:
-            out += cls._walk(body, data)
-        return out
-
-    @classmethod
-    def _parameters(cls, params: Node | None, data: bytes) -> list[_Event]:
+    def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
         out = []
         for param in params.named_children if params is not None else []:
             name = (
@@ -326,7 +357,7 @@ class _Python(_Walker):
                         "def",
                         _text(name, data),
                         name,  # type: ignore[union-attr]
-                        DataScope.PARAMETER,
+                        scope,
                         _text(hint, data) if hint else None,
                     )
                 )
@@ -338,15 +369,7 @@ class _Python(_Walker):
 
     @classmethod
     def _on_assignment(cls, node: Node, data: bytes) -> list[_Event]:
-        right = node.child_by_field_name("right")
-        inner = cls._walk(right, data) if right is not None else []
-        return inner + cls._binds(
-            node.child_by_field_name("left"),
-            cls.reads(right),
-            node.end_byte,
-            data,
-            node.child_by_field_name("type"),
-        )
+        return cls._bind_value(node, data, "left", "right")
 
     @classmethod
     def _on_augmented_assignment(cls, node: Node, data: bytes) -> list[_Event]:
@@ -438,14 +461,6 @@ class _Rust(_Walker):
     _pattern_skip = frozenset({"scoped_identifier", "type_identifier"})
 
     @classmethod
-    def events(cls, unit: Node, data: bytes) -> list[_Event]:
-        out = cls._parameters(unit.child_by_field_name("parameters"), DataScope.PARAMETER, data)
-        body = unit.child_by_field_name("body")
-        if body is not None:
-            out += cls._walk(body, data) + cls._tail(body)
-        return out
-
-    @classmethod
     def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
         out = []
         for param in params.named_children if params is not None else []:
@@ -477,15 +492,7 @@ class _Rust(_Walker):
 
     @classmethod
     def _on_let_declaration(cls, node: Node, data: bytes) -> list[_Event]:
-        value = node.child_by_field_name("value")
-        inner = cls._walk(value, data) if value is not None else []
-        return inner + cls._binds(
-            node.child_by_field_name("pattern"),
-            cls.reads(value),
-            node.end_byte,
-            data,
-            node.child_by_field_name("type"),
-        )
+        return cls._bind_value(node, data, "pattern", "value")
 
     @classmethod
     def _on_let_condition(cls, node: Node, data: bytes) -> list[_Event]:

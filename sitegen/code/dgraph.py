@@ -114,7 +114,8 @@ def to_nquads(graph: CodeGraph) -> str:
 
 
 def _node_quads(graph: CodeGraph, node: Node, ids: dict[str, int]) -> Iterator[tuple[str, str]]:
-    kind = _kind_of(node)
+    kind = graph.node_kind(node.id)
+    assert kind is not None, node.id
     yield "dgraph.type", quote(_TYPES[kind])
     yield "kind", quote(kind)
     yield "endpoint", quote(node.id)
@@ -156,14 +157,6 @@ def _range_quads(prefix: str, r: Range | None) -> Iterator[tuple[str, str]]:
     if r is not None:
         for name in _RANGE_FIELDS:
             yield prefix + name, _int(getattr(r, name))
-
-
-def _kind_of(node: Node) -> str:
-    if isinstance(node, FileNode):
-        return "file"
-    if isinstance(node, SymbolNode):
-        return "symbol"
-    return "external" if isinstance(node, ExternalNode) else "data"
 
 
 def _edge_quad(edge: CodeEdge, ids: dict[str, int]) -> str:

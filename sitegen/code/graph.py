@@ -1,18 +1,20 @@
 """The code graph of SPEC §7: file, symbol, external and data nodes, typed edges with confidence.
 
 Node ids are stable endpoint names (``python:pkg/mod.py::Engine.run``); numeric ids exist only
-in serialized output. The duplicate-edge merge rule lives here and nowhere else. This module
-never reads files and never resolves names.
+in serialized output. Duplicate edges merge by the one edge-merge rule of ``sitegen.graph.model``
+(content/adr/0003-edge-identity.md). This module never reads files and never resolves names.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
 from sitegen.code.records import Range, Symbol, SymbolKind, Visibility
+from sitegen.graph.model import merge_by_key, merged_confidence, strongest
 from sitegen.languages import LangId
 
 # ---------------------------------------------------------------- confidence ladder
@@ -100,6 +102,8 @@ class DataScope(StrEnum):
 
 @dataclass(frozen=True)
 class FileNode:
+    """One analysed source file: ``id`` is its endpoint name (``python:pkg/mod.py``)."""
+
     id: str
     path: str
     language: LangId
@@ -108,6 +112,9 @@ class FileNode:
 
 @dataclass(frozen=True)
 class SymbolNode:
+    """One definition in a file, owned by ``file_id``; ``name_range`` is where its name is
+    written (None when the grammar gives no name node)."""
+
     id: str
     name: str
     qualified_name: str
@@ -120,6 +127,9 @@ class SymbolNode:
 
 @dataclass(frozen=True)
 class ExternalNode:
+    """A module outside the project that a file imports (``external:python:requests``):
+    the end of an import edge, never its start."""
+
     id: str
     name: str
     language: LangId
@@ -169,12 +179,6 @@ class CodeEdge:
         return (self.src, self.dst, self.kind)
 
 
-def _evidence(edge: CodeEdge) -> tuple[bool, float, int]:
-    """Sort key of an edge's evidence: finite beats non-finite, higher wins, earlier line wins."""
-    finite = math.isfinite(edge.confidence)
-    return (finite, edge.confidence + 0.0 if finite else 0.0, -edge.line)
-
-
 #: Flow kinds in precedence order: when duplicates disagree, the first of these wins.
 FLOW_KINDS = ("assign", "use")
 
@@ -186,14 +190,14 @@ def _flow_rank(kind: str) -> tuple[int, str]:
 def merge_edges(a: CodeEdge, b: CodeEdge) -> CodeEdge:
     """Two edges with one ``(src, dst, kind)`` key as one (SPEC §7 invariant 4).
 
-    Commutative and associative, so the result never depends on arrival order: the strongest
-    finite confidence wins with its line (ties: the earlier line); a non-finite confidence
-    never displaces a finite one and, alone, becomes NaN ("no signal"). The first flow kind
+    Commutative and associative, so the result never depends on arrival order: the graph
+    model's rule gives the confidence (the strongest finite one; NaN when none is finite)
+    and the line of the strongest evidence (ties: the earlier line). The first flow kind
     wins, "first" meaning first in ``FLOW_KINDS`` — arrival order cannot be what decides.
     """
     assert a.key == b.key, (a.key, b.key)
-    best = max(a, b, key=_evidence)
-    confidence = best.confidence + 0.0 if math.isfinite(best.confidence) else math.nan
+    best = strongest((a, b), lambda e: e.confidence, lambda e: e.line)
+    confidence = merged_confidence((a.confidence, b.confidence))
     kinds = [e.flow_kind for e in (a, b) if e.flow_kind is not None]
     flow_kind = min(kinds, key=_flow_rank) if kinds else None
     return CodeEdge(a.src, a.dst, a.kind, confidence, best.line, flow_kind)
@@ -210,11 +214,11 @@ def merge_into(merged: dict[EdgeKey, CodeEdge], edge: CodeEdge) -> None:
 
 
 def normalize_edges(edges: Iterable[CodeEdge]) -> list[CodeEdge]:
-    """Merge duplicates by key; the result is sorted by key."""
-    merged: dict[EdgeKey, CodeEdge] = {}
-    for edge in edges:
-        merge_into(merged, edge)
-    return [merged[k] for k in sorted(merged)]
+    """Merge duplicates by key; the result is sorted by key. A lone edge is spelled as a
+    merged one would be (``merge_edges(edge, edge)``)."""
+    return merge_by_key(
+        edges, lambda e: e.key, lambda group: functools.reduce(merge_edges, group, group[0])
+    )
 
 
 # ---------------------------------------------------------------- the graph

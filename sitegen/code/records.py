@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from sitegen.diagnostics import Diagnostic
 from sitegen.languages import LangId
@@ -31,10 +32,34 @@ class Visibility(StrEnum):
 
 @dataclass(frozen=True)
 class Range:
+    """A span of a source file: UTF-8 byte offsets and the lines they fall on."""
+
     start_byte: int
     end_byte: int
     start_line: int  # 1-based
     end_line: int  # 1-based
+
+
+def range_json(r: Range | None) -> dict[str, int] | None:
+    """How shards and ``/code-graph.json`` write a range (``null`` for none)."""
+    if r is None:
+        return None
+    return {
+        "start_byte": r.start_byte,
+        "end_byte": r.end_byte,
+        "start_line": r.start_line,
+        "end_line": r.end_line,
+    }
+
+
+def range_from_json(obj: Any) -> Range | None:
+    """The range ``range_json`` wrote; a malformed object raises KeyError, TypeError or
+    ValueError for the reader to report."""
+    if obj is None:
+        return None
+    return Range(
+        int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
+    )
 
 
 @dataclass(frozen=True)

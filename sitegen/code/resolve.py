@@ -59,6 +59,9 @@ class ImportTarget:
 
 @dataclass(frozen=True)
 class ResolvedImport:
+    """One import statement of ``src`` (at ``line``, written in ``form``: ``from``, ``use``,
+    ``#include`` …) with the files or externals it reaches."""
+
     src: str
     line: int
     form: str
@@ -289,6 +292,17 @@ def _external(name: str, exposure: Exposure = Exposure()) -> ImportTarget:
     return ImportTarget(None, name, exposure)
 
 
+def _as_external(
+    out: _Result, path: str, imp: Import, searched: str = "", exposure: Exposure = Exposure()
+) -> None:
+    """The import as an external module. ``searched`` says where the project was looked
+    through in vain: an info diagnostic then tells that it is treated as external."""
+    if searched:
+        note = f"{searched}; it is treated as external"
+        _unresolved(out, path, imp.line, imp.specifier, Level.INFO, note)
+    _add(out, path, imp, [_external(imp.specifier, exposure)])
+
+
 def _local(index: ProjectIndex, path: str, exposure: Exposure) -> list[ImportTarget]:
     """A target for an existing path; none when it exists but is not an analysed file."""
     return [ImportTarget(path, None, exposure)] if path in index.code else []
@@ -473,16 +487,7 @@ def _resolve_c(path: str, imp: Import, index: ProjectIndex, out: _Result) -> Non
         if index.exists(cand):
             _add(out, path, imp, _local(index, cand, Exposure(star=True)))  # type: ignore[arg-type]
             return
-    if local:
-        _unresolved(
-            out,
-            path,
-            imp.line,
-            spec,
-            Level.INFO,
-            " beside the file or in include_dirs; it is treated as external",
-        )
-    _add(out, path, imp, [_external(spec)])
+    _as_external(out, path, imp, " beside the file or in include_dirs" if local else "")
 
 
 # ---------------------------------------------------------------- Rust
@@ -664,21 +669,15 @@ def _resolve_go(path: str, imp: Import, index: ProjectIndex, out: _Result) -> No
     else:
         exposure = Exposure(module_names=(imp.alias or go_package_name(spec),))
     module = _go_module(path, index)
+    searched = ""
     if module and (spec == module[1] or spec.startswith(module[1] + "/")):
         folder = _join(module[0], spec[len(module[1]) :].lstrip("/"))
         files = go_package_files(folder, index) if folder is not None else []
         if files:
             _add(out, path, imp, [ImportTarget(f, None, exposure) for f in files])
             return
-        _unresolved(
-            out,
-            path,
-            imp.line,
-            spec,
-            Level.INFO,
-            f": no Go files in '{folder}'; it is treated as external",
-        )
-    _add(out, path, imp, [_external(spec, exposure)])
+        searched = f": no Go files in '{folder}'"
+    _as_external(out, path, imp, searched, exposure)
 
 
 # ---------------------------------------------------------------- Ruby

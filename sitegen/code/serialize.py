@@ -25,7 +25,7 @@ from sitegen.code.graph import (
     file_endpoint,
     symbol_endpoint,
 )
-from sitegen.code.records import Range, SymbolKind, Visibility
+from sitegen.code.records import SymbolKind, Visibility, range_from_json, range_json
 from sitegen.languages import LangId
 
 SCHEMA_VERSION = 2
@@ -58,17 +58,6 @@ def numeric_ids(graph: CodeGraph) -> dict[str, int]:
 def _path(graph: CodeGraph, file_id: str) -> str:
     node = graph.files.get(file_id)
     return node.path if node else ""
-
-
-def range_obj(r: Range | None) -> dict[str, int] | None:
-    if r is None:
-        return None
-    return {
-        "start_byte": r.start_byte,
-        "end_byte": r.end_byte,
-        "start_line": r.start_line,
-        "end_line": r.end_line,
-    }
 
 
 def finite_or_none(value: float) -> float | None:
@@ -108,8 +97,8 @@ def _node_obj(graph: CodeGraph, node: Node, ids: dict[str, int]) -> dict[str, An
             visibility=str(node.visibility) if node.visibility else None,
             file_id=ids[node.file_id],
             file_path=_path(graph, node.file_id),
-            source_range=range_obj(node.source_range),
-            name_range=range_obj(node.name_range),
+            source_range=range_json(node.source_range),
+            name_range=range_json(node.name_range),
         )
     elif isinstance(node, ExternalNode):
         obj.update(kind="external", name=node.name, language=str(node.language))
@@ -207,8 +196,8 @@ def _load_node(graph: CodeGraph, kind: str, raw: dict[str, Any], ids: dict[int, 
                 SymbolKind(raw["symbol_kind"]),
                 file_id,
                 Visibility(raw["visibility"]) if raw.get("visibility") else None,
-                load_range(raw["source_range"]),
-                load_range(raw.get("name_range")),
+                range_from_json(raw["source_range"]),
+                range_from_json(raw.get("name_range")),
             )
         )  # type: ignore[arg-type]
     else:
@@ -237,11 +226,3 @@ def _fresh_symbol_id(graph: CodeGraph, file_id: str, qualified_name: str) -> str
     while symbol_endpoint(file_id, qualified_name, ordinal) in graph.symbols:
         ordinal += 1
     return symbol_endpoint(file_id, qualified_name, ordinal)
-
-
-def load_range(obj: dict[str, Any] | None) -> Range | None:
-    if obj is None:
-        return None
-    return Range(
-        int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
-    )

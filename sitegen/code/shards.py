@@ -24,11 +24,12 @@ from sitegen.code.records import (
     Import,
     MetacallCall,
     MetacallLoad,
-    Range,
     Reference,
     Symbol,
     SymbolKind,
     Visibility,
+    range_from_json,
+    range_json,
 )
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
@@ -63,27 +64,6 @@ def content_hash(data: bytes) -> str:
 
 
 # ---------------------------------------------------------------- record <-> lines
-
-
-def _range(r: Range | None) -> dict[str, int] | None:
-    return (
-        None
-        if r is None
-        else {
-            "start_byte": r.start_byte,
-            "end_byte": r.end_byte,
-            "start_line": r.start_line,
-            "end_line": r.end_line,
-        }
-    )
-
-
-def _read_range(obj: Any) -> Range | None:
-    if obj is None:
-        return None
-    return Range(
-        int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
-    )
 
 
 def _utf8(text: str) -> bool:
@@ -204,11 +184,11 @@ def _symbol_row(file_id: str, s: Symbol) -> dict[str, Any]:
         "qualified_name": s.qualified_name,
         "kind": str(s.kind).lower(),
         "visibility": str(s.visibility).lower() if s.visibility else None,
-        "source_range": _range(s.source_range),
+        "source_range": range_json(s.source_range),
         "parent": _scope(file_id, s.parent),
     }
     if s.name_range is not None:
-        row["name_range"] = _range(s.name_range)
+        row["name_range"] = range_json(s.name_range)
     return row
 
 
@@ -288,8 +268,8 @@ def _read_symbol(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
             qn or "",
             SymbolKind(row["kind"]),
             Visibility(row["visibility"]) if row.get("visibility") is not None else None,
-            _read_range(row["source_range"]),
-            _read_range(row.get("name_range")),  # type: ignore[arg-type]
+            range_from_json(row["source_range"]),
+            range_from_json(row.get("name_range")),  # type: ignore[arg-type]
             _qualified(file_id, row.get("parent")),
         )
     )

@@ -41,21 +41,28 @@ def report(state: StateBlock | StateCore, index: int, message: str, code: str) -
     state.env.setdefault(ENV_PROBLEMS, []).append((index, message, code))
 
 
+def _head(
+    state: StateBlock, start_line: int, marker: str, pattern: re.Pattern[str]
+) -> re.Match[str] | None:
+    """The head of a block on ``start_line``: the line starts with ``marker`` (not indented
+    as code) and matches ``pattern`` whole; None when the line is no such head."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return None
+    start = state.bMarks[start_line] + state.tShift[start_line]
+    if not state.src.startswith(marker, start):
+        return None
+    return pattern.fullmatch(state.src, start, state.eMarks[start_line])
+
+
 # --- /// blocks ---------------------------------------------------------------------------
 
 
 def slash_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """``/// name | Title``, optional indented ``key: value`` options, the body, ``///``."""
-    if state.sCount[start_line] - state.blkIndent >= 4:
-        return False
-    start = state.bMarks[start_line] + state.tShift[start_line]
-    if not state.src.startswith("///", start):
-        return False
-    head = _BLOCK_HEAD.fullmatch(state.src, start, state.eMarks[start_line])
-    if head is None:
-        return False
-    if silent:
-        return True
+    head = _head(state, start_line, "///", _BLOCK_HEAD)
+    if head is None or silent:
+        return head is not None
+    start = head.start()
     fence, name, title = head.group(1), head.group(2).lower(), head.group(3) or ""
     options, body = _options(state, start_line + 1, end_line)
     close, fenced = _closing_line(state, body, end_line, fence)
@@ -154,16 +161,9 @@ def _close(state: StateBlock, name: str, opener: Token | None) -> None:
 def content_tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """``=== "Label"`` then the tab's body indented four spaces (``===!`` starts a new set,
     ``===+`` is the tab shown first)."""
-    if state.sCount[start_line] - state.blkIndent >= 4:
-        return False
-    start = state.bMarks[start_line] + state.tShift[start_line]
-    if not state.src.startswith("===", start):
-        return False
-    head = _TAB_HEAD.fullmatch(state.src, start, state.eMarks[start_line])
-    if head is None:
-        return False
-    if silent:
-        return True
+    head = _head(state, start_line, "===", _TAB_HEAD)
+    if head is None or silent:
+        return head is not None
     line = start_line + 1
     indent = state.blkIndent + 4
     while line < end_line:

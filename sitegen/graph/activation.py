@@ -45,21 +45,21 @@ EMPTY = Activation(np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), 0)
 def structural_transition(core: GraphCore, rels: set[int] | None = None) -> sp.csr_matrix:
     """Links as an undirected graph weighted by count, each hop ``DECAY * w / sqrt(d_u d_v)``
     (a page linked from everywhere passes little on, as a common word says little)."""
-    w = core.weight_matrix(rels)
-    sym = sp.csr_matrix(w + w.T)
-    sym.setdiag(0)
-    sym.eliminate_zeros()
-    return _normalized(sym)
+    return _normalized(_both_ways(core.weight_matrix(rels), 1.0))
 
 
 def causal_transition(core: GraphCore) -> sp.csr_matrix:
     """Typed relations forwards at full weight and backwards at ``BACKWARD``."""
     typed = set(range(1, len(core.rel_names))) - {core.rel_id("imports")}
-    w = core.weight_matrix(typed)
-    both = sp.csr_matrix(w + BACKWARD * w.T)
+    return _normalized(_both_ways(core.weight_matrix(typed), BACKWARD))
+
+
+def _both_ways(w: sp.csr_matrix, backward: float) -> sp.csr_matrix:
+    """``w`` plus its transpose weighted ``backward``, without self-loops."""
+    both = sp.csr_matrix(w + backward * w.T)
     both.setdiag(0)
     both.eliminate_zeros()
-    return _normalized(both)
+    return both
 
 
 def _normalized(w: sp.csr_matrix) -> sp.csr_matrix:
@@ -68,6 +68,13 @@ def _normalized(w: sp.csr_matrix) -> sp.csr_matrix:
     out = sp.csr_matrix(sp.diags(scale) @ w @ sp.diags(scale) * DECAY)
     out.sort_indices()
     return out
+
+
+def _strongest_seeds(seeds: dict[int, float], n: int) -> list[tuple[float, int]]:
+    """``(signal, node)`` of the ``MAX_SEEDS`` strongest seeds that are nodes (``0 <= node <
+    n``) with a positive signal, strongest first, ties by node."""
+    valid = ((v, k) for k, v in seeds.items() if 0 <= k < n and v > 0)
+    return sorted(valid, key=lambda t: (-t[0], t[1]))[:MAX_SEEDS]
 
 
 def spread(
@@ -81,9 +88,7 @@ def spread(
     ``transition`` (row = from), summed per node. The strongest ``MAX_SEEDS`` seeds start;
     a level that would exceed the budget relaxes only its strongest nodes that fit."""
     n = transition.shape[0]
-    chosen = sorted(
-        ((v, k) for k, v in seeds.items() if 0 <= k < n and v > 0), key=lambda t: (-t[0], t[1])
-    )[:MAX_SEEDS]
+    chosen = _strongest_seeds(seeds, n)
     if not chosen:
         return EMPTY
     total = np.zeros(n)
@@ -128,9 +133,7 @@ def spread_heap(
     (the re-expansion a max-heap needs): with no budget binding, the result is the
     wavefront's. Under a budget, it spends the visits on the strongest signals."""
     n = transition.shape[0]
-    chosen = sorted(
-        ((v, k) for k, v in seeds.items() if 0 <= k < n and v > 0), key=lambda t: (-t[0], t[1])
-    )[:MAX_SEEDS]
+    chosen = _strongest_seeds(seeds, n)
     total: dict[int, float] = {}
     depth: dict[int, int] = {}
     pending: dict[tuple[int, int], float] = {}

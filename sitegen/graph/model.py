@@ -1,19 +1,25 @@
 """The document graph: nodes named by site path, edges identified by ``(from, to, rel)``.
 
-The merge rules of SPEC §4 (identity, count aggregation, first labelled occurrence) live
-here and nowhere else. This module never reads files and never renders anything.
+The edge-merge rule of every graph sitegen keeps (identity, counts, positions, confidence;
+content/adr/0003-edge-identity.md) lives here and nowhere else: the code graph and the
+cycle analysis call it. This module never reads files and never renders anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeVar
 
 from sitegen.paths import NodeId
 
 
 class NodeKind(StrEnum):
+    """What a node stands for: a page, a source file or a symbol in one, an asset, a URL
+    outside the site, or a link target that does not exist."""
+
     PAGE = "page"
     SOURCE = "source"
     SYMBOL = "symbol"
@@ -34,12 +40,64 @@ class Occurrence:
 
 @dataclass(frozen=True)
 class Node:
+    """A node of the document graph: its id (``/guides/a.md``), kind and title."""
+
     id: NodeId
     kind: NodeKind
     title: str = ""
 
 
+# ---------------------------------------------------------------- the edge-merge rule
+
+#: What identifies an edge in every graph: its two ends and its relation (a document edge's
+#: ``rel``, "" for a body link; a code or dependency edge's kind). Two edges with one key are
+#: one edge, whose parts combine as the functions below say (content/adr/0003-edge-identity.md).
 EdgeKey = tuple[str, str, str]
+
+_E = TypeVar("_E")
+
+
+def merge_by_key(
+    edges: Iterable[_E], key: Callable[[_E], EdgeKey], combine: Callable[[list[_E]], _E]
+) -> list[_E]:
+    """One edge per key, ``combine`` of the edges that share it (in arrival order); sorted
+    by key. ``combine`` must not depend on that order, so neither does the result."""
+    groups: dict[EdgeKey, list[_E]] = {}
+    for edge in edges:
+        groups.setdefault(key(edge), []).append(edge)
+    return [combine(groups[k]) for k in sorted(groups)]
+
+
+def merged_confidence(confidences: Iterable[float]) -> float:
+    """The strongest finite confidence; NaN ("no signal") when none is finite, so a
+    non-finite one never displaces a finite one. ``-0.0`` comes out as ``0.0``."""
+    finite = [c for c in confidences if math.isfinite(c)]
+    return max(finite) + 0.0 if finite else math.nan
+
+
+def strongest(
+    evidence: Iterable[_E], confidence: Callable[[_E], float], line: Callable[[_E], int]
+) -> _E:
+    """The piece of evidence with the strongest finite confidence, ties (and non-finite
+    confidences, which rank below every finite one) going to the earliest line."""
+
+    def rank(item: _E) -> tuple[bool, float, int]:
+        c = confidence(item)
+        return (math.isfinite(c), c + 0.0 if math.isfinite(c) else 0.0, -line(item))
+
+    return max(evidence, key=rank)
+
+
+def earliest(evidence: Iterable[_E], position: Callable[[_E], tuple[str, int, str]]) -> _E:
+    """The piece of evidence that comes first in document order; ``position`` is its file,
+    line and target. The first file wins, at its earliest known line (an unknown line, 0,
+    after every known one), then the first target: never the order of arrival."""
+
+    def order(item: _E) -> tuple[str, bool, int, str]:
+        path, line, target = position(item)
+        return (path, line <= 0, line, target)
+
+    return min(evidence, key=order)
 
 
 @dataclass
@@ -59,7 +117,8 @@ class Edge:
         return (self.src, self.dst, self.rel)
 
     def absorb(self, other: Edge) -> None:
-        """Aggregate a later occurrence (or group of them) of the same edge, in document order."""
+        """Aggregate a later occurrence (or group of them) of the same edge, in document order:
+        counts add up, every occurrence is kept, the first labelled one names the edge."""
         assert other.key == self.key
         self.count += other.count
         self.occurrences.extend(other.occurrences)

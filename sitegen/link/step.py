@@ -18,6 +18,14 @@ from sitegen.docs.autorefs import KIND as AUTOREF
 from sitegen.docs.records import Link, PageRecord
 from sitegen.docs.wikilinks import KIND as WIKILINK
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
+from sitegen.link.broken import (
+    AMBIGUOUS_WIKILINK,
+    BROKEN_ANCHOR,
+    BROKEN_AUTOREF,
+    BROKEN_LINK,
+    MISSING_REL_TARGET,
+    BrokenLink,
+)
 from sitegen.link.rules import Outcome, Resolved, SiteIndex, check_fragment, resolve
 from sitegen.link.symbols import SymbolIndex, SymbolPlace, symbol_index
 from sitegen.link.wiki import WikiNames, resolve_wikilink, wiki_names
@@ -50,8 +58,8 @@ class Linked:
     #: Page node id -> the resolution of each of its links, by link index.
     resolutions: dict[NodeId, list[Resolved]]
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    #: (source path, line, col, check, target) of every broken link/anchor/rel, for reports.
-    broken: list[tuple[str, int, int, str, str, str]] = field(default_factory=list)
+    #: Every broken link, anchor, relation target and cross-reference, in the order found.
+    broken: list[BrokenLink] = field(default_factory=list)
 
 
 class _Linker:
@@ -113,6 +121,11 @@ class _Linker:
     ) -> None:
         self.out.diagnostics.append(Diagnostic(path, line, col, level, message, code))
 
+    def report(self, broken: BrokenLink) -> None:
+        """Record a link that does not resolve, and the warning that says so."""
+        self.out.broken.append(broken)
+        self.out.diagnostics.append(broken.diagnostic())
+
     def link_page(self, rec: PageRecord) -> None:
         src = self._node_of_page(rec.path)
         edges: list[Edge] = []
@@ -152,9 +165,8 @@ class _Linker:
                 f"wikilink '[[{link.href}]]' matches {len(target.others) + 1} files ({names}); "
                 f"it links to the nearest, '{target.found}'. Write more of the path to choose."
             )
-            self.diag(path, link.line, link.column, msg, "ambiguous-wikilink")
-            self.out.broken.append(
-                (path, link.line, link.column, "ambiguous-wikilink", link.href, msg)
+            self.report(
+                BrokenLink(path, link.line, link.column, AMBIGUOUS_WIKILINK, link.href, msg)
             )
         heading = link.href.partition("#")[2].strip().lower()
         res = target.resolved
@@ -190,8 +202,7 @@ class _Linker:
             return self._symbol(place, path)
         if target.split(".")[0] in self.symbols.packages and not self.symbols.is_imported(target):
             msg = f"cross-reference '{target}' names no symbol of the code graph"
-            self.diag(path, line, column, msg, "broken-autoref")
-            self.out.broken.append((path, line, column, "broken-autoref", target, msg))
+            self.report(BrokenLink(path, line, column, BROKEN_AUTOREF, target, msg))
         return Resolved(Outcome.SELF)
 
     def _api_anchor(self, res: Resolved, path: str) -> Resolved:
@@ -278,7 +289,7 @@ class _Linker:
     def _broken(
         self, path: str, line: int, col: int, written: str, res: Resolved, rel: str
     ) -> None:
-        check = "missing-rel-target" if rel else "broken-link"
+        check = MISSING_REL_TARGET if rel else BROKEN_LINK
         what = f"relation 'rel-{rel}' target" if rel else "link target"
         unread = self.why_unread(res.looked_up) if self.why_unread and res.looked_up else None
         if res.outcome is Outcome.OUTSIDE:
@@ -288,8 +299,7 @@ class _Linker:
         else:
             hint = self.suggester.suggest(_as_written(self.index.content, res.looked_up))
             msg = f"{what} '{written}' does not exist (looked for '{res.looked_up}').{hint}"
-        self.diag(path, line, col, msg, check)
-        self.out.broken.append((path, line, col, check, written, msg))
+        self.report(BrokenLink(path, line, col, check, written, msg))
 
     def _broken_anchor(
         self,
@@ -304,8 +314,7 @@ class _Linker:
         ids = self.heading_ids(target_page) if target_page is not None else set()
         msg = f"link '{written}': no heading or line '#{fragment}' in the target"
         msg += closest_anchor(fragment, ids)
-        self.diag(path, line, col, msg, "broken-anchor")
-        self.out.broken.append((path, line, col, "broken-anchor", written, msg))
+        self.report(BrokenLink(path, line, col, BROKEN_ANCHOR, written, msg))
 
 
 def _as_written(content: str, repo_path: str) -> str:

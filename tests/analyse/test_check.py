@@ -10,15 +10,12 @@ import pytest
 from sitegen.analyse.check import (
     Baseline,
     Finding,
-    LinkProblem,
-    broken_anchor_findings,
-    broken_link_findings,
     code_cycle_findings,
     evaluate,
     format_json,
     github_annotation,
+    link_findings,
     load_baseline,
-    missing_rel_target_findings,
     relation_cycle_findings,
     write_baseline,
 )
@@ -26,12 +23,18 @@ from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
 from sitegen.graph.dependencies import DepEdge
+from sitegen.link.broken import BrokenLink
 
 ALL_ERROR = dict(DEFAULT_CHECKS)
 
 
-def link(line: int = 3, target: str = "content/x.md", fragment: str = "") -> Finding:
-    return broken_link_findings([LinkProblem("content/a.md", line, 5, target, fragment)])[0]
+def broken(check: str = "broken-link", line: int = 3, target: str = "content/x.md") -> BrokenLink:
+    message = f"Link to '{target}' points to no page or file."
+    return BrokenLink("content/a.md", line, 5, check, target, message)
+
+
+def link(line: int = 3, target: str = "content/x.md") -> Finding:
+    return link_findings([broken(line=line, target=target)])[0]
 
 
 def cycle(*members: str) -> Finding:
@@ -43,34 +46,36 @@ def cycle(*members: str) -> Finding:
 
 def test_broken_link_key_has_no_line_number() -> None:
     assert link(line=3).key == link(line=40).key == "content/a.md -> content/x.md"
-    assert link(fragment="setup").key == "content/a.md -> content/x.md#setup"
+    assert link(target="x.md#setup").key == "content/a.md -> x.md#setup"
     assert (link().path, link().line, link().col) == ("content/a.md", 3, 5)
 
 
-def test_link_finding_messages() -> None:
-    problem = LinkProblem("content/a.md", 2, 1, "content/b.md", "intro", hint="Did you mean 'x'?")
-    assert broken_link_findings([problem])[0].message == (
-        "Link to 'content/b.md' points to no page or file. Did you mean 'x'?"
-    )
-    assert broken_anchor_findings([problem])[0].message == (
-        "Anchor '#intro' does not exist in 'content/b.md'. Did you mean 'x'?"
-    )
-    rel = LinkProblem("content/a.md", 2, 1, "/old.md", predicate="supersedes")
-    found = missing_rel_target_findings([rel])[0]
-    assert found.message == "Relation 'rel-supersedes' names '/old.md', which does not exist."
-    assert found.key == "content/a.md -> /old.md [supersedes]"
+def test_each_kind_of_broken_link_makes_the_finding_of_its_check() -> None:
+    kinds = ["broken-link", "broken-anchor", "missing-rel-target"]
+    found = link_findings([broken(kind, target=f"{kind}.md") for kind in kinds])
+    assert [(f.check, f.key) for f in found] == [
+        ("broken-anchors", "content/a.md -> broken-anchor.md"),
+        ("broken-links", "content/a.md -> broken-link.md"),
+        ("missing-rel-targets", "content/a.md -> missing-rel-target.md"),
+    ]
+    assert found[0].message == "Link to 'broken-anchor.md' points to no page or file."
 
 
-def test_link_finding_defaults_without_fragment_or_predicate_and_message_override() -> None:
-    bare = LinkProblem("content/a.md", 2, 1, "b.md#x")
-    assert broken_anchor_findings([bare])[0].message == (
-        "Link 'b.md#x' names an anchor that does not exist."
+def test_warnings_that_no_check_owns_make_no_finding() -> None:
+    assert link_findings([broken("ambiguous-wikilink"), broken("broken-autoref")]) == []
+
+
+def test_a_finding_says_what_the_diagnostic_says() -> None:
+    record = broken("broken-anchor", target="b.md#intro")
+    (finding,) = link_findings([record])
+    diagnostic = record.diagnostic()
+    assert (finding.path, finding.line, finding.col, finding.message) == (
+        diagnostic.path,
+        diagnostic.line,
+        diagnostic.col,
+        diagnostic.message,
     )
-    assert missing_rel_target_findings([bare])[0].message == (
-        "A relation names 'b.md#x', which does not exist."
-    )
-    told = LinkProblem("content/a.md", 2, 1, "b.md", message="link target 'b.md' is gone.")
-    assert broken_link_findings([told])[0].message == "link target 'b.md' is gone."
+    assert diagnostic.code == "broken-anchor" and diagnostic.level == Level.WARNING
 
 
 def test_code_cycle_finding_sits_on_the_edge_to_break() -> None:
@@ -197,7 +202,7 @@ def test_fixed_baseline_entries_are_reported_as_stale() -> None:
 
 
 def test_output_is_sorted_and_deduplicated() -> None:
-    later = broken_link_findings([LinkProblem("content/z.md", 1, 1, "content/q.md")])[0]
+    later = link_findings([BrokenLink("content/z.md", 1, 1, "broken-link", "q.md", "gone")])[0]
     outcome = evaluate([later, link(), link()], ALL_ERROR, github_actions=False)
     assert [line.split(":")[0] for line in outcome.lines[:-1]] == ["content/a.md", "content/z.md"]
 

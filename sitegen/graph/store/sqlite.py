@@ -51,12 +51,7 @@ class SqliteStore:
         return read_json_store(self.cache_dir / JSON_FILE_NAME)  # no merge committed yet
 
     def merge(self, crawl: GraphUpdate) -> Graph:
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        # IMMEDIATE takes the write lock before reading, so no other writer's merge is lost.
-        with self._transaction("BEGIN IMMEDIATE", wal=True) as conn:
-            if not _has_schema(conn):
-                _create_schema(conn)
-            on_disk = _read_graph(conn) if _has_rows(conn) else Graph()
+        with self._writing() as (conn, on_disk):
             stored = (
                 on_disk if _has_rows(conn) else read_json_store(self.cache_dir / JSON_FILE_NAME)
             )
@@ -66,12 +61,19 @@ class SqliteStore:
 
     def save(self, merged: Graph) -> None:
         """Persist a graph already merged by ``merge_graphs``: only the rows that differ."""
+        with self._writing() as (conn, on_disk):
+            _write_difference(conn, on_disk, merged)
+
+    @contextmanager
+    def _writing(self) -> Iterator[tuple[sqlite3.Connection, Graph]]:
+        """A write transaction on a database with the schema, and the graph its rows hold
+        (empty before the first merge)."""
         self.cache_dir.mkdir(parents=True, exist_ok=True)
+        # IMMEDIATE takes the write lock before reading, so no other writer's merge is lost.
         with self._transaction("BEGIN IMMEDIATE", wal=True) as conn:
             if not _has_schema(conn):
                 _create_schema(conn)
-            on_disk = _read_graph(conn) if _has_rows(conn) else Graph()
-            _write_difference(conn, on_disk, merged)
+            yield conn, (_read_graph(conn) if _has_rows(conn) else Graph())
 
     @contextmanager
     def _transaction(self, begin: str, wal: bool = False) -> Iterator[sqlite3.Connection]:
