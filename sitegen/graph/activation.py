@@ -26,6 +26,16 @@ BACKWARD = 0.7
 
 
 @dataclass(frozen=True)
+class Reach:
+    """How far a spread may go: ``max_depth`` hops, signals of at least ``threshold``,
+    ``budget`` edges relaxed in all. Both strategies take it, so they stay interchangeable."""
+
+    max_depth: int = MAX_DEPTH
+    threshold: float = THRESHOLD
+    budget: int = VISIT_BUDGET
+
+
+@dataclass(frozen=True)
 class Activation:
     """The nodes reached (sorted by id), their activation and the hop that first reached
     them; ``visits`` counts the edges relaxed, never more than the budget."""
@@ -78,11 +88,7 @@ def _strongest_seeds(seeds: dict[int, float], n: int) -> list[tuple[float, int]]
 
 
 def spread(
-    transition: sp.csr_matrix,
-    seeds: dict[int, float],
-    max_depth: int = MAX_DEPTH,
-    threshold: float = THRESHOLD,
-    budget: int = VISIT_BUDGET,
+    transition: sp.csr_matrix, seeds: dict[int, float], reach: Reach = Reach()
 ) -> Activation:
     """The wavefront strategy: level by level, the frontier's signal moves one hop along
     ``transition`` (row = from), summed per node. The strongest ``MAX_SEEDS`` seeds start;
@@ -101,8 +107,8 @@ def spread(
     depth[frontier] = 0
     visits = 0
     degree = np.diff(transition.indptr)
-    for hop in range(1, max_depth + 1):
-        frontier, signal = _within_budget(frontier, signal, degree, budget - visits)
+    for hop in range(1, reach.max_depth + 1):
+        frontier, signal = _within_budget(frontier, signal, degree, reach.budget - visits)
         if len(frontier) == 0:
             break
         visits += int(degree[frontier].sum())
@@ -111,7 +117,7 @@ def spread(
             @ transition
         )
         reached.sum_duplicates()
-        keep = reached.data >= threshold
+        keep = reached.data >= reach.threshold
         frontier, signal = reached.indices[keep].astype(np.int64), reached.data[keep]
         order = np.argsort(frontier)
         frontier, signal = frontier[order], signal[order]
@@ -122,11 +128,7 @@ def spread(
 
 
 def spread_heap(
-    transition: sp.csr_matrix,
-    seeds: dict[int, float],
-    max_depth: int = MAX_DEPTH,
-    threshold: float = THRESHOLD,
-    budget: int = VISIT_BUDGET,
+    transition: sp.csr_matrix, seeds: dict[int, float], reach: Reach = Reach()
 ) -> Activation:
     """The heap strategy: the strongest pending signal moves first. Activation is a sum, so
     a signal that arrives at a node after it was expanded is pushed on as its own increment
@@ -152,12 +154,12 @@ def spread_heap(
         total[node] = total.get(node, 0.0) + signal
         depth[node] = min(depth.get(node, hop), hop)
         lo, hi = int(indptr[node]), int(indptr[node + 1])
-        if hop == max_depth or visits + hi - lo > budget:
+        if hop == reach.max_depth or visits + hi - lo > reach.budget:
             continue
         visits += hi - lo
         for j in range(lo, hi):
             moved = signal * float(data[j])
-            if moved >= threshold:
+            if moved >= reach.threshold:
                 key = (int(indices[j]), hop + 1)
                 pending[key] = pending.get(key, 0.0) + moved
                 heapq.heappush(heap, (-pending[key], key[0], key[1]))

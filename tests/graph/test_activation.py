@@ -14,6 +14,7 @@ from sitegen.graph.activation import (
     DECAY,
     MAX_DEPTH,
     MAX_SEEDS,
+    Reach,
     causal_transition,
     fixpoint,
     spread,
@@ -36,23 +37,28 @@ def _chain(n: int, rel: str = "") -> GraphCore:
 
 def test_activation_reaches_a_two_hop_neighbour_within_depth() -> None:
     core = _chain(4)
-    reached = spread(structural_transition(core), {0: 1.0}, max_depth=2)
+    reached = spread(structural_transition(core), {0: 1.0}, Reach(max_depth=2))
     assert reached.as_dict().keys() == {0, 1, 2}
     assert reached.depth.tolist() == [0, 1, 2]
     assert reached.values[2] < reached.values[1] < reached.values[0]
-    assert spread(structural_transition(core), {0: 1.0}, max_depth=1).as_dict().keys() == {0, 1}
+    assert spread(structural_transition(core), {0: 1.0}, Reach(max_depth=1)).as_dict().keys() == {
+        0,
+        1,
+    }
 
 
 def test_activation_never_goes_past_the_depth_cap() -> None:
     core = _chain(60)
-    reached = spread(structural_transition(core), {0: 1.0}, threshold=0.0)
+    reached = spread(structural_transition(core), {0: 1.0}, Reach(threshold=0.0))
     assert reached.depth.max() == MAX_DEPTH and len(reached.nodes) == MAX_DEPTH + 1
 
 
 def test_activation_never_goes_past_the_visit_budget() -> None:
     core = _chain(200)
     reached = spread(
-        structural_transition(core), {i: 1.0 for i in range(0, 200, 10)}, threshold=0.0, budget=50
+        structural_transition(core),
+        {i: 1.0 for i in range(0, 200, 10)},
+        Reach(threshold=0.0, budget=50),
     )
     assert 0 < reached.visits <= 50
 
@@ -60,7 +66,7 @@ def test_activation_never_goes_past_the_visit_budget() -> None:
 def test_activation_starts_from_at_most_200_seeds() -> None:
     core = _chain(500)
     seeds = {i: 1.0 + i / 1000 for i in range(500)}
-    reached = spread(structural_transition(core), seeds, max_depth=0)
+    reached = spread(structural_transition(core), seeds, Reach(max_depth=0))
     assert len(reached.nodes) == MAX_SEEDS
     assert set(reached.nodes.tolist()) == set(range(300, 500))  # the strongest ones
 
@@ -97,7 +103,7 @@ def test_wavefront_equals_the_brute_force_fixpoint(case) -> None:  # type: ignor
         core.add_edges([e[0] for e in edges], [e[1] for e in edges], [float(e[2]) for e in edges])
     core.finalize()
     t = structural_transition(core)
-    reached = spread(t, seeds, max_depth=6, threshold=0.0, budget=10**9)
+    reached = spread(t, seeds, Reach(max_depth=6, threshold=0.0, budget=10**9))
     expected = fixpoint(t, seeds, max_depth=6)
     got = np.zeros(n)
     got[reached.nodes] = reached.values
@@ -152,7 +158,7 @@ def test_heap_and_wavefront_converge_to_the_same_fixpoint(case) -> None:  # type
     t = structural_transition(core)
     expected = fixpoint(t, seeds, max_depth=5)
     for strategy in (spread, spread_heap):
-        reached = strategy(t, seeds, max_depth=5, threshold=0.0, budget=10**9)
+        reached = strategy(t, seeds, Reach(max_depth=5, threshold=0.0, budget=10**9))
         got = np.zeros(n)
         got[reached.nodes] = reached.values
         assert np.allclose(got, expected, rtol=1e-9, atol=1e-12), strategy.__name__
@@ -172,8 +178,8 @@ def test_heap_equals_wavefront_on_weak_then_strong_arrivals() -> None:
     core.add_edge(2, 3, 1.0)
     core.finalize()
     t = structural_transition(core)
-    heap = spread_heap(t, {0: 1.0}, threshold=0.0, budget=10**9)
-    wave = spread(t, {0: 1.0}, threshold=0.0, budget=10**9)
+    heap = spread_heap(t, {0: 1.0}, Reach(threshold=0.0, budget=10**9))
+    wave = spread(t, {0: 1.0}, Reach(threshold=0.0, budget=10**9))
     assert np.array_equal(heap.nodes, wave.nodes)
     assert np.allclose(heap.values, wave.values, rtol=1e-9)
     assert heap.as_dict()[3] > 0
@@ -182,7 +188,7 @@ def test_heap_equals_wavefront_on_weak_then_strong_arrivals() -> None:
 def test_heap_never_goes_past_the_budget_or_the_depth() -> None:
     core = _chain(100)
     t = structural_transition(core)
-    reached = spread_heap(t, {0: 1.0}, threshold=0.0, budget=30)
+    reached = spread_heap(t, {0: 1.0}, Reach(threshold=0.0, budget=30))
     assert reached.visits <= 30
-    deep = spread_heap(t, {0: 1.0}, threshold=0.0)
+    deep = spread_heap(t, {0: 1.0}, Reach(threshold=0.0))
     assert deep.depth.max() == MAX_DEPTH

@@ -119,4 +119,8 @@ def test_wikilinks_are_edges_and_problems_are_diagnostics() -> None:
         (5, body.index("[[gone]]") + 1, "broken-link"),
         (5, body.index("[[b#Nope]]") + 1, "broken-anchor"),
     ]
-    assert {b.check for b in linked.broken} == {"ambiguous-wikilink", "broken-link", "broken-anchor"}
+    assert {b.check for b in linked.broken} == {
+        "ambiguous-wikilink",
+        "broken-link",
+        "broken-anchor",
+    }
