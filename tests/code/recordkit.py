@@ -150,3 +150,20 @@ def refs_of(graph: CodeGraph) -> set[tuple[str, str, float]]:
         return f"{graph.files[s.file_id].path}::{s.qualified_name}"
 
     return {(name(e.src), name(e.dst), e.confidence) for e in graph.edges(EdgeKind.REFERENCE)}
+
+
+def symbol_rows(record: CodeRecord) -> list[tuple[object, ...]]:
+    """Each symbol of an extracted record as the extraction tests compare it: name, kind,
+    visibility, qualified name, parent, first and last line."""
+    return [
+        (
+            s.name,
+            s.kind,
+            s.visibility,
+            s.qualified_name,
+            s.parent,
+            s.source_range.start_line,
+            s.source_range.end_line,
+        )
+        for s in record.symbols
+    ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from recordkit import symbol_rows
+
 from sitegen.code.extract import extract_source
 from sitegen.code.records import CodeRecord, Import, Reference
 from sitegen.languages import LangId
@@ -15,23 +17,8 @@ def _extract(name: str, lang: LangId) -> CodeRecord:
     return extract_source(f"src/{name}", lang, (FIXTURES / name).read_bytes())
 
 
-def _symbols(record: CodeRecord) -> list[tuple[object, ...]]:
-    return [
-        (
-            s.name,
-            s.kind,
-            s.visibility,
-            s.qualified_name,
-            s.parent,
-            s.source_range.start_line,
-            s.source_range.end_line,
-        )
-        for s in record.symbols
-    ]
-
-
 def test_c_symbols_static_is_private_prototypes_yield() -> None:
-    assert _symbols(_extract("sample.c", LangId.C)) == [
+    assert symbol_rows(_extract("sample.c", LangId.C)) == [
         ("exported_proto", "function", "public", "exported_proto", None, 7, 7),
         ("point", "struct", "public", "point", None, 11, 11),
         ("shape_t", "struct", "public", "shape_t", None, 13, 15),
@@ -62,7 +49,7 @@ def test_c_includes_and_references() -> None:
 
 
 def test_cpp_symbols_members_and_out_of_line_methods() -> None:
-    assert _symbols(_extract("sample.cpp", LangId.CPP)) == [
+    assert symbol_rows(_extract("sample.cpp", LangId.CPP)) == [
         ("Engine", "class", "public", "Engine", None, 7, 15),  # namespace app is skipped
         ("size", "method", "public", "Engine.size", "Engine", 11, 11),
         ("Slot", "struct", "private", "Engine.Slot", "Engine", 14, 14),

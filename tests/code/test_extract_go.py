@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from recordkit import symbol_rows
+
 from sitegen.code.extract import extract_source
 from sitegen.code.records import CodeRecord, Import, Reference
 from sitegen.languages import LangId
@@ -16,18 +18,7 @@ def _extract() -> CodeRecord:
 
 
 def test_symbols_receivers_own_methods() -> None:
-    got = [
-        (
-            s.name,
-            s.kind,
-            s.visibility,
-            s.qualified_name,
-            s.parent,
-            s.source_range.start_line,
-            s.source_range.end_line,
-        )
-        for s in _extract().symbols
-    ]
+    got = symbol_rows(_extract())
     assert got == [
         ("Store", "struct", "public", "Store", None, 14, 18),
         ("reader", "interface", "private", "reader", None, 20, 23),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from recordkit import symbol_rows
+
 from sitegen.code.extract import extract_source
 from sitegen.code.records import (
     Binding,
@@ -28,18 +30,7 @@ def _extract() -> tuple[bytes, CodeRecord]:
 
 def test_symbols_kinds_visibility_nesting_and_lines() -> None:
     _, record = _extract()
-    got = [
-        (
-            s.name,
-            s.kind,
-            s.visibility,
-            s.qualified_name,
-            s.parent,
-            s.source_range.start_line,
-            s.source_range.end_line,
-        )
-        for s in record.symbols
-    ]
+    got = symbol_rows(record)
     assert got == [
         ("Engine", "class", "public", "Engine", None, 11, 27),
         ("run", "method", "public", "Engine.run", "Engine", 14, 21),

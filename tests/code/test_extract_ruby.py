@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from recordkit import symbol_rows
+
 from sitegen.code.extract import extract_source
 from sitegen.code.records import CodeRecord, Import, MetacallCall, MetacallLoad, Reference
 from sitegen.languages import LangId
@@ -16,18 +18,7 @@ def _extract() -> CodeRecord:
 
 
 def test_symbols_modules_and_private_sections() -> None:
-    got = [
-        (
-            s.name,
-            s.kind,
-            s.visibility,
-            s.qualified_name,
-            s.parent,
-            s.source_range.start_line,
-            s.source_range.end_line,
-        )
-        for s in _extract().symbols
-    ]
+    got = symbol_rows(_extract())
     assert got == [
         ("Shop", "object", "public", "Shop", None, 5, 31),
         ("Cart", "class", "public", "Shop.Cart", "Shop", 6, 30),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from recordkit import symbol_rows
 
 from sitegen.code.extract import extract_source
 from sitegen.code.records import Binding, CodeRecord, Import, MetacallCall, Reference
@@ -31,36 +32,14 @@ SYMBOLS = [
 
 
 def test_symbols() -> None:
-    got = [
-        (
-            s.name,
-            s.kind,
-            s.visibility,
-            s.qualified_name,
-            s.parent,
-            s.source_range.start_line,
-            s.source_range.end_line,
-        )
-        for s in _extract().symbols
-    ]
+    got = symbol_rows(_extract())
     assert got == SYMBOLS
 
 
 def test_tsx_uses_the_same_rules_and_parses_jsx() -> None:
     record = _extract(LangId.TSX, JSX_LINE)
     assert not record.has_error
-    got = [
-        (
-            s.name,
-            s.kind,
-            s.visibility,
-            s.qualified_name,
-            s.parent,
-            s.source_range.start_line,
-            s.source_range.end_line,
-        )
-        for s in record.symbols
-    ]
+    got = symbol_rows(record)
     assert got == SYMBOLS + [("View", "function", "public", "View", None, 25, 25)]
     assert Reference("make", "call", 25, "View") in record.references
 
