@@ -121,6 +121,6 @@ def normalize_repo_path(path: str) -> RepoPath | None:
     norm = posixpath.normpath(path)
     if norm == ".":
         return RepoPath("")
-    if norm.startswith("../") or norm == ".." or norm.startswith("/"):
+    if norm.startswith(("../", "/")) or norm == "..":
         return None
     return RepoPath(norm)

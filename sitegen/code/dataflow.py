@@ -71,7 +71,7 @@ def data_flow(
     ids = symbol_ids(file_id, record.symbols)
     functions = [
         (s, i)
-        for s, i in zip(record.symbols, ids)
+        for s, i in zip(record.symbols, ids, strict=True)
         if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
     ]
     nodes: list[DataNode] = []

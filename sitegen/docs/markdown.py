@@ -264,9 +264,9 @@ def plain_text(children: Sequence[Token]) -> str:
     parts: list[str] = []
     for token in children:
         kind = token.type
-        if kind == "text" or kind == "code_inline":
+        if kind in ("text", "code_inline"):
             parts.append(token.content)
-        elif kind == "softbreak" or kind == "hardbreak":
+        elif kind in ("softbreak", "hardbreak"):
             parts.append("\n")
         elif kind == "image":
             parts.append(plain_text(token.children or ()))

@@ -200,11 +200,10 @@ def crumbs_for(node: NodeId, site: SiteState, out: OutPath) -> tuple[Crumb, ...]
         title = site.pages_by_node[idx].title if idx else _humanize(parts[i])
         href = href_between(out, html_out_path(idx)) if idx and idx != node else ""
         crumbs.append(Crumb(title, href))
-    if not _is_index(rel) or parts == []:
-        if node != home:
-            crumbs.append(
-                Crumb(site.pages_by_node[node].title if node in site.pages_by_node else rel, "")
-            )
+    if (not _is_index(rel) or parts == []) and node != home:
+        crumbs.append(
+            Crumb(site.pages_by_node[node].title if node in site.pages_by_node else rel, "")
+        )
     return tuple(crumbs)
 
 

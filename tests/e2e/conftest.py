@@ -62,7 +62,7 @@ def write_project(root: Path, pages: dict[str, str | bytes] = PAGES) -> Path:
     return root
 
 
-@pytest.fixture()
+@pytest.fixture
 def project(tmp_path: Path) -> Path:
     return write_project(tmp_path / "proj")
 
@@ -71,6 +71,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     return subprocess.run(
         [sys.executable, "-m", "sitegen.cli", *args],
         cwd=cwd,
+        check=False,  # the callers read the exit code
         capture_output=True,
         text=True,
         timeout=300,

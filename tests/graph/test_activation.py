@@ -52,7 +52,7 @@ def test_activation_never_goes_past_the_depth_cap() -> None:
 def test_activation_never_goes_past_the_visit_budget() -> None:
     core = _chain(200)
     reached = spread(
-        structural_transition(core), {i: 1.0 for i in range(0, 200, 10)}, threshold=0.0, budget=50
+        structural_transition(core), dict.fromkeys(range(0, 200, 10), 1.0), threshold=0.0, budget=50
     )
     assert 0 < reached.visits <= 50
 
