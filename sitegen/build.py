@@ -99,7 +99,7 @@ def _extract_chunk(
     todo: list[SourceFile],
     indexes: list[int],
     raw_html: RawHtml = RawHtml.SANITIZE,
-    expanded: Mapping[str, Expanded] | None = None,
+    expanded: Mapping[RepoPath, Expanded] | None = None,
 ) -> list[PageRecord]:
     out = []
     for i in indexes:

@@ -311,8 +311,10 @@ class _Python(_Walker):
 
     @classmethod
     def _parameters(cls, params: Node | None, data: bytes) -> list[_Event]:
-        out = []
-        for param in params.named_children if params is not None else []:
+        out: list[_Event] = []
+        if params is None:
+            return out
+        for param in params.named_children:
             name = (
                 param.child_by_field_name("name")
                 if param.type.endswith("default_parameter")
@@ -325,7 +327,7 @@ class _Python(_Walker):
                         params.start_byte,
                         "def",
                         _text(name, data),
-                        name,  # type: ignore[union-attr]
+                        name,
                         DataScope.PARAMETER,
                         _text(hint, data) if hint else None,
                     )
@@ -447,10 +449,12 @@ class _Rust(_Walker):
 
     @classmethod
     def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
-        out = []
-        for param in params.named_children if params is not None else []:
+        out: list[_Event] = []
+        if params is None:
+            return out
+        for param in params.named_children:
             if param.type == "self_parameter":
-                out.append(_Event(params.start_byte, "def", "self", param, scope))  # type: ignore[union-attr]
+                out.append(_Event(params.start_byte, "def", "self", param, scope))
                 continue
             hint = param.child_by_field_name("type")
             pattern = param.child_by_field_name("pattern") or param
@@ -461,7 +465,7 @@ class _Rust(_Walker):
                         "def",
                         _text(name, data),
                         name,
-                        scope,  # type: ignore[union-attr]
+                        scope,
                         _text(hint, data) if hint is not None else None,
                     )
                 )

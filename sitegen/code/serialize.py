@@ -207,10 +207,10 @@ def _load_node(graph: CodeGraph, kind: str, raw: dict[str, Any], ids: dict[int, 
                 SymbolKind(raw["symbol_kind"]),
                 file_id,
                 Visibility(raw["visibility"]) if raw.get("visibility") else None,
-                load_range(raw["source_range"]),
+                _load_given_range(raw["source_range"]),
                 load_range(raw.get("name_range")),
             )
-        )  # type: ignore[arg-type]
+        )
     else:
         file_id = ids[int(raw["file_id"])] if raw.get("file_id") is not None else ""
         symbol_id = ids[int(raw["symbol_id"])] if raw.get("symbol_id") is not None else None
@@ -242,6 +242,10 @@ def _fresh_symbol_id(graph: CodeGraph, file_id: str, qualified_name: str) -> str
 def load_range(obj: dict[str, Any] | None) -> Range | None:
     if obj is None:
         return None
+    return _load_given_range(obj)
+
+
+def _load_given_range(obj: dict[str, Any]) -> Range:
     return Range(
         int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
     )

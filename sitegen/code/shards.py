@@ -81,6 +81,10 @@ def _range(r: Range | None) -> dict[str, int] | None:
 def _read_range(obj: Any) -> Range | None:
     if obj is None:
         return None
+    return _read_given_range(obj)
+
+
+def _read_given_range(obj: Any) -> Range:
     return Range(
         int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
     )
@@ -288,8 +292,8 @@ def _read_symbol(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
             qn or "",
             SymbolKind(row["kind"]),
             Visibility(row["visibility"]) if row.get("visibility") is not None else None,
-            _read_range(row["source_range"]),
-            _read_range(row.get("name_range")),  # type: ignore[arg-type]
+            _read_given_range(row["source_range"]),
+            _read_range(row.get("name_range")),
             _qualified(file_id, row.get("parent")),
         )
     )
@@ -390,7 +394,7 @@ def read_header(folder: Path) -> int | None:
         found = "unreadable"
     if found != SHARD_SCHEMA_VERSION:
         raise ShardVersionError(found, str(path))
-    return found
+    return SHARD_SCHEMA_VERSION
 
 
 class ShardCache:
