@@ -67,6 +67,15 @@ def project(tmp_path: Path) -> Path:
     return write_project(tmp_path / "proj")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every end-to-end test is slow (whole builds, servers, browsers): the fast loop,
+    ``python -m pytest -m "not slow"``, skips this folder."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.slow)
+
+
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sitegen.cli", *args],
