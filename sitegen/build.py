@@ -47,7 +47,7 @@ from sitegen.link.rules import SiteIndex
 from sitegen.link.step import Linked, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_forked, run_in_background
-from sitegen.paths import SitePath
+from sitegen.paths import RepoPath, SitePath
 from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
@@ -99,7 +99,7 @@ def _extract_chunk(
     todo: list[SourceFile],
     indexes: list[int],
     raw_html: RawHtml = RawHtml.SANITIZE,
-    expanded: Mapping[str, Expanded] | None = None,
+    expanded: Mapping[RepoPath, Expanded] | None = None,
 ) -> list[PageRecord]:
     out = []
     for i in indexes:

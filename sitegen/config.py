@@ -218,10 +218,10 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
         except ConfigError as exc:
             raise ConfigError(f"{origin}: {exc}") from exc
     where = _shown_name(root, origin)
-    set_by = {name: where for name in values}
+    set_by = dict.fromkeys(values, where)
     given = {k: v for k, v in overrides.items() if v is not None}
     values.update(given)
-    set_by.update({name: "the command line" for name in given})
+    set_by.update(dict.fromkeys(given, "the command line"))
     if "title" not in values:
         values["title"] = project_name(root)
     config = Config(root=root, set_by=set_by, **values)
@@ -302,7 +302,7 @@ def _check_theme_dir(config: Config) -> None:
     if folder != root and root not in folder.parents:
         raise ConfigError(f"theme_dir '{config.theme_dir}' lies outside the project root")
     out = config.out_dir.resolve()
-    if folder == root or folder == out or folder in out.parents:
+    if folder in (root, out) or folder in out.parents:
         # Every file of a theme folder is published: it must not hold the project or the site.
         raise ConfigError(
             f"theme_dir '{config.theme_dir}' must be a folder of its own, not the "

@@ -112,7 +112,7 @@ class _Ignore:
     """The project's .gitignore files (root and nested), plus the configured excludes."""
 
     def __init__(self, excludes: tuple[str, ...]) -> None:
-        self._specs: list[tuple[str, pathspec.PathSpec]] = []
+        self._specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
         self._excludes = excludes
 
     def load(self, root: Path, rel_dir: str) -> None:

@@ -59,7 +59,7 @@ def _site_fingerprint(config: Config) -> str:
     """The input fingerprint the site in the output folder was built from ("" if none);
     only that field of the marker is read (the rest lists every output)."""
     from sitegen import __version__
-    from sitegen.crawl import OUTPUT_MARKER
+    from sitegen.ownership import OUTPUT_MARKER
 
     try:
         doc = json.loads((config.out_dir / OUTPUT_MARKER).read_text(encoding="utf-8"))

@@ -208,7 +208,7 @@ class SiteRecord:
         )
 
     @classmethod
-    def read(cls, marker: Path) -> "SiteRecord":
+    def read(cls, marker: Path) -> SiteRecord:
         import json
 
         from sitegen.diagnostics import Level

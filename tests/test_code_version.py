@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import sitegen.incremental as incremental
-from sitegen import __version__
+from sitegen import __version__, incremental
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
 from sitegen.ownership import OUTPUT_MARKER
@@ -28,7 +27,7 @@ def test_other_code_rebuilds_every_page(tmp_path: Path, monkeypatch: pytest.Monk
     first = incremental.SiteRecord.read(marker).keys["index.html"]
     again = build(config, BuildOptions(jobs=1, quiet=True))
     assert again.unchanged  # same code, same input: nothing is redone
-    import sitegen.site.emit as emit
+    from sitegen.site import emit
 
     for module in (incremental, emit):  # every user of the code's version
         monkeypatch.setattr(module, "code_version", lambda: __version__ + "+other")

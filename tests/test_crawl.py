@@ -105,13 +105,13 @@ class _Listing:
     def __init__(self, entries: list[os.DirEntry[str]]) -> None:
         self._it = iter(entries)
 
-    def __iter__(self) -> "_Listing":
+    def __iter__(self) -> _Listing:
         return self
 
     def __next__(self) -> os.DirEntry[str]:
         return next(self._it)
 
-    def __enter__(self) -> "_Listing":
+    def __enter__(self) -> _Listing:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -61,7 +61,7 @@ def test_a_failed_rename_keeps_the_old_content_and_no_temp_file(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="No space left on device"):
         write_atomically(target, "new", durable=durable)
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.json"]
@@ -77,7 +77,7 @@ def test_a_failed_write_keeps_the_old_content_and_no_temp_file(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", full_disk)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="No space left on device"):
         write_atomically(target, "new" * 1000)
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.json"]

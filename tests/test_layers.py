@@ -7,8 +7,9 @@ import pkgutil
 import tomllib
 from pathlib import Path
 
-import sitegen
 from importlinter.cli import lint_imports
+
+import sitegen
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 from sitegen.graph.dependencies import DEPENDENCY_KINDS, REFERENCE, DepEdge, Unit
 from sitegen.graph.model import earliest, merge_by_key, merged_confidence
@@ -309,15 +309,15 @@ def _merge_group(group: list[DepEdge]) -> DepEdge:
     )
 
 
-def _graph(nodes: list[str], edges: list[DepEdge]) -> nx.DiGraph:
+def _graph(nodes: list[str], edges: list[DepEdge]) -> nx.DiGraph[str]:
     # Sorted insertion makes every networkx traversal below deterministic.
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from(sorted({(e.src, e.dst) for e in edges}))
     return graph
 
 
-def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
+def _cyclic_components(graph: nx.DiGraph[str]) -> list[set[str]]:
     return [
         c
         for c in nx.strongly_connected_components(graph)
@@ -326,7 +326,10 @@ def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
 
 
 def _split_units(
-    graph: nx.DiGraph, edges: list[DepEdge], kinds: Mapping[str, str], default_kind: str = "file"
+    graph: nx.DiGraph[str],
+    edges: list[DepEdge],
+    kinds: Mapping[str, str],
+    default_kind: str = "file",
 ) -> tuple[tuple[CyclicUnit, ...], list[str]]:
     """Cyclic units (sorted by members) and the nodes that are acyclic units."""
     cyclic_sets = _cyclic_components(graph)
@@ -339,7 +342,7 @@ def _split_units(
 
 
 def _cyclic_unit(
-    graph: nx.DiGraph,
+    graph: nx.DiGraph[str],
     members: list[str],
     edges: list[DepEdge],
     kinds: Mapping[str, str],
@@ -358,7 +361,7 @@ def _cyclic_unit(
     )
 
 
-def _example_cycle(unit: nx.DiGraph, start: str) -> tuple[str, ...]:
+def _example_cycle(unit: nx.DiGraph[str], start: str) -> tuple[str, ...]:
     """A shortest cycle through ``start``, as ``(start, …, start)``."""
     if unit.has_edge(start, start):
         return (start, start)
@@ -384,7 +387,7 @@ def _pair_weights(edges: Iterable[DepEdge]) -> dict[tuple[str, str], tuple[float
     return weights
 
 
-def _deploy_order(graph: nx.DiGraph, acyclic: set[str]) -> tuple[str, ...]:
+def _deploy_order(graph: nx.DiGraph[str], acyclic: set[str]) -> tuple[str, ...]:
     """Acyclic units in a topological order of the condensation, dependencies first.
 
     An edge ``a → b`` means a depends on b, so the order of the reversed condensation puts

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 from sitegen.graph.communities import COMMUNITY_SEED, louvain, participation
 from sitegen.graph.core import GraphCore

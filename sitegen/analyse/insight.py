@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 from sitegen.analyse.figures import Figures, core_of_graph, figures_of_core
 from sitegen.analyse.related import (

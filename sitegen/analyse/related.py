@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 from sitegen.graph.activation import causal_transition, spread_all, structural_transition
 from sitegen.graph.core import FloatArray, GraphCore, IntArray

@@ -71,7 +71,7 @@ def data_flow(
     ids = symbol_ids(file_id, record.symbols)
     functions = [
         (s, i)
-        for s, i in zip(record.symbols, ids)
+        for s, i in zip(record.symbols, ids, strict=True)
         if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
     ]
     nodes: list[DataNode] = []
@@ -342,8 +342,10 @@ class _Python(_Walker):
 
     @classmethod
     def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
-        out = []
-        for param in params.named_children if params is not None else []:
+        out: list[_Event] = []
+        if params is None:
+            return out
+        for param in params.named_children:
             name = (
                 param.child_by_field_name("name")
                 if param.type.endswith("default_parameter")
@@ -356,7 +358,7 @@ class _Python(_Walker):
                         params.start_byte,
                         "def",
                         _text(name, data),
-                        name,  # type: ignore[union-attr]
+                        name,
                         scope,
                         _text(hint, data) if hint else None,
                     )
@@ -462,10 +464,12 @@ class _Rust(_Walker):
 
     @classmethod
     def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
-        out = []
-        for param in params.named_children if params is not None else []:
+        out: list[_Event] = []
+        if params is None:
+            return out
+        for param in params.named_children:
             if param.type == "self_parameter":
-                out.append(_Event(params.start_byte, "def", "self", param, scope))  # type: ignore[union-attr]
+                out.append(_Event(params.start_byte, "def", "self", param, scope))
                 continue
             hint = param.child_by_field_name("type")
             pattern = param.child_by_field_name("pattern") or param
@@ -476,7 +480,7 @@ class _Rust(_Walker):
                         "def",
                         _text(name, data),
                         name,
-                        scope,  # type: ignore[union-attr]
+                        scope,
                         _text(hint, data) if hint is not None else None,
                     )
                 )

@@ -303,8 +303,9 @@ def _merge_declarations(built: list[tuple[Symbol, _Def]]) -> list[Symbol]:
             continue
         prototype = declared.get(s.qualified_name)
         if not d.weak and prototype is not None and prototype.visibility is not None:
-            s = replace(s, visibility=prototype.visibility)
-        symbols.append(s)
+            symbols.append(replace(s, visibility=prototype.visibility))
+        else:
+            symbols.append(s)
     return symbols
 
 
@@ -320,7 +321,7 @@ class _Scopes:
         self._names = [s.qualified_name for s in ordered]
         self._container: list[int] = []
         stack: list[int] = []
-        for i, end in enumerate(self._ends):
+        for i in range(len(self._ends)):
             while stack and self._ends[stack[-1]] <= self._starts[i]:
                 stack.pop()
             self._container.append(stack[-1] if stack else -1)

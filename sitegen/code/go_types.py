@@ -84,7 +84,9 @@ def _variable_types(function: Node, src: CodeSource) -> dict[str, str]:
             left = node.child_by_field_name("left")
             names = left.named_children if left is not None else []
             values = node.child_by_field_name("right")
-        for name, value in zip(names, values.named_children if values is not None else []):
+        # `a, b := f()`: one value for two names, so the names past the values stay untyped.
+        right = values.named_children if values is not None else []
+        for name, value in zip(names, right, strict=False):
             _declare(types, [name], _value_type(value, src), src)
     return types
 

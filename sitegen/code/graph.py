@@ -279,7 +279,7 @@ class CodeGraph:
     def node(self, node_id: str) -> Node:
         for table in (self.files, self.symbols, self.externals, self.data):
             if node_id in table:
-                return table[node_id]  # type: ignore[return-value]
+                return table[node_id]
         raise KeyError(node_id)
 
     def file_of(self, node_id: str) -> FileNode | None:

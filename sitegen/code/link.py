@@ -128,7 +128,7 @@ def _add_file(graph: CodeGraph, record: CodeRecord) -> None:
     file_id = file_endpoint(record.language, record.path)
     graph.add_file(FileNode(file_id, record.path, record.language, graph.snapshot_id))
     ids = symbol_ids(file_id, record.symbols)
-    for sym, sym_id in zip(record.symbols, ids):
+    for sym, sym_id in zip(record.symbols, ids, strict=True):
         graph.add_symbol(
             SymbolNode(
                 sym_id,
@@ -142,7 +142,7 @@ def _add_file(graph: CodeGraph, record: CodeRecord) -> None:
             )
         )
     owners = _owners(record.symbols)
-    for sym, sym_id, owner_index in zip(record.symbols, ids, owners):
+    for sym, sym_id, owner_index in zip(record.symbols, ids, owners, strict=True):
         owner = ids[owner_index] if owner_index is not None else file_id
         graph.add_edge(
             CodeEdge(owner, sym_id, EdgeKind.OWNERSHIP, SAME_FILE, sym.source_range.start_line)

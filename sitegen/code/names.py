@@ -238,9 +238,10 @@ class NameTable:
         for target in self._targets(path):
             for local, original in target.exposure.names:
                 if local == name:
+                    exported = original
                     if original == "default":  # `import X from './m'`: m's default export
-                        original = self._index.default_exports.get(target.path or "", original)
-                    out.append(_Entry(target.path, original, True))  # type: ignore[arg-type]
+                        exported = self._index.default_exports.get(target.path or "", original)
+                    out.append(_Entry(target.path, exported, True))  # type: ignore[arg-type]
             if target.exposure.star:
                 out += [_Entry(target.path, q, False) for q in (*nested, name)]  # type: ignore[arg-type]
         if self._lang[path] == LangId.GO:

@@ -52,14 +52,17 @@ def range_json(r: Range | None) -> dict[str, int] | None:
     }
 
 
-def range_from_json(obj: Any) -> Range | None:
-    """The range ``range_json`` wrote; a malformed object raises KeyError, TypeError or
-    ValueError for the reader to report."""
-    if obj is None:
-        return None
+def range_from_json(obj: Any) -> Range:
+    """The range ``range_json`` wrote; a malformed (or missing) object raises KeyError,
+    TypeError or ValueError for the reader to report."""
     return Range(
         int(obj["start_byte"]), int(obj["end_byte"]), int(obj["start_line"]), int(obj["end_line"])
     )
+
+
+def optional_range_from_json(obj: Any) -> Range | None:
+    """``range_from_json`` for a range that may be absent (a symbol's name range)."""
+    return None if obj is None else range_from_json(obj)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,13 @@ from sitegen.code.graph import (
     file_endpoint,
     symbol_endpoint,
 )
-from sitegen.code.records import SymbolKind, Visibility, range_from_json, range_json
+from sitegen.code.records import (
+    SymbolKind,
+    Visibility,
+    optional_range_from_json,
+    range_from_json,
+    range_json,
+)
 from sitegen.languages import LangId
 
 SCHEMA_VERSION = 2
@@ -197,9 +203,9 @@ def _load_node(graph: CodeGraph, kind: str, raw: dict[str, Any], ids: dict[int, 
                 file_id,
                 Visibility(raw["visibility"]) if raw.get("visibility") else None,
                 range_from_json(raw["source_range"]),
-                range_from_json(raw.get("name_range")),
+                optional_range_from_json(raw.get("name_range")),
             )
-        )  # type: ignore[arg-type]
+        )
     else:
         file_id = ids[int(raw["file_id"])] if raw.get("file_id") is not None else ""
         symbol_id = ids[int(raw["symbol_id"])] if raw.get("symbol_id") is not None else None

@@ -28,6 +28,7 @@ from sitegen.code.records import (
     Symbol,
     SymbolKind,
     Visibility,
+    optional_range_from_json,
     range_from_json,
     range_json,
 )
@@ -269,7 +270,7 @@ def _read_symbol(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
             SymbolKind(row["kind"]),
             Visibility(row["visibility"]) if row.get("visibility") is not None else None,
             range_from_json(row["source_range"]),
-            range_from_json(row.get("name_range")),  # type: ignore[arg-type]
+            optional_range_from_json(row.get("name_range")),
             _qualified(file_id, row.get("parent")),
         )
     )
@@ -370,7 +371,7 @@ def read_header(folder: Path) -> int | None:
         found = "unreadable"
     if found != SHARD_SCHEMA_VERSION:
         raise ShardVersionError(found, str(path))
-    return found
+    return int(found)
 
 
 class ShardCache:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import Relation

@@ -13,6 +13,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from markdown_it import MarkdownIt
 from markdown_it.common.normalize_url import normalizeLink
@@ -81,10 +82,13 @@ def _normalize_link(url: str) -> str:
     return normalizeLink(url)
 
 
-def _replace_rule(ruler: Ruler, name: str, fn: object) -> None:
+_RuleFn = TypeVar("_RuleFn")
+
+
+def _replace_rule(ruler: Ruler[_RuleFn], name: str, fn: _RuleFn) -> None:
     """Swap a rule's function, keeping the chains (``alt``) it terminates."""
     alt = next(rule.alt for rule in ruler.__rules__ if rule.name == name)
-    ruler.at(name, fn, {"alt": alt})  # type: ignore[arg-type]
+    ruler.at(name, fn, {"alt": alt})
 
 
 def _take_trailing_attrs(open_: Token, inline: Token) -> None:
@@ -264,9 +268,9 @@ def plain_text(children: Sequence[Token]) -> str:
     parts: list[str] = []
     for token in children:
         kind = token.type
-        if kind == "text" or kind == "code_inline":
+        if kind in ("text", "code_inline"):
             parts.append(token.content)
-        elif kind == "softbreak" or kind == "hardbreak":
+        elif kind in ("softbreak", "hardbreak"):
             parts.append("\n")
         elif kind == "image":
             parts.append(plain_text(token.children or ()))

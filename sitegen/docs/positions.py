@@ -137,7 +137,7 @@ def recording(rule: InlineRule, kind: str | None) -> InlineRule:
             tokens = state.tokens
             for at in range(count, len(tokens)):  # islice would walk the list from its start
                 token = tokens[at]
-                if token.type == "link_open" or token.type == "image":
+                if token.type in ("link_open", "image"):
                     token.meta[POS] = start
                     token.meta[KIND] = kind or (
                         "inline" if state.src[state.pos - 1] == ")" else "reference"

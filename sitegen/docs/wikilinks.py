@@ -32,7 +32,7 @@ def find_closer(state: StateInline, closer: str, start: int) -> int:
     if not (since <= start and (end == -1 or start <= end)):
         end = state.src.find(closer, start)
         known[closer] = (start, end)
-    return end if 0 <= end and end + len(closer) <= state.posMax else -1
+    return end if end >= 0 and end + len(closer) <= state.posMax else -1
 
 
 def wikilink(state: StateInline, silent: bool) -> bool:

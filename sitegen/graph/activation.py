@@ -11,7 +11,7 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
 
@@ -208,7 +208,7 @@ def spread_all(
     return sp.csr_matrix(total)
 
 
-def fixpoint(transition: sp.spmatrix, seeds: dict[int, float], max_depth: int) -> FloatArray:
+def fixpoint(transition: sp.csr_matrix, seeds: dict[int, float], max_depth: int) -> FloatArray:
     """The brute-force answer ``spread`` must equal with no threshold: the dense sum over
     every walk of at most ``max_depth`` hops. For tests and small graphs only."""
     dense = np.asarray(sp.csr_matrix(transition).todense())

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 from sitegen.graph.core import FloatArray, IntArray
 
@@ -36,7 +36,7 @@ class Communities:
 
 
 def louvain(
-    adjacency: sp.spmatrix,
+    adjacency: sp.csr_matrix,
     seed: int = COMMUNITY_SEED,
     max_passes: int = MAX_PASSES,
     max_sweeps: int = MAX_SWEEPS,
@@ -64,7 +64,9 @@ def louvain(
     return Communities(ordered, modularity(adjacency, ordered), passes, converged)
 
 
-def _local_moving(a: sp.csr_matrix, rng: np.random.Generator, max_sweeps: int) -> IntArray:
+def _local_moving(
+    a: sp.csr_matrix[np.float64], rng: np.random.Generator, max_sweeps: int
+) -> IntArray:
     """One pass of moves; ends when a sweep no longer raises the modularity (that sweep is
     undone when it lowered it: simultaneous moves into one community can overshoot)."""
     n = a.shape[0]
@@ -188,7 +190,7 @@ def _by_size(labels: IntArray) -> IntArray:
     return rank[labels]
 
 
-def modularity(adjacency: sp.spmatrix, labels: IntArray) -> float:
+def modularity(adjacency: sp.csr_matrix, labels: IntArray) -> float:
     """Newman's modularity of a partition of a symmetric weight matrix (resolution 1)."""
     a = sp.coo_matrix(adjacency)
     m2 = float(a.sum())
@@ -200,7 +202,7 @@ def modularity(adjacency: sp.spmatrix, labels: IntArray) -> float:
     return inside / m2 - float(((tot / m2) ** 2).sum())
 
 
-def participation(adjacency: sp.spmatrix, labels: IntArray) -> FloatArray:
+def participation(adjacency: sp.csr_matrix, labels: IntArray) -> FloatArray:
     """Each node's participation coefficient, ``1 - sum_c (k_ic / k_i)^2``: 0 when all its
     links stay in one community, near 1 when they spread evenly over many (a bridge)."""
     a = sp.coo_matrix(adjacency)

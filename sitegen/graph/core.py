@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 DAMPING = 0.85
 MAX_ITERATIONS = 50

@@ -185,9 +185,7 @@ class Graph:
         if (
             old is None
             or _KIND_RANK[node.kind] > _KIND_RANK[old.kind]
-            or old.kind == node.kind
-            and not old.title
-            and node.title
+            or (old.kind == node.kind and not old.title and node.title)
         ):
             self.nodes[node.id] = node
 

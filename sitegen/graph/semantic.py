@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 from sitegen.graph.core import FloatArray, IntArray
 from sitegen.parallel import run_forked

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 
 from sitegen.fsutil import write_atomically
 from sitegen.graph.core import CoreError, FloatArray, GraphCore
@@ -59,7 +59,7 @@ def save_snapshot(path: Path, snap: Snapshot) -> None:
         "recency": snap.recency,
     }
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, allow_pickle=False, **arrays)
     write_atomically(path, buffer.getvalue(), durable=False)
 
 

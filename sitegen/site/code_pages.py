@@ -172,7 +172,7 @@ def flow_view(rec: CodeRecord) -> tuple[FunctionFlow, ...]:
     from sitegen.code.graph import file_endpoint, symbol_ids
 
     ids = symbol_ids(file_endpoint(rec.language, rec.path), rec.symbols)
-    functions = {i: s for s, i in zip(rec.symbols, ids)}
+    functions = {i: s for s, i in zip(rec.symbols, ids, strict=True)}
     values = {v.id: v for v in rec.data}
     sources: dict[str, list[str]] = defaultdict(list)
     for flow in rec.flows:

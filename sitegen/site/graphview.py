@@ -199,7 +199,8 @@ def vis_assets(net: Network) -> tuple[str, str]:
     inlines). ``</`` is split so the code can never close its inline element early."""
 
     def read(name: str) -> str:
-        return net.templateEnv.loader.get_source(net.templateEnv, name)[0]
+        source: str = net.templateEnv.loader.get_source(net.templateEnv, name)[0]
+        return source
 
     return read(VIS_JS).replace("</script", "<\\/script"), read(VIS_CSS).replace(
         "</style", "<\\/style"

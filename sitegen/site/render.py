@@ -142,7 +142,8 @@ def _lexer_class(filename: str) -> type[Lexer]:
     try:
         return type(get_lexer_for_filename(filename))
     except ClassNotFound:
-        return TextLexer
+        plain: type[Lexer] = TextLexer  # the stubs leave pygments.lexers' names untyped
+        return plain
 
 
 _FORMATTER = HtmlFormatter(linenos="table", linespans="L", anchorlinenos=True, wrapcode=True)

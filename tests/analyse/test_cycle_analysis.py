@@ -33,7 +33,7 @@ def ref(
 def is_acyclic(pairs: set[tuple[str, str]]) -> bool:
     """Kahn's algorithm, written here so the oracle does not share code with the analysis."""
     nodes = {n for pair in pairs for n in pair}
-    indegree = {n: 0 for n in nodes}
+    indegree = dict.fromkeys(nodes, 0)
     for _, dst in pairs:
         indegree[dst] += 1
     ready = [n for n in nodes if indegree[n] == 0]

@@ -155,7 +155,7 @@ def test_a_cache_of_another_version_is_regenerated_with_a_warning(tmp_path):
     folder.mkdir()
     (folder / "header.json").write_text('{"shard_schema_version": 4}\n')
     (folder / "old.metast").write_text('{"shard_schema_version": 4}\n')
-    with pytest.raises(ShardVersionError, match="version 4 found.*version 6"):
+    with pytest.raises(ShardVersionError, match=r"version 4 found.*version 6"):
         read_header(folder)
     warnings = ShardCache(tmp_path).open()
     assert [(w.level, w.code) for w in warnings] == [(Level.WARNING, "shard-version")]

@@ -35,7 +35,7 @@ def text_line(draw: st.DrawFn, doc: Doc) -> None:
 
 
 def body(draw: st.DrawFn, doc: Doc, indent: str, lines: int) -> None:
-    for k in range(lines):
+    for _ in range(lines):
         doc.write("\n" + indent)
         draw(text_line(doc))
 

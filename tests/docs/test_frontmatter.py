@@ -100,7 +100,7 @@ def test_alias_bombs_and_cycles_are_refused() -> None:
 
 
 def _relations(data: dict, lines: dict | None = None) -> tuple[list[Relation], list]:
-    return relations(data, lines or {k: 1 for k in data}, "p.md")
+    return relations(data, lines or dict.fromkeys(data, 1), "p.md")
 
 
 def test_comma_separated_string_and_yaml_list() -> None:

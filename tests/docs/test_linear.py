@@ -64,7 +64,7 @@ def _count_inline_tokens(state: StateCore) -> None:
             token.children = CountingTokens()
 
 
-@pytest.fixture()
+@pytest.fixture
 def work(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], int]:
     md = markdown._build_parser()
     md.core.ruler.before("block", "count_block_tokens", _count_block_tokens)

@@ -307,6 +307,7 @@ def test_cleaning_is_linear_in_the_raw_html(monkeypatch: pytest.MonkeyPatch) -> 
     assert 3.5 < work(400) / work(100) < 4.5
 
 
+@pytest.mark.slow  # a whole build per mode
 @pytest.mark.parametrize("mode", ["sanitize", "escape", None])
 def test_a_built_site_has_no_script_handler_or_javascript_url(
     tmp_path: Path, mode: str | None
@@ -338,6 +339,7 @@ def test_a_built_site_has_no_script_handler_or_javascript_url(
         ).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # three builds
 def test_switching_modes_renders_again_and_allow_is_announced_once(tmp_path: Path) -> None:
     root = write_project(
         tmp_path / "proj",

@@ -85,7 +85,7 @@ def test_slugger_ids_are_unique_and_derived_from_the_slug(texts: list[str]) -> N
     slugger = Slugger()
     ids = [slugger.slug(t) for t in texts]
     assert len(set(ids)) == len(ids)
-    for text, id_ in zip(texts, ids):
+    for text, id_ in zip(texts, ids, strict=True):
         base = github_slug(text)
         suffix = id_[len(base) :]
         assert id_.startswith(base)

@@ -62,15 +62,25 @@ def write_project(root: Path, pages: dict[str, str | bytes] = PAGES) -> Path:
     return root
 
 
-@pytest.fixture()
+@pytest.fixture
 def project(tmp_path: Path) -> Path:
     return write_project(tmp_path / "proj")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every end-to-end test is slow (whole builds, servers, browsers): the fast loop,
+    ``python -m pytest -m "not slow"``, skips this folder."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.slow)
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sitegen.cli", *args],
         cwd=cwd,
+        check=False,  # the callers read the exit code
         capture_output=True,
         text=True,
         timeout=300,

@@ -87,7 +87,7 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture()
+@pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     server = Served(write_project(tmp_path / "proj", PAGES), free_port())
     try:

@@ -99,7 +99,7 @@ def wait_for(condition: Callable[[], bool], what: str, seconds: float = 60) -> N
     raise AssertionError(f"timed out waiting for {what}")
 
 
-@pytest.fixture()
+@pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     server = Served(write_project(tmp_path / "proj", PAGES), free_port())
     try:

@@ -17,7 +17,7 @@ def test_explore_ranks_the_matching_page_first(project: Path) -> None:
     proc = run_cli("explore", "--root", str(project), "decision")
     assert proc.returncode == 0, proc.stderr
     first = proc.stdout.splitlines()[0]
-    assert first.endswith("/adr/0002-new.md") or first.endswith("/adr/index.md"), proc.stdout
+    assert first.endswith(("/adr/0002-new.md", "/adr/index.md")), proc.stdout
     assert "No page matches" in run_cli("explore", "--root", str(project), "zzzqqq").stdout
 
 

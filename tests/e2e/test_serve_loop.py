@@ -20,7 +20,7 @@ PAGES: dict[str, str | bytes] = {
 }
 
 
-@pytest.fixture()
+@pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     server = Served(write_project(tmp_path / "proj", PAGES), free_port())
     try:

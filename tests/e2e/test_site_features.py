@@ -45,7 +45,7 @@ def _git(root: Path, *args: str, date: str = "2021-03-04T05:06:07+00:00") -> Non
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
 
 
-@pytest.fixture()
+@pytest.fixture
 def built(tmp_path: Path) -> Path:
     root = write_project(tmp_path / "proj", PAGES)
     _build(root)

@@ -57,7 +57,7 @@ def test_activation_never_goes_past_the_visit_budget() -> None:
     core = _chain(200)
     reached = spread(
         structural_transition(core),
-        {i: 1.0 for i in range(0, 200, 10)},
+        dict.fromkeys(range(0, 200, 10), 1.0),
         Reach(threshold=0.0, budget=50),
     )
     assert 0 < reached.visits <= 50

@@ -109,7 +109,7 @@ def test_refinalize_preserves_edges() -> None:
     core.add_edge(2, 0, 2.0)
     core.finalize()
     src, dst, weight, _ = core.edge_arrays()
-    assert sorted(zip(src.tolist(), dst.tolist(), weight.tolist())) == [
+    assert sorted(zip(src.tolist(), dst.tolist(), weight.tolist(), strict=True)) == [
         (0, 1, 1.0),
         (1, 2, 1.0),
         (2, 0, 2.0),

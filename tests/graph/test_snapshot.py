@@ -37,6 +37,7 @@ def test_snapshot_round_trip_keeps_the_core_and_the_text_index(tmp_path: Path) -
             dst.tolist(),
             weight.tolist(),
             [back.core.rel_names[r] for r in rel.tolist()],
+            strict=True,
         )
     )
     assert got == [(0, 1, 2.0, ""), (1, 0, 1.0, "supersedes"), (1, 2, 1.0, "")]

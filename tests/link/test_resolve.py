@@ -14,7 +14,7 @@ from sitegen.link.rules import (
 )
 
 
-@pytest.fixture()
+@pytest.fixture
 def index() -> SiteIndex:
     return SiteIndex(
         content="content",

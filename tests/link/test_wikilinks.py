@@ -21,7 +21,7 @@ PAGES = [
 TITLES = {"content/guides/Install.md": "Installing sitegen", "content/notes/Zettel one.md": "Z1"}
 
 
-@pytest.fixture()
+@pytest.fixture
 def index() -> SiteIndex:
     return SiteIndex(
         content="content",

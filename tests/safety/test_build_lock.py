@@ -11,7 +11,11 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.safety.conftest import make_project, sitegen
+
+pytestmark = pytest.mark.slow  # concurrent builds, in subprocesses (the fast loop skips them)
 
 
 def _start_build(root: Path) -> subprocess.Popen[str]:

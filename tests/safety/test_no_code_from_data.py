@@ -14,6 +14,8 @@ import pytest
 
 from tests.safety.conftest import make_project, sitegen
 
+pytestmark = pytest.mark.slow  # whole builds, in subprocesses (the fast loop skips them)
+
 PAGES = {
     "content/index.md": "# Home\n\nSee [the guide](guide.md).\n",
     "content/guide.md": "# Guide\n\nBack [home](index.md).\n",

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from tests.safety.conftest import make_project, sitegen, snapshot
 
+pytestmark = pytest.mark.slow  # whole builds, in subprocesses (the fast loop skips them)
+
 #: --out values a user (or a typo) may give, and whether sitegen may build there.
 OUTPUTS = {
     "site": True,  # the default: a fresh folder

@@ -152,7 +152,7 @@ def test_json_store_keeps_the_old_file_when_the_rename_fails(cache_dir, monkeypa
         raise OSError("disk on fire")
 
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="disk on fire"):
         store.merge(crawl({"/a.md": (READ, [edge("/a.md", "/c.md")])}))
     assert (cache_dir / "graph.json").read_bytes() == before
     assert os.listdir(cache_dir) == ["graph.json"]

@@ -10,6 +10,7 @@ import itertools
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,8 @@ from sitegen.graph.store.base import GraphUpdate, SourceStatus, merge_graphs
 
 from .conftest import BACKENDS
 from .factories import crawl, edge, view
+
+pytestmark = pytest.mark.slow  # property tests over both store backends (the fast loop skips them)
 
 SOURCES = ["/a.md", "/b.md", "/c.md", "/d.md"]
 TARGETS = SOURCES + ["https://x.org/", "/gone.md"]

@@ -183,5 +183,5 @@ def test_an_unknown_backend_is_refused(cache_dir):
 
 
 def test_an_edge_filed_under_another_source_is_refused(store):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="under source /a"):
         store.merge(GraphUpdate({"/a.md": (READ, [edge("/b.md", "/c.md")])}))

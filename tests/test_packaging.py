@@ -1,0 +1,24 @@
+"""The wheel holds every package of sitegen: pyproject.toml lists them by hand.
+
+An editable install finds a package missing from the list; `pip install .` does not.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_package_folder_is_listed_for_the_wheel() -> None:
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]
+    folders = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "sitegen").rglob("__init__.py")
+    }
+    listed = set(setuptools["packages"])
+    assert folders - listed == set()
+    assert "sitegen.templates" in listed  # the theme, from the top-level templates/ folder
