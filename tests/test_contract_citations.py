@@ -14,7 +14,7 @@ import pytest
 from sitegen.docs.markdown import extract_page
 
 REPO = Path(__file__).resolve().parents[1]
-ROOT_DOCUMENTS = ("ARCHITECTURE.md", "CONTRIBUTING.md", "CHANGELOG.md")
+ROOT_DOCUMENTS = ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "CHANGELOG.md")
 CODE_SUFFIXES = (".py", ".scm", ".html", ".css", ".js", ".xml", ".md")
 #: A citation in a comment: a repository page, maybe with a section, not inside a code span
 #: (``content/guides/a.md`` is an example of a path, not a citation) and not after "e.g.".
@@ -74,6 +74,10 @@ def test_no_comment_cites_a_contract_outside_the_repository() -> None:
     assert outside == []
 
 
+def _relative(page: Path) -> str:
+    return str(page.resolve().relative_to(REPO))
+
+
 @pytest.mark.parametrize("document", ROOT_DOCUMENTS)
 def test_the_root_documents_link_to_real_files_and_headings(document: str) -> None:
     text = (REPO / document).read_text(encoding="utf-8")
@@ -85,7 +89,6 @@ def test_the_root_documents_link_to_real_files_and_headings(document: str) -> No
         page = (REPO / document).parent / target if target else REPO / document
         if not page.exists():
             broken.append(f"{href}: no such file")
-        elif section and page.suffix == ".md":
-            if section not in anchors_of(str(page.resolve().relative_to(REPO))):
-                broken.append(f"{href}: no such section")
+        elif section and page.suffix == ".md" and section not in anchors_of(_relative(page)):
+            broken.append(f"{href}: no such section")
     assert broken == []
