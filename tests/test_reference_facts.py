@@ -45,8 +45,10 @@ FACTS = [
     ("graph-core.md", f"its version ({snapshot.SNAPSHOT_VERSION})"),
     (
         "graph-core.md",
-        f"a half-life of {history.HALF_LIFE_DAYS['page']:.0f} days for pages and "
-        f"{history.HALF_LIFE_DAYS['source']:.0f} for source files",
+        (
+            f"a half-life of {history.HALF_LIFE_DAYS['page']:.0f} days for pages and "
+            f"{history.HALF_LIFE_DAYS['source']:.0f} for source files"
+        ),
     ),
     (
         "graph-core.md",
