@@ -18,7 +18,7 @@ from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.paths import page_node_of
 
-#: Folders tried, in order, when ``content`` is not set (SPEC §2, as MkDocs users have it).
+#: Folders tried in order when ``content`` is not set (content/guides/configuration.md#content).
 DEFAULT_CONTENT = ("content", "docs")
 
 
