@@ -1,4 +1,4 @@
-"""The command line (SPEC §13): build, check, serve, cycles, explore, backlinks, graph parse, export.
+"""The command line (content/reference/cli.md): every command, its options and its exit codes.
 
 Parses options, runs the pipeline, prints diagnostics and one summary line. Exit codes:
 0 success, 1 check failures (or --strict warnings), 2 usage or configuration errors.

@@ -1,6 +1,6 @@
 """Configuration: typed options with defaults, read from ``sitegen.toml`` or ``[tool.sitegen]``.
 
-No configuration is needed: every option has a default that serves (SPEC §2). This module
+No configuration is needed: every option has a default (content/guides/configuration.md). It
 reads only the configuration file; a bad value raises ``ConfigError`` (exit code 2).
 """
 
@@ -56,7 +56,7 @@ class Config:
     base_url: str = ""
     #: Glob patterns (relative to the root) of files never read.
     exclude: tuple[str, ...] = ()
-    #: Languages whose source files are analysed (SPEC §7 names).
+    #: Languages whose source files are analysed (names: content/reference/code-graph.md#languages).
     languages: tuple[LangId, ...] = tuple(LangId)
     #: Extra include folders searched for C/C++ ``#include "…"``.
     include_dirs: tuple[str, ...] = ()

@@ -17,7 +17,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.languages import LangId, language_for_path
 from sitegen.paths import page_node_of
 
-#: Folders tried, in order, when ``content`` is not set (SPEC §2, as MkDocs users have it).
+#: Folders tried in order when ``content`` is not set (content/guides/configuration.md#content).
 DEFAULT_CONTENT = ("content", "docs")
 
 

@@ -1,4 +1,4 @@
-"""Configuration (SPEC §2): sitegen.toml or [tool.sitegen], typed options, defaults, errors."""
+"""Configuration (content/guides/configuration.md): both files, typed options, defaults, errors."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``sitegen check``: findings of the five checks, severities, the baseline, and the output.
 
-Pure functions over findings the build already computed (SPEC §11, §13); the baseline file is
+Pure functions over findings the build already computed (content/guides/ci.md); the baseline is
 the only thing read or written here, and only through ``load_baseline`` / ``write_baseline``.
 """
 

@@ -1,4 +1,4 @@
-"""Cycles and deployability (SPEC §7 invariant 3, §11): SCCs of the code's import + reference
+"""Cycles and deployability (content/reference/cycles.md): SCCs of the code's import + reference
 graph projected onto deployment units (a file; a Go package; a Rust crate) and at symbol
 level, deployment order, refactor guidance, and typed-relation cycles.
 
@@ -219,7 +219,7 @@ EXACT_SIZE = 3
 
 def break_edges(edges: Iterable[DepEdge]) -> tuple[tuple[str, str], ...]:
     """A small set of ``(src, dst)`` pairs whose removal makes the graph of ``edges`` acyclic:
-    SPEC §11's "fewest, weakest edges".
+    the fewest, weakest edges (content/reference/cycles.md#refactor-guidance).
 
     Small units (at most ``EXACT_PAIRS`` pairs): the exact answer when one of at most
     ``EXACT_SIZE`` pairs exists — the fewest pairs, then the weakest (lowest total

@@ -1,5 +1,5 @@
 """Figures over the finished document graph, all from the graph core: PageRank, communities
-(seeded Louvain, with its converged flag and pass count) and bridge pages (SPEC §10).
+(seeded Louvain, its converged flag and passes) and bridge pages (content/reference/graph-core.md).
 
 Pure functions of the graph, deterministic (seeded, sorted); never mutate the graph.
 """

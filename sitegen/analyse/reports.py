@@ -1,5 +1,5 @@
 """The cycle reports: ``/cycles.md``, the data of ``/cycles.html``, ``sitegen cycles`` text and
-``--json``, and each file's cycle membership (SPEC §11).
+``--json``, and each file's cycle membership (content/reference/cycles.md).
 
 Pure formatting of a ``CycleReport``: never analyses, never reads or writes files.
 """

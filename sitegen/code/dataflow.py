@@ -1,4 +1,4 @@
-"""Def-use flow inside functions (SPEC §7 FlowEdge/DataNode), for Python and Rust.
+"""Def-use flow inside functions (content/guides/code-graph.md#data-flow), for Python and Rust.
 
 A pure function of one file's bytes and its record; other languages give empty lists, never
 an error. Never reads files and never resolves names across files.

@@ -1,4 +1,4 @@
-"""Dgraph sink (SPEC §8): the code graph as RDF N-Quads for ``dgraph live``, and back.
+"""The Dgraph sink (content/reference/serialization.md): the code graph as N-Quads, and back.
 
 Edges become uid predicates (``<imports>``, ``<references>``, ``<owns>``, ``<flows_to>``) with
 facets ``(confidence=0.9, line=3)``. Pure text in, text out; never touches the file system.

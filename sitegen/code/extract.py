@@ -1,4 +1,4 @@
-"""Per-file source extraction: one file's bytes to a CodeRecord (SPEC §7), by one query.
+"""Source extraction: a file's bytes to a CodeRecord (content/reference/code-graph.md), one query.
 
 Pure: bytes in, record out. Never reads files and never resolves a name against another file.
 

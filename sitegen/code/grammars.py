@@ -1,6 +1,6 @@
 """The one place that loads tree-sitter grammars and the extraction queries.
 
-Grammars come from the per-language tree-sitter packages (SPEC §7); never from the network.
+Grammars come from tree-sitter packages (content/reference/code-graph.md), never from the network.
 This module never reads project files: only the packaged ``queries/<lang>.scm`` resources.
 """
 

@@ -1,4 +1,4 @@
-"""The code graph of SPEC §7: file, symbol, external and data nodes, typed edges with confidence.
+"""The code graph (content/reference/code-graph.md): four kinds of node, typed edges, confidence.
 
 Node ids are stable endpoint names (``python:pkg/mod.py::Engine.run``); numeric ids exist only
 in serialized output. Duplicate edges merge by the one edge-merge rule of ``sitegen.graph.model``
@@ -143,7 +143,7 @@ class DataNode:
     symbol_id: str | None
     scope: DataScope
     type_hint: str | None = None
-    #: Where the value lives, for sorting and display (not part of SPEC's contract).
+    #: Where the value lives, for sorting and display (not part of the format's contract).
     file_id: str = ""
     name: str = ""
     line: int = 0
@@ -188,7 +188,7 @@ def _flow_rank(kind: str) -> tuple[int, str]:
 
 
 def merge_edges(a: CodeEdge, b: CodeEdge) -> CodeEdge:
-    """Two edges with one ``(src, dst, kind)`` key as one (SPEC §7 invariant 4).
+    """Two edges of one key as one (content/reference/code-graph.md#merging-duplicate-edges).
 
     Commutative and associative, so the result never depends on arrival order: the graph
     model's rule gives the confidence (the strongest finite one; NaN when none is finite)
@@ -225,7 +225,7 @@ def normalize_edges(edges: Iterable[CodeEdge]) -> list[CodeEdge]:
 
 
 class GraphInvariantError(ValueError):
-    """A code graph that breaks one of SPEC §7's invariants."""
+    """A code graph that breaks an invariant (content/reference/code-graph.md#invariants)."""
 
 
 @dataclass
@@ -329,7 +329,7 @@ _ENDPOINT_KINDS: dict[EdgeKind, set[tuple[str, str]]] = {
 
 
 def invariant_violations(graph: CodeGraph) -> list[str]:
-    """Every broken SPEC §7 invariant, as sentences (empty when the graph is sound)."""
+    """Every broken invariant of the code graph, as sentences (empty when the graph is sound)."""
     problems = _id_collisions(graph) + _endpoint_problems(graph)
     return problems + _ownership_problems(graph)
 

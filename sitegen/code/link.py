@@ -1,4 +1,4 @@
-"""Link step for code: every file's CodeRecord into one CodeGraph (SPEC §7), and its projections.
+"""Code link step: records into one CodeGraph, and projections (content/reference/code-graph.md).
 
 Runs only after every file is extracted, since a name may resolve into any file. Never reads
 the file system (go.mod comes through ``read_text``) and never parses source.
@@ -207,7 +207,7 @@ def _add_import_edges(
 
 
 def _add_reference_edges(graph: CodeGraph, names: NameTable, record: CodeRecord) -> None:
-    """References inside symbols; one at module level makes no edge (SPEC §7)."""
+    """References inside symbols; none at module level (content/reference/code-graph.md)."""
     for ref in record.references:
         if ref.enclosing is None:
             continue

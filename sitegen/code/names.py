@@ -1,4 +1,4 @@
-"""Name resolution (SPEC §7): a reference to its nearest definitions, by the confidence ladder.
+"""Name resolution: a reference to its nearest definitions (content/reference/code-graph.md).
 
 Works on finished symbol tables and resolved imports only, after every file is in the graph
 (a name may live in any file). Never reads files and never adds edges (``analyse`` does).

@@ -1,4 +1,4 @@
-"""What extraction knows about one source file: a plain, serializable record (SPEC §7, §8).
+"""What extraction knows about one source file, as a plain record (content/reference/code-graph.md).
 
 Produced by ``sitegen.code.extract.extract_source`` from one file's bytes alone, consumed by
 ``sitegen.code.resolve``; stored as a shard. Never holds tree-sitter objects or numeric ids.

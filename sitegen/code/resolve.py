@@ -1,4 +1,4 @@
-"""Import resolution (SPEC §7): each import statement of a record to project files or externals.
+"""Import resolution (content/reference/code-graph.md#imports): an import to files or externals.
 
 Knows every repository path, never the file system: go.mod is read through ``read_text``.
 Never builds graph edges itself (``analyse`` does) and never looks inside other files' symbols.

@@ -1,4 +1,4 @@
-"""``/code-graph.json`` schema version 2 (SPEC §8): the code graph with snapshot-local numeric ids.
+"""``/code-graph.json`` version 2 (content/reference/serialization.md), with local numeric ids.
 
 Pure text in, text out, deterministic (nodes and edges sorted). Never touches the file system
 and never mutates a graph. Numeric ids exist only here and in the Dgraph sink.

@@ -1,4 +1,4 @@
-"""The per-source-file extraction cache (SPEC §8): ``.metast`` JSON Lines in ``<cache>/shards/``.
+"""The per-file extraction cache (content/reference/serialization.md#shards), in .metast JSON Lines.
 
 Shard schema version 6 (5 plus ``flow`` rows, content/guides/builds.md): declared
 in ``header.json`` and in every record; stable endpoint names, never numeric ids. Writes are

@@ -1,4 +1,4 @@
-"""A page's YAML front matter as JSON-safe data, and the typed relations it declares (SPEC §4).
+"""A page's front matter as JSON-safe data, and its typed relations (content/reference/edges.md).
 
 Bad metadata is a warning, never an exception: the page renders without it. Never resolves a
 ref (self-references are the linker's to skip, since only it knows what a ref points at).

@@ -1,4 +1,4 @@
-"""GitHub heading slugs (the github-slugger algorithm, SPEC §6) and their per-page numbering.
+"""GitHub heading slugs (github-slugger's rules: content/reference/headings.md), numbered per page.
 
 Pure string functions over a heading's plain text; never parses markdown or renders HTML.
 """

@@ -1,9 +1,9 @@
-"""The published ``/graph.md`` export (SPEC §5) and ParseExport, which reads such tables back.
+"""The ``/graph.md`` export (content/reference/graph-md.md) and ParseExport, which reads it back.
 
 Pure text in, text out: never touches the file system, never mutates a graph, and the
 parser never raises on bad input (it reports the line and skips the row).
 
-Cell escaping is the SPEC's and only that: ``\\`` becomes ``\\\\`` and ``|`` becomes
+Cell escaping is the format's and only that: ``\\`` becomes ``\\\\`` and ``|`` becomes
 ``\\|``. Both survive a GFM parser: GFM splits cells only at a ``|`` with no backslash
 right before it (and then drops that one backslash), and its inline pass turns ``\\\\``
 into ``\\``. Every cell is written padded by one space, so a cell ending in ``\\`` never

@@ -1,4 +1,4 @@
-"""graph.json schema v1 (SPEC §5): the document graph as sorted, deterministic JSON, and back.
+"""graph.json v1 (content/reference/graph-json.md): the document graph as sorted JSON, and back.
 
 Pure text in, text out: this module never touches the file system and never mutates a graph.
 """

@@ -138,7 +138,7 @@ class Edge:
 
 
 def edge_annotation(rel: str, label: str, anchor: str, count: int) -> str:
-    """The one display suffix for an edge, used by every surface (SPEC §4).
+    """The one suffix for an edge on every surface (content/reference/edges.md#the-edgeannotation).
 
     ``edge_annotation("supersedes", "", "", 1) == " [supersedes]"``;
     ``edge_annotation("", "Getting started", "intro", 3) == ' ("Getting started", #intro, x3)'``.

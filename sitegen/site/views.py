@@ -60,7 +60,7 @@ class TocEntry:
 @dataclass(frozen=True)
 class BacklinkEntry:
     """One edge pointing at the page: the source's title, a link to the exact section
-    (``page.html#anchor``) and its EdgeAnnotation (SPEC §4)."""
+    (``page.html#anchor``) and its EdgeAnnotation (content/reference/edges.md)."""
 
     title: str
     href: str

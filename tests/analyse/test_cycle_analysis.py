@@ -1,4 +1,4 @@
-"""SCCs, classification, deployment order and refactor guidance (SPEC §7 invariant 3, §11).
+"""SCCs, classification, deployment order and refactor guidance (content/reference/cycles.md).
 
 Every expectation here was worked out by hand from the graph drawn in the test.
 """

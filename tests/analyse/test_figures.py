@@ -1,4 +1,4 @@
-"""PageRank and communities of the document graph (SPEC §10)."""
+"""PageRank and communities of the document graph (content/reference/graph-core.md)."""
 
 from __future__ import annotations
 

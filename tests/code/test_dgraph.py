@@ -1,4 +1,4 @@
-"""The Dgraph sink (SPEC §8): N-Quads the live loader accepts, parsed back to an equal graph."""
+"""The Dgraph sink (content/reference/serialization.md): N-Quads parsed back to an equal graph."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""C and C++ extraction against hand-written fixtures (SPEC §7)."""
+"""C and C++ extraction against hand-written fixtures (content/reference/code-graph.md)."""
 
 from __future__ import annotations
 

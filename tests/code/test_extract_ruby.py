@@ -1,4 +1,4 @@
-"""Ruby extraction against a hand-written fixture (SPEC §7)."""
+"""Ruby extraction against a hand-written fixture (content/reference/code-graph.md)."""
 
 from __future__ import annotations
 

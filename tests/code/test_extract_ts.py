@@ -1,4 +1,4 @@
-"""TypeScript and TSX extraction against a hand-written fixture (SPEC §7)."""
+"""TypeScript and TSX extraction on a hand-written fixture (content/reference/code-graph.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Extension map, grammar loading and query compilation (SPEC §7)."""
+"""Extensions, grammar loading and query compilation (content/reference/code-graph.md#languages)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Import resolution per language (SPEC §7), on hand-written records."""
+"""Import resolution per language (content/reference/code-graph.md), on hand-written records."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Name resolution (SPEC §7): the nearest definitions by rank, bindings, receivers, metacall."""
+"""Name resolution (content/reference/code-graph.md#name-resolution): ranks, bindings, metacall."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""code-graph.json schema version 2 (SPEC §8): exact shape, determinism, round trip."""
+"""code-graph.json v2 (content/reference/serialization.md): exact shape, determinism, round trip."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The .metast shard cache (SPEC §8): version 6 everywhere, endpoint names, round trip, refusal."""
+"""Shards (content/reference/serialization.md#shards): version 6, endpoint names, round trip."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Front matter (safe YAML, JSON-safe values, key lines) and rel- relations (SPEC §4)."""
+"""Front matter (safe YAML, JSON-safe values, key lines), relations (content/reference/edges.md)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""GitHub slugs (SPEC §6): pinned examples worked out by hand from the github-slugger rules."""
+"""GitHub slugs (content/reference/headings.md): examples worked out by hand from the rules."""
 
 import unicodedata
 

@@ -1,5 +1,5 @@
 """End to end through the CLI: ``sitegen check`` exit codes, lines, severities, baseline, JSON
-and GitHub Actions annotations (SPEC §11, §13).
+and GitHub Actions annotations (content/guides/ci.md).
 
 Fixtures ``fixtures/cycles_project`` (five kinds of problem) and ``fixtures/clean_project``
 (none) were written for these tests; the expected lines are worked out by hand from them.
@@ -38,7 +38,7 @@ BROKEN_ANCHOR = (
     "no heading or line '#no-such-heading' in the target [broken-anchors]"
 )
 CODE_CYCLES = [
-    # the fewest pairs first (SPEC §11): a -> b alone breaks both loops of a, b, c
+    # the fewest pairs first (content/reference/cycles.md): a -> b breaks both loops of a, b, c
     (
         "pkg/a.py:2:1: {level}: Dependency cycle of 3 files: pkg/a.py, pkg/b.py, pkg/c.py "
         "(e.g. pkg/a.py -> pkg/b.py -> pkg/a.py); removing pkg/a.py -> pkg/b.py "

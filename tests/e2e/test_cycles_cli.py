@@ -1,7 +1,7 @@
-"""End to end through the CLI: ``sitegen cycles --json`` (the contract of SPEC §11) and text.
+"""End to end: ``sitegen cycles --json`` (content/guides/cycles.md#the-json-form) and text.
 
 The fixture ``fixtures/cycles_project`` was written for these tests; every expectation below is
-worked out by hand from its sources (paths, lines, confidences of SPEC §7, the documented
+worked out by hand from its sources (paths, lines, content/reference/code-graph.md confidences, the
 fewest-then-weakest break rule), never taken from the output.
 """
 
@@ -44,7 +44,7 @@ EXPECTED_CYCLIC: list[dict[str, Any]] = [
             _edge("pkg/c.py", "pkg/a.py", "import", D, 2),
         ],
         # a -> b is the strongest pair (import + reference); the weakest pairs on a cycle go.
-        # one pair breaks both loops: the fewest first (SPEC §11), a -> b
+        # one pair breaks both loops: the fewest first (content/reference/cycles.md), a -> b
         "break": [_pair("pkg/a.py", "pkg/b.py")],
     },
     {  # cross-language: metacall_load_from_file both ways, plus metacall('draw')

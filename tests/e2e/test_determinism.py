@@ -1,4 +1,4 @@
-"""Same input, same bytes: whatever the worker count or PYTHONHASHSEED (SPEC §1); and this
+"""Same input, same bytes, whatever the workers or hash seed (ARCHITECTURE.md#invariants); and this
 repository's own documentation builds with zero warnings."""
 
 from __future__ import annotations

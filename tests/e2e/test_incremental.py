@@ -129,7 +129,7 @@ def test_incremental_equals_clean_over_random_edits(tmp_path_factory, ops) -> No
 
 
 def test_a_page_that_becomes_unreadable_keeps_its_stored_links(tmp_path: Path) -> None:
-    """SPEC §4: a source the crawl could not read (here: it became binary) keeps its stored
+    """content/reference/store.md: a source the crawl could not read (now binary) keeps its stored
     edges; one that is gone loses them."""
     root = write_project(
         tmp_path / "p",

@@ -1,4 +1,4 @@
-"""graph.md export and ParseExport (SPEC §5): format, escaping, legacy tables, round trip, GFM."""
+"""graph.md and ParseExport (content/reference/graph-md.md): escaping, legacy tables, round trip."""
 
 from __future__ import annotations
 

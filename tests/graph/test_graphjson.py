@@ -1,4 +1,4 @@
-"""graph.json v1 (SPEC §5): omit-empty fields, legacy files, figures, determinism, round trip."""
+"""graph.json v1 (content/reference/graph-json.md): omitted fields, legacy files, round trip."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The document graph's merge rules (SPEC §4) and the one EdgeAnnotation function."""
+"""The document graph's merge rules (content/reference/edges.md) and the one EdgeAnnotation."""
 
 from __future__ import annotations
 

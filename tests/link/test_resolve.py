@@ -1,4 +1,4 @@
-"""Link resolution per SPEC §3: GitHub-style relative paths, index pages, forms, URLs."""
+"""Link resolution (content/reference/urls.md): paths as on GitHub, index pages, forms, URLs."""
 
 from __future__ import annotations
 

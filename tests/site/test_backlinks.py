@@ -1,4 +1,4 @@
-"""Backlink grouping, order, headings and the CLI text (SITE.md, SPEC §1 and §4)."""
+"""Backlink grouping, order, headings and the CLI text (content/guides/backlinks.md)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_entries_are_sorted_by_title_and_carry_annotation_and_section_link() -> 
     assert [e.title for e in groups["supersedes"].entries] == ["ADR 0003", "ADR 0004"]
     assert [e.title for e in groups[""].entries] == ["Alpha", "Beta"]
     beta = groups[""].entries[1]
-    # The EdgeAnnotation literals of SPEC §4.
+    # The EdgeAnnotation literals of content/reference/edges.md#the-edgeannotation.
     assert beta.annotation == ' ("Target", #setup, x3)'
     assert beta.href == "guides/b.html#setup"
     assert groups["supersedes"].entries[0].annotation == " [supersedes]"

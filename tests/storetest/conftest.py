@@ -1,4 +1,4 @@
-"""The store conformance suite (SPEC §9): every test here runs against every backend."""
+"""The store conformance suite (content/reference/store.md): every test runs on every backend."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §9 store durability: legacy files, atomic writes, concurrent readers, against every backend."""
+"""Store durability (content/reference/store.md): legacy files, atomic writes, readers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §4 store merge, last crawl wins per source: each rule, against every backend."""
+"""The store merge (content/reference/store.md#the-merge-rule): each rule, against every backend."""
 
 from __future__ import annotations
 

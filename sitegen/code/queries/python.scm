@@ -1,4 +1,4 @@
-; Python extraction patterns (SPEC §7). Capture names are read by sitegen/code/extract.py:
+; Python extraction patterns (content/reference/code-graph.md). Capture names, read by extract.py:
 ;   @definition.<kind> / @declaration.<kind> + @name, @owner   symbols
 ;   @import.<form> + @import.source, @import.alias             imports
 ;   @reference.<call|type|base> (+ @reference.receiver)        references

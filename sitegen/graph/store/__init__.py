@@ -1,4 +1,4 @@
-"""The persistent graph store: one interface (``base``), a JSON and an SQLite backend (SPEC §9).
+"""The graph store: one interface (``base``), JSON and SQLite backends (content/reference/store.md).
 
 ``open_store`` picks the backend; it lives here so the backends can import ``base`` freely.
 """

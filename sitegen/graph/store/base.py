@@ -1,9 +1,9 @@
-"""The persistent graph store's interface and its merge rule (SPEC §4, §9): last crawl wins.
+"""The graph store's interface and its merge rule, last crawl wins (content/reference/store.md).
 
 ``merge_graphs`` is the one pure rule both backends apply; it never touches the disk and
 never mutates its inputs. Backends only load and persist.
 
-Node rule (SPEC is silent; decided here): a node the crawl reports replaces the stored one
+Node rule (content/reference/store.md#nodes-in-the-merge): a crawl's node replaces the stored one
 (the crawl is newer, so a page that became ``missing`` says so). ``external`` and
 ``missing`` nodes that no edge references any more are dropped, stored or reported: they
 exist only as link targets. A source found DELETED loses its stored node, unless the crawl
