@@ -147,7 +147,7 @@ def _line_counts(code: list[CodeFile]) -> dict[str, int]:
 
 
 def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Config) -> GraphUpdate:
-    """What this crawl read, per source, for the store's last-crawl-wins merge (SPEC §4).
+    """What this crawl read, per source, for the store's merge (content/reference/store.md).
 
     Every stored source the crawl did not read is either gone (DELETED) or was seen but not
     readable (ERROR, it keeps its edges). When the crawl skipped nothing, there is no ERROR

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 
 class LangId(StrEnum):
-    """The nine languages, in this order, with these names everywhere (SPEC §7)."""
+    """The nine languages, in this order, named so everywhere (content/reference/code-graph.md)."""
 
     PYTHON = "python"
     JAVASCRIPT = "javascript"
@@ -24,7 +24,7 @@ class LangId(StrEnum):
     RUBY = "ruby"
 
 
-#: File extensions, exactly as SPEC §7 lists them (matched case-sensitively: ``.H`` is not C).
+#: File extensions (content/reference/code-graph.md#languages), case-sensitive: ``.H`` is not C.
 EXTENSIONS: dict[str, LangId] = {
     ".py": LangId.PYTHON,
     ".pyi": LangId.PYTHON,

@@ -68,12 +68,6 @@ def test_every_cited_page_and_section_exists() -> None:
 _OUTSIDE_CONTRACT = "SPEC" + " §"
 
 
-@pytest.mark.xfail(
-    reason="on this branch, 8 such lines are ones main has already rewritten or moved (to "
-    "sitegen/languages.py, graph/dependencies.py, graph/relations.py); the merge drops them, "
-    "notes/issue-1-after-merge.py rewrites the moved ones, and then this marker goes",
-    strict=False,
-)
 def test_no_comment_cites_a_contract_outside_the_repository() -> None:
     outside = [
         f"{path.relative_to(REPO)}:{number}"

@@ -54,7 +54,10 @@ FACTS = [
         "graph-core.md",
         f"structural {related.WEIGHTS['structural']}, semantic {related.WEIGHTS['semantic']}",
     ),
-    ("graph-core.md", f"plus {related.PAGERANK_BOOST} × the candidate's PageRank"),
+    (
+        "graph-core.md",
+        f"plus {related.PAGERANK_BOOST} \N{MULTIPLICATION SIGN} the candidate's PageRank",
+    ),
     ("cycles.md", f"A unit of at most {cycles.EXACT_PAIRS} pairs is searched exactly"),
     ("store.md", f"its schema version ({sqlite.SCHEMA_VERSION})"),
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: The only edge kinds that make dependencies (SPEC §7 invariant 3).
+#: The only edge kinds that make dependencies (content/reference/cycles.md#the-graph-analysed).
 IMPORT = "import"
 REFERENCE = "reference"
 DEPENDENCY_KINDS = (IMPORT, REFERENCE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 PLAIN_HEADING = "Linked from"
 
 #: Predicates whose human form, seen from the target, is not made by the rules below.
-#: SPEC §1 wording ("Depends on this") wins over SITE.md ("Depended on by").
+#: "Depends on this" (content/guides/backlinks.md) wins over "Depended on by".
 _FIXED_HEADINGS = {
     "supersedes": "Superseded by",
     "depends-on": "Depends on this",
@@ -46,7 +46,7 @@ def relation_heading(predicate: str) -> str:
 
     A third-person verb becomes passive (``replaces`` -> "Replaced by"); a phrase is put in
     words followed by "this" (``part-of`` -> "Part of this"), which reads the right way round
-    from the target, like SPEC §1's "Depends on this"; any other word is just capitalized.
+    from the target, like "Depends on this" (content/guides/backlinks.md); others capitalized.
     """
     if predicate in _FIXED_HEADINGS:
         return _FIXED_HEADINGS[predicate]
