@@ -255,6 +255,11 @@ class _Walker:
 
     @classmethod
     def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
+        """The bindings of a parameter list, none when the function has no list."""
+        return [] if params is None else cls._parameter_list(params, scope, data)
+
+    @classmethod
+    def _parameter_list(cls, params: Node, scope: DataScope, data: bytes) -> list[_Event]:
         raise NotImplementedError
 
     @classmethod
@@ -327,6 +332,20 @@ class _Walker:
         ]
 
 
+def _parameter(
+    params: Node, name: Node, scope: DataScope, hint: Node | None, data: bytes
+) -> _Event:
+    """A parameter's binding, placed at its parameter list, with its type hint's text."""
+    return _Event(
+        params.start_byte,
+        "def",
+        _text(name, data),
+        name,
+        scope,
+        _text(hint, data) if hint else None,
+    )
+
+
 class _Python(_Walker):
     unit_types = frozenset({"function_definition"})
     _nested = frozenset({"function_definition", "class_definition", "lambda"})
@@ -338,13 +357,14 @@ class _Python(_Walker):
             "generator_expression",
         }
     )
+    #: Assignment targets that bind no name: ``a.b = 1`` and ``a[0] = 1`` write into an object.
     _not_bindings = frozenset({"attribute", "subscript"})
 
     @classmethod
-    def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
+    def _parameter_list(cls, params: Node, scope: DataScope, data: bytes) -> list[_Event]:
+        """One binding per named parameter (``a``, ``b=1``, ``*args``, ``c: int``), typed by
+        its hint when it has one."""
         out: list[_Event] = []
-        if params is None:
-            return out
         for param in params.named_children:
             name = (
                 param.child_by_field_name("name")
@@ -353,16 +373,7 @@ class _Python(_Walker):
             )
             hint = param.child_by_field_name("type")
             if name is not None and name.type == "identifier":
-                out.append(
-                    _Event(
-                        params.start_byte,
-                        "def",
-                        _text(name, data),
-                        name,
-                        scope,
-                        _text(hint, data) if hint else None,
-                    )
-                )
+                out.append(_parameter(params, name, scope, hint, data))
         return out
 
     @classmethod
@@ -460,13 +471,14 @@ class _Rust(_Walker):
             "primitive_type",
         }
     )
+    #: Pattern parts that name a type or a path (``Some(x)``, ``Point { x, y }``), not a binding.
     _pattern_skip = frozenset({"scoped_identifier", "type_identifier"})
 
     @classmethod
-    def _parameters(cls, params: Node | None, scope: DataScope, data: bytes) -> list[_Event]:
+    def _parameter_list(cls, params: Node, scope: DataScope, data: bytes) -> list[_Event]:
+        """``self``, then every name a parameter's pattern binds (``(a, b): (u8, u8)`` binds
+        two), typed by the parameter's type."""
         out: list[_Event] = []
-        if params is None:
-            return out
         for param in params.named_children:
             if param.type == "self_parameter":
                 out.append(_Event(params.start_byte, "def", "self", param, scope))
@@ -474,16 +486,7 @@ class _Rust(_Walker):
             hint = param.child_by_field_name("type")
             pattern = param.child_by_field_name("pattern") or param
             for name in cls._pattern_names(pattern):
-                out.append(
-                    _Event(
-                        params.start_byte,
-                        "def",
-                        _text(name, data),
-                        name,
-                        scope,
-                        _text(hint, data) if hint is not None else None,
-                    )
-                )
+                out.append(_parameter(params, name, scope, hint, data))
         return out
 
     @classmethod
