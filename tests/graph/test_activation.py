@@ -80,20 +80,21 @@ def test_typed_relations_spread_forward_and_backward_at_seven_tenths() -> None:
     assert causal_transition(_chain(3)).nnz == 0  # plain links are not causal
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    st.integers(2, 12).flatmap(
-        lambda n: st.tuples(
-            st.just(n),
-            st.lists(
-                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 4)),
-                max_size=30,
-            ),
-            st.dictionaries(st.integers(0, n - 1), st.floats(0.1, 1.0), min_size=1, max_size=3),
-        )
+#: A small graph (n nodes, weighted edges, self loops allowed and dropped) and 1 to 3 seeds.
+GRAPHS = st.integers(2, 12).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 4)),
+            max_size=30,
+        ),
+        st.dictionaries(st.integers(0, n - 1), st.floats(0.1, 1.0), min_size=1, max_size=3),
     )
 )
-def test_wavefront_equals_the_brute_force_fixpoint(case) -> None:  # type: ignore[no-untyped-def]
+
+
+def _transition(case):  # type: ignore[no-untyped-def]
+    """The structural transition of a drawn graph: (node count, matrix, seeds)."""
     n, edges, seeds = case
     core = GraphCore()
     for i in range(n):
@@ -102,7 +103,13 @@ def test_wavefront_equals_the_brute_force_fixpoint(case) -> None:  # type: ignor
     if edges:
         core.add_edges([e[0] for e in edges], [e[1] for e in edges], [float(e[2]) for e in edges])
     core.finalize()
-    t = structural_transition(core)
+    return n, structural_transition(core), seeds
+
+
+@settings(max_examples=40, deadline=None)
+@given(GRAPHS)
+def test_wavefront_equals_the_brute_force_fixpoint(case) -> None:  # type: ignore[no-untyped-def]
+    n, t, seeds = _transition(case)
     reached = spread(t, seeds, Reach(max_depth=6, threshold=0.0, budget=10**9))
     expected = fixpoint(t, seeds, max_depth=6)
     got = np.zeros(n)
@@ -134,28 +141,9 @@ def test_a_hub_passes_little_on() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    st.integers(2, 12).flatmap(
-        lambda n: st.tuples(
-            st.just(n),
-            st.lists(
-                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 4)),
-                max_size=30,
-            ),
-            st.dictionaries(st.integers(0, n - 1), st.floats(0.1, 1.0), min_size=1, max_size=3),
-        )
-    )
-)
+@given(GRAPHS)
 def test_heap_and_wavefront_converge_to_the_same_fixpoint(case) -> None:  # type: ignore[no-untyped-def]
-    n, edges, seeds = case
-    core = GraphCore()
-    for i in range(n):
-        core.add_node(f"n{i}")
-    edges = [(a, b, w) for a, b, w in edges if a != b]
-    if edges:
-        core.add_edges([e[0] for e in edges], [e[1] for e in edges], [float(e[2]) for e in edges])
-    core.finalize()
-    t = structural_transition(core)
+    n, t, seeds = _transition(case)
     expected = fixpoint(t, seeds, max_depth=5)
     for strategy in (spread, spread_heap):
         reached = strategy(t, seeds, Reach(max_depth=5, threshold=0.0, budget=10**9))
