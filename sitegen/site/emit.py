@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from sitegen.docs.records import PageRecord
 from sitegen.incremental import SiteRecord, code_version, digest
 from sitegen.parallel import run_in_background
-from sitegen.paths import NodeId, OutPath, html_out_path, is_local_node, page_node_of
+from sitegen.paths import NodeId, OutPath, SitePath
 from sitegen.progress import Progress
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.navigation import MKDOCS_FILE, build_nav, mkdocs_nav
@@ -139,10 +139,10 @@ def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
     """Pages by node; when two map to one HTML file (a.md, a.markdown) the .md one wins,
     whatever the listing order, and the other is reported and not published."""
     by_out: dict[OutPath, list[tuple[NodeId, PageRecord]]] = {}
+    content = result.config.content_rel
     for rec in result.pages:
-        node = _page_node(result, rec)
-        if node is not None:
-            by_out.setdefault(html_out_path(node), []).append((node, rec))
+        page = SitePath.page(rec.path, content)
+        by_out.setdefault(page.out, []).append((page.node, rec))
     pages: dict[NodeId, PageRecord] = {}
     for out, claimants in sorted(by_out.items()):
         claimants.sort(key=lambda c: (not c[0].endswith(".md"), _is_readme(c[0]), c[0]))
@@ -155,8 +155,3 @@ def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
 
 def _is_readme(rel: str) -> bool:
     return posixpath.splitext(posixpath.basename(rel))[0].lower() == "readme"
-
-
-def _page_node(result: BuildResult, rec: PageRecord) -> NodeId | None:
-    node = page_node_of(result.config.content_rel, rec.path)
-    return node if node is not None and is_local_node(node) else None
