@@ -29,14 +29,22 @@ def served(tmp_path: Path) -> Iterator[Served]:
         server.stop()
 
 
+def summaries(served: Served) -> list[str]:
+    """The build summaries printed so far (one per build, written after its site is in
+    place, so a test that saw the new site waits for the line as well)."""
+    return [line for line in served.lines if line.startswith("sitegen: ") and " page" in line]
+
+
 def test_a_page_edit_is_rebuilt_incrementally(served: Served) -> None:
     b_html = served.root / "site" / "b.html"
     before = b_html.stat().st_ino
+    builds = len(summaries(served))
     (served.root / "content" / "a.md").write_text("# Page A\n\nAlpha, edited.\n")
     wait_for(lambda: "Alpha, edited." in served.get("/a.html")[1], "the edited page")
+    wait_for(lambda: len(summaries(served)) > builds, "the rebuild's summary")
     # b.html was not rendered again: the new site links the previous build's file
     assert b_html.stat().st_ino == before
-    assert not any(line.startswith("sitegen: full rebuild") for line in served.lines)
+    assert not any(line.startswith("sitegen: full rebuild") for line in summaries(served))
 
 
 def test_a_config_change_rebuilds_everything(served: Served) -> None:
@@ -46,4 +54,7 @@ def test_a_config_change_rebuilds_everything(served: Served) -> None:
         body = served.get(path)[1]
         assert '<a class="site-title" href' in body and ">After</a>" in body, path
         assert ">Before</a>" not in body, path
-    assert any(line.startswith("sitegen: full rebuild") for line in served.lines)
+    wait_for(
+        lambda: any(line.startswith("sitegen: full rebuild") for line in served.lines),
+        "the full rebuild's summary",
+    )
