@@ -260,6 +260,15 @@ class _Walker:
 
     @classmethod
     def _parameter_list(cls, params: Node, scope: DataScope, data: bytes) -> list[_Event]:
+        """One binding per name each parameter binds, typed by the parameter's hint."""
+        return [
+            _parameter(params, name, scope, param.child_by_field_name("type"), data)
+            for param in params.named_children
+            for name in cls._parameter_names(param)
+        ]
+
+    @classmethod
+    def _parameter_names(cls, param: Node) -> list[Node]:
         raise NotImplementedError
 
     @classmethod
@@ -361,20 +370,14 @@ class _Python(_Walker):
     _not_bindings = frozenset({"attribute", "subscript"})
 
     @classmethod
-    def _parameter_list(cls, params: Node, scope: DataScope, data: bytes) -> list[_Event]:
-        """One binding per named parameter (``a``, ``b=1``, ``*args``, ``c: int``), typed by
-        its hint when it has one."""
-        out: list[_Event] = []
-        for param in params.named_children:
-            name = (
-                param.child_by_field_name("name")
-                if param.type.endswith("default_parameter")
-                else next(iter(_identifiers(param)), None)
-            )
-            hint = param.child_by_field_name("type")
-            if name is not None and name.type == "identifier":
-                out.append(_parameter(params, name, scope, hint, data))
-        return out
+    def _parameter_names(cls, param: Node) -> list[Node]:
+        """The name a parameter binds (``a``, ``b=1``, ``*args``, ``c: int``), if any."""
+        name = (
+            param.child_by_field_name("name")
+            if param.type.endswith("default_parameter")
+            else next(iter(_identifiers(param)), None)
+        )
+        return [name] if name is not None and name.type == "identifier" else []
 
     @classmethod
     def _names(cls, target: Node | None) -> list[Node]:
@@ -476,18 +479,21 @@ class _Rust(_Walker):
 
     @classmethod
     def _parameter_list(cls, params: Node, scope: DataScope, data: bytes) -> list[_Event]:
-        """``self``, then every name a parameter's pattern binds (``(a, b): (u8, u8)`` binds
-        two), typed by the parameter's type."""
-        out: list[_Event] = []
-        for param in params.named_children:
-            if param.type == "self_parameter":
-                out.append(_Event(params.start_byte, "def", "self", param, scope))
-                continue
-            hint = param.child_by_field_name("type")
-            pattern = param.child_by_field_name("pattern") or param
-            for name in cls._pattern_names(pattern):
-                out.append(_parameter(params, name, scope, hint, data))
-        return out
+        """``self`` (written ``&mut self`` or ``self: Box<Self>``, always bound as ``self``),
+        then the other parameters' names."""
+        selves = [
+            _Event(params.start_byte, "def", "self", param, scope)
+            for param in params.named_children
+            if param.type == "self_parameter"
+        ]
+        return selves + super()._parameter_list(params, scope, data)
+
+    @classmethod
+    def _parameter_names(cls, param: Node) -> list[Node]:
+        """Every name a parameter's pattern binds: ``(a, b): (u8, u8)`` binds two."""
+        if param.type == "self_parameter":
+            return []
+        return cls._pattern_names(param.child_by_field_name("pattern") or param)
 
     @classmethod
     def _pattern_names(cls, pattern: Node | None) -> list[Node]:
