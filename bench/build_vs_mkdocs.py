@@ -20,17 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
-
-
-def generate(dest: Path, pages: int) -> None:
-    subprocess.run(
-        [sys.executable, str(GEN), str(dest), "--pages", str(pages)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+from common import generate, mkdocs_build, sitegen
 
 
 def timed(cmd: list[str], cwd: Path, before: callable = lambda: None) -> float:  # type: ignore[valid-type]
@@ -68,41 +58,22 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="sitegen-bench-") as tmp:
         corpus = Path(tmp) / "corpus"
-        generate(corpus, args.pages)
-        pages = len(list((corpus / "docs").rglob("*.md")))
+        pages = generate(corpus, args.pages)
 
         def clean() -> None:
             for d in ("site", "site-sitegen", ".sitegen"):
                 shutil.rmtree(corpus / d, ignore_errors=True)
 
-        sitegen = [
-            sys.executable,
-            "-m",
-            "sitegen.cli",
-            "build",
-            "--quiet",
-            "--jobs",
-            str(args.jobs),
-        ]
-        mkdocs = [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "-q",
-            "-f",
-            "mkdocs-smallnav.yml",
-            "-d",
-            str(Path(tmp) / "mkdocs-site"),
-        ]
+        sitegen_cmd = sitegen("build", "--quiet", "--jobs", str(args.jobs))
+        mkdocs_cmd = mkdocs_build(Path(tmp) / "mkdocs-site")
         times: dict[str, list[float]] = {
             "sitegen build": [],
             "mkdocs small-nav": [],
             "markdown-it floor": [],
         }
         for _ in range(args.runs):
-            times["sitegen build"].append(timed(sitegen, corpus, clean))
-            times["mkdocs small-nav"].append(timed(mkdocs, corpus))
+            times["sitegen build"].append(timed(sitegen_cmd, corpus, clean))
+            times["mkdocs small-nav"].append(timed(mkdocs_cmd, corpus))
             times["markdown-it floor"].append(floor(corpus / "docs"))
     med = {k: statistics.median(v) for k, v in times.items()}
     base = pages / med["mkdocs small-nav"]

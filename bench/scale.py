@@ -29,9 +29,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
+from common import REPO, generate, mkdocs_build
+from common import sitegen as sitegen_cmd
+
 SITE, CACHE = "site-sitegen", ".sitegen"  # gen_corpus.py's sitegen.toml: out = "site-sitegen"
 EDIT = "\nOne more sentence, appended by the benchmark.\n"
 
@@ -127,18 +127,7 @@ def sitegen(corpus: Path, tmp: Path, args: list[str]) -> Sample:
 def mkdocs(corpus: Path, tmp: Path) -> Sample:
     dest = tmp / "mkdocs-site"
     shutil.rmtree(dest, ignore_errors=True)
-    cmd = [
-        sys.executable,
-        "-m",
-        "mkdocs",
-        "build",
-        "-q",
-        "-f",
-        "mkdocs-smallnav.yml",
-        "-d",
-        str(dest),
-    ]
-    out, _ = measure(cmd, corpus, tmp / "log")
+    out, _ = measure(mkdocs_build(dest), corpus, tmp / "log")
     return Sample(out["seconds"], int(out["rss_kb"]))
 
 
@@ -176,16 +165,6 @@ def one_run(corpus: Path, tmp: Path, jobs: int, cores: int) -> dict[str, Sample]
     got["floor1"] = floor(corpus, tmp, 1)
     got["floorN"] = floor(corpus, tmp, cores)
     return got
-
-
-def generate(dest: Path, pages: int) -> int:
-    subprocess.run(
-        [sys.executable, str(GEN), str(dest), "--pages", str(pages)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    return len(list((dest / "docs").rglob("*.md")))
 
 
 def median_of(runs: list[dict[str, Sample]]) -> dict[str, Sample]:
@@ -321,21 +300,9 @@ def profile(corpus: Path, tmp: Path, top: int = 15) -> list[str]:
     for d in (SITE, CACHE):
         shutil.rmtree(corpus / d, ignore_errors=True)
     prof = tmp / "build.prof"
+    python, *module = sitegen_cmd("build", "--jobs", "1", "--quiet", "--clean")
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cProfile",
-            "-o",
-            str(prof),
-            "-m",
-            "sitegen.cli",
-            "build",
-            "--jobs",
-            "1",
-            "--quiet",
-            "--clean",
-        ],
+        [python, "-m", "cProfile", "-o", str(prof), *module],  # module: -m sitegen.cli ...
         cwd=corpus,
         env=_env(),
         check=True,
@@ -395,7 +362,7 @@ def phases(corpus: Path, jobs: int) -> list[str]:
             page.write_bytes(original + EDIT.encode() * edits)
         env = {**_env(), "SITEGEN_TIMINGS": "1"}
         done = subprocess.run(
-            [sys.executable, "-m", "sitegen.cli", "build", "--quiet", "--jobs", str(jobs), *extra],
+            sitegen_cmd("build", "--quiet", "--jobs", str(jobs), *extra),
             cwd=corpus,
             env=env,
             capture_output=True,

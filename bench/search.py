@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-GENERATOR = HERE.parents[1] / "shared" / "bench" / "gen_corpus.py"
+from common import HERE, generate
+
 QUERIES = [
     "caching",
     "deployment migration",
@@ -165,11 +165,7 @@ def main() -> None:
     try:
         corpus = args.corpus or tmp / "corpus"
         if args.corpus is None:
-            subprocess.run(
-                [sys.executable, str(GENERATOR), str(corpus), "--pages", str(args.pages)],
-                check=True,
-                capture_output=True,
-            )
+            generate(corpus, args.pages)
         result, site = build_site(corpus)
         own_cost = own_index_cost(result, args.runs)
         own_js = (site / "search-index.js").read_bytes()

@@ -16,14 +16,13 @@ import shutil
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-GENERATOR = HERE.parents[1] / "shared" / "bench" / "gen_corpus.py"
+from common import generate, mkdocs, sitegen
+
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -67,10 +66,16 @@ def time_edits(browser: Any, url: str, page_file: Path, runs: int, tag: str) -> 
     return times
 
 
-def run_server(cmd: list[str], cwd: Path, url: str) -> subprocess.Popen[bytes]:
+def serve_and_time(
+    browser: Any, cmd: list[str], cwd: Path, url: str, page_file: Path, runs: int, tag: str
+) -> list[float]:
+    """Start the server ``cmd``, time ``runs`` edits of ``page_file`` seen at ``url``, stop it."""
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_http(url)
-    return proc
+    try:
+        wait_http(url)
+        return time_edits(browser, url, page_file, runs, tag)
+    finally:
+        stop(proc)
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -93,11 +98,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="sitegen-serve-bench-"))
     try:
         corpus = tmp / "corpus"
-        subprocess.run(
-            [sys.executable, str(GENERATOR), str(corpus), "--pages", str(args.pages)],
-            check=True,
-            capture_output=True,
-        )
+        generate(corpus, args.pages)
         pages = sorted((corpus / "docs").rglob("*.md"))
         middle = pages[len(pages) // 2]
         rel = middle.relative_to(corpus / "docs").with_suffix(".html").as_posix()
@@ -107,40 +108,28 @@ def main() -> None:
                 executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
             )
             port = free_port()
-            proc = run_server(
-                [sys.executable, "-m", "sitegen.cli", "serve", "--port", str(port), "--quiet"],
+            results["sitegen serve"] = serve_and_time(
+                browser,
+                sitegen("serve", "--port", str(port), "--quiet"),
                 corpus,
                 f"http://127.0.0.1:{port}/{rel}",
+                middle,
+                args.runs,
+                "s",
             )
-            try:
-                results["sitegen serve"] = time_edits(
-                    browser, f"http://127.0.0.1:{port}/{rel}", middle, args.runs, "s"
-                )
-            finally:
-                stop(proc)
             if not args.no_mkdocs and shutil.which("mkdocs"):
                 port = free_port()
                 mk_rel = rel[: -len(".html")] + "/"
                 mk_rel = "" if mk_rel == "index/" else mk_rel
-                proc = run_server(
-                    [
-                        "mkdocs",
-                        "serve",
-                        "-q",
-                        "-f",
-                        "mkdocs-smallnav.yml",
-                        "-a",
-                        f"127.0.0.1:{port}",
-                    ],
+                results["mkdocs serve"] = serve_and_time(
+                    browser,
+                    mkdocs("serve", "-a", f"127.0.0.1:{port}"),
                     corpus,
                     f"http://127.0.0.1:{port}/{mk_rel}",
+                    middle,
+                    args.runs,
+                    "m",
                 )
-                try:
-                    results["mkdocs serve"] = time_edits(
-                        browser, f"http://127.0.0.1:{port}/{mk_rel}", middle, args.runs, "m"
-                    )
-                finally:
-                    stop(proc)
             browser.close()
         print(f"{args.pages} pages, save to reloaded page, median of {args.runs} edits\n")
         print("| server | median s | min s | max s | vs mkdocs |")

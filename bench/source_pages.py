@@ -23,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from common import REPO, sitegen
+
 _PHASE = re.compile(r"sitegen timing: (.+?) ([0-9.]+) s")
 
 
@@ -31,18 +32,7 @@ def build(root: Path, jobs: int) -> tuple[float, dict[str, float]]:
     env = {**os.environ, "SITEGEN_TIMINGS": "1", "PYTHONPATH": str(REPO)}
     started = time.perf_counter()
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sitegen.cli",
-            "build",
-            "--root",
-            str(root),
-            "--jobs",
-            str(jobs),
-            "--clean",
-            "--quiet",
-        ],
+        sitegen("build", "--root", str(root), "--jobs", str(jobs), "--clean", "--quiet"),
         env=env,
         capture_output=True,
         text=True,
