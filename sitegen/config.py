@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sitegen.languages import LangId
+from sitegen.paths import is_within
 
 
 class ConfigError(Exception):
@@ -278,7 +279,7 @@ def _check_folders(config: Config, origin: str) -> None:
     named += [("source", s) for s in config.source]
     for key, rel in named:
         folder = (root / rel).resolve()
-        if folder != root and root not in folder.parents:
+        if not is_within(folder, root):
             raise ConfigError(
                 f"{origin}: {key} = '{rel}' lies outside the project root; "
                 "sitegen reads nothing outside it"
@@ -299,10 +300,10 @@ def _check_theme_dir(config: Config) -> None:
         return
     folder = (config.root / config.theme_dir).resolve()
     root = config.root.resolve()
-    if folder != root and root not in folder.parents:
+    if not is_within(folder, root):
         raise ConfigError(f"theme_dir '{config.theme_dir}' lies outside the project root")
     out = config.out_dir.resolve()
-    if folder in (root, out) or folder in out.parents:
+    if folder == root or is_within(out, folder):
         # Every file of a theme folder is published: it must not hold the project or the site.
         raise ConfigError(
             f"theme_dir '{config.theme_dir}' must be a folder of its own, not the "

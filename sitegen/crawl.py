@@ -24,7 +24,7 @@ from sitegen.languages import LangId, language_for_path
 
 # The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
 from sitegen.ownership import OUTPUT_MARKER
-from sitegen.paths import RepoPath, normalize_repo_path
+from sitegen.paths import RepoPath, is_within, normalize_repo_path, repo_path_within
 
 PAGE_EXTENSIONS = (".md", ".markdown")
 #: With pages at the project root, the files published as assets (images, media, documents).
@@ -135,10 +135,6 @@ class _Ignore:
         return False
 
 
-def _is_under(rel: str, folder: str) -> bool:
-    return folder in ("", ".") or rel == folder or rel.startswith(folder.rstrip("/") + "/")
-
-
 class _Walker:
     def __init__(self, config: Config, crawl: Crawl) -> None:
         self.config = config
@@ -211,18 +207,18 @@ class _Walker:
 
     def _link_inside(self, entry: os.DirEntry[str], rel: str) -> bool:
         target = Path(os.path.realpath(entry.path))
-        if target == self.root or self.root in target.parents:
+        if is_within(target, self.root):
             return True
         self.crawl.warn(rel, "symbolic link points outside the project root; ignored", "symlink")
         return False
 
     def _file(self, rel: str, size: int) -> None:
-        in_content = _is_under(rel, self.content)
+        in_content = repo_path_within(rel, self.content)
         is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
         if (
             not in_content
             and rel.rsplit("/", 1)[-1].lower() == "readme.md"
-            and any(_is_under(rel, s) for s in self.sources)
+            and any(repo_path_within(rel, s) for s in self.sources)
         ):
             is_page = True  # a source folder's README is a page, beside the source pages
         if in_content and not self.content and not is_page:
@@ -230,7 +226,7 @@ class _Walker:
             # look like a document's assets are published (never the project's config).
             in_content = rel.lower().endswith(ROOT_ASSET_EXTENSIONS)
         lang = None
-        if not in_content and any(_is_under(rel, s) for s in self.sources):
+        if not in_content and any(repo_path_within(rel, s) for s in self.sources):
             lang = language_for_path(rel)
             if lang not in self.languages:
                 lang = None
@@ -274,7 +270,7 @@ class _Walker:
 
     def _snippet(self, rel: str) -> bytes | None:
         path = Path(os.path.realpath(self.root / rel))
-        if self.root not in path.parents or not path.is_file():
+        if not is_within(path, self.root) or not path.is_file():
             return None  # outside the root (whatever a link says), or not a file
         if any(part.startswith(".") for part in path.relative_to(self.root).parts):
             return None  # never the cache, the repository's .git or another hidden file

@@ -15,7 +15,7 @@ from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.languages import LangId, language_for_path
-from sitegen.paths import page_node_of
+from sitegen.paths import page_node_of, repo_path_within
 
 #: Folders tried in order when ``content`` is not set (content/guides/configuration.md#content).
 DEFAULT_CONTENT = ("content", "docs")
@@ -158,7 +158,7 @@ class UnreadFiles:
         if lang is not None and lang not in config.languages:
             return f"is a {lang} file, not analysed ({language_setting(config)})"
         roots = [s.strip("/") for s in config.source]
-        if lang is not None and roots and not any(_is_under(path, r) for r in roots):
+        if lang is not None and roots and not any(repo_path_within(path, r) for r in roots):
             return (
                 f"is not under the source roots ({', '.join(_folder(r) for r in roots)}), "
                 "so it is not analysed"
@@ -167,7 +167,3 @@ class UnreadFiles:
             return "was skipped when the project was read (see the warning about it)"
         where = _folder(config.content_rel)
         return f"is not published: only pages and assets under {where} and source files are"
-
-
-def _is_under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder + "/")

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sitegen.config import Config, ConfigError
+from sitegen.paths import is_within
 
 #: The file in every folder sitegen writes (a site, or the temporary folder of a build).
 OUTPUT_MARKER = ".sitegen-output"
@@ -29,7 +30,7 @@ def real(path: Path) -> Path:
 
 def _overlaps(a: Path, b: Path) -> bool:
     """``a`` and ``b`` are the same folder or one lies inside the other."""
-    return a == b or a in b.parents or b in a.parents
+    return is_within(a, b) or is_within(b, a)
 
 
 def _shown(config: Config, path: Path) -> str:
@@ -88,7 +89,7 @@ def check_output(config: Config, writing: bool) -> None:
     """
     out, root = real(config.out_dir), real(config.root)
     given = config.out
-    if out == root or out in root.parents:
+    if is_within(root, out):
         raise ConfigError(
             f"the output '{given}' is the project root or a folder above it, which "
             "sitegen would replace whole: choose a folder of its own, e.g. --out site"

@@ -11,6 +11,7 @@ import functools
 import posixpath
 import re
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import NewType
 from urllib.parse import quote
 
@@ -140,6 +141,19 @@ def normalize_repo_path(path: str) -> RepoPath | None:
     if norm.startswith(("../", "/")) or norm == "..":
         return None
     return RepoPath(norm)
+
+
+def repo_path_within(path: str, folder: str) -> bool:
+    """Whether the repository path ``path`` is ``folder`` or lies below it. The folder ``""``
+    (or ``"."``) is the project root, which holds every path; ``a/b`` is not within ``a/bc``."""
+    folder = folder.strip("/")
+    return folder in ("", ".") or path == folder or path.startswith(folder + "/")
+
+
+def is_within(path: PurePath, folder: PurePath) -> bool:
+    """Whether ``path`` is ``folder`` or lies below it, compared as written: the caller
+    resolves both first (``os.path.realpath``) when links must not lead outside."""
+    return path == folder or folder in path.parents
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ import click
 
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
+from sitegen.paths import is_within
 
 EVENTS_PATH = "/__sitegen/events"
 SCRIPT_PATH = "/__sitegen/live.js"
@@ -139,9 +140,9 @@ def watch(builder: Builder, config_file: Path | None, stop: threading.Event) -> 
         config = builder.config
         p = Path(os.path.realpath(path))
         skip = (Path(os.path.realpath(config.out_dir)), Path(os.path.realpath(config.cache_dir)))
-        if any(p == s or s in p.parents for s in skip):
+        if any(is_within(p, s) for s in skip):
             return False
-        rel = p.relative_to(root) if root in p.parents else p
+        rel = p.relative_to(root) if is_within(p, root) else p
         return not any(part.startswith(".") for part in rel.parts)
 
     root = Path(os.path.realpath(builder.config.root))
@@ -173,7 +174,7 @@ def site_file(out: Path, url_path: str) -> Path | None:
     path = Path(os.path.realpath(real_out.joinpath(*parts)))
     if path.is_dir():
         path = path / "index.html"
-    if not (real_out in path.parents and path.is_file()):
+    if not (is_within(path, real_out) and path.is_file()):
         return None
     return path
 

@@ -17,6 +17,7 @@ from jinja2 import TemplateError, TemplateSyntaxError
 
 from sitegen.config import ConfigError
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.paths import is_within
 
 #: Theme files that are templates; every other file of the theme is published as is.
 TEMPLATE_SUFFIXES = (".html", ".xml", ".md")
@@ -62,7 +63,7 @@ def read_theme(root: Path | str | None, theme_dir: str) -> Theme:
 
 def _inside(real_root: Path, path: Path) -> bool:
     real = Path(os.path.realpath(path))
-    return real == real_root or real_root in real.parents
+    return is_within(real, real_root)
 
 
 def _read_folder(real_root: Path, folder: Path, rel: str, theme: Theme, seen: set[str]) -> None:
