@@ -15,9 +15,12 @@ def test_every_package_folder_is_listed_for_the_wheel() -> None:
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "setuptools"
     ]
+    # Every folder, a data folder such as code/queries/ too: setuptools warns about (and
+    # will stop shipping) a folder inside a package that is not listed as one.
     folders = {
-        ".".join(init.parent.relative_to(ROOT).parts)
-        for init in (ROOT / "sitegen").rglob("__init__.py")
+        ".".join(folder.relative_to(ROOT).parts)
+        for folder in [ROOT / "sitegen", *(ROOT / "sitegen").rglob("*")]
+        if folder.is_dir() and folder.name != "__pycache__"
     }
     listed = set(setuptools["packages"])
     assert folders - listed == set()
