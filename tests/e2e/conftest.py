@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,3 +87,12 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         text=True,
         timeout=300,
     )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for a browser test module (tests/e2e/browser.py)."""
+    from tests.e2e.browser import launched
+
+    with launched() as b:
+        yield b

@@ -3,28 +3,14 @@ the graph page offline, no console errors, no request leaving the site."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import require_chromium
 from tests.e2e.conftest import run_cli
 
-CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
-
-if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-    if os.environ.get("CI"):
-        raise RuntimeError(
-            "CI is set but no Chromium exists at /usr/bin/chromium: install Debian's chromium"
-        )
-    pytest.skip(
-        "no Chromium at /usr/bin/chromium (apt-get install chromium); CI would fail here",
-        allow_module_level=True,
-    )
-
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -35,24 +21,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = run_cli("build", "--root", str(project), "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
     return project / "site"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-sync",
-            ],
-        )
-        yield b
-        b.close()
 
 
 def _open(browser, url: str):  # type: ignore[no-untyped-def]

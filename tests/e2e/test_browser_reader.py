@@ -5,26 +5,17 @@ light/dark toggle, the 404 page, and zero axe-core violations on every page type
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.browser import require_chromium
 from tests.e2e.conftest import run_cli, write_project
 from tests.e2e.test_safety_serve import Served, free_port
 
-CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(
-            "CI is set but no Chromium exists at /usr/bin/chromium: install Debian's chromium"
-        )
-    pytest.skip(
-        "no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
-    )
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
+require_chromium()
 
 PAGES: dict[str, str | bytes] = {
     "content/index.md": "# Airships\n\nA site about [lighter-than-air craft](guides/zeppelin.md).\n",
@@ -67,24 +58,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = run_cli("build", "--root", str(project), "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
     return project / "site"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-sync",
-            ],
-        )
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -3,27 +3,17 @@ the blocks are rendered (no raw marker is visible), tabs switch without JavaScri
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import require_chromium
 from tests.e2e.conftest import run_cli, write_project
 
-CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
 FIXTURES = Path(__file__).parents[1] / "docs" / "fixtures" / "syntax"
 
-if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-    if os.environ.get("CI"):
-        raise RuntimeError("CI is set but no Chromium exists at /usr/bin/chromium")
-    pytest.skip(
-        "no Chromium at /usr/bin/chromium (apt-get install chromium); CI would fail here",
-        allow_module_level=True,
-    )
+require_chromium()
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
 RAW_MARKERS = ("!!!", "???", ":::", "[!NOTE]", "[!", "===", "///")
 
 
@@ -36,23 +26,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = run_cli("build", "--root", str(project), "--jobs", "1", "--strict")
     assert proc.returncode == 0, proc.stderr
     return project / "site"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--no-first-run",
-                "--disable-sync",
-            ],
-        )
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
