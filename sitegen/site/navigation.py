@@ -125,14 +125,14 @@ def breadcrumbs(
 ) -> tuple[Crumb, ...]:
     """The trail above a page's title: Home, each folder down to the page's own (linked to
     its index page, when it has one), then the page itself, unlinked. The page a crumb names
-    is never linked, so a folder's index page ends at its folder."""
+    is never linked, so a folder's index page ends at its folder. Home is the site's
+    ``index.html``, which always exists: the home page, or the list of all pages when the
+    content has none (the source pages' trail links it the same way)."""
     rel = raw_out_path(node)
     parts = rel.split("/")[:-1]
     crumbs = []
     home = folder_index.get("")
-    crumbs.append(
-        Crumb("Home", href_between(out, html_out_path(home)) if home and home != node else "")
-    )
+    crumbs.append(Crumb("Home", "" if node == home else href_between(out, OutPath("index.html"))))
     for i in range(len(parts)):
         folder = "/".join(parts[: i + 1])
         idx = folder_index.get(folder)

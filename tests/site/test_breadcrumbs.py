@@ -69,8 +69,13 @@ def test_the_home_page_is_home_alone() -> None:
     assert _crumbs(SITE, "index.md") == [("Home", "")]
 
 
-def test_without_a_home_page_home_is_not_linked() -> None:
-    assert _crumbs({"a/b.md": "# B\n"}, "a/b.md") == [("Home", ""), ("A", ""), ("B", "")]
+def test_without_a_home_page_home_links_the_list_of_all_pages() -> None:
+    # index.html is then the "All pages" list, which a source page's Home links too
+    assert _crumbs({"a/b.md": "# B\n"}, "a/b.md") == [
+        ("Home", "../index.html"),
+        ("A", ""),
+        ("B", ""),
+    ]
 
 
 def test_a_top_level_page() -> None:
