@@ -24,6 +24,8 @@ RepoPath = NewType("RepoPath", str)
 OutPath = NewType("OutPath", str)
 
 CODE_PREFIX = "/code/"
+#: The site's front page: the home page, or the list of all pages when the content has none.
+FRONT_PAGE = OutPath("index.html")
 
 
 def page_node_id(content_relative: str) -> NodeId:

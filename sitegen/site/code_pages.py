@@ -19,6 +19,7 @@ from sitegen.paths import (
     is_source_node,
 )
 from sitegen.site.backlinks import backlink_groups
+from sitegen.site.navigation import home_crumb
 from sitegen.site.related_view import related_items
 from sitegen.site.render import highlight_source
 from sitegen.site.state import edge_source_href
@@ -142,7 +143,7 @@ def source_view(
         for i in cycles_of.get(rec.path, [])
     )
     crumbs = (
-        Crumb("Home", href_between(out, OutPath("index.html"))),
+        home_crumb(out),
         Crumb("Code", href_between(out, OutPath("code/index.html"))),
         Crumb(rec.path, ""),
     )

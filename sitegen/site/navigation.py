@@ -18,6 +18,7 @@ import yaml
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.paths import (
+    FRONT_PAGE,
     NodeId,
     OutPath,
     href_between,
@@ -117,6 +118,12 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
     return items(""), folder_index
 
 
+def home_crumb(out: OutPath, linked: bool = True) -> Crumb:
+    """The first crumb of every trail, the page's and the source page's: Home, linked to the
+    site's front page from ``out`` unless ``out`` is that page."""
+    return Crumb("Home", href_between(out, FRONT_PAGE) if linked else "")
+
+
 def breadcrumbs(
     node: NodeId,
     pages: Mapping[NodeId, PageRecord],
@@ -132,7 +139,7 @@ def breadcrumbs(
     parts = rel.split("/")[:-1]
     crumbs = []
     home = folder_index.get("")
-    crumbs.append(Crumb("Home", "" if node == home else href_between(out, OutPath("index.html"))))
+    crumbs.append(home_crumb(out, linked=node != home))
     for i in range(len(parts)):
         folder = "/".join(parts[: i + 1])
         idx = folder_index.get(folder)

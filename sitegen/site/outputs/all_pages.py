@@ -6,7 +6,7 @@ Counts links from the finished graph; never changes it.
 
 from __future__ import annotations
 
-from sitegen.paths import OutPath, href_between, html_out_path, raw_out_path
+from sitegen.paths import FRONT_PAGE, OutPath, href_between, html_out_path, raw_out_path
 from sitegen.plural import counted
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.navigation import folder_title
@@ -16,7 +16,7 @@ from sitegen.site.views import IndexEntry, IndexSection, IndexView
 
 def index_out(site: SiteState) -> OutPath:
     """Where the index goes: the site's front page, unless the content has its own."""
-    return OutPath("index.html") if "" not in site.folder_index else OutPath("pages.html")
+    return FRONT_PAGE if "" not in site.folder_index else OutPath("pages.html")
 
 
 class AllPages(OneFile):
