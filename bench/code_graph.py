@@ -32,7 +32,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from common import REPO
+
 Edge = tuple[str, str]
 
 

@@ -33,7 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from common import REPO
+
 sys.path.insert(0, str(REPO))
 
 Edge = tuple[str, str]
@@ -109,21 +110,24 @@ class Comparison:
 
 
 def sitegen_graph(root: Path, languages: list[str], include: list[str]):  # type: ignore[no-untyped-def]
-    """The code graph of ``root`` (a temporary copy) as a build makes it."""
-    from sitegen.code.pipeline import analyse_sources
+    """The code graph of ``root`` as a build makes it (only the shard cache in ``.sitegen/``
+    is written)."""
+    import dataclasses
+
+    from sitegen.build import extract_code, link_code
     from sitegen.config import load_config
     from sitegen.crawl import crawl
     from sitegen.progress import Progress
 
-    # A content folder that does not exist: every file is source, docs/ examples included.
-    config = load_config(
-        root,
-        languages=tuple(languages),
-        include_dirs=tuple(include) or None,
+    # A content folder that does not exist, so every file is source (docs/ examples
+    # included). Set after loading, since a configured content folder must exist.
+    config = dataclasses.replace(
+        load_config(root, languages=tuple(languages), include_dirs=tuple(include) or None),
         content="__no_content__",
     )
     found = crawl(config)
-    _records, graph, _diags = analyse_sources(config, found, 1, True, Progress(enabled=False))
+    records, _ = extract_code(config, found, 1, True, Progress(enabled=False))
+    graph, _ = link_code(config, found, records)
     return graph
 
 

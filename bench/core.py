@@ -20,11 +20,10 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from common import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 
