@@ -192,6 +192,14 @@ def _resolve_absolute(href: str) -> Resolved:
     return Resolved(Outcome.EXTERNAL, NodeId(url))
 
 
+def first_line_anchor(fragment: str) -> str:
+    """The id a source page gives the fragment's line: a source page has one id per line
+    (``L12``), so a GitHub range ``L12-L20`` opens at its first line; any other fragment is
+    returned as it is."""
+    m = _LINE_ANCHOR.fullmatch(fragment)
+    return f"L{m.group(1)}" if m else fragment
+
+
 def check_fragment(
     fragment: str, heading_ids: Callable[[], set[str]] | None, line_count: int | None
 ) -> bool:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Edge, Graph, NodeKind
+from sitegen.link.rules import first_line_anchor
 from sitegen.paths import NodeId, OutPath, href_between, html_out_path, is_source_node, raw_out_path
 from sitegen.site.render import Renderer
 from sitegen.site.views import NavItem, SiteContext, site_context_for
@@ -56,7 +57,9 @@ class SiteState:
 
 
 def href_for_node(node: NodeId, fragment: str, from_out: OutPath, kind: NodeKind | None) -> str:
-    if kind in (NodeKind.PAGE, NodeKind.SOURCE):
+    if kind == NodeKind.SOURCE:
+        return href_between(from_out, html_out_path(node), first_line_anchor(fragment))
+    if kind == NodeKind.PAGE:
         return href_between(from_out, html_out_path(node), fragment)
     return href_between(from_out, raw_out_path(node), fragment)
 
