@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from xml.etree.ElementTree import Element, tostring
 
-from latex2mathml.converter import convert as latex_to_mathml
+from latex2mathml.converter import convert_to_element
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml, unescapeAll
 from markdown_it.renderer import RendererHTML
@@ -28,7 +29,9 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from sitegen.docs.blocks import report
+from sitegen.docs.sanitize import theme_classes
 from sitegen.docs.wikilinks import find_closer
+from sitegen.urlgate import allowed_url
 
 _OPTION = re.compile(r"""([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _LINE_SET = re.compile(r"\{([\d,\s-]+)\}")  # VitePress: ```js{1,4-6}
@@ -138,6 +141,40 @@ def math_to_mathml(state: StateCore) -> None:
             for child in token.children:
                 if child.type in _MATH_TOKENS:
                     _convert(state, child, line, display=child.type == "math_inline_double")
+
+
+#: MathML attributes that hold a URL: kept only when the URL gate allows them.
+_MATH_URL_ATTRIBUTES = frozenset({"href", "src", "xlink:href", "definitionurl", "altimg"})
+#: latex2mathml writes its characters as references (``&#x0003C;``) inside element text;
+#: the serializer escapes their ``&``, which is put back here and nowhere else.
+_CHAR_REF = re.compile(r"&amp;(#x[0-9A-Fa-f]{1,6};|#[0-9]{1,7};)")
+
+
+def latex_to_mathml(latex: str, display: str) -> str:
+    """MathML for ``latex`` that is markup only where latex2mathml made it.
+
+    latex2mathml's own ``convert`` un-escapes its output, so ``\\text{<img/onerror=…>}``
+    would come out as a tag. Here the tree is serialized escaped, and its attributes pass
+    the rules of raw HTML: no ``style``, no handlers, no theme classes, URLs through the
+    gate (content/guides/safety.md, "Links that cannot run")."""
+    math = convert_to_element(latex, display=display)
+    for element in math.iter():
+        _clean_math_attributes(element)
+    return _CHAR_REF.sub(r"&\1", tostring(math, encoding="unicode"))
+
+
+def _clean_math_attributes(element: Element) -> None:
+    for name, value in list(element.attrib.items()):
+        lower = name.lower()
+        handler_or_style = lower == "style" or lower.startswith("on")
+        if handler_or_style or (lower in _MATH_URL_ATTRIBUTES and not allowed_url(value)):
+            del element.attrib[name]
+        elif lower == "class":
+            kept = " ".join(c for c in value.split() if c not in theme_classes())
+            if kept:
+                element.attrib[name] = kept
+            else:
+                del element.attrib[name]
 
 
 def _convert(state: StateCore, token: Token, line: int, display: bool) -> None:

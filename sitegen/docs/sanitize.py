@@ -23,6 +23,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from sitegen.urlgate import LINK_SCHEMES, allowed_url
+
 
 class RawHtml(StrEnum):
     """The ``raw_html`` option."""
@@ -129,14 +131,14 @@ ATTRIBUTES = {
     "blockquote": {"cite"},
     "time": {"datetime"},
 }
-#: Schemes a link or image may use (``data:`` only for images, see ``_keep_attribute``).
-URL_SCHEMES = {"http", "https", "mailto", "tel", "ftp", "ftps", "irc", "ircs", "xmpp", "data"}
+#: Schemes nh3 lets through; each URL then passes the one gate, ``sitegen.urlgate``
+#: (``data:`` only for images, see ``_keep_attribute``).
+URL_SCHEMES = LINK_SCHEMES | {"data"}
 _URL_ATTRIBUTES = {"href", "src", "cite", "srcset"}
 #: Stands for sitegen's own markup while the author's is cleaned (see ``_clean_frame``).
 _MARK = "\ue000"
 _MARKS = re.compile("[\ue000\ue001]")
 _PLACED = re.compile("\ue000&lt;([0-9]+)\ue001")
-_SPACES = re.compile(r"[\x00-\x20]+")
 _CSS_CLASS = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
 
 
@@ -157,15 +159,8 @@ def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
         # a srcset is a list; each candidate is checked as the URL a browser would read
         urls = value.split(",") if attribute == "srcset" else [value]
         image = tag in ("img", "source") and attribute in ("src", "srcset")
-        return value if all(_safe_url(url, image) for url in urls) else None
+        return value if all(allowed_url(url, image=image) for url in urls) else None
     return value
-
-
-def _safe_url(url: str, image: bool) -> bool:
-    compact = _SPACES.sub("", url).lower()  # browsers ignore spaces and controls in schemes
-    if compact.startswith(("javascript:", "vbscript:", "livescript:")):
-        return False
-    return not compact.startswith("data:") or (image and compact.startswith("data:image/"))
 
 
 @lru_cache(maxsize=1)

@@ -37,6 +37,7 @@ from sitegen.paths import (
     source_node_id,
     source_repo_path,
 )
+from sitegen.urlgate import allowed_url, refusal
 
 #: Why an existing repository path was not read, or None when it does not exist.
 _WhyUnread = Callable[[str], str | None]
@@ -138,6 +139,16 @@ class _Linker:
             else:
                 res = self._api_anchor(resolve(link.href, rec.path, self.index), rec.path)
             resolutions.append(res)
+            if res.outcome is Outcome.IGNORED and not allowed_url(
+                link.href, image=link.kind == "image"
+            ):
+                self.diag(
+                    rec.path,
+                    link.line,
+                    link.column,
+                    f"link '{link.href}': {refusal(link.href)}",
+                    "unsafe-url",
+                )
             occ = Occurrence(link.offset, link.line, link.column, res.fragment)
             edge = self._edge_for(rec.path, src, res, link.href, link.line, link.column, "")
             if edge is not None:

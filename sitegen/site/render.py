@@ -44,6 +44,7 @@ from sitegen.site.views import (
     SiteContext,
     SourceView,
 )
+from sitegen.urlgate import allowed_url
 
 #: Above this many nav items, folders off the current page's path render as a link to their
 #: index instead of their whole subtree, so a large site's pages don't each carry the full
@@ -122,16 +123,10 @@ class TraversableLoader(BaseLoader):
         return sorted(p.name for p in self.root.iterdir() if p.is_file())
 
 
-_SAFE_SCHEMES = ("http", "https", "mailto")
-_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
-
-
 def safe_href(href: str) -> str:
-    """Neutralizes ``javascript:`` and other script-capable URL schemes in an href."""
-    m = _SCHEME.match(href.strip())
-    if m and m.group(1).lower() not in _SAFE_SCHEMES:
-        return "#"
-    return href
+    """The templates' ``href`` filter: ``href`` when the URL gate allows it, else ``#``, so a
+    theme that shows a URL from content cannot write ``javascript:`` (sitegen/urlgate.py)."""
+    return href if allowed_url(href) else "#"
 
 
 # ---------------------------------------------------------------------------- highlighting

@@ -222,6 +222,32 @@ def test_bad_math_is_a_warning_and_its_source_escaped() -> None:
     assert warnings_of(text) == [(3, 1, "math")]
 
 
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"\text{<img/src=x/onerror=alert(1)>}",
+        r"\text{<svg/onload=alert(1)>}",
+        r"\mathrm{x} \text{</math><script>alert(1)</script>}",
+    ],
+)
+def test_text_in_math_is_text(tex: str) -> None:
+    """latex2mathml un-escapes what it serializes; sitegen serializes the tree itself, so
+    the text of ``\\text{…}`` can never become a tag (issue 18, found beside row 2)."""
+    html = html_of(f"${tex}$\n\n$${tex}$$\n")
+    assert "<img" not in html and "<svg" not in html and "<script" not in html
+    assert "&lt;" in html
+
+
+def test_math_attributes_follow_the_raw_html_rules() -> None:
+    html = html_of(
+        r"$\style{position:fixed}{a} \class{permalink note}{b} \href{https://e.org/?a=1&b=2}{c}$"
+        "\n"
+    )
+    assert "style=" not in html and "permalink" not in html
+    assert '<mrow class="note">' in html
+    assert 'href="https://e.org/?a=1&amp;b=2"' in html
+
+
 def test_a_price_is_not_math() -> None:
     assert "<math" not in html_of("It costs $5 and $10.\n")
 

@@ -33,6 +33,7 @@ from sitegen.site.related_view import related_items, related_key
 from sitegen.site.state import SiteState, edge_source_href, href_for_node
 from sitegen.site.views import CodeRef, PageView, TocEntry
 from sitegen.site.writer import SiteWriter
+from sitegen.urlgate import allowed_url
 
 #: Headings deeper than this are left out of the table of contents.
 TOC_MAX_LEVEL = 4
@@ -172,25 +173,44 @@ def _link_href(res: Resolved, written: str, from_out: OutPath, graph: Graph) -> 
 def substitute_links(
     rec: PageRecord, resolutions: list[Resolved], from_out: OutPath, graph: Graph
 ) -> str:
-    """The page's HTML with every link placeholder replaced by its published URL."""
+    """The page's HTML with every link placeholder replaced by its published URL.
+
+    Every URL passes the one gate (sitegen/urlgate.py) here, whatever syntax made the link:
+    one the gate refuses loses its ``href``/``src`` and stays text. A broken link keeps its
+    URL and gets the ``broken-link`` class beside the classes its syntax gave it."""
     mark = rec.link_mark
 
     def repl(m: re.Match[str]) -> str:
-        i = int(m.group(2))
-        if m.group(1) != mark or i >= len(resolutions):
+        i = int(m.group("index"))
+        if m.group("mark") != mark or i >= len(resolutions):
             return m.group(0)
-        res = resolutions[i]
-        url = htmlmod.escape(_link_href(res, rec.links[i].href, from_out, graph), quote=True)
-        if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE) and m.group(3):
-            # The mark is a whole double-quoted href: close it and mark the link as broken.
-            return f'{url}" class="broken-link" title="Broken link: the target does not exist"'
-        return url + m.group(3)
+        res, link = resolutions[i], rec.links[i]
+        url = _link_href(res, link.href, from_out, graph)
+        attr, classes = m.group("attr"), m.group("classes") or ""
+        allowed = allowed_url(url, image=link.kind == "image")
+        written = htmlmod.escape(url, quote=True) if allowed else "#"
+        if not attr:  # a mark that is not a whole attribute: the URL alone
+            return written
+        if not allowed:
+            return f' class="{classes}"' if classes else ""
+        if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
+            classes = f"{classes} broken-link".lstrip()
+            return (
+                f' {attr}="{written}" class="{classes}" '
+                'title="Broken link: the target does not exist"'
+            )
+        return f' {attr}="{written}"' + (f' class="{classes}"' if classes else "")
 
     return _LINK_MARK.sub(repl, rec.html)
 
 
 # Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
-_LINK_MARK = re.compile(r"(sglink-[0-9a-f]{16}-)(\d+)(\"?)")
+# markdown-it writes a link's attributes in the order its syntax set them: the URL first,
+# then the class a wikilink or an autoref carries.
+_LINK_MARK = re.compile(
+    r'(?: (?P<attr>href|src)=")?(?P<mark>sglink-[0-9a-f]{16}-)(?P<index>\d+)'
+    r'(?(attr)"(?: class="(?P<classes>[^"]*)")?)'
+)
 
 
 def scrollable_boxes(body: str) -> str:

@@ -1,0 +1,49 @@
+"""The one gate for every URL that sitegen writes into an ``href`` or a ``src``: the scheme
+allow-list of the raw-HTML sanitizer, read the way a browser reads a URL.
+
+Every emitter asks ``allowed_url`` (content/guides/safety.md, "Links that cannot run"): the
+sanitizer for the author's HTML, the link substitution for markdown links, wikilinks,
+autorefs, images and the links in callout and tab titles, the MathML filter, and the
+templates' ``href`` filter. A new syntax that writes a URL goes through it too, so it cannot
+forget the rule. Pure: never reads files.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Schemes a link may use; a URL without a scheme (relative, ``#x``, ``/x``, ``//host``) is
+#: always allowed. The sanitizer's allow-list, after GitHub's html-pipeline.
+LINK_SCHEMES = frozenset({"http", "https", "mailto", "tel", "ftp", "ftps", "irc", "ircs", "xmpp"})
+#: ``data:`` is allowed only as an image (``<img src>``, ``srcset``), only for image types.
+_DATA_IMAGE = "data:image/"
+#: What the URL parser strips before it reads a scheme: leading and trailing C0 controls and
+#: spaces, and every tab and newline anywhere (the WHATWG URL standard).
+_EDGES = "".join(map(chr, range(0x21)))
+_TAB_OR_NEWLINE = re.compile("[\t\n\r]")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def url_scheme(url: str) -> str | None:
+    """The scheme a browser would read from ``url``, lower-cased, or None for a relative URL."""
+    found = _SCHEME.match(_TAB_OR_NEWLINE.sub("", url.strip(_EDGES)))
+    return found.group(1).lower() if found else None
+
+
+def allowed_url(url: str, *, image: bool = False) -> bool:
+    """Whether ``url`` may be written into a page: no scheme, an allowed one, or, for an
+    image, ``data:image/…``. ``javascript:``, ``vbscript:``, ``file:``, other ``data:`` and
+    every unknown scheme are refused, however they are spelled (case, spaces, controls)."""
+    scheme = url_scheme(url)
+    if scheme is None or scheme in LINK_SCHEMES:
+        return True
+    if scheme == "data" and image:
+        compact = _TAB_OR_NEWLINE.sub("", url.strip(_EDGES)).lower()
+        return compact.startswith(_DATA_IMAGE)
+    return False
+
+
+def refusal(url: str) -> str:
+    """Why ``url`` is refused, in the words of a diagnostic's message."""
+    scheme = url_scheme(url) or ""
+    return f"the scheme '{scheme}:' is not one a page may link to; it is published as text"
