@@ -26,6 +26,7 @@ from jinja2 import (
     TemplateError,
     TemplateNotFound,
 )
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -249,6 +250,18 @@ class _NavState:
 # ---------------------------------------------------------------------------- renderer
 
 
+def _environment(sandboxed: bool) -> type[Environment]:
+    """Jinja's immutable sandbox when the project's theme has templates of its own.
+
+    A theme may be someone else's (a pull request, a theme copied from the web): in the
+    sandbox its templates cannot reach Python's internals (``cycler.__init__.__globals__``)
+    or change the data they are given, and an attempt is one error naming the template and
+    line (content/guides/safety.md, "Themes and the development server"). The shipped
+    templates render the same bytes in both; they alone skip the sandbox's checks, which
+    cost about 2.5x the templates' time."""
+    return ImmutableSandboxedEnvironment if sandboxed else Environment
+
+
 class Renderer:
     """Compiles the templates once and renders views. One instance per build."""
 
@@ -256,7 +269,7 @@ class Renderer:
         self.theme = read_theme(project_root, theme_dir)
         self.shipped = shipped_templates()
         loaders: list[BaseLoader] = [ThemeLoader(self.theme), TraversableLoader(self.shipped)]
-        self.env = Environment(
+        self.env = _environment(sandboxed=self.has_theme_templates)(
             loader=ChoiceLoader(loaders),
             autoescape=True,
             undefined=StrictUndefined,

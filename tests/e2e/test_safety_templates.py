@@ -154,3 +154,21 @@ def test_a_theme_dir_that_would_publish_the_project_or_the_site_is_refused(
     assert (
         "must be a folder of its own" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     )
+
+
+def test_a_theme_that_reaches_for_python_is_one_error_and_runs_nothing(tmp_path: Path) -> None:
+    """Issue 18, row 7: theme templates render in Jinja's immutable sandbox."""
+    root, _ = _project(tmp_path, 'theme_dir = "theme"\n')
+    (root / "theme").mkdir()
+    (root / "theme" / "page.html").write_text(
+        '{% extends "base.html" %}\n{% block content %}\n'
+        '{{ cycler.__init__.__globals__.os.popen("touch PWNED").read() }}\n{% endblock %}\n'
+    )
+    for jobs in ("1", "2"):  # rendered here, and in forked workers
+        proc = run_cli("build", "--root", str(root), "--jobs", jobs)
+        assert proc.returncode == 2, proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert proc.stderr.strip().splitlines() == [
+            "error: theme/page.html:3: access to attribute '__init__' of 'type' object is unsafe."
+        ]
+        assert not (root / "PWNED").exists() and not (tmp_path / "PWNED").exists()

@@ -136,6 +136,53 @@ def test_theme_dir_templates_override_shipped_ones(tmp_path: Path) -> None:
     assert 'class="site-header"' in html  # ... but the shipped base.html still was
 
 
+#: Ways out of Jinja that a theme from someone else might take; each is an error in the sandbox.
+ESCAPES = [
+    '{{ cycler.__init__.__globals__.os.popen("touch PWNED").read() }}',
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "{{ lipsum.__globals__['os'] }}",
+    "{{ joiner.__init__.__globals__ }}",
+    "{{ namespace.__init__.__globals__ }}",
+    "{{ page.__class__.__init__.__globals__ }}",
+    "{{ page.toc.__class__.__base__.__subclasses__() }}",
+    "{% set x = page.toc.index.__self__ %}{{ x }}",
+    "{{ nav.__func__.__globals__ }}",
+    "{{ site.nav.__class__ }}",
+    "{% set d = {} %}{{ d.update({'a': 1}) }}",
+    "{% set l = [] %}{{ l.append(1) }}",
+    "{{ page.__dict__ }}",
+]
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
+def test_a_theme_template_cannot_reach_python(tmp_path: Path, escape: str) -> None:
+    (tmp_path / "theme").mkdir()
+    (tmp_path / "theme" / "page.html").write_text(
+        '{% extends "base.html" %}\n{% block content %}\n<p>x</p>\n' + escape + "\n{% endblock %}"
+    )
+    with pytest.raises(ThemeError) as err:
+        Renderer(tmp_path, "theme").render_page(_site(), _page())
+    assert str(err.value).startswith("theme/page.html:4: ")  # the template and its line
+    assert "unsafe" in str(err.value) or "not safely" in str(err.value), str(err.value)
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_the_shipped_theme_renders_the_same_bytes_in_the_sandbox(tmp_path: Path) -> None:
+    """A theme that copies one shipped template unchanged changes no byte of any page."""
+    (tmp_path / "theme").mkdir()
+    shipped = Renderer()
+    (tmp_path / "theme" / "page.html").write_text(
+        shipped.shipped.joinpath("page.html").read_text(encoding="utf-8")
+    )
+    themed = Renderer(tmp_path, "theme")
+    assert type(themed.env).__name__ == "ImmutableSandboxedEnvironment"
+    assert type(shipped.env).__name__ == "Environment"
+    backlinks = (BacklinkGroup("Linked from", "", (BacklinkEntry("t", "a.html", "x"),)),)
+    for page in [_page(), _page(backlinks=backlinks, toc=(TocEntry(2, "A", "a"),))]:
+        for out in ["guides/a.html", "index.html", "adr/1.html"]:
+            assert themed.render_page(_site(out), page) == shipped.render_page(_site(out), page)
+
+
 def test_a_templates_folder_is_not_a_theme_unless_configured(tmp_path: Path) -> None:
     (tmp_path / "templates").mkdir()  # a Flask or Django project's own templates
     (tmp_path / "templates" / "page.html").write_text(
