@@ -62,16 +62,22 @@ def extract_pages(
     state: BuildState | None = None,
     raw_html: RawHtml = RawHtml.SANITIZE,
     snippets: Mapping[str, bytes] | None = None,
+    *,
+    unread_snippets: Mapping[str, str] | None = None,
+    snippet_paths: Mapping[str, str] | None = None,
 ) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (unless its HTML was rendered under another ``raw_html`` mode). A page with snippet lines
     is parsed with the snippets in place (content/syntax/snippets.md); its cache key is the
-    hash of those bytes, so a changed snippet file parses the page again."""
-    expanded = {f.path: expand(f.data, snippets or {}) for f in files if snippet_names(f.data)}
+    hash of those bytes and of the snippets' problems, so a changed snippet file parses the
+    page again, and so does a snippet left out for another reason (the warning says which)."""
+    expanded = {
+        f.path: expand(f.data, snippets or {}, unread_snippets, page=f.path, paths=snippet_paths)
+        for f in files
+        if snippet_names(f.data)
+    }
     keys = {
-        f.path: hashlib.sha256(expanded[f.path].data).hexdigest()
-        if f.path in expanded
-        else f.content_hash
+        f.path: _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash
         for f in files
     }
     cached: dict[str, PageRecord] = {}
@@ -93,6 +99,13 @@ def extract_pages(
         cached.update((r.path, r) for r in chunk)
         task.advance(len(chunk))
     return [cached[f.path] for f in files]
+
+
+def _expanded_key(ex: Expanded) -> str:
+    digest = hashlib.sha256(ex.data)
+    for line, problem in ex.problems:
+        digest.update(f"\0{line}:{problem}".encode())
+    return digest.hexdigest()
 
 
 def _extract_chunk(
@@ -257,7 +270,14 @@ def _build_locked(
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = extract_pages(
-            found.pages, jobs, progress, state, RawHtml(config.raw_html), found.snippets
+            found.pages,
+            jobs,
+            progress,
+            state,
+            RawHtml(config.raw_html),
+            found.snippets,
+            unread_snippets=found.unread_snippets,
+            snippet_paths=found.snippet_paths,
         )
         texts = start_text_index(found, jobs)  # runs while the code is analysed and linked
         # the home page's title names the site when nothing else does
@@ -394,6 +414,9 @@ def build_fingerprint(config: Config, found: Crawl) -> str:
     files += [
         ("snippet:" + n, hashlib.sha256(d).hexdigest()) for n, d in sorted(found.snippets.items())
     ]
+    # Where a snippet was read from, and why one was not (its size is in the warning).
+    files += [("snippet-path:" + n, p) for n, p in sorted(found.snippet_paths.items())]
+    files += [("snippet-unread:" + n, why) for n, why in sorted(found.unread_snippets.items())]
     files += [
         (p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())
     ]

@@ -103,9 +103,24 @@ class Crawl:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: Files that pages include with snippet lines, by the name written: the bytes.
     snippets: dict[str, bytes] = field(default_factory=dict)
+    #: The repository path each of those was read from, by the name written.
+    snippet_paths: dict[str, str] = field(default_factory=dict)
+    #: Snippet files found but not read, by the name written: why, as a clause the page's
+    #: warning quotes ("big.txt is 500 bytes, over the size limit of 100 bytes …").
+    unread_snippets: dict[str, str] = field(default_factory=dict)
 
     def warn(self, path: str, message: str, code: str) -> None:
         self.diagnostics.append(Diagnostic(path, 1, 1, Level.WARNING, message, code))
+
+
+@dataclass(frozen=True)
+class _Unread:
+    """Why a file was not read: the warning at the file itself, and the same said of it where
+    a page names it (a snippet), where the file's own name must be given."""
+
+    code: str
+    warning: str
+    reason: str
 
 
 class _Ignore:
@@ -252,29 +267,40 @@ class _Walker:
     def read_snippets(self, includes: Includes) -> None:
         """The files the pages' snippet lines name (content/syntax/snippets.md), relative to
         the project root, else to the content folder: inside the root only, through the same
-        guards as every other read. A name that leads nowhere is left out (the page says so)."""
+        guards as every other read. A name that leads nowhere is left out, and one that leads
+        to a file that cannot be read is left out with the reason (the page says either)."""
+        tried: set[str] = set()
         for page in self.crawl.pages:
             for name in includes(page.data):
-                if name in self.crawl.snippets:
+                if name in tried:
                     continue
+                tried.add(name)
                 for base in dict.fromkeys(("", self.content)):
                     rel = (
                         normalize_repo_path(posixpath.join(base, name))
                         if base
                         else normalize_repo_path(name)
                     )
-                    data = self._snippet(rel) if rel else None
-                    if data is not None:
+                    if not rel:
+                        continue
+                    data = self._snippet(rel)
+                    if isinstance(data, bytes):
                         self.crawl.snippets[name] = data
+                        self.crawl.snippet_paths[name] = rel
+                        self.crawl.unread_snippets.pop(name, None)
                         break
+                    if data is not None:  # the first file found is the one to explain
+                        self.crawl.unread_snippets.setdefault(name, data.reason)
 
-    def _snippet(self, rel: str) -> bytes | None:
+    def _snippet(self, rel: str) -> bytes | _Unread | None:
+        """The bytes of ``rel``, why it was not read, or None when no such file may be read.
+        Nothing is warned at the file: the page's warning at the snippet line says it."""
         path = Path(os.path.realpath(self.root / rel))
         if not is_within(path, self.root) or not path.is_file():
             return None  # outside the root (whatever a link says), or not a file
         if any(part.startswith(".") for part in path.relative_to(self.root).parts):
             return None  # never the cache, the repository's .git or another hidden file
-        return self._read(rel, path.stat().st_size)
+        return self._load(rel, path.stat().st_size)
 
     def _hash(self, rel: str) -> str:
         digest = hashlib.sha256()
@@ -288,22 +314,32 @@ class _Walker:
         return digest.hexdigest()
 
     def _read(self, rel: str, size: int) -> bytes | None:
+        data = self._load(rel, size)
+        if isinstance(data, _Unread):
+            self.crawl.warn(rel, data.warning, data.code)
+            return None
+        return data
+
+    def _load(self, rel: str, size: int) -> bytes | _Unread:
         limit = self.config.max_file_size
         if size > limit:
-            self.crawl.warn(
-                rel,
-                f"file is {size} bytes, over the limit of {limit} (max_file_size); skipped",
+            return _Unread(
                 "huge",
+                f"file is {size} bytes, over the limit of {limit} (max_file_size); skipped",
+                f"{rel} is {size} bytes, over the size limit of {limit} bytes (max_file_size)",
             )
-            return None
         try:
             data = (self.root / rel).read_bytes()
         except OSError as exc:
-            self.crawl.warn(rel, f"cannot read file: {exc.strerror}", "io")
-            return None
+            return _Unread(
+                "io", f"cannot read file: {exc.strerror}", f"cannot read {rel}: {exc.strerror}"
+            )
         if b"\0" in data[:_BINARY_SNIFF]:
-            self.crawl.warn(rel, "binary file (contains NUL bytes); skipped", "binary")
-            return None
+            return _Unread(
+                "binary",
+                "binary file (contains NUL bytes); skipped",
+                f"{rel} is a binary file (contains NUL bytes)",
+            )
         return data
 
 

@@ -47,7 +47,8 @@ def current_snapshot(config: Config) -> Snapshot:
     try:
         return load_snapshot(config.cache_dir / SNAPSHOT_FILE, _site_fingerprint(config))
     except SnapshotRefused as why:
-        print(f"sitegen: the graph snapshot is {why}; building in memory", file=sys.stderr)
+        shown = f"{config.cache_dir.name}/{SNAPSHOT_FILE}"
+        print(f"sitegen: the graph snapshot {shown} {why}; building in memory", file=sys.stderr)
     from sitegen.build import BuildOptions, build
 
     result = build(config, BuildOptions(write_site=False, quiet=True))

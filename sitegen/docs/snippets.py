@@ -66,11 +66,20 @@ class Expanded:
     problems: list[tuple[int, str]]  # (1-based page line, message)
 
 
-def expand(data: bytes, files: Mapping[str, bytes | None]) -> Expanded:
+def expand(
+    data: bytes,
+    files: Mapping[str, bytes | None],
+    unread: Mapping[str, str] | None = None,
+    *,
+    page: str = "",
+    paths: Mapping[str, str] | None = None,
+) -> Expanded:
     """The page with each snippet line replaced by its file's lines (each line given the
     snippet line's indentation, so a snippet inside a list item or a fence stays there).
-    A file that ``files`` does not hold (missing, outside the root, unreadable) leaves an
-    empty line and a problem at the snippet's line."""
+    A file that ``files`` does not hold leaves an empty line and a problem at the snippet's
+    line: why it was not read when ``unread`` says (over ``max_file_size``, binary), else no
+    such file (missing, outside the root). ``paths`` gives the repository path each name was
+    read from, so a snippet of the page ``page`` itself is refused as such."""
     out: list[bytes] = []
     splices: list[Splice] = []
     problems: list[tuple[int, str]] = []
@@ -82,21 +91,25 @@ def expand(data: bytes, files: Mapping[str, bytes | None]) -> Expanded:
         lines_before += data.count(b"\n", pos, m.start())
         body = files.get(path)
         line_end = m.end() if not data[m.start() : m.end()].endswith(b"\r") else m.end() - 1
+        problem = None
         if m.group("escape"):  # ";--8<-- ..." shows the snippet line itself, as pymdownx does
             text = data[m.start() : line_end].replace(b";", b"", 1)
+        elif page and (paths or {}).get(path) == page:
+            # Its own text would bring its snippet line back, shown as text.
+            problem, text = "the page includes itself", b""
         elif body is None:
-            problems.append(
-                (
-                    lines_before + 1,
-                    (
-                        f"snippet '{name}': no such file inside the project "
-                        "(snippets are read from the project root, then the content folder)"
-                    ),
-                )
+            problem = (unread or {}).get(path) or (
+                "no such file inside the project "
+                "(snippets are read from the project root, then the content folder)"
             )
             text = b""
         else:
+            body, dropped = _without_self(body, path)
+            if dropped:  # snippets in a snippet are not read; this one would never end
+                problem = "the file includes itself; that line of it is left out"
             text = _lines(body, start, end, m.group("indent"))
+        if problem is not None:
+            problems.append((lines_before + 1, f"snippet '{name}': {problem}"))
         out.append(data[pos : m.start()])
         new_offset = m.start() + grown
         out.append(text)
@@ -114,6 +127,24 @@ def expand(data: bytes, files: Mapping[str, bytes | None]) -> Expanded:
         pos = line_end
     out.append(data[pos:])
     return Expanded(b"".join(out), splices, problems)
+
+
+def _without_self(body: bytes, path: str) -> tuple[bytes, bool]:
+    """``body`` with the snippet lines that name ``path`` itself emptied, and whether any did."""
+    if b"8<" not in body:
+        return body, False
+    dropped = False
+
+    def drop(m: re.Match[bytes]) -> bytes:
+        nonlocal dropped
+        own = (
+            not m.group("escape")
+            and split_range(m.group("name").decode("utf-8", "replace"))[0] == path
+        )
+        dropped = dropped or own
+        return b"" if own else m.group(0)
+
+    return SNIPPET_LINE.sub(drop, body), dropped
 
 
 def _lines(body: bytes, start: int, end: int, indent: bytes) -> bytes:

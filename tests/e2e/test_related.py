@@ -131,7 +131,7 @@ def test_explore_rebuilds_in_memory_when_the_snapshot_is_refused(
         snapshot.write_bytes(b"not a snapshot")
         proc = run_cli("explore", "--root", str(built), "compost tomatoes")
         assert proc.returncode == 0
-        assert "snapshot is unreadable" in proc.stderr
+        assert "snapshot .sitegen/core.npz is unreadable" in proc.stderr
         assert proc.stdout.splitlines()[0].split()[-1].startswith("/garden/")
     finally:
         snapshot.write_bytes(saved)
