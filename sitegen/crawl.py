@@ -2,17 +2,20 @@
 
 The only stage that reads input from the file system. It never reads outside the project
 root, sitegen's own output or cache, hidden folders, or paths the project's .gitignore ignores.
+``build_reads`` answers, by the same rules, whether a build takes one path in: what
+``sitegen serve`` watches.
 """
 
 from __future__ import annotations
 
+import enum
 import fnmatch
 import functools
 import hashlib
 import os
 import posixpath
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,6 +66,13 @@ MANIFEST_NAMES = (
 
 def is_manifest(name: str) -> bool:
     return name in MANIFEST_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))
+
+
+#: A folder holding one of these is never walked: sitegen's own output, whatever --out it was
+#: built with, or a Python virtual environment (``python -m venv v``), never docs or code.
+FOREIGN_FOLDER_MARKERS = (OUTPUT_MARKER, "pyvenv.cfg")
+#: Read in every folder the crawl walks, though hidden: it decides what else is read.
+GITIGNORE = ".gitignore"
 
 
 @dataclass
@@ -131,7 +141,7 @@ class _Ignore:
         self._excludes = excludes
 
     def load(self, root: Path, rel_dir: str) -> None:
-        gitignore = root / rel_dir / ".gitignore"
+        gitignore = root / rel_dir / GITIGNORE
         if gitignore.is_file():
             lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
             self._specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
@@ -150,26 +160,91 @@ class _Ignore:
         return False
 
 
+class _Kind(enum.Enum):
+    """What the crawl does with a file it reaches."""
+
+    PAGE = "page"  # read and parsed
+    ASSET = "asset"  # hashed and published
+    CODE = "code"  # read and analysed
+    MANIFEST = "manifest"  # read for code resolution and the nav (go.mod, mkdocs.yml)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Which files are pages, assets, source files or manifests, and which folders are never
+    walked: the one rule the crawl follows and ``build_reads`` asks."""
+
+    content: str
+    sources: tuple[str, ...]
+    languages: frozenset[LangId]
+    #: The output and the cache, relative to the root.
+    skip_dirs: frozenset[str]
+
+    @classmethod
+    def of(cls, config: Config, root: Path) -> _Layout:
+        def rel(path: Path) -> str:
+            try:
+                return path.relative_to(root).as_posix()
+            except ValueError:
+                return "\0outside"
+
+        return cls(
+            config.content_rel,
+            tuple(s.strip("/") for s in config.source) or ("",),
+            frozenset(config.languages),
+            frozenset({rel(config.out_dir.resolve()), rel(config.cache_dir.resolve())}),
+        )
+
+    def skipped(self, name: str, rel: str) -> bool:
+        """A hidden name, the output or the cache: never walked, never listed."""
+        return name.startswith(".") or rel in self.skip_dirs
+
+    def kind(self, rel: str) -> tuple[_Kind, LangId | None] | None:
+        """What the crawl does with the regular file ``rel``; None: it only lists its name."""
+        in_content = repo_path_within(rel, self.content)
+        is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
+        if (
+            not in_content
+            and rel.rsplit("/", 1)[-1].lower() == "readme.md"
+            and any(repo_path_within(rel, s) for s in self.sources)
+        ):
+            is_page = True  # a source folder's README is a page, beside the source pages
+        if in_content and not self.content and not is_page:
+            # Pages at the root (content = "."): source files stay code, and only files that
+            # look like a document's assets are published (never the project's config).
+            in_content = rel.lower().endswith(ROOT_ASSET_EXTENSIONS)
+        lang = None
+        if not in_content and any(repo_path_within(rel, s) for s in self.sources):
+            lang = language_for_path(rel)
+            if lang not in self.languages:
+                lang = None
+        if is_manifest(rel.rsplit("/", 1)[-1]) and not in_content:
+            return _Kind.MANIFEST, None
+        if in_content and not is_page:
+            return _Kind.ASSET, None
+        if is_page:
+            return _Kind.PAGE, None
+        return (_Kind.CODE, lang) if lang is not None else None
+
+
+def _foreign_folder(holds: Callable[[str], bool]) -> bool:
+    """A folder never walked: ``holds(name)`` says whether it holds a file of that name."""
+    return any(holds(marker) for marker in FOREIGN_FOLDER_MARKERS)
+
+
+def _foreign_on_disk(folder: Path) -> bool:
+    return _foreign_folder(lambda marker: (folder / marker).exists())
+
+
 class _Walker:
     def __init__(self, config: Config, crawl: Crawl) -> None:
         self.config = config
         self.root = config.root.resolve()
         self.crawl = crawl
         self.ignore = _Ignore(config.exclude)
-        self.skip_dirs = {
-            self._rel(config.out_dir.resolve()),
-            self._rel(config.cache_dir.resolve()),
-        }
+        self.layout = _Layout.of(config, self.root)
         self.content = config.content_rel
-        self.sources = tuple(s.strip("/") for s in config.source) or ("",)
-        self.languages = set(config.languages)
         self.seen_dirs: dict[str, str] = {}  # real path -> the first name it was read under
-
-    def _rel(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return "\0outside"
 
     def walk(self, rel_dir: str) -> None:
         real = os.path.realpath(self.root / rel_dir)
@@ -192,15 +267,13 @@ class _Walker:
         except OSError as exc:
             self.crawl.warn(rel_dir or ".", f"cannot read folder: {exc.strerror}", "io")
             return
-        if rel_dir and any(e.name == OUTPUT_MARKER for e in entries):
-            return  # sitegen's own output, whatever --out it was built with
-        if rel_dir and any(e.name == "pyvenv.cfg" for e in entries):
-            return  # a Python virtual environment (``python -m venv v``): never docs or code
+        if rel_dir and _foreign_folder({e.name for e in entries}.__contains__):
+            return  # sitegen's own output or a virtual environment
         for entry in entries:
             self._visit(entry, f"{rel_dir}/{entry.name}" if rel_dir else entry.name)
 
     def _visit(self, entry: os.DirEntry[str], rel: str) -> None:
-        if entry.name.startswith(".") or rel in self.skip_dirs:
+        if self.layout.skipped(entry.name, rel):
             return
         is_link = entry.is_symlink()
         if is_link and not self._link_inside(entry, rel):
@@ -228,38 +301,20 @@ class _Walker:
         return False
 
     def _file(self, rel: str, size: int) -> None:
-        in_content = repo_path_within(rel, self.content)
-        is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
-        if (
-            not in_content
-            and rel.rsplit("/", 1)[-1].lower() == "readme.md"
-            and any(repo_path_within(rel, s) for s in self.sources)
-        ):
-            is_page = True  # a source folder's README is a page, beside the source pages
-        if in_content and not self.content and not is_page:
-            # Pages at the root (content = "."): source files stay code, and only files that
-            # look like a document's assets are published (never the project's config).
-            in_content = rel.lower().endswith(ROOT_ASSET_EXTENSIONS)
-        lang = None
-        if not in_content and any(repo_path_within(rel, s) for s in self.sources):
-            lang = language_for_path(rel)
-            if lang not in self.languages:
-                lang = None
-        if is_manifest(rel.rsplit("/", 1)[-1]) and not in_content:
-            data = self._read(rel, size)
-            if data is not None:
-                self.crawl.manifests[rel] = data.decode("utf-8", errors="replace")
-            return
-        if in_content and not is_page:
+        found = self.layout.kind(rel)
+        if found is None:
+            return  # listed (a link may name it), never read
+        kind, lang = found
+        if kind is _Kind.ASSET:
             self.crawl.assets.append(RepoPath(rel))
             self.crawl.asset_hashes[rel] = self._hash(rel)
-            return
-        if not is_page and lang is None:
             return
         data = self._read(rel, size)
         if data is None:
             return
-        if is_page:
+        if kind is _Kind.MANIFEST:
+            self.crawl.manifests[rel] = data.decode("utf-8", errors="replace")
+        elif kind is _Kind.PAGE:
             self.crawl.pages.append(SourceFile(RepoPath(rel), data))
         elif lang is not None:
             self.crawl.code.append(CodeFile(RepoPath(rel), data, lang))
@@ -275,14 +330,7 @@ class _Walker:
                 if name in tried:
                     continue
                 tried.add(name)
-                for base in dict.fromkeys(("", self.content)):
-                    rel = (
-                        normalize_repo_path(posixpath.join(base, name))
-                        if base
-                        else normalize_repo_path(name)
-                    )
-                    if not rel:
-                        continue
+                for rel in snippet_candidates(self.content, name):
                     data = self._snippet(rel)
                     if isinstance(data, bytes):
                         self.crawl.snippets[name] = data
@@ -364,3 +412,88 @@ def crawl(config: Config, includes: Includes = _no_includes) -> Crawl:
     result.assets.sort()
     result.code.sort(key=lambda f: f.path)
     return result
+
+
+def snippet_candidates(content: str, name: str) -> list[RepoPath]:
+    """The repository paths a snippet line's ``name`` is looked for at, in order: from the
+    project root, then from the content folder (content/syntax/snippets.md)."""
+    found = (
+        normalize_repo_path(posixpath.join(base, name)) if base else normalize_repo_path(name)
+        for base in dict.fromkeys(("", content))
+    )
+    return [rel for rel in found if rel]
+
+
+class Reads(enum.Enum):
+    """How a build takes one path in: what ``sitegen serve`` rebuilds on."""
+
+    #: Never: outside the root, hidden, the output or the cache, gitignored or excluded, in a
+    #: virtual environment or another sitegen output. No change of it is a new input.
+    NOTHING = "nothing"
+    #: By name only: the crawl lists it (a link may point at it) but never reads its bytes.
+    #: Adding or removing it is a new input, writing to it is not (a log, a build artefact).
+    NAME = "name"
+    #: Its bytes: a page, an asset, a source file, a manifest, a snippet a page includes, a
+    #: theme file, a config file, a .gitignore. Any change of it is a new input.
+    BYTES = "bytes"
+
+
+def build_reads(
+    config: Config,
+    path: str | Path,
+    snippets: Collection[str] = (),
+    config_files: Collection[Path] = (),
+) -> Reads:
+    """Whether a build of ``config`` takes ``path`` in, by the rules ``crawl`` walks by (the
+    two cannot drift: they share ``_Layout`` and ``_Ignore``). ``snippets`` are the names the
+    pages' snippet lines give, ``config_files`` the files the configuration is read from.
+
+    A path that no longer exists may have been a folder or a file: it is taken in if either
+    would be, so a deletion never goes unnoticed."""
+    root = Path(os.path.realpath(config.root))
+    real = Path(os.path.realpath(path))
+    if any(real == Path(os.path.realpath(f)) for f in config_files):
+        return Reads.BYTES
+    if real == root or not is_within(real, root):
+        return Reads.NOTHING
+    rel = real.relative_to(root).as_posix()
+    if any(rel in snippet_candidates(config.content_rel, n) for n in snippets):
+        # Read wherever it lies, through the snippet guard only (never a hidden path).
+        hidden = any(part.startswith(".") for part in rel.split("/"))
+        return Reads.NOTHING if hidden else Reads.BYTES
+    if config.theme_dir:
+        theme = Path(os.path.realpath(root / config.theme_dir))
+        if is_within(real, theme):  # every file of it, but hidden ones (sitegen.site.theme)
+            inner = real.relative_to(theme).parts
+            return Reads.NOTHING if any(p.startswith(".") for p in inner) else Reads.BYTES
+    return _walked(config, root, rel)
+
+
+def _walked(config: Config, root: Path, rel: str) -> Reads:
+    """``build_reads`` for a path the walk may reach: every folder on the way down must be
+    walked (``_Walker.walk`` and ``_visit``), then the file's kind decides."""
+    layout = _Layout.of(config, root)
+    ignore = _Ignore(config.exclude)
+    parts = rel.split("/")
+    for depth, name in enumerate(parts):
+        parent, sub = "/".join(parts[:depth]), "/".join(parts[: depth + 1])
+        if parent and _foreign_on_disk(root / parent):
+            return Reads.NOTHING
+        ignore.load(root, parent)
+        if depth < len(parts) - 1:
+            if layout.skipped(name, sub) or ignore.ignored(sub, is_dir=True):
+                return Reads.NOTHING
+        elif name == GITIGNORE:
+            return Reads.BYTES  # read in every folder walked: it decides what else is read
+        elif layout.skipped(name, sub):
+            return Reads.NOTHING
+    full = root / rel
+    if full.is_dir():
+        return Reads.NOTHING if ignore.ignored(rel, is_dir=True) else Reads.NAME
+    if full.exists() and not full.is_file():
+        return Reads.NOTHING  # a FIFO or a socket: the walk lists regular files only
+    # Gone, it may have been a file or a folder: ignored only if ignored as both.
+    as_dir = not full.exists() and ignore.ignored(rel, is_dir=True)
+    if ignore.ignored(rel, is_dir=False) and (full.exists() or as_dir):
+        return Reads.NOTHING
+    return Reads.NAME if layout.kind(rel) is None else Reads.BYTES

@@ -1,37 +1,56 @@
 """``sitegen serve``: the writer's loop. Build, serve the site on the loopback, rebuild on each
-change (incrementally; the whole site when the config changes), reload the open page.
+change of what a build reads (incrementally; the whole site when the config changes), reload
+the open page when the site changed.
 
 Answers only loopback Host names, serves only regular files inside the output (never hidden
 paths such as the cache), never writes anything: the live-reload script and the event stream
 exist only in served responses, never in the built site (content/guides/site.md, "Serve").
+A bad query parameter of its own endpoints is a 400 (content/guides/safety.md).
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import html
 import http.server
 import json
 import mimetypes
 import os
+import re
 import socket
+import stat
+import sys
 import threading
 import urllib.parse
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
+from sitegen.crawl import Crawl, Reads, build_reads
+from sitegen.docs.snippets import snippet_names
+from sitegen.ownership import OUTPUT_MARKER
 from sitegen.paths import is_within
+
+if TYPE_CHECKING:
+    from watchfiles import Change
 
 EVENTS_PATH = "/__sitegen/events"
 SCRIPT_PATH = "/__sitegen/live.js"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 #: Seconds between keep-alive comments on an idle event stream.
 PING_SECONDS = 15.0
+#: A build generation in a query: ASCII digits only (``str.isdigit`` takes '²', which ``int``
+#: refuses), and few enough that ``int`` stays cheap (content/guides/safety.md).
+GENERATION = re.compile(r"[0-9]{1,18}")
+#: More fields than this in one query is a 400, before any is looked at.
+MAX_QUERY_FIELDS = 8
 
 #: Served at SCRIPT_PATH only. On a "build" event: reload, or show the failed build's lines.
 LIVE_JS = """\
@@ -61,23 +80,73 @@ LIVE_JS = """\
 
 
 class BadRequest(Exception):
-    """A request path that cannot name a file (NUL byte, bad percent-encoding)."""
+    """A request path that cannot name a file (NUL byte, bad percent-encoding), or a bad
+    query parameter of sitegen's own endpoints."""
+
+
+def query_fields(query: str) -> dict[str, str]:
+    """The fields of a query to one of sitegen's endpoints, by name; a malformed query (a field
+    without '=', an empty field, bad percent-encoding, too many fields) or a field given twice
+    is a BadRequest. Unknown fields are the caller's to ignore."""
+    try:
+        pairs = urllib.parse.parse_qsl(
+            query,
+            keep_blank_values=True,
+            strict_parsing=True,
+            errors="strict",
+            max_num_fields=MAX_QUERY_FIELDS,
+        )
+    except UnicodeDecodeError:
+        raise BadRequest("the query is not UTF-8") from None
+    except ValueError:  # the field itself is not echoed: it may be 5,000 characters long
+        raise BadRequest(
+            f"malformed query: at most {MAX_QUERY_FIELDS} fields, each name=value, joined by &"
+        ) from None
+    fields = dict(pairs)
+    if len(fields) != len(pairs):
+        twice = sorted(name for name, n in Counter(k for k, _ in pairs).items() if n > 1)
+        raise BadRequest(f"query field given more than once: {', '.join(twice)}")
+    return fields
+
+
+def since_generation(fields: dict[str, str]) -> int | None:
+    """``since`` of an event-stream query: the generation the page shows, None when not given."""
+    since = fields.get("since")
+    if since is None:
+        return None
+    if not GENERATION.fullmatch(since):
+        raise BadRequest("since must be a build generation: 1 to 18 digits 0-9")
+    return int(since)
 
 
 @dataclass
 class BuildStatus:
-    """The latest build, shared by the builder and every open event stream."""
+    """The latest build the open pages are told of, shared by the builder and every open
+    event stream: a new generation reloads them."""
 
     generation: int = 0
     failed: bool = False
     lines: tuple[str, ...] = ()
+    #: ``site_signature`` of the site the last good build left.
+    site: str = ""
     changed: threading.Condition = field(default_factory=threading.Condition)
 
-    def publish(self, failed: bool, lines: list[str]) -> None:
+    def publish(self, failed: bool, lines: list[str], site: str = "") -> bool:
+        """Tell the open pages of a build, unless it shows them nothing new: a good build that
+        left the same site as the last good one, or a failure with the same lines. False then:
+        a page reloaded for nothing loses its scroll and, rebuilt in a loop, never settles."""
         with self.changed:
+            if self.generation and failed == self.failed:
+                if failed and tuple(lines) == self.lines:
+                    return False
+                if not failed and site == self.site:
+                    return False
             self.generation += 1
             self.failed, self.lines = failed, tuple(lines)
+            if not failed:
+                self.site = site
             self.changed.notify_all()
+            return True
 
     def wait_after(self, seen: int, timeout: float) -> tuple[int, str]:
         """Waits for a build after generation ``seen``: (its generation, its JSON), or
@@ -99,13 +168,17 @@ class Builder:
         self.load_config, self.config, self.quiet = load_config, config, quiet
         self.status = BuildStatus()
         self.lock = threading.Lock()
+        #: The names the pages' snippet lines give, as of the last build that crawled.
+        self.snippets: frozenset[str] = frozenset()
 
-    def rebuild(self, full: bool = False) -> None:
+    def rebuild(self, full: bool = False) -> bool:
+        """Build; True when the open pages were told to reload."""
         with self.lock:
             failed, lines = self._build(full)
             for line in lines:
                 click.echo(line, err=True)
-            self.status.publish(failed, lines)
+            site = "" if failed else site_signature(self.config.out_dir)
+            return self.status.publish(failed, lines, site)
 
     def _build(self, full: bool) -> tuple[bool, list[str]]:
         try:
@@ -115,6 +188,7 @@ class Builder:
             return True, [f"error: {exc}"]
         except Exception as exc:  # noqa: BLE001 - serve must outlive any failed build
             return True, [f"error: the build failed: {type(exc).__name__}: {exc}"]
+        self.snippets = included_names(result.crawl)
         lines = [d.format() for d in result.diagnostics]
         if not self.quiet:
             lines.append(f"sitegen: {'full rebuild: ' if full else ''}{result.summary()}")
@@ -122,6 +196,32 @@ class Builder:
 
 
 # ---------------------------------------------------------------------------- watching
+
+
+def included_names(found: Crawl) -> frozenset[str]:
+    """Every name a page's snippet lines give, read or not: a file created at one is read."""
+    return frozenset(name for page in found.pages for name in snippet_names(page.data))
+
+
+def site_signature(out: Path) -> str:
+    """What the site folder holds, cheaply: each file's path, inode, size and time. The site
+    writer hard-links every unchanged output from the previous site and writes a changed one
+    anew (sitegen/site/writer.py), so an unchanged site keeps every inode: one stat per file,
+    no byte read. The marker, rewritten by every build, is left out."""
+    digest = hashlib.sha256()
+    for folder, dirs, files in os.walk(out):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if name == OUTPUT_MARKER and folder == str(out):
+                continue
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            rel = os.path.relpath(path, out)
+            digest.update(f"{rel}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
 
 
 def config_files(config: Config, config_file: Path | None) -> set[Path]:
@@ -132,18 +232,51 @@ def config_files(config: Config, config_file: Path | None) -> set[Path]:
     return {Path(os.path.realpath(p)) for p in names}
 
 
+def own_logs() -> set[tuple[int, int]]:
+    """(device, inode) of this process's standard output and error when they are files:
+    ``sitegen serve > docs/serve.log`` must not rebuild on its own lines, even where a build
+    reads the log (an asset in the content folder)."""
+    found = set()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            st = os.fstat(stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            found.add((st.st_dev, st.st_ino))
+    return found
+
+
+def rebuilds(change: Change, reads: Reads) -> bool:
+    """Whether a change of a path a build takes in that way is a new input: any change of a
+    file it reads, and a file or folder it lists appearing or going (links may name it)."""
+    from watchfiles import Change
+
+    if reads is Reads.BYTES:
+        return True
+    return reads is Reads.NAME and change in (Change.added, Change.deleted)
+
+
 def watch(builder: Builder, config_file: Path | None, stop: threading.Event) -> None:
-    """Rebuild after each batch of changes until ``stop`` is set; never ends on a failure."""
+    """Rebuild after each batch of changes of what a build reads, until ``stop`` is set; never
+    ends on a failure. The output, the cache, gitignored files and anything else a build does
+    not read (a log in the project root) never start one (content/guides/safety.md)."""
     from watchfiles import watch as watch_changes
 
-    def relevant(_change: object, path: str) -> bool:
+    logs = own_logs()
+
+    def relevant(change: Change, path: str) -> bool:
         config = builder.config
-        p = Path(os.path.realpath(path))
-        skip = (Path(os.path.realpath(config.out_dir)), Path(os.path.realpath(config.cache_dir)))
-        if any(is_within(p, s) for s in skip):
-            return False
-        rel = p.relative_to(root) if is_within(p, root) else p
-        return not any(part.startswith(".") for part in rel.parts)
+        if logs:
+            try:
+                st = os.stat(path)
+            except OSError:
+                pass
+            else:
+                if (st.st_dev, st.st_ino) in logs:
+                    return False
+        reads = build_reads(config, path, builder.snippets, config_files(config, config_file))
+        return rebuilds(change, reads)
 
     root = Path(os.path.realpath(builder.config.root))
     for changes in watch_changes(root, watch_filter=relevant, stop_event=stop, step=50):
@@ -211,10 +344,12 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
                 return
             url = urllib.parse.urlsplit(self.path)
             if url.path == EVENTS_PATH:
-                self._events(urllib.parse.parse_qs(url.query).get("since", [""])[0])
+                self._events(since_generation(query_fields(url.query)))
             elif url.path == SCRIPT_PATH:
+                query_fields(url.query)  # takes no field; a malformed query is still a 400
                 self._send(200, "text/javascript; charset=utf-8", LIVE_JS.encode(), body)
             else:
+                # A page's own query (?q= of the search page) is the page's, never read here.
                 self._file(url.path, body)
         except BadRequest as exc:
             self._error(400, str(exc))
@@ -269,13 +404,13 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         data = with_live_reload(data, self.server.builder.status)
         self._send(404, "text/html; charset=utf-8", data, body)
 
-    def _events(self, since: str) -> None:
+    def _events(self, since: int | None) -> None:
         status = self.server.builder.status
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        seen = int(since) if since.isdigit() else status.generation
+        seen = status.generation if since is None else since
         while not self.server.stopping.is_set():
             seen, news = status.wait_after(seen, PING_SECONDS)
             message = f"event: build\ndata: {news}\n\n" if news else ": ping\n\n"
@@ -324,8 +459,6 @@ class LoopbackServer(http.server.ThreadingHTTPServer):
         return self.builder.config.out_dir
 
     def handle_error(self, request: object, client_address: object) -> None:
-        import sys
-
         exc = sys.exc_info()[1]
         click.echo(f"sitegen: a request failed: {type(exc).__name__}: {exc}", err=True)
 
