@@ -430,8 +430,8 @@ class Reads(enum.Enum):
     #: Never: outside the root, hidden, the output or the cache, gitignored or excluded, in a
     #: virtual environment or another sitegen output. No change of it is a new input.
     NOTHING = "nothing"
-    #: By name only: the crawl lists it (a link may point at it) but never reads its bytes.
-    #: Adding or removing it is a new input, writing to it is not (a log, a build artefact).
+    #: By name only: the crawl lists it (a warning about a link to it says it exists) but
+    #: never reads its bytes, so no output depends on it (a log, a build artefact).
     NAME = "name"
     #: Its bytes: a page, an asset, a source file, a manifest, a snippet a page includes, a
     #: theme file, a config file, a .gitignore. Any change of it is a new input.

@@ -247,16 +247,6 @@ def own_logs() -> set[tuple[int, int]]:
     return found
 
 
-def rebuilds(change: Change, reads: Reads) -> bool:
-    """Whether a change of a path a build takes in that way is a new input: any change of a
-    file it reads, and a file or folder it lists appearing or going (links may name it)."""
-    from watchfiles import Change
-
-    if reads is Reads.BYTES:
-        return True
-    return reads is Reads.NAME and change in (Change.added, Change.deleted)
-
-
 def watch(builder: Builder, config_file: Path | None, stop: threading.Event) -> None:
     """Rebuild after each batch of changes of what a build reads, until ``stop`` is set; never
     ends on a failure. The output, the cache, gitignored files and anything else a build does
@@ -275,8 +265,11 @@ def watch(builder: Builder, config_file: Path | None, stop: threading.Event) -> 
             else:
                 if (st.st_dev, st.st_ino) in logs:
                     return False
-        reads = build_reads(config, path, builder.snippets, config_files(config, config_file))
-        return rebuilds(change, reads)
+        # Only what a build reads starts one. A file it merely lists (a log in the root)
+        # changes no output when it appears or goes, only what a warning about a link to it
+        # says; the next build brings that up to date.
+        files = config_files(config, config_file)
+        return build_reads(config, path, builder.snippets, files) is Reads.BYTES
 
     root = Path(os.path.realpath(builder.config.root))
     for changes in watch_changes(root, watch_filter=relevant, stop_event=stop, step=50):

@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-from watchfiles import Change
 
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl, snippet_candidates
@@ -21,7 +20,6 @@ from sitegen.serve import (
     config_files,
     included_names,
     query_fields,
-    rebuilds,
     since_generation,
     site_signature,
 )
@@ -182,24 +180,6 @@ def test_a_symlink_is_judged_by_where_it_points(project: Path, tmp_path: Path) -
     (project / "content" / "in.md").symlink_to(project / "content" / "sub" / "page.md")
     assert _reads(project, "content/out.md") is Reads.NOTHING
     assert _reads(project, "content/in.md") is Reads.BYTES
-
-
-@pytest.mark.parametrize(
-    ("change", "reads", "expected"),
-    [
-        (Change.modified, Reads.BYTES, True),
-        (Change.added, Reads.BYTES, True),
-        (Change.deleted, Reads.BYTES, True),
-        (Change.modified, Reads.NAME, False),  # a log written to: no build
-        (Change.added, Reads.NAME, True),  # a file appearing: links to it resolve now
-        (Change.deleted, Reads.NAME, True),
-        (Change.modified, Reads.NOTHING, False),
-        (Change.added, Reads.NOTHING, False),
-        (Change.deleted, Reads.NOTHING, False),
-    ],
-)
-def test_which_changes_rebuild(change: Change, reads: Reads, expected: bool) -> None:
-    assert rebuilds(change, reads) is expected
 
 
 # ---------------------------------------------------------------------------- reloads

@@ -77,6 +77,9 @@ def test_a_log_in_the_project_root_starts_no_build(tmp_path: Path, gitignored: b
                     log.write(f"note {n}\n")
             time.sleep(0.2)
         (served.root / "tool.log").write_text("rewritten whole\n")
+        (served.root / "new.log").write_text("a log made while serving\n")
+        (served.root / "logs").mkdir()
+        (served.root / "logs" / "today.log").write_text("in a new folder\n")
         time.sleep(3)
         assert served.builds() == 1, served.text()[-2000:]
         # and what a build reads still rebuilds, once
@@ -105,8 +108,8 @@ def _summaries(served: Served) -> int:
 
 
 def test_a_rebuild_that_changes_no_output_sends_no_reload(served: Served) -> None:
-    """A new file no page names is a new input (links may name it): it is built, but the
-    site is the same, so an open page hears nothing; a page edit then reloads it."""
+    """A page saved with the same bytes is built again, but the site is the same, so an open
+    page hears nothing; a page edit then reloads it."""
     with socket.create_connection(("127.0.0.1", served.port), timeout=10) as s:
         s.sendall(
             f"GET /__sitegen/events?since=1 HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n".encode()
@@ -114,7 +117,8 @@ def test_a_rebuild_that_changes_no_output_sends_no_reload(served: Served) -> Non
         heard = s.recv(4096)
         assert heard.startswith(b"HTTP/1.1 200 "), heard
         builds = _summaries(served)
-        (served.root / "notes.txt").write_text("named by no page\n")
+        page = served.root / "content" / "a.md"
+        page.write_bytes(page.read_bytes())
         wait_for(lambda: _summaries(served) > builds, "the rebuild")
         s.settimeout(2)
         try:
