@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Full build of a generated docs corpus: sitegen vs mkdocs (small nav) vs the markdown floor.
 
-    python bench/build_vs_mkdocs.py [--pages 2000] [--runs 3] [--jobs 0]
+    python bench/build_vs_mkdocs.py [--pages 2000] [--runs 3] [--jobs 0] [--before PYTHON]
 
 Generates the corpus with ../shared/bench/gen_corpus.py, then times, side by side in one run:
 ``sitegen build`` (a clean build: caches removed before each run), ``mkdocs build -f
 mkdocs-smallnav.yml`` (mkdocs's fastest fair setup), and markdown-it-py parse + render of the
 same pages alone in one process (the floor). Prints the median of the runs, pages/s and ratios.
+``--before PYTHON`` also times ``PYTHON -m sitegen.cli build`` in each run: an interpreter
+with the code before a change installed (non-editable, in its own venv), so the cost of the
+change is measured side by side with it, under the same load.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=0, help="sitegen --jobs (0 = one per core)")
+    ap.add_argument("--before", default="", help="a Python with the earlier sitegen installed")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="sitegen-bench-") as tmp:
         corpus = Path(tmp) / "corpus"
@@ -66,13 +70,17 @@ def main() -> None:
 
         sitegen_cmd = sitegen("build", "--quiet", "--jobs", str(args.jobs))
         mkdocs_cmd = mkdocs_build(Path(tmp) / "mkdocs-site")
+        before_cmd = [args.before, *sitegen_cmd[1:]] if args.before else []
         times: dict[str, list[float]] = {
             "sitegen build": [],
+            **({"sitegen before": []} if before_cmd else {}),
             "mkdocs small-nav": [],
             "markdown-it floor": [],
         }
         for _ in range(args.runs):
             times["sitegen build"].append(timed(sitegen_cmd, corpus, clean))
+            if before_cmd:
+                times["sitegen before"].append(timed(before_cmd, corpus, clean))
             times["mkdocs small-nav"].append(timed(mkdocs_cmd, corpus))
             times["markdown-it floor"].append(floor(corpus / "docs"))
     med = {k: statistics.median(v) for k, v in times.items()}
