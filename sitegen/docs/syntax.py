@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.deflist import deflist_plugin
 
+from sitegen.docs.attributes import bounded_attrs
 from sitegen.docs.autorefs import KIND as AUTOREF
 from sitegen.docs.autorefs import autoref, directive_links
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
@@ -49,6 +50,9 @@ def use_doc_syntax(md: MarkdownIt) -> None:
     attr = next((r for r in md.block.ruler.__rules__ if r.name == "attr"), None)
     if attr is not None:
         md.block.ruler.at("attr", _attribute_lines_only(attr.fn), {"alt": attr.alt})
+    inline_attr = next((r for r in md.inline.ruler.__rules__ if r.name == "attr"), None)
+    if inline_attr is not None:
+        md.inline.ruler.at("attr", bounded_attrs(inline_attr.fn), {"alt": inline_attr.alt})
     callouts_plugin(md)
     blocks_plugin(md)
     deflist_plugin(md)
