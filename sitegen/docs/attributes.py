@@ -1,5 +1,5 @@
-"""The attrs plugin's inline rule (``[link](p.md){.class}``), reading only the ``{…}`` it
-parses instead of the rest of the page.
+"""The attrs plugin's inline rule (a ``{.class}`` list after a link, image or code span),
+reading only the ``{…}`` it parses instead of the rest of the page.
 
 The plugin parses ``state.src[state.pos:]``, a copy of the rest of the text, and scans that
 copy for its last ``%``, wherever the rule is tried: after each link, image or code span
