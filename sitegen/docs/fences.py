@@ -99,14 +99,26 @@ def render_fence(
 
 def _highlighted(code: str, lexer: Lexer, opts: dict[str, str]) -> str:
     start = opts.get("linenums", "")
-    formatter = HtmlFormatter(
-        cssclass="highlight",
-        wrapcode=True,
-        hl_lines=_marked_lines(opts.get("hl_lines", "")),
-        linenos="inline" if start else False,
-        linenostart=int(start) if start.isdigit() and int(start) > 0 else 1,
+    formatter = _formatter(
+        tuple(_marked_lines(opts.get("hl_lines", ""))),
+        bool(start),
+        int(start) if start.isdigit() and int(start) > 0 else 1,
     )
     return str(highlight(code, lexer, formatter))
+
+
+@functools.lru_cache(maxsize=256)
+def _formatter(marked: tuple[int, ...], numbered: bool, first: int) -> HtmlFormatter[str]:
+    """One formatter per set of options: making one builds its style's class table, which
+    cost more than formatting a fence (bench/README.md, "Where the time goes"). A formatter
+    keeps no state between ``format`` calls, so sharing it changes no byte."""
+    return HtmlFormatter(
+        cssclass="highlight",
+        wrapcode=True,
+        hl_lines=list(marked),
+        linenos="inline" if numbered else False,
+        linenostart=first,
+    )
 
 
 def _plain(code: str, language: str) -> str:
