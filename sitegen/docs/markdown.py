@@ -23,6 +23,7 @@ from markdown_it.rules_block import table
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import autolink, image, link
 from markdown_it.token import Token
+from markdown_it.utils import EnvType
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 from mdit_py_plugins.attrs.parse import ParseError
 from mdit_py_plugins.attrs.parse import parse as parse_attrs
@@ -33,6 +34,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.anchors import page_anchors
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
+from sitegen.docs.gates import RuleGates
 from sitegen.docs.nesting import TOO_DEEP, limit_nesting, too_deep_message
 from sitegen.docs.positions import (
     ENV_SOURCE,
@@ -70,6 +72,14 @@ class _Markdown(MarkdownIt):
     Normalizing (parse, punycode, percent-encode, format) costs about as much as the rest
     of a link; most destinations in docs are plain relative paths, and many repeat.
     """
+
+    #: The rules switched per page by their markers (sitegen/docs/gates.py); set once built.
+    gates: RuleGates | None = None
+
+    def parse(self, src: str, env: EnvType | None = None) -> list[Token]:
+        if self.gates is not None:
+            self.gates.fit(src)
+        return super().parse(src, env)
 
     def normalizeLink(self, url: str) -> str:
         if _PLAIN_DESTINATION.fullmatch(url) and not url.startswith("//"):
@@ -133,7 +143,7 @@ def _paragraph_attrs(state: StateCore) -> None:
             _take_trailing_attrs(token, tokens[i + 1])
 
 
-def _build_parser() -> MarkdownIt:
+def _build_parser() -> _Markdown:
     # html on, as CommonMark says: the renderer cleans it (content/guides/site.md)
     md = _Markdown("commonmark", renderer_cls=SafeRenderer)
     md.enable(["table", "strikethrough"])
@@ -152,6 +162,7 @@ def _build_parser() -> MarkdownIt:
     _replace_rule(md.core.ruler, "inline", parse_inlines)
     use_doc_syntax(md)
     md.core.ruler.after("inline", "sitegen_paragraph_attrs", _paragraph_attrs)
+    md.gates = RuleGates.of(md)
     return md
 
 
