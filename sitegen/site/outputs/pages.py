@@ -181,36 +181,33 @@ def substitute_links(
     mark = rec.link_mark
 
     def repl(m: re.Match[str]) -> str:
-        i = int(m.group("index"))
-        if m.group("mark") != mark or i >= len(resolutions):
+        i = int(m.group(2))
+        if m.group(1) != mark or i >= len(resolutions):
             return m.group(0)
         res, link = resolutions[i], rec.links[i]
         url = _link_href(res, link.href, from_out, graph)
-        attr, classes = m.group("attr"), m.group("classes") or ""
-        allowed = allowed_url(url, image=link.kind == "image")
-        written = htmlmod.escape(url, quote=True) if allowed else "#"
-        if not attr:  # a mark that is not a whole attribute: the URL alone
-            return written
-        if not allowed:
-            return f' class="{classes}"' if classes else ""
-        if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
-            classes = f"{classes} broken-link".lstrip()
-            return (
-                f' {attr}="{written}" class="{classes}" '
-                'title="Broken link: the target does not exist"'
-            )
-        return f' {attr}="{written}"' + (f' class="{classes}"' if classes else "")
+        quote, classes = m.group(3) or "", m.group(4)
+        if not allowed_url(url, image=link.kind == "image"):
+            written = _REFUSED if quote else "#"
+        else:
+            written = htmlmod.escape(url, quote=True)
+        if quote and res.outcome in (Outcome.MISSING, Outcome.OUTSIDE) and written != _REFUSED:
+            classes = f"{classes} broken-link" if classes else "broken-link"
+            return f'{written}" class="{classes}" title="Broken link: the target does not exist"'
+        return written + quote + (f' class="{classes}"' if classes is not None else "")
 
-    return _LINK_MARK.sub(repl, rec.html)
+    body = _LINK_MARK.sub(repl, rec.html)
+    # A refused URL's attribute goes whole: the link stays as its text (rare, so a second
+    # pass only then; the marks pattern starts with a literal, which keeps the first fast).
+    return _REFUSED_ATTRIBUTE.sub("", body) if _REFUSED in body else body
 
 
 # Every page's marks share one shape (``sglink-<16 hex>-<i>``): one compiled pattern for all.
 # markdown-it writes a link's attributes in the order its syntax set them: the URL first,
-# then the class a wikilink or an autoref carries.
-_LINK_MARK = re.compile(
-    r'(?: (?P<attr>href|src)=")?(?P<mark>sglink-[0-9a-f]{16}-)(?P<index>\d+)'
-    r'(?(attr)"(?: class="(?P<classes>[^"]*)")?)'
-)
+# then the class a wikilink or an autoref carries, which a broken link's class joins.
+_LINK_MARK = re.compile(r'(sglink-[0-9a-f]{16}-)(\d+)(")?(?: class="([^"]*)")?')
+_REFUSED = "\ue002"
+_REFUSED_ATTRIBUTE = re.compile(' (?:href|src)="\ue002"')
 
 
 def scrollable_boxes(body: str) -> str:
