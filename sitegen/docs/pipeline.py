@@ -1,0 +1,91 @@
+"""The docs half of the extract step: every page to its record, in forked workers, with the
+page cache's records of unchanged pages reused (linking them is sitegen/link/).
+
+Called by ``sitegen.build`` after the crawl; reads nothing but the crawl's bytes and the
+snippet files it found, and never writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from functools import partial
+
+from sitegen.crawl import SourceFile
+from sitegen.docs.markdown import extract_page
+from sitegen.docs.records import PageRecord
+from sitegen.docs.sanitize import RawHtml
+from sitegen.docs.snippets import Expanded, expand, map_back, snippet_names
+from sitegen.parallel import run_forked
+from sitegen.paths import RepoPath
+from sitegen.progress import Progress
+
+
+def extract_pages(
+    files: list[SourceFile],
+    jobs: int,
+    progress: Progress,
+    cached_page: Callable[[str, str], PageRecord | None] | None = None,
+    raw_html: RawHtml = RawHtml.SANITIZE,
+    snippets: Mapping[str, bytes] | None = None,
+    *,
+    unread_snippets: Mapping[str, str] | None = None,
+    snippet_paths: Mapping[str, str] | None = None,
+) -> list[PageRecord]:
+    """A record per page, in path order; a page whose bytes the cache knows is not parsed
+    (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html`` mode). A page with snippet lines
+    is parsed with the snippets in place (content/syntax/snippets.md); its cache key is the
+    hash of those bytes and of the snippets' problems, so a changed snippet file parses the
+    page again, and so does a snippet left out for another reason (the warning says which)."""
+    expanded = {
+        f.path: expand(f.data, snippets or {}, unread_snippets, page=f.path, paths=snippet_paths)
+        for f in files
+        if snippet_names(f.data)
+    }
+    keys = {
+        f.path: _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash
+        for f in files
+    }
+    cached: dict[str, PageRecord] = {}
+    if cached_page is not None:
+        for f in files:
+            rec = cached_page(f.path, keys[f.path])
+            if rec is not None and rec.raw_html == raw_html:
+                cached[f.path] = rec
+    todo = [f for f in files if f.path not in cached]
+    task = progress.task("Extracting pages", len(todo))
+    # Forked workers read the bytes from the crawl they inherit; records come back as the
+    # plain dataclasses the cache stores, never as parse trees.
+    for chunk in run_forked(
+        partial(_extract_chunk, raw_html=raw_html, expanded=expanded),
+        todo,
+        list(range(len(todo))),
+        jobs,
+    ):
+        cached.update((r.path, r) for r in chunk)
+        task.advance(len(chunk))
+    return [cached[f.path] for f in files]
+
+
+def _expanded_key(ex: Expanded) -> str:
+    digest = hashlib.sha256(ex.data)
+    for line, problem in ex.problems:
+        digest.update(f"\0{line}:{problem}".encode())
+    return digest.hexdigest()
+
+
+def _extract_chunk(
+    todo: list[SourceFile],
+    indexes: list[int],
+    raw_html: RawHtml = RawHtml.SANITIZE,
+    expanded: Mapping[RepoPath, Expanded] | None = None,
+) -> list[PageRecord]:
+    out = []
+    for i in indexes:
+        f = todo[i]
+        ex = (expanded or {}).get(f.path)
+        if ex is None:
+            out.append(extract_page(f.path, f.data, raw_html))
+        else:  # parsed with its snippets in place, every position mapped back to its bytes
+            out.append(map_back(extract_page(f.path, ex.data, raw_html), f.data, ex))
+    return out
