@@ -14,21 +14,19 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Mapping
-from functools import partial
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
-from sitegen.crawl import CodeFile, Crawl, SourceFile, crawl
+from sitegen.crawl import CodeFile, Crawl, crawl
 from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
+from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.sanitize import RawHtml
-from sitegen.docs.snippets import Expanded, expand, map_back, snippet_names
+from sitegen.docs.snippets import snippet_names
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import open_store
 from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, StoreError, merge_graphs
@@ -46,83 +44,13 @@ from sitegen.incremental import (
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import Linked, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
-from sitegen.parallel import run_forked, run_in_background
-from sitegen.paths import RepoPath, SitePath
+from sitegen.parallel import run_in_background
+from sitegen.paths import SitePath
 from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
 
 __all__ = ["BuildOptions", "BuildResult", "build"]
-
-
-def extract_pages(
-    files: list[SourceFile],
-    jobs: int,
-    progress: Progress,
-    state: BuildState | None = None,
-    raw_html: RawHtml = RawHtml.SANITIZE,
-    snippets: Mapping[str, bytes] | None = None,
-    *,
-    unread_snippets: Mapping[str, str] | None = None,
-    snippet_paths: Mapping[str, str] | None = None,
-) -> list[PageRecord]:
-    """A record per page, in path order; a page whose bytes the cache knows is not parsed
-    (unless its HTML was rendered under another ``raw_html`` mode). A page with snippet lines
-    is parsed with the snippets in place (content/syntax/snippets.md); its cache key is the
-    hash of those bytes and of the snippets' problems, so a changed snippet file parses the
-    page again, and so does a snippet left out for another reason (the warning says which)."""
-    expanded = {
-        f.path: expand(f.data, snippets or {}, unread_snippets, page=f.path, paths=snippet_paths)
-        for f in files
-        if snippet_names(f.data)
-    }
-    keys = {
-        f.path: _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash
-        for f in files
-    }
-    cached: dict[str, PageRecord] = {}
-    if state is not None:
-        for f in files:
-            rec = state.page(f.path, keys[f.path])
-            if rec is not None and rec.raw_html == raw_html:
-                cached[f.path] = rec
-    todo = [f for f in files if f.path not in cached]
-    task = progress.task("Extracting pages", len(todo))
-    # Forked workers read the bytes from the crawl they inherit; records come back as the
-    # plain dataclasses the cache stores, never as parse trees.
-    for chunk in run_forked(
-        partial(_extract_chunk, raw_html=raw_html, expanded=expanded),
-        todo,
-        list(range(len(todo))),
-        jobs,
-    ):
-        cached.update((r.path, r) for r in chunk)
-        task.advance(len(chunk))
-    return [cached[f.path] for f in files]
-
-
-def _expanded_key(ex: Expanded) -> str:
-    digest = hashlib.sha256(ex.data)
-    for line, problem in ex.problems:
-        digest.update(f"\0{line}:{problem}".encode())
-    return digest.hexdigest()
-
-
-def _extract_chunk(
-    todo: list[SourceFile],
-    indexes: list[int],
-    raw_html: RawHtml = RawHtml.SANITIZE,
-    expanded: Mapping[RepoPath, Expanded] | None = None,
-) -> list[PageRecord]:
-    out = []
-    for i in indexes:
-        f = todo[i]
-        ex = (expanded or {}).get(f.path)
-        if ex is None:
-            out.append(extract_page(f.path, f.data, raw_html))
-        else:  # parsed with its snippets in place, every position mapped back to its bytes
-            out.append(map_back(extract_page(f.path, ex.data, raw_html), f.data, ex))
-    return out
 
 
 def raw_html_notice(config: Config) -> list[Diagnostic]:
@@ -273,7 +201,7 @@ def _build_locked(
             found.pages,
             jobs,
             progress,
-            state,
+            state.page,
             RawHtml(config.raw_html),
             found.snippets,
             unread_snippets=found.unread_snippets,
