@@ -7,15 +7,11 @@ plain records to the next; only crawl reads input and only emit (and the store) 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import gc
-import hashlib
 import os
-import sqlite3
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from sitegen.cache import build_lock, prepare_cache
@@ -28,18 +24,18 @@ from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import snippet_names
 from sitegen.graph.model import Graph, NodeKind
-from sitegen.graph.store import open_store
-from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, StoreError, merge_graphs
+from sitegen.graph.store import load_store, open_store
+from sitegen.graph.store.base import GraphUpdate, SourceStatus, merge_graphs
 from sitegen.incremental import (
     STATE_FILE,
     BuildState,
     SiteRecord,
     finished_fingerprint,
-    input_fingerprint,
     load_state,
     mark_finished,
     mark_unfinished,
     save_state,
+    site_fingerprint,
 )
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import Linked, link_all
@@ -289,70 +285,14 @@ def _dropped(state: BuildState) -> list[Diagnostic]:
     ]
 
 
-def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, list[Diagnostic]]:
-    """The stored graph when the merge needs it; a store that cannot be read is set aside
-    (renamed, never deleted) with a warning saying what is lost, and the build goes on."""
-    path: Path = store.path  # type: ignore[attr-defined]
-    if not path.exists() or not (needed or config.store == "sqlite"):
-        return Graph(), []
-    try:
-        # Read even when the merge does not need it for SQLite, which diffs against its rows
-        # when it saves: a store it cannot read is set aside now, not failed on later.
-        return store.load(), []
-    except (StoreError, sqlite3.Error, OSError) as err:
-        aside = _set_aside(path, ".unreadable")
-        return Graph(), [
-            Diagnostic(
-                f".sitegen/{path.name}",
-                1,
-                1,
-                Level.WARNING,
-                f"the graph store cannot be read ({err}); it was set aside as .sitegen/{aside.name}. "
-                "Lost: the stored links of pages this build could not read (they return when those "
-                "pages are read again)",
-                "store",
-            )
-        ]
-
-
-def _set_aside(path: Path, suffix: str) -> Path:
-    aside = path.with_name(path.name + suffix)
-    for extra in ("", "-wal", "-shm"):
-        part = path.with_name(path.name + extra)
-        if part.exists():
-            os.replace(part, aside.with_name(aside.name + extra))
-    return aside
-
-
 def build_fingerprint(config: Config, found: Crawl) -> str:
-    """The whole input of a site build: options that change output, templates, every file."""
-    # Output is the same for every --jobs and wherever the project lies (but for the default
-    # title, the folder's name, which site_title carries).
+    """The whole input of a site build (``incremental.site_fingerprint``), with the two facts
+    only the site layer knows: the templates and the commit the pages' dates come from."""
     from sitegen.site.pagemeta import git_head  # the pages' dates change with the commit
     from sitegen.site.render import template_files
 
-    options = (
-        dataclasses.replace(config, jobs=0, root=Path(".")),
-        config.site_title,
-        git_head(config.root),
-    )
-    files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
-    files += [(f.path, f.content_hash) for f in found.code]
-    files += sorted(found.asset_hashes.items())
-    files += [
-        ("snippet:" + n, hashlib.sha256(d).hexdigest()) for n, d in sorted(found.snippets.items())
-    ]
-    # Where a snippet was read from, and why one was not (its size is in the warning).
-    files += [("snippet-path:" + n, p) for n, p in sorted(found.snippet_paths.items())]
-    files += [("snippet-unread:" + n, why) for n, why in sorted(found.unread_snippets.items())]
-    files += [
-        (p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())
-    ]
-    return input_fingerprint(
-        repr(options),
-        template_files(config.root, config.theme_dir),
-        files,
-        (sorted(found.all_paths), sorted(found.diagnostics)),
+    return site_fingerprint(
+        config, found, template_files(config.root, config.theme_dir), git_head(config.root)
     )
 
 

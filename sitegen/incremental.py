@@ -12,6 +12,7 @@ read defensively: missing, corrupt or foreign means a full build.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import hashlib
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from sitegen import __version__
+from sitegen.config import Config
+from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.records import PageRecord
 from sitegen.fsutil import write_atomically
@@ -229,3 +232,31 @@ class SiteRecord:
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return cls()
+
+
+def site_fingerprint(
+    config: Config, found: Crawl, templates: Iterable[tuple[str, bytes]], head: str
+) -> str:
+    """The whole input of a site build: options that change output, the ``templates`` (name
+    and bytes), the commit ``head`` (the pages' dates change with it), every file."""
+    # Output is the same for every --jobs and wherever the project lies (but for the default
+    # title, the folder's name, which site_title carries).
+    options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title, head)
+    files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
+    files += [(f.path, f.content_hash) for f in found.code]
+    files += sorted(found.asset_hashes.items())
+    files += [
+        ("snippet:" + n, hashlib.sha256(d).hexdigest()) for n, d in sorted(found.snippets.items())
+    ]
+    # Where a snippet was read from, and why one was not (its size is in the warning).
+    files += [("snippet-path:" + n, p) for n, p in sorted(found.snippet_paths.items())]
+    files += [("snippet-unread:" + n, why) for n, why in sorted(found.unread_snippets.items())]
+    files += [
+        (p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())
+    ]
+    return input_fingerprint(
+        repr(options),
+        templates,
+        files,
+        (sorted(found.all_paths), sorted(found.diagnostics)),
+    )
