@@ -21,11 +21,12 @@ from sitegen.crawl import CodeFile, Crawl, crawl
 from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.pipeline import extract_pages
+from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import snippet_names
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_store, open_store
-from sitegen.graph.store.base import GraphUpdate, SourceStatus, merge_graphs
+from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, merge_graphs
 from sitegen.incremental import (
     STATE_FILE,
     BuildState,
@@ -193,16 +194,7 @@ def _build_locked(
         mark_unfinished(config.cache_dir)
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages = extract_pages(
-            found.pages,
-            jobs,
-            progress,
-            state.page,
-            RawHtml(config.raw_html),
-            found.snippets,
-            unread_snippets=found.unread_snippets,
-            snippet_paths=found.snippet_paths,
-        )
+        pages = _extract_pages_step(config, found, jobs, progress, state)
         texts = start_text_index(found, jobs)  # runs while the code is analysed and linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
@@ -212,7 +204,6 @@ def _build_locked(
         # 3. link: the code's imports and names into the code graph, then every link and
         # relation of every page and source file against the whole set of files
         code, code_link_diags = link_code(config, found, code_records)
-        code_diags += code_link_diags
         timings.mark("code graph")
         linked = link_all(
             site_index(config, found),
@@ -223,48 +214,87 @@ def _build_locked(
         )
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
-        store = open_store(config.store, config.cache_dir)
-        stored, store_diags = load_store(store, config, needed=bool(found.diagnostics))
-        if found.diagnostics:
-            graph = merge_graphs(stored, crawl_result(found, linked, stored, config))
-        else:  # nothing skipped: the merge is the crawl's own graph (see crawl_result)
-            graph = linked.graph
+        store, graph, store_diags = _store_step(config, found, linked)
         result = BuildResult(config, found, pages, code_records, linked, graph, code)
         timings.mark("store merge")
         # The store is written (atomically) by a forked process while the site is made.
         with run_in_background(store.save, graph, jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
             result.cycles = cycles_step(result)
-            result.diagnostics = sorted(
-                set(
-                    found.diagnostics
-                    + code_diags
-                    + linked.diagnostics
-                    + store_diags
-                    + _dropped(state)
-                    + raw_html_notice(config)
-                    + layout_diagnostics(config, found)
-                    + [d for p in pages for d in p.diagnostics]
-                )
-            )
+            found_here = code_diags + code_link_diags + store_diags + _dropped(state)
+            result.diagnostics = _all_diagnostics(config, result, found_here)
             timings.mark("analyse")
             result.insight = insight_step(result, fingerprint, texts)
             timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
-                from sitegen.site.emit import emit_site
-
-                result.written = emit_site(
-                    result, progress, jobs, fingerprint, reuse=not options.clean
-                )
+                result.written = _emit_step(result, progress, jobs, fingerprint, options)
             timings.mark("emit")
-        state.pages = {p.path: p for p in pages}
-        save_state(config.cache_dir, state)
-        if options.write_site:  # the store, the state and the site all hold this input now
-            save_core_snapshot(config, result)
-            mark_finished(config.cache_dir, fingerprint)
+        # 7. remember: the page cache, the graph-core snapshot, and that this input is done
+        _save_step(config, state, result, fingerprint, options.write_site)
         timings.mark("save state")
     return result
+
+
+def _extract_pages_step(
+    config: Config, found: Crawl, jobs: int, progress: Progress, state: BuildState
+) -> list[PageRecord]:
+    return extract_pages(
+        found.pages,
+        jobs,
+        progress,
+        state.page,
+        RawHtml(config.raw_html),
+        found.snippets,
+        unread_snippets=found.unread_snippets,
+        snippet_paths=found.snippet_paths,
+    )
+
+
+def _store_step(
+    config: Config, found: Crawl, linked: Linked
+) -> tuple[GraphStore, Graph, list[Diagnostic]]:
+    """The store, the merged graph, and what reading the store reported."""
+    store = open_store(config.store, config.cache_dir)
+    stored, diagnostics = load_store(store, config, needed=bool(found.diagnostics))
+    if found.diagnostics:
+        return store, merge_graphs(stored, crawl_result(found, linked, stored, config)), diagnostics
+    # nothing skipped: the merge is the crawl's own graph (see crawl_result)
+    return store, linked.graph, diagnostics
+
+
+def _all_diagnostics(
+    config: Config, result: BuildResult, more: list[Diagnostic]
+) -> list[Diagnostic]:
+    """Every stage's diagnostics, each once, in order."""
+    return sorted(
+        set(
+            result.crawl.diagnostics
+            + more
+            + result.linked.diagnostics
+            + raw_html_notice(config)
+            + layout_diagnostics(config, result.crawl)
+            + [d for p in result.pages for d in p.diagnostics]
+        )
+    )
+
+
+def _emit_step(
+    result: BuildResult, progress: Progress, jobs: int, fingerprint: str, options: BuildOptions
+) -> int:
+    from sitegen.site.emit import emit_site
+
+    return emit_site(result, progress, jobs, fingerprint, reuse=not options.clean)
+
+
+def _save_step(
+    config: Config, state: BuildState, result: BuildResult, fingerprint: str, site: bool
+) -> None:
+    state.pages = {p.path: p for p in result.pages}
+    save_state(config.cache_dir, state)
+    if site:  # the store, the state and the site all hold this input now
+        save_core_snapshot(config, result)
+        mark_finished(config.cache_dir, fingerprint)
 
 
 def _dropped(state: BuildState) -> list[Diagnostic]:

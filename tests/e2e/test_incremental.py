@@ -59,11 +59,11 @@ def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: i
     build(load_config(project), QUIET)
     before = _site_bytes(project)
     parsed: list[str] = []
-    import sitegen.build as build_module
+    import sitegen.docs.pipeline as pipeline
 
-    real = build_module.extract_page
+    real = pipeline.extract_page
     monkeypatch.setattr(
-        build_module, "extract_page", lambda p, d, *mode: parsed.append(p) or real(p, d, *mode)
+        pipeline, "extract_page", lambda p, d, *mode: parsed.append(p) or real(p, d, *mode)
     )
     build(load_config(project), QUIET)
     assert parsed == []  # everything came from the cache
