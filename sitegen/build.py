@@ -383,8 +383,7 @@ def start_text_index(found: Crawl, jobs: int) -> Any:
 
 def insight_step(result: BuildResult, fingerprint: str, texts: Any) -> Any:
     """The graph core's figures, related pages and missing links (content/guides/related-pages.md)."""
-    from sitegen.analyse.insight import analyse_graph
-    from sitegen.site.outputs.graph_page import whole_graph
+    from sitegen.analyse.insight import analyse_graph, whole_graph
 
     return analyse_graph(result, whole_graph(result), fingerprint, text_job=texts)
 

@@ -24,7 +24,7 @@ from sitegen.analyse.related import (
 from sitegen.crawl import Crawl
 from sitegen.graph.core import GraphCore
 from sitegen.graph.history import History, read_history
-from sitegen.graph.model import Graph
+from sitegen.graph.model import Edge, Graph
 from sitegen.graph.semantic import TextIndex
 from sitegen.graph.snapshot import Snapshot
 from sitegen.parallel import compute_in_background
@@ -115,3 +115,19 @@ def analyse_graph(
     titles = tuple(whole.title_of(NodeId(name)) for name in core.names)
     snapshot = Snapshot(core, titles, text, recency, fingerprint)
     return Insight(figures, found, whole, snapshot)
+
+
+def whole_graph(result: BuildResult) -> Graph:
+    """The document graph plus the code's file imports (as ``imports`` edges between source
+    nodes): the one graph of docs and code that the graph page draws and ranks."""
+    if result.code is None:
+        return result.graph
+    from sitegen.code.link import file_dependency_edges
+
+    whole = Graph.from_edges(result.graph.edges(), result.graph.nodes.values())
+    for dep in file_dependency_edges(result.code):
+        if dep.kind == "import" and dep.src != dep.dst:
+            whole.add_edge(
+                Edge(SitePath.source(dep.src).node, SitePath.source(dep.dst).node, "imports")
+            )
+    return whole

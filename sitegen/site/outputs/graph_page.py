@@ -1,7 +1,7 @@
 """``graph.html``: pages and source files drawn as one graph, colour by community and size by
 PageRank (content/guides/site.md, "Index, graph view and reports"), and the graph it draws.
 
-Draws the graph the analysis ranked (``whole_graph``); never ranks or changes it here.
+Draws the graph the analysis ranked (``sitegen.analyse.insight.whole_graph``); never ranks or changes it here.
 """
 
 from __future__ import annotations
@@ -9,18 +9,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sitegen.analyse.figures import Figures
-from sitegen.graph.model import Edge, Graph
+from sitegen.graph.model import Graph
 from sitegen.paths import (
     NodeId,
     OutPath,
-    SitePath,
     href_between,
     html_out_path,
 )
 from sitegen.site.emitter import EmitRun, OneFile
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    pass
 
 
 class GraphPage(OneFile):
@@ -66,19 +65,3 @@ def figures_note(figures: Figures, whole: Graph) -> str:
         names = ", ".join(whole.title_of(NodeId(n)) for n, _ in figures.bridges[:5])
         note += f" Bridge pages, whose links span communities: {names}."
     return note
-
-
-def whole_graph(result: BuildResult) -> Graph:
-    """The document graph plus the code's file imports (as ``imports`` edges between source
-    nodes): the one graph of docs and code that the graph page draws and ranks."""
-    if result.code is None:
-        return result.graph
-    from sitegen.code.link import file_dependency_edges
-
-    whole = Graph.from_edges(result.graph.edges(), result.graph.nodes.values())
-    for dep in file_dependency_edges(result.code):
-        if dep.kind == "import" and dep.src != dep.dst:
-            whole.add_edge(
-                Edge(SitePath.source(dep.src).node, SitePath.source(dep.dst).node, "imports")
-            )
-    return whole
