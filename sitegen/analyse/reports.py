@@ -1,5 +1,6 @@
-"""The cycle reports: ``/cycles.md``, the data of ``/cycles.html``, ``sitegen cycles`` text and
-``--json``, and each file's cycle membership (content/reference/cycles.md).
+"""The cycle reports: ``/cycles.md``, ``sitegen cycles`` text and ``--json``, and each file's
+cycle membership (content/reference/cycles.md); ``/cycles.html``'s view, with its hrefs, is
+``sitegen.site.cycles_view``.
 
 Pure formatting of a ``CycleReport``: never analyses, never reads or writes files.
 """
@@ -8,36 +9,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 from typing import Any
 
 from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CycleReport, CyclicUnit
 from sitegen.graph.dependencies import DepEdge
-from sitegen.paths import NodeId, OutPath, SitePath, href_between, html_out_path
 from sitegen.plural import counted
-
-#: ``href(path, line)``: link from the cycles page to a source file's line (0: the file).
-PathLineHref = Callable[[str, int], str]
-#: ``href(node_id)``: link from the cycles page to a page of the site.
-NodeHref = Callable[[str], str]
-
-CYCLES_PAGE = OutPath("cycles.html")
-
-
-def cycle_anchor(index: int) -> str:
-    """The id of cyclic unit ``index`` (0-based, as in ``membership``) on ``/cycles.html``."""
-    return f"cycle-{index + 1}"
-
-
-def source_href(path: str, line: int) -> str:
-    """Default link from ``/cycles.html`` to ``code/<path>.html#L<line>``, percent-encoded
-    (a ``#`` or a space in a file name must not end the path)."""
-    return SitePath.source(path).href_from(CYCLES_PAGE, f"L{line}" if line > 0 else "")
-
-
-def page_href(node: str) -> str:
-    """Default link from ``/cycles.html`` to a page node's HTML, percent-encoded."""
-    return href_between(CYCLES_PAGE, html_out_path(NodeId(node)))
 
 
 def membership(result: CycleReport) -> dict[str, list[int]]:
@@ -115,11 +91,11 @@ def _edge_json(edge: DepEdge) -> dict[str, Any]:
 # --- shared wording -------------------------------------------------------------------------
 
 
-def _confidence(value: float) -> str:
+def confidence_text(value: float) -> str:
     return f"{value:g}" if math.isfinite(value) else "unknown"
 
 
-def _unit_title(unit: CyclicUnit) -> str:
+def unit_title(unit: CyclicUnit) -> str:
     if unit.self_loop:
         return f"{unit.members[0]} depends on itself"
     return f"{len(unit.members)} {UNIT_WORDS.get(unit.kind, 'units')}"
@@ -130,13 +106,13 @@ def _edge_words(edge: DepEdge) -> str:
     parts = [str(edge.kind)]
     if edge.line > 0:
         parts.append(f"line {edge.line}")
-    parts.append(f"confidence {_confidence(edge.confidence)}")
+    parts.append(f"confidence {confidence_text(edge.confidence)}")
     if edge.count > 1:
         parts.append(f"x{edge.count}")
     return ", ".join(parts)
 
 
-def _pair_edges(unit: CyclicUnit, src: str, dst: str) -> list[DepEdge]:
+def pair_edges(unit: CyclicUnit, src: str, dst: str) -> list[DepEdge]:
     return [e for e in unit.edges if (e.src, e.dst) == (src, dst)]
 
 
@@ -145,10 +121,10 @@ def _pair_edges(unit: CyclicUnit, src: str, dst: str) -> list[DepEdge]:
 
 def render_cycles_text(result: CycleReport) -> str:
     code = result.code
-    lines = [_summary_sentence(result)]
+    lines = [summary_sentence(result)]
     for index, unit in enumerate(code.cyclic, 1):
         listed = "" if unit.self_loop else ": " + ", ".join(unit.members)
-        lines.append(f"cycle {index}: {_unit_title(unit)}{listed}")
+        lines.append(f"cycle {index}: {unit_title(unit)}{listed}")
         lines.extend(_unit_text(unit))
     if code.deploy_order:
         lines.append("deployment order (dependencies first):")
@@ -162,7 +138,7 @@ def render_cycles_text(result: CycleReport) -> str:
         lines.append(f"{kind}: {', '.join(unit.members)}")
     for c in code.internal:
         lines.append(
-            f"inside {_KIND_NOUN.get(c.kind, c.kind)} {c.unit} (allowed): " + ", ".join(c.members)
+            f"inside {KIND_NOUN.get(c.kind, c.kind)} {c.unit} (allowed): " + ", ".join(c.members)
         )
     for predicate, units in sorted(result.relations.items()):
         for members in units:
@@ -182,14 +158,14 @@ def _units_phrase(code: CodeCycles) -> str:
     counts: dict[str, int] = {}
     for kind in code.unit_kinds.values():
         counts[kind] = counts.get(kind, 0) + 1
-    parts = [counted(n, _KIND_NOUN.get(kind, kind)) for kind, n in sorted(counts.items())]
+    parts = [counted(n, KIND_NOUN.get(kind, kind)) for kind, n in sorted(counts.items())]
     return f" ({', '.join(parts)})" if parts else ""
 
 
-_KIND_NOUN = {"package": "Go package", "crate": "Rust crate"}
+KIND_NOUN = {"package": "Go package", "crate": "Rust crate"}
 
 
-def _summary_sentence(result: CycleReport) -> str:
+def summary_sentence(result: CycleReport) -> str:
     code = result.code
     in_cycles = sum(len(code.files_of(m)) for u in code.cyclic for m in u.members)
     relation_cycles = sum(len(units) for units in result.relations.values())
@@ -219,7 +195,7 @@ def _cell(text: str) -> str:
 
 def render_cycles_md(result: CycleReport) -> str:
     code = result.code
-    out = ["# Cycles", "", _summary_sentence(result), ""]
+    out = ["# Cycles", "", summary_sentence(result), ""]
     out += ["## Code cycles", ""]
     if not code.cyclic:
         out += ["No file depends on itself, directly or through other files.", ""]
@@ -250,7 +226,7 @@ def render_cycles_md(result: CycleReport) -> str:
 
 def _unit_md(index: int, unit: CyclicUnit) -> list[str]:
     out = [
-        f"### Cycle {index + 1}: {_unit_title(unit)}",
+        f"### Cycle {index + 1}: {unit_title(unit)}",
         "",
         "Members: " + ", ".join(_code_span(m) for m in unit.members) + ".",
         "",
@@ -266,14 +242,14 @@ def _unit_md(index: int, unit: CyclicUnit) -> list[str]:
             _code_span(e.dst),
             str(e.kind),
             str(e.line or ""),
-            _confidence(e.confidence),
+            confidence_text(e.confidence),
             str(e.count),
             "yes" if (e.src, e.dst) in breaks else "",
         ]
         out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     out += ["", "Refactor guidance: removing these dependencies makes the files acyclic:", ""]
     for src, dst in unit.breaks:
-        words = "; ".join(_edge_words(e) for e in _pair_edges(unit, src, dst))
+        words = "; ".join(_edge_words(e) for e in pair_edges(unit, src, dst))
         out.append(f"- {_code_span(src)} → {_code_span(dst)} ({words})")
     return out + [""]
 
@@ -303,7 +279,7 @@ def _internal_md(code: CodeCycles) -> list[str]:
     ]
     for c in code.internal:
         out.append(
-            f"- {_KIND_NOUN.get(c.kind, c.kind)} {_code_span(c.unit)}: "
+            f"- {KIND_NOUN.get(c.kind, c.kind)} {_code_span(c.unit)}: "
             + ", ".join(_code_span(m) for m in c.members)
         )
     return out + [""]
@@ -319,109 +295,3 @@ def _relations_md(relations: dict[str, list[list[str]]]) -> list[str]:
         for members in units:
             out.append(f"- `{predicate}`: " + ", ".join(_code_span(m) for m in members))
     return out
-
-
-# --- HTML view (``/cycles.html``) -----------------------------------------------------------
-
-
-def cycles_view(
-    result: CycleReport,
-    href_for_path_line: PathLineHref = source_href,
-    href_for_node: NodeHref = page_href,
-) -> dict[str, Any]:
-    """Everything ``templates/cycles.html`` shows, as plain values with precomputed hrefs.
-
-    ``href_for_path_line(path, line)`` links a source file's line (line 0: the file itself);
-    ``href_for_node(node_id)`` links a page. Both must be relative to ``/cycles.html``.
-    """
-    code = result.code
-    independent = set(code.independent)
-    return {
-        "summary": _summary_sentence(result),
-        "code_cycles": [
-            _unit_view(i, u, href_for_path_line, code) for i, u in enumerate(code.cyclic)
-        ],
-        "deploy_order": [
-            {**_unit_link(p, href_for_path_line, code), "independent": p in independent}
-            for p in code.deploy_order
-        ],
-        "independent": [_unit_link(p, href_for_path_line, code) for p in code.independent],
-        "internal": [
-            {
-                "unit": c.unit,
-                "kind": _KIND_NOUN.get(c.kind, c.kind),
-                "members": [_file_link(m, href_for_path_line) for m in c.members],
-            }
-            for c in code.internal
-        ],
-        "recursion": [_recursion_view(u, href_for_path_line) for u in code.symbol_cyclic],
-        "relations": [
-            {
-                "predicate": p,
-                "cycles": [
-                    [{"id": n, "href": href_for_node(n)} for n in members] for members in units
-                ],
-            }
-            for p, units in sorted(result.relations.items())
-        ],
-    }
-
-
-def _file_link(path: str, href: PathLineHref) -> dict[str, str]:
-    return {"path": path, "href": href(path, 0)}
-
-
-def _unit_link(unit: str, href: PathLineHref, code: CodeCycles) -> dict[str, str]:
-    """A unit links to its first file (a crate: its root; a package: the first by path)."""
-    kind = code.kind_of(unit)
-    return {
-        "path": unit,
-        "href": href(code.files_of(unit)[0], 0),
-        "kind": "" if kind == "file" else _KIND_NOUN.get(kind, kind),
-    }
-
-
-def _edge_view(edge: DepEdge, breaks: set[tuple[str, str]], href: PathLineHref) -> dict[str, Any]:
-    return {
-        "src": edge.src,
-        "dst": edge.dst,
-        "kind": str(edge.kind),
-        "line": edge.line,
-        "confidence": _confidence(edge.confidence),
-        "count": edge.count,
-        "href": href(edge.src_file or edge.src, edge.line),
-        "breaks": (edge.src, edge.dst) in breaks,
-    }
-
-
-def _unit_view(
-    index: int, unit: CyclicUnit, href: PathLineHref, code: CodeCycles
-) -> dict[str, Any]:
-    breaks = set(unit.breaks)
-    return {
-        "number": index + 1,
-        "anchor": cycle_anchor(index),
-        "title": _unit_title(unit),
-        "self_loop": unit.self_loop,
-        "unit_kind": unit.kind,
-        "members": [_unit_link(m, href, code) for m in unit.members],
-        "example": list(unit.example),
-        "edges": [_edge_view(e, breaks, href) for e in unit.edges],
-        "breaks": [
-            {
-                "src": s,
-                "dst": d,
-                "edges": [_edge_view(e, breaks, href) for e in _pair_edges(unit, s, d)],
-            }
-            for s, d in unit.breaks
-        ],
-    }
-
-
-def _recursion_view(unit: CyclicUnit, href: PathLineHref) -> dict[str, Any]:
-    breaks = set(unit.breaks)
-    return {
-        "kind": "recursion" if unit.self_loop else "mutual recursion",
-        "members": list(unit.members),
-        "edges": [_edge_view(e, breaks, href) for e in unit.edges],
-    }

@@ -19,6 +19,7 @@ from sitegen.paths import (
     is_source_node,
 )
 from sitegen.site.backlinks import backlink_groups
+from sitegen.site.cycles_view import CYCLES_PAGE, cycle_anchor
 from sitegen.site.navigation import home_crumb
 from sitegen.site.related_view import related_items
 from sitegen.site.render import highlight_source
@@ -137,9 +138,7 @@ def source_view(
     from_code = [e for e in incoming if is_source_node(e.src)]
     groups = backlink_groups(from_code, site.titles, lambda e: edge_source_href(e, out, site.graph))
     cycles = tuple(
-        LinkItem(
-            title=f"Cycle {i + 1}", href=href_between(out, OutPath("cycles.html"), f"cycle-{i + 1}")
-        )
+        LinkItem(title=f"Cycle {i + 1}", href=href_between(out, CYCLES_PAGE, cycle_anchor(i)))
         for i in cycles_of.get(rec.path, [])
     )
     crumbs = (

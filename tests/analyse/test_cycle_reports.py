@@ -7,16 +7,14 @@ import math
 
 from sitegen.analyse.cycles import CycleReport, analyse_cycles
 from sitegen.analyse.reports import (
-    cycle_anchor,
     cycles_json,
-    cycles_view,
     membership,
     render_cycles_json,
     render_cycles_md,
     render_cycles_text,
-    source_href,
 )
 from sitegen.graph.dependencies import DepEdge
+from sitegen.site.cycles_view import cycle_anchor, cycles_view, source_href
 
 
 def sample() -> CycleReport:

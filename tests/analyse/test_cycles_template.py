@@ -9,8 +9,8 @@ import jinja2
 import pytest
 
 from sitegen.analyse.cycles import CycleReport, analyse_cycles
-from sitegen.analyse.reports import cycles_view
 from sitegen.graph.dependencies import DepEdge
+from sitegen.site.cycles_view import cycles_view
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # A stand-in for the theme's base.html, so these tests pin cycles.html alone.

@@ -150,7 +150,7 @@ def test_the_cycles_page_lists_loops_inside_a_package_for_information() -> None:
     import jinja2
 
     from sitegen.analyse.cycles import CycleReport
-    from sitegen.analyse.reports import cycles_view
+    from sitegen.site.cycles_view import cycles_view
 
     _, _, code = analyse("go")
     templates = Path(__file__).resolve().parents[2] / "templates"

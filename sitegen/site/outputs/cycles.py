@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from sitegen.paths import NodeId, OutPath, href_between, html_out_path
 from sitegen.site.code_pages import source_out
+from sitegen.site.cycles_view import CYCLES_PAGE, cycles_view
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState
-
-CYCLES_PAGE = OutPath("cycles.html")
 
 
 class CyclesMd(OneFile):
@@ -36,8 +35,6 @@ class CyclesPage(OneFile):
         return CYCLES_PAGE if site.result.cycles is not None else None
 
     def render(self, run: EmitRun, out: OutPath) -> str:
-        from sitegen.analyse.reports import cycles_view
-
         site = run.site
         assert site.result.cycles is not None  # path() is None without the analysis
         view = cycles_view(
