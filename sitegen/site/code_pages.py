@@ -11,7 +11,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from sitegen.code.records import CodeRecord
-from sitegen.graph.model import annotate
+from sitegen.graph.model import Edge, annotate
 from sitegen.paths import (
     OutPath,
     SitePath,
@@ -88,59 +88,8 @@ def source_view(
     out = source_out(rec.path)
     node = SitePath.source(rec.path).node
     code_html, _ = highlight_source(text, rec.path)
-    symbols = tuple(
-        SymbolEntry(
-            kind=str(s.kind),
-            name=s.qualified_name,
-            visibility=str(s.visibility) if s.visibility else "",
-            line=s.source_range.start_line,
-            href=f"#L{s.source_range.start_line}",
-            depth=s.qualified_name.count("."),
-        )
-        for s in sorted(rec.symbols, key=lambda s: (s.source_range.start_byte, s.qualified_name))
-    )
-    imports = tuple(
-        LinkItem(
-            title=path or name,
-            href=href_between(out, source_out(path)) if path else "",
-            note=f"line {line}",
-        )
-        for path, name, line in sorted(
-            index.imports.get(rec.path, []), key=lambda t: (t[2], t[0], t[1])
-        )
-    )
-    imported_by = tuple(
-        LinkItem(
-            title=path, href=href_between(out, source_out(path), f"L{line}"), note=f"line {line}"
-        )
-        for path, line in sorted(index.imported_by.get(rec.path, []))
-    )
-    refs_out = tuple(
-        LinkItem(title=f"{name} ({path})", href=href_between(out, source_out(path)))
-        for path, name in sorted(index.refs_out.get(rec.path, set()))
-    )
-    refs_in = tuple(
-        LinkItem(title=f"{name} ({path})", href=href_between(out, source_out(path)))
-        for path, name in sorted(index.refs_in.get(rec.path, set()))
-    )
     incoming = site.graph.backlinks_of(node)
-    documented = tuple(
-        BacklinkEntry(
-            title=site.titles.get(e.src, e.src),
-            href=edge_source_href(e, out, site.graph),
-            annotation=annotate(e),
-            rel=e.rel,
-            source=e.src,
-        )
-        for e in sorted(incoming, key=lambda e: (site.titles.get(e.src, e.src), e.src))
-        if not is_source_node(e.src)
-    )
     from_code = [e for e in incoming if is_source_node(e.src)]
-    groups = backlink_groups(from_code, site.titles, lambda e: edge_source_href(e, out, site.graph))
-    cycles = tuple(
-        LinkItem(title=f"Cycle {i + 1}", href=href_between(out, CYCLES_PAGE, cycle_anchor(i)))
-        for i in cycles_of.get(rec.path, [])
-    )
     crumbs = (
         home_crumb(out),
         Crumb("Code", href_between(out, OutPath("code/index.html"))),
@@ -151,19 +100,82 @@ def source_view(
         path=rec.path,
         language=str(rec.language),
         code_html=code_html,
-        symbols=symbols,
-        imports=imports,
-        imported_by=imported_by,
-        references_out=refs_out,
-        references_in=refs_in,
-        documented_by=documented,
-        cycles=cycles,
+        symbols=_symbols(rec),
+        imports=_imports(rec.path, index, out),
+        imported_by=tuple(
+            LinkItem(
+                title=p, href=href_between(out, source_out(p), f"L{line}"), note=f"line {line}"
+            )
+            for p, line in sorted(index.imported_by.get(rec.path, []))
+        ),
+        references_out=_references(index.refs_out.get(rec.path, set()), out),
+        references_in=_references(index.refs_in.get(rec.path, set()), out),
+        documented_by=_documented_by(incoming, site, out),
+        cycles=tuple(
+            LinkItem(title=f"Cycle {i + 1}", href=href_between(out, CYCLES_PAGE, cycle_anchor(i)))
+            for i in cycles_of.get(rec.path, [])
+        ),
         crumbs=crumbs,
-        backlinks=groups,
+        backlinks=backlink_groups(
+            from_code, site.titles, lambda e: edge_source_href(e, out, site.graph)
+        ),
         node_id=node,
         related=related_items(site, node, out),
         line_count=text.count("\n") + 1,
         data_flow=flow_view(rec),
+    )
+
+
+def _symbols(rec: CodeRecord) -> tuple[SymbolEntry, ...]:
+    """The outline: every symbol in source order, linked to its first line."""
+    return tuple(
+        SymbolEntry(
+            kind=str(s.kind),
+            name=s.qualified_name,
+            visibility=str(s.visibility) if s.visibility else "",
+            line=s.source_range.start_line,
+            href=f"#L{s.source_range.start_line}",
+            depth=s.qualified_name.count("."),
+        )
+        for s in sorted(rec.symbols, key=lambda s: (s.source_range.start_byte, s.qualified_name))
+    )
+
+
+def _imports(path: str, index: _CodeIndex, out: OutPath) -> tuple[LinkItem, ...]:
+    """What the file imports, by line; an import outside the project is named, not linked."""
+    return tuple(
+        LinkItem(
+            title=target or name,
+            href=href_between(out, source_out(target)) if target else "",
+            note=f"line {line}",
+        )
+        for target, name, line in sorted(
+            index.imports.get(path, []), key=lambda t: (t[2], t[0], t[1])
+        )
+    )
+
+
+def _references(found: set[tuple[str, str]], out: OutPath) -> tuple[LinkItem, ...]:
+    return tuple(
+        LinkItem(title=f"{name} ({path})", href=href_between(out, source_out(path)))
+        for path, name in sorted(found)
+    )
+
+
+def _documented_by(
+    incoming: list[Edge], site: SiteState, out: OutPath
+) -> tuple[BacklinkEntry, ...]:
+    """The pages that link to the file, by title."""
+    return tuple(
+        BacklinkEntry(
+            title=site.titles.get(e.src, e.src),
+            href=edge_source_href(e, out, site.graph),
+            annotation=annotate(e),
+            rel=e.rel,
+            source=e.src,
+        )
+        for e in sorted(incoming, key=lambda e: (site.titles.get(e.src, e.src), e.src))
+        if not is_source_node(e.src)
     )
 
 
