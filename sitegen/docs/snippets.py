@@ -66,6 +66,31 @@ class Expanded:
     problems: list[tuple[int, str]]  # (1-based page line, message)
 
 
+_NOT_FOUND = (
+    "no such file inside the project "
+    "(snippets are read from the project root, then the content folder)"
+)
+
+
+def _inserted(
+    body: bytes | None,
+    path: str,
+    lines: tuple[int, int],
+    indent: bytes,
+    own: bool,
+    why_unread: str | None,
+) -> tuple[str | None, bytes]:
+    """What a snippet line becomes, and the problem to report, if any."""
+    if own:  # its own text would bring its snippet line back, shown as text
+        return "the page includes itself", b""
+    if body is None:
+        return why_unread or _NOT_FOUND, b""
+    body, dropped = _without_self(body, path)
+    # snippets in a snippet are not read; a line that includes its own file would never end
+    problem = "the file includes itself; that line of it is left out" if dropped else None
+    return problem, _lines(body, *lines, indent)
+
+
 def expand(
     data: bytes,
     files: Mapping[str, bytes | None],
@@ -89,25 +114,15 @@ def expand(
         name = m.group("name").decode("utf-8", "replace")
         path, start, end = split_range(name)
         lines_before += data.count(b"\n", pos, m.start())
-        body = files.get(path)
         line_end = m.end() if not data[m.start() : m.end()].endswith(b"\r") else m.end() - 1
-        problem = None
         if m.group("escape"):  # ";--8<-- ..." shows the snippet line itself, as pymdownx does
-            text = data[m.start() : line_end].replace(b";", b"", 1)
-        elif page and (paths or {}).get(path) == page:
-            # Its own text would bring its snippet line back, shown as text.
-            problem, text = "the page includes itself", b""
-        elif body is None:
-            problem = (unread or {}).get(path) or (
-                "no such file inside the project "
-                "(snippets are read from the project root, then the content folder)"
-            )
-            text = b""
+            problem, text = None, data[m.start() : line_end].replace(b";", b"", 1)
         else:
-            body, dropped = _without_self(body, path)
-            if dropped:  # snippets in a snippet are not read; this one would never end
-                problem = "the file includes itself; that line of it is left out"
-            text = _lines(body, start, end, m.group("indent"))
+            own = bool(page) and (paths or {}).get(path) == page
+            why = (unread or {}).get(path)  # why the crawl did not read it, if it did not
+            problem, text = _inserted(
+                files.get(path), path, (start, end), m.group("indent"), own, why
+            )
         if problem is not None:
             problems.append((lines_before + 1, f"snippet '{name}': {problem}"))
         out.append(data[pos : m.start()])
