@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.browser import require_chromium
 from tests.e2e.conftest import run_cli, write_project
-from tests.e2e.test_safety_serve import Served, free_port
+from tests.e2e.test_safety_serve import Served, serving
 
 require_chromium()
 
@@ -62,11 +62,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(write_project(tmp_path / "proj", PAGES), free_port())
-    try:
+    with serving(write_project(tmp_path / "proj", PAGES)) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def _open(browser: Any, url: str, scheme: str = "light") -> tuple[Any, list[str]]:

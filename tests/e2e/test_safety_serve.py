@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,16 @@ class Served:
             self.proc.wait(timeout=20)
 
 
+@contextmanager
+def serving(root: Path) -> Iterator[Served]:
+    """`sitegen serve` of the project at ``root`` on a free port, stopped after the block."""
+    server = Served(root, free_port())
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def raw_get(port: int, request: str) -> tuple[int, str]:
     """Status code and body of one raw HTTP request (so Host and the path are sent as given)."""
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
@@ -101,11 +112,8 @@ def wait_for(condition: Callable[[], bool], what: str, seconds: float = 60) -> N
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(write_project(tmp_path / "proj", PAGES), free_port())
-    try:
+    with serving(write_project(tmp_path / "proj", PAGES)) as server:
         yield server
-    finally:
-        server.stop()
     assert not any("Traceback" in line for line in server.lines), "\n".join(server.lines)
 
 

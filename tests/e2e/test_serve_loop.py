@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import write_project
-from tests.e2e.test_safety_serve import Served, free_port, wait_for
+from tests.e2e.test_safety_serve import Served, serving, wait_for
 
 PAGES: dict[str, str | bytes] = {
     "content/index.md": "# Home\n\nWelcome.\n",
@@ -22,11 +22,8 @@ PAGES: dict[str, str | bytes] = {
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(write_project(tmp_path / "proj", PAGES), free_port())
-    try:
+    with serving(write_project(tmp_path / "proj", PAGES)) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def summaries(served: Served) -> list[str]:

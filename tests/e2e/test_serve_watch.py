@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import write_project
-from tests.e2e.test_safety_serve import Served, free_port, raw_get, wait_for
+from tests.e2e.test_safety_serve import Served, free_port, raw_get, serving, wait_for
 
 PAGES: dict[str, str | bytes] = {
     "content/index.md": "# Home\n\nWelcome.\n",
@@ -94,11 +94,8 @@ def test_a_log_in_the_project_root_starts_no_build(tmp_path: Path, gitignored: b
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(write_project(tmp_path / "proj", PAGES), free_port())
-    try:
+    with serving(write_project(tmp_path / "proj", PAGES)) as server:
         yield server
-    finally:
-        server.stop()
     assert not any("Traceback" in line for line in server.lines), "\n".join(server.lines)
     assert not any("a request failed" in line for line in server.lines), "\n".join(server.lines)
 
