@@ -1,6 +1,10 @@
 /* search.js: the header's search box (content/guides/site.md, "Search").
-   Loads search-index.js with a script tag on first use, so it works from file:// as well as
-   served; a section matches when every query word is in its page title, heading or text.
+   The index is cut into scripts (sitegen/site/search_shards.py): search-index.js, the
+   manifest, on first use; then, per query word, the key shard of its first characters and
+   the token shards it names; then one chunk per result shown. Each is a <script> appended
+   when needed that calls SITEGEN_SEARCH, so search works from file:// (where fetch cannot)
+   as well as served. A section matches when every query word is in its page title, heading
+   or text, anywhere in a word, and results are ranked as when the index was one script.
    Results are built as DOM text (never innerHTML): content can never become markup here. */
 (function () {
   "use strict";
@@ -10,56 +14,134 @@
   var list = form.querySelector(".search-results");
   var status = form.querySelector(".search-status");
   var root = form.getAttribute("data-root") || "";
-  var index = null, loading = false, wanted = null;
-  var LIMIT = 20, BEFORE = 50, LENGTH = 180;
+  var LIMIT = 20, BEFORE = 50, LENGTH = 180, CUT = "\u2026";
+  var store = {}, pending = {}, ready = null, index = null, asked = 0, STALE = {};
   form.hidden = false;
 
-  function load(then) {
-    if (index) { then(); return; }
-    wanted = then;
-    if (loading) return;
-    loading = true;
-    var script = document.createElement("script");
-    script.src = root + "search-index.js";
-    script.onload = function () {
-      index = prepare(window.SITEGEN_SEARCH || {pages: [], sections: [], symbols: []});
-      if (wanted) wanted();
-    };
-    script.onerror = function () { status.textContent = "The search index could not be loaded."; };
-    document.head.appendChild(script);
+  window.SITEGEN_SEARCH = function (name, data) { store[name] = data; };
+
+  function need(name) {
+    /* One index script's data, loaded once: a promise. */
+    if (!pending[name]) pending[name] = new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = root + (name === "manifest" ? "search-index.js" : "search-index/" + name + ".js");
+      script.onload = function () { if (name in store) resolve(store[name]); else reject(name); };
+      script.onerror = function () { reject(name); };
+      document.head.appendChild(script);
+    });
+    return pending[name];
   }
 
-  function prepare(data) {
-    var pages = data.pages.map(function (p) { return {href: p[0], title: p[1], low: p[1].toLowerCase()}; });
-    return {
-      pages: pages,
-      sections: data.sections.map(function (s) {
-        return {page: pages[s[0]], heading: s[1], anchor: s[2], text: s[3],
-                h: s[1].toLowerCase(), t: s[3].toLowerCase()};
-      }),
-      symbols: data.symbols.map(function (s) {
-        return {name: s[0], kind: s[1], href: s[2], path: s[3], low: s[0].toLowerCase()};
-      })
-    };
+  function start() {
+    /* The manifest (sections per page, shard counts) and, when the site has code, its symbols. */
+    if (!ready) ready = need("manifest").then(function (m) {
+      var first = [0];
+      m.sections.forEach(function (n, p) { first.push(first[p] + n); });
+      index = {key: m.key, keys: m.keys, tokens: m.tokens, first: first, symbols: []};
+      if (!m.symbols) return;
+      return need("symbols").then(function (rows) {
+        index.symbols = rows.map(function (s) {
+          return {name: s[0], kind: s[1], href: s[2], path: s[3], before: s[4], low: s[0].toLowerCase()};
+        });
+      });
+    });
+    return ready;
   }
 
   function words(query) {
     return query.toLowerCase().split(/[^\p{L}\p{N}_.]+/u).filter(function (w) { return w; });
   }
 
-  function sectionScore(s, terms, phrase) {
+  function bucket(key, count) {
+    /* 32-bit FNV-1a over the key's code points, as search_shards.bucket computes it. */
+    var h = 2166136261;
+    for (var ch of key) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
+    return h % count;
+  }
+
+  function keyShard(word) {
+    var key = Array.from(word).slice(0, index.key).join("");
+    return need("k" + bucket(key, index.keys)).then(function (shard) { return {key: key, shard: shard}; });
+  }
+
+  function current(ticket) {
+    /* A query typed over stops here: the letters before the last load no more than they need. */
+    if (ticket !== asked) throw STALE;
+  }
+
+  function termSets(word, ticket) {
+    /* The [titles, headings, texts] sets of every token that contains the word: a popular
+       key's own sets when the word is the key, else those of the token shards its entry names
+       (a cut form may hide the word, so its shard is read too). */
+    return keyShard(word).then(function (k) {
+      var entry = k.shard.g[k.key], shards = {};
+      if (!entry) return [];
+      if (entry.s && k.key === word) return [entry.s];
+      current(ticket);
+      entry.t.forEach(function (form) {
+        if (form.slice(-1) === CUT || form.indexOf(word) >= 0) shards["t" + bucket(form, index.tokens)] = 1;
+      });
+      return Promise.all(Object.keys(shards).map(need)).then(function (loaded) {
+        var found = [];
+        loaded.forEach(function (tokens) {
+          for (var token in tokens) if (token.indexOf(word) >= 0) found.push(tokens[token]);
+        });
+        return found;
+      });
+    });
+  }
+
+  function phraseSets(terms) {
+    /* The pages whose title and the sections whose heading equal the whole query. */
+    return keyShard(terms[0]).then(function (k) { return k.shard.p[terms.join(" ")] || null; });
+  }
+
+  function mark(set, into, value) {
+    /* A set is a list of gaps between ids or a base64 bitmap (search_shards.encode_set). */
+    if (typeof set === "string") {
+      var bytes = atob(set);
+      for (var i = 0; i < bytes.length; i++) {
+        for (var b = bytes.charCodeAt(i), bit = 0; b; b >>= 1, bit++) if (b & 1) into[i * 8 + bit] |= value;
+      }
+    } else {
+      for (var j = 0, at = 0; j < set.length; j++) { at += set[j]; into[at] |= value; }
+    }
+  }
+
+  function hitsOf(sets, pages, sections) {
+    /* One word's hits: in each page's title (1) and in each section's heading (4), text (1). */
+    var title = new Uint8Array(pages), section = new Uint8Array(sections);
+    sets.forEach(function (s) { mark(s[0], title, 1); mark(s[1], section, 4); mark(s[2], section, 1); });
+    return {title: title, section: section};
+  }
+
+  function sectionScore(hits, p, s) {
     var score = 0;
-    for (var i = 0; i < terms.length; i++) {
-      var w = terms[i], hit = 0;
-      if (s.page.low.indexOf(w) >= 0) hit += 10;
-      if (s.h.indexOf(w) >= 0) hit += 4;
-      if (s.t.indexOf(w) >= 0) hit += 1;
+    for (var i = 0; i < hits.length; i++) {
+      var hit = (hits[i].title[p] ? 10 : 0) + (hits[i].section[s] & 4) + (hits[i].section[s] & 1);
       if (!hit) return 0;
       score += hit;
     }
-    if (s.page.low === phrase) score += 20;
-    if (s.h === phrase) score += 8;
     return score;
+  }
+
+  function pageResults(found, equal) {
+    /* Each page's best section (the first of the best score): 10 a word in the title, 4 in
+       the heading, 1 in the text, plus 20 when the title and 8 when the heading is the query. */
+    var first = index.first, pages = first.length - 1, sections = first[pages];
+    var hits = found.map(function (sets) { return hitsOf(sets, pages, sections); });
+    var same = hitsOf(equal ? [[equal[0], equal[1], []]] : [], pages, sections);
+    var results = [];
+    for (var p = 0; p < pages; p++) {
+      var best = 0, at = 0;
+      for (var s = first[p]; s < first[p + 1]; s++) {
+        var score = sectionScore(hits, p, s);
+        if (score) score += (same.title[p] ? 20 : 0) + (same.section[s] ? 8 : 0);
+        if (score > best) { best = score; at = s - first[p]; }
+      }
+      if (best) results.push({score: best, page: p, section: at});
+    }
+    return results;
   }
 
   function symbolScore(sym, terms, phrase) {
@@ -70,28 +152,45 @@
     return last.indexOf(phrase) === 0 ? 9 : 3;
   }
 
-  function search(query) {
+  function order(a, b) {
+    /* Ties go by title: pages are numbered in title order, and a symbol knows how many pages
+       sort before it. */
+    var pa = a.symbol === undefined, pb = b.symbol === undefined;
+    if (pa && pb) return a.page - b.page;
+    if (!pa && !pb) return a.symbol - b.symbol;
+    return pa ? (a.page < b.before ? -1 : 1) : (b.page < a.before ? 1 : -1);
+  }
+
+  function shown(result) {
+    /* What a result shows; a page's needs its chunk. */
+    if (result.symbol !== undefined) {
+      var sym = index.symbols[result.symbol];
+      return {title: sym.name, heading: sym.kind + " in " + sym.path, text: "", href: sym.href, symbol: true};
+    }
+    return need("p" + result.page).then(function (page) {
+      var s = page[2][result.section];
+      return {title: page[1], heading: s[0], text: s[2], href: page[0] + (s[1] ? "#" + s[1] : "")};
+    });
+  }
+
+  function search(query, ticket) {
     var terms = words(query), phrase = terms.join(" ");
-    if (!terms.length) return [];
-    var best = new Map();
-    index.sections.forEach(function (s) {
-      var score = sectionScore(s, terms, phrase);
-      var seen = best.get(s.page);
-      if (score && (!seen || score > seen.score)) {
-        best.set(s.page, {score: score, title: s.page.title, heading: s.heading, text: s.text,
-                          href: s.page.href + (s.anchor ? "#" + s.anchor : "")});
-      }
+    if (!terms.length) return Promise.resolve({terms: terms, hits: [], total: 0});
+    return start().then(function () {
+      var sets = terms.map(function (w) { return termSets(w, ticket); });
+      return Promise.all(sets.concat([phraseSets(terms)]));
+    }).then(function (found) {
+      var equal = found.pop(), results = pageResults(found, equal);
+      index.symbols.forEach(function (sym, j) {
+        var score = symbolScore(sym, terms, phrase);
+        if (score) results.push({score: score, symbol: j, before: sym.before});
+      });
+      results.sort(function (a, b) { return b.score - a.score || order(a, b); });
+      current(ticket);
+      return Promise.all(results.slice(0, LIMIT).map(shown)).then(function (hits) {
+        return {terms: terms, hits: hits, total: results.length};
+      });
     });
-    var results = Array.from(best.values());
-    index.symbols.forEach(function (sym) {
-      var score = symbolScore(sym, terms, phrase);
-      if (score) results.push({score: score, title: sym.name, heading: sym.kind + " in " + sym.path,
-                               text: "", href: sym.href, symbol: true});
-    });
-    results.sort(function (a, b) {
-      return b.score - a.score || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0);
-    });
-    return {terms: terms, hits: results.slice(0, LIMIT), total: results.length};
   }
 
   function snippet(text, terms, heading) {
@@ -132,11 +231,8 @@
     return span;
   }
 
-  function show() {
-    var query = input.value.trim();
+  function draw(query, found) {
     list.replaceChildren();
-    if (!query) { status.textContent = ""; form.classList.remove("open"); return; }
-    var found = search(query);
     form.classList.add("open");
     status.textContent = found.total ? found.total + " results" : "No results for " + query;
     found.hits.forEach(function (hit) {
@@ -148,6 +244,25 @@
       if (hit.text) a.appendChild(part("result-snippet", marked(snippet(hit.text, found.terms, hit.heading), found.terms)));
       li.appendChild(a);
       list.appendChild(li);
+    });
+    list.setAttribute("data-query", query);  // which query the list shows (the tests wait on it)
+  }
+
+  function show() {
+    /* Draws the results of what the box holds; an answer that arrives after a newer query
+       was typed is dropped. */
+    var query = input.value.trim(), ticket = ++asked;
+    if (!query) {
+      list.replaceChildren();
+      list.removeAttribute("data-query");
+      status.textContent = "";
+      form.classList.remove("open");
+      return Promise.resolve();
+    }
+    return search(query, ticket).then(function (found) {
+      if (ticket === asked) draw(query, found);
+    }, function (why) {
+      if (why !== STALE && ticket === asked) status.textContent = "The search index could not be loaded.";
     });
   }
 
@@ -161,11 +276,13 @@
     if (next < 0) input.focus(); else all[Math.min(next, all.length - 1)].focus();
   }
 
-  input.addEventListener("input", function () { load(show); });
-  input.addEventListener("focus", function () { load(function () {}); });
+  input.addEventListener("input", show);
+  input.addEventListener("focus", function () {
+    start().catch(function () { status.textContent = "The search index could not be loaded."; });
+  });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    load(function () { show(); var first = links()[0]; if (first) first.click(); });
+    show().then(function () { var first = links()[0]; if (first) first.click(); });
   });
   form.addEventListener("keydown", function (event) {
     if (event.key === "ArrowDown") { event.preventDefault(); move(1); }

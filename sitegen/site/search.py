@@ -1,6 +1,7 @@
-"""The search index: every page's sections (title, heading, plain text) and every code symbol,
-written as one script (``search-index.js``) that pages load with a script tag, so search
-works from ``file://`` as well as served (content/guides/site.md, "Search").
+"""The search index's content: every page's sections (title, heading, plain text) and every code
+symbol, as plain rows (``SearchData``). sitegen.site.search_shards cuts them into the scripts
+search.js loads on demand, so search works from ``file://`` as well as served
+(content/guides/site.md#search).
 
 Never reads files and never emits markup: content text is JSON data the script shows as text.
 """
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import html
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,10 +17,6 @@ from dataclasses import dataclass
 from sitegen.code.records import CodeRecord
 from sitegen.docs.records import PageRecord
 from sitegen.paths import NodeId, SitePath, html_out_path
-
-INDEX_FILE = "search-index.js"
-#: The global the index script assigns and templates/search.js reads.
-INDEX_GLOBAL = "SITEGEN_SEARCH"
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)"[^>]*>(.*?)</h\1>', re.DOTALL)
 _PERMALINK = re.compile(r'<a class="permalink"[^>]*>[^<]*</a>')
@@ -63,29 +59,33 @@ def _cached_sections(content_hash: str, body_html: str) -> tuple[Section, ...]:
     return tuple(page_sections(body_html))
 
 
-def search_index(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) -> dict[str, object]:
-    """The index as plain data: page URLs relative to the site root, sections pointing at
+@dataclass(frozen=True)
+class SearchData:
+    """The whole index, unsharded: what one query may need, before it is cut into shards."""
+
+    #: (href relative to the site root, title), in node order.
+    pages: list[tuple[str, str]]
+    #: (position of the page in ``pages``, heading, anchor, plain text), page by page.
+    sections: list[tuple[int, str, str, str]]
+    #: (qualified name, kind, href of the definition line, repository path).
+    symbols: list[tuple[str, str, str, str]]
+
+
+def search_data(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) -> SearchData:
+    """The index as plain rows: page URLs relative to the site root, sections pointing at
     their page by position, symbols with the URL of their definition line."""
-    page_rows: list[list[str]] = []
-    section_rows: list[list[object]] = []
+    page_rows: list[tuple[str, str]] = []
+    section_rows: list[tuple[int, str, str, str]] = []
     for i, (node, rec) in enumerate(sorted(pages.items())):
-        page_rows.append([html_out_path(node), rec.title])
+        page_rows.append((html_out_path(node), rec.title))
         for s in _cached_sections(rec.content_hash, rec.html):
-            section_rows.append([i, s.heading, s.anchor, s.text])
-    symbol_rows: list[list[str]] = []
+            section_rows.append((i, s.heading, s.anchor, s.text))
+    symbol_rows: list[tuple[str, str, str, str]] = []
     for crec in sorted(code, key=lambda r: r.path):
         href = SitePath.source(crec.path).out
         for sym in sorted(
             crec.symbols, key=lambda s: (s.source_range.start_line, s.qualified_name)
         ):
             line = (sym.name_range or sym.source_range).start_line
-            symbol_rows.append([sym.qualified_name, str(sym.kind), f"{href}#L{line}", crec.path])
-    return {"version": 1, "pages": page_rows, "sections": section_rows, "symbols": symbol_rows}
-
-
-def search_index_script(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) -> str:
-    """``search-index.js``: one assignment of the index to ``window.SITEGEN_SEARCH``."""
-    data = json.dumps(search_index(pages, code), ensure_ascii=False, separators=(",", ":"))
-    # JSON is valid JS; "</" is escaped only so that the text can never close a script tag.
-    data = data.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return f"window.{INDEX_GLOBAL}={data};\n"
+            symbol_rows.append((sym.qualified_name, str(sym.kind), f"{href}#L{line}", crec.path))
+    return SearchData(page_rows, section_rows, symbol_rows)

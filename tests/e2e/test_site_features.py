@@ -6,7 +6,6 @@ the page, and the search index (pages, sections, code symbols) that search.js re
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -170,23 +169,28 @@ def test_last_modified_date_comes_from_the_last_commit_of_the_page(tmp_path: Pat
 
 
 def _index(site: Path) -> dict[str, object]:
-    text = (site / "search-index.js").read_text()
-    assert text.startswith("window.SITEGEN_SEARCH=") and text.endswith(";\n")
-    return dict(json.loads(text[len("window.SITEGEN_SEARCH=") : -2]))
+    """The index scripts of a built site, each read as its name and data."""
+    from tests.site.search_model import parse
+
+    scripts = [site / "search-index.js", *sorted((site / "search-index").iterdir())]
+    return dict(parse(path.read_text(encoding="utf-8")) for path in scripts)
 
 
 def test_search_index_holds_sections_and_symbols(built: Path) -> None:
     index = _index(built)
-    pages = [tuple(p) for p in index["pages"]]  # type: ignore[union-attr]
-    assert ("guide.html", "Guide") in pages
-    guide = pages.index(("guide.html", "Guide"))
-    sections = [s for s in index["sections"] if s[0] == guide]  # type: ignore[union-attr]
-    assert [s[1:3] for s in sections] == [["Guide", ""], ["Install step", "install-step"]]
-    assert sections[1][3] == "Run </script> it."
+    chunks = [data for name, data in index.items() if name.startswith("p")]
+    assert [
+        "guide.html",
+        "Guide",
+        [["Guide", "", "Intro."], ["Install step", "install-step", "Run </script> it."]],
+    ] in chunks
     symbols = {s[0]: s[2] for s in index["symbols"]}  # type: ignore[union-attr]
     assert symbols["Engine"] == "code/lib/tool.py.html#L1"
     assert symbols["Engine.start"] == "code/lib/tool.py.html#L2"
-    assert "</script" not in (built / "search-index.js").read_text()
+    manifest = index["manifest"]
+    assert isinstance(manifest, dict) and len(manifest["sections"]) == len(chunks)
+    for path in [built / "search-index.js", *(built / "search-index").iterdir()]:
+        assert "</script" not in path.read_text(encoding="utf-8")
 
 
 def test_the_built_site_carries_no_live_reload(built: Path) -> None:

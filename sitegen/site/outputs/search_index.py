@@ -1,19 +1,43 @@
-"""``search-index.js``: the pages' sections and the code's symbols, the data of the header's
-search box (content/guides/site.md, "Search"; the format is sitegen.site.search's).
+"""``search-index.js`` and ``search-index/``: the data of the header's search box, cut into
+scripts the box loads when a query needs them (content/guides/site.md#search; the format is
+sitegen.site.search_shards').
 
 Written from the page and code records; never emits markup.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sitegen.paths import OutPath
-from sitegen.site.emitter import EmitRun, OneFile
-from sitegen.site.search import INDEX_FILE, search_index_script
+from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
+from sitegen.site.search import search_data
+from sitegen.site.search_shards import search_index_files
+from sitegen.site.state import SiteState
 
 
-class SearchIndex(OneFile):
+class SearchIndex(Emitter):
+    """The manifest and every shard. The files are made once per build, at the claim (their
+    names depend on the index's size), and written unchanged files and all: the writer
+    links a file whose bytes are the previous site's."""
+
     name = "search index"
-    file = OutPath(INDEX_FILE)
 
-    def render(self, run: EmitRun, out: OutPath) -> str:
-        return search_index_script(run.site.pages_by_node, run.site.result.code_records)
+    def __init__(self) -> None:
+        self._made: tuple[SiteState, dict[str, str]] | None = None
+
+    def _files(self, site: SiteState) -> dict[str, str]:
+        if self._made is None or self._made[0] is not site:
+            data = search_data(site.pages_by_node, site.result.code_records)
+            self._made = (site, search_index_files(data))
+        return self._made[1]
+
+    def claim(self, run: EmitRun) -> list[OutPath]:
+        outs = [OutPath(name) for name in self._files(run.site)]
+        return [out for out in outs if run.writer.claim(out, SITEGEN)]
+
+    def emit(self, run: EmitRun, outputs: Sequence[OutPath]) -> None:
+        files = self._files(run.site)
+        self._made = None  # the next build makes its own; this one's text is not kept
+        for out in outputs:
+            run.writer.write(out, files[out])
