@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
-from sitegen.code.dataflow import record_flow
+from sitegen.code.dataflow import FLOW_CAPTURE, record_flow
 from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect, ecmascript_default_export
 from sitegen.code.grammars import get_parser, load_query
 from sitegen.code.records import (
@@ -86,6 +86,8 @@ _LINK_PATTERNS = (
     (_ANGLE_URL, 1, 1),
     (_BARE_URL, 0, None),
 )
+#: SymbolKind by name without an enum call per definition.
+_KINDS = {str(kind): kind for kind in SymbolKind}
 #: When one node is captured as several kinds of reference, the highest rank is kept.
 #: A ``field`` use (Go ``c.items`` through a typed variable) is found outside the query.
 _KIND_RANK = {"field": -1, "type": 0, "call": 1, "base": 2}
@@ -123,6 +125,8 @@ class _Matches:
     comments: list[Node] = field(default_factory=list)
     metacalls: list[Node] = field(default_factory=list)
     loads: list[tuple[Node, Node]] = field(default_factory=list)
+    #: The nodes the def-use flow walk stops at (``dataflow.flow_pattern``).
+    flow: list[Node] = field(default_factory=list)
 
 
 def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
@@ -153,7 +157,7 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
         has_error=tree.root_node.has_error,
         diagnostics=src.diagnostics,
     )
-    record_flow(record, data, tree.root_node)
+    record_flow(record, data, tree.root_node, found.flow)
     if lang in (LangId.JAVASCRIPT, LangId.TYPESCRIPT, LangId.TSX):
         record.default_export = ecmascript_default_export(tree.root_node, src, symbols)
     return record
@@ -167,13 +171,23 @@ def _distinct(nodes: list[Node]) -> list[Node]:
 def _sort_matches(matches: list[tuple[int, Captures]], src: CodeSource) -> _Matches:
     found = _Matches()
     for pattern, caps in matches:
+        flow = caps.get(FLOW_CAPTURE)
+        if flow is not None:  # two matches in five: the flow pattern's, one node each
+            found.flow += flow
+            continue
         for capture, nodes in caps.items():
             head, tail = _role(capture)
             if head == "reference" and tail != "receiver":  # most matches: test it first
                 _add_references(found, tail, nodes, caps)
             elif head in ("definition", "declaration") and "name" in caps:
                 _add_def(
-                    found, pattern, nodes[0], caps, SymbolKind(tail), head == "declaration", src
+                    found,
+                    pattern,
+                    nodes[0],
+                    caps,
+                    _KINDS.get(tail) or SymbolKind(tail),
+                    head == "declaration",
+                    src,
                 )
             elif head == "import" and tail not in ("source", "alias"):
                 found.imports.append((tail, nodes[0], caps, pattern))
@@ -453,6 +467,8 @@ def _comment_links(node: Node, data: bytes) -> list[CommentLink]:
     """Markdown links, ``<autolinks>`` and bare http(s) URLs, positioned at their first byte
     (``[``, ``<`` or ``h``); a URL inside a link already found is not found again."""
     text = data[node.start_byte : node.end_byte]
+    if b"http" not in text and b"](" not in text and b"][" not in text:
+        return []  # what every pattern needs: most comments and docstrings have none of them
     links: list[tuple[int, bytes, bytes]] = []
     covered: list[tuple[int, int]] = []
     for pattern, href_group, label_group in _LINK_PATTERNS:

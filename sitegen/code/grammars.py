@@ -66,5 +66,9 @@ def query_source(lang: LangId) -> str:
 
 @cache
 def load_query(lang: LangId) -> Query:
-    """The compiled extraction query for ``lang``: every pattern in one query, run once a file."""
-    return Query(get_language(lang), query_source(lang))
+    """The compiled extraction query for ``lang``: every pattern in one query, run once a file,
+    the def-use flow's last (``sitegen.code.dataflow.flow_pattern``: a second pass over the
+    tree cost as much as the first)."""
+    from sitegen.code.dataflow import flow_pattern
+
+    return Query(get_language(lang), query_source(lang) + "\n" + flow_pattern(lang))

@@ -1,7 +1,9 @@
 """Code link step: records into one CodeGraph, and projections (content/reference/code-graph.md).
 
-Runs only after every file is extracted, since a name may resolve into any file. Never reads
-the file system (go.mod comes through ``read_text``) and never parses source.
+Runs only after every file is extracted, since a name may resolve into any file. Never parses
+source, and reads no project file itself (go.mod comes through ``read_text``); the only file
+it reads and writes is its own cache in the shard folder (``sitegen/code/linkcache.py``),
+which saves resolving again what is unchanged.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from sitegen.code.graph import (
     normalize_edges,
     symbol_ids,
 )
+from sitegen.code.linkcache import LinkCache, Resolution
+from sitegen.code.memory import long_lived_objects
 from sitegen.code.names import NameTable
 from sitegen.code.records import CodeRecord, Symbol
 from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
@@ -70,25 +74,64 @@ def build_code_graph(
     ``tsconfig.json`` …). Def-use flow comes from the records (extraction computes it for
     Python and Rust). The records' own extraction diagnostics are not repeated here.
     """
+    with long_lived_objects():
+        return _build(records, config, all_paths, read_text)
+
+
+def _build(
+    records: list[CodeRecord], config: Config, all_paths: set[str], read_text: ReadText | None
+) -> tuple[CodeGraph, list[Diagnostic]]:
     diagnostics: list[Diagnostic] = []
     records = _unique(records, diagnostics)
     graph = CodeGraph(snapshot_id=snapshot_id(records, config))
     for record in records:
         _add_file(graph, record)
+    # What crosses files comes from the link cache when none of its inputs changed.
+    cache = LinkCache.of(records, config, all_paths)
+    found = cache.load(graph, read_text or _no_text) if cache is not None else None
+    if found is None:
+        reads: dict[str, str | None] = {}
+
+        def recorded(path: str) -> str | None:
+            reads[path] = (read_text or _no_text)(path)
+            return reads[path]
+
+        found = _resolve(graph, records, config, all_paths, recorded)
+        if cache is not None:
+            cache.save(found, reads)
+    found.apply(graph)
+    for record in records:
+        add_data_flow(graph, record)
+    return graph, sorted(set(diagnostics + found.diagnostics))
+
+
+def _no_text(_path: str) -> str | None:
+    return None
+
+
+def _resolve(
+    graph: CodeGraph,
+    records: list[CodeRecord],
+    config: Config,
+    all_paths: set[str],
+    read_text: ReadText,
+) -> Resolution:
+    """Imports and names resolved across files, against the files and symbols in ``graph``
+    (which this leaves as it is)."""
+    out = Resolution()
     index = ProjectIndex.build(records, config, all_paths, read_text)
     languages = {r.path: r.language for r in records}
     imports: dict[str, list[ResolvedImport]] = {}
     for record in records:
         resolved, found = resolve_imports(record, index)
         imports[record.path] = resolved
-        diagnostics += found
-        _add_import_edges(graph, record, resolved, languages)
+        out.diagnostics += found
+        _add_import_edges(out, record, resolved, languages)
     names = NameTable(graph, imports, {r.path: r.references for r in records}, index)
     for record in records:
-        _add_reference_edges(graph, names, record)
-        diagnostics += _add_metacall_edges(graph, names, record)
-        add_data_flow(graph, record)
-    return graph, sorted(set(diagnostics))
+        _add_reference_edges(out, names, record)
+        out.diagnostics += _add_metacall_edges(out, names, record)
+    return out
 
 
 def snapshot_id(records: Iterable[CodeRecord], config: Config) -> str:
@@ -180,7 +223,7 @@ def _holds(outer: Symbol, inner: Symbol) -> bool:
 
 
 def _add_import_edges(
-    graph: CodeGraph,
+    out: Resolution,
     record: CodeRecord,
     resolved: list[ResolvedImport],
     languages: dict[str, LangId],
@@ -195,18 +238,18 @@ def _add_import_edges(
                 if ri.form == "mod":
                     # Rust ``mod x;`` is containment in the crate's module tree, not a use:
                     # an ownership edge, which cycle analysis never sees (content/guides/cycles.md).
-                    graph.add_edge(CodeEdge(src, dst, EdgeKind.OWNERSHIP, SAME_FILE, ri.line))
+                    out.add_edge(CodeEdge(src, dst, EdgeKind.OWNERSHIP, SAME_FILE, ri.line))
                     continue
                 confidence = DIRECT_IMPORT if lang == record.language else CROSS_LANGUAGE
             else:
                 name = target.external or ""
                 dst = external_endpoint(record.language, name)
-                graph.add_external(ExternalNode(dst, name, record.language))
+                out.add_external(ExternalNode(dst, name, record.language))
                 confidence = DIRECT_IMPORT
-            graph.add_edge(CodeEdge(src, dst, EdgeKind.IMPORT, confidence, ri.line))
+            out.add_edge(CodeEdge(src, dst, EdgeKind.IMPORT, confidence, ri.line))
 
 
-def _add_reference_edges(graph: CodeGraph, names: NameTable, record: CodeRecord) -> None:
+def _add_reference_edges(out: Resolution, names: NameTable, record: CodeRecord) -> None:
     """References inside symbols; none at module level (content/reference/code-graph.md)."""
     for ref in record.references:
         if ref.enclosing is None:
@@ -215,12 +258,12 @@ def _add_reference_edges(graph: CodeGraph, names: NameTable, record: CodeRecord)
         if src is None:
             continue
         for cand in names.resolve(record.path, ref.name, ref.kind, ref.enclosing):
-            graph.add_edge(
+            out.add_edge(
                 CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE, cand.confidence, ref.line)
             )
 
 
-def _add_metacall_edges(graph: CodeGraph, names: NameTable, record: CodeRecord) -> list[Diagnostic]:
+def _add_metacall_edges(out: Resolution, names: NameTable, record: CodeRecord) -> list[Diagnostic]:
     """File → symbol always, symbol → symbol inside a symbol: one resolution, one confidence."""
     file_id = file_endpoint(record.language, record.path)
     diagnostics = []
@@ -243,11 +286,11 @@ def _add_metacall_edges(graph: CodeGraph, names: NameTable, record: CodeRecord) 
             else None
         )
         for cand in found:
-            graph.add_edge(
+            out.add_edge(
                 CodeEdge(file_id, cand.symbol.id, EdgeKind.REFERENCE, cand.confidence, call.line)
             )
             if src is not None:
-                graph.add_edge(
+                out.add_edge(
                     CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE, cand.confidence, call.line)
                 )
     return diagnostics

@@ -28,8 +28,10 @@ The rules, in order, for a reference ``name`` inside the symbol ``enclosing`` of
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sitegen.code.graph import (
     CROSS_LANGUAGE,
@@ -81,12 +83,17 @@ class _Entry:
     explicit: bool  # named by a binding (any visibility) rather than a star (public names only)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_reference(name: str) -> str | None:
-    """``a::b`` and ``p->f`` as ``a.b`` / ``p.f``; generics cut; None for call chains."""
+    """``a::b`` and ``p->f`` as ``a.b`` / ``p.f``; generics cut; None for call chains.
+    (Memoized: the same names recur in every file.)"""
     name = name.strip().removeprefix("::").split("<")[0]
-    if not name or any(c in name for c in "()[]{} \t\n"):
+    if not name or _NOT_A_NAME.search(name):
         return None
     return name.replace("::", ".").replace("->", ".")
+
+
+_NOT_A_NAME = re.compile(r"[()\[\]{} \t\n]")
 
 
 class NameTable:
@@ -110,7 +117,15 @@ class NameTable:
             p: [r for r in refs if r.kind == "base"] for p, refs in references.items()
         }
         self._index = index
+        #: Qualified name -> the files defining it: transitive searches visit only those of
+        #: the reached files (django reaches hundreds of files from one import).
+        self._definers: dict[str, set[str]] = {}
+        for path, defs in self._defs.items():
+            for qualified in defs:
+                self._definers.setdefault(qualified, set()).add(path)
         self._reach: dict[str, list[str]] = {}
+        self._reach_sets: dict[str, frozenset[str]] = {}
+        self._ladder_memo: dict[tuple[str, str, str], list[Candidate]] = {}
         self._base_memo: dict[str, list[Candidate]] = {}
         self._target_memo: dict[tuple[str, bool], list[ImportTarget]] = {}
         self._memo: dict[tuple[str, str, str, str | None], list[Candidate]] = {}
@@ -202,6 +217,16 @@ class NameTable:
         own = self._lexical(path, name, kind, enclosing)
         if own:
             return _ordered(Candidate(s, SAME_FILE) for s in own)
+        if self._lang[path] in _CLASS_SCOPED:  # the imported names depend on the scope
+            return self._imported(path, name, kind, enclosing)
+        key = (path, name, kind)
+        found = self._ladder_memo.get(key)
+        if found is None:
+            found = self._ladder_memo[key] = self._imported(path, name, kind, enclosing)
+        return found
+
+    def _imported(self, path: str, name: str, kind: str, enclosing: str | None) -> list[Candidate]:
+        """The ladder's ranks after the own file: direct imports, transitive, other languages."""
         entries = self._entries(path, name, enclosing)
         lang = self._lang[path]
         same = [e for e in entries if self._lang[e.path] == lang]
@@ -262,12 +287,23 @@ class NameTable:
     def _transitive(self, path: str, entries: list[_Entry], kind: str) -> list[SymbolNode]:
         found: list[SymbolNode] = []
         for entry in entries:
-            for reached in self._reachable(entry.path):
+            for reached in self._reached_defining(entry.path, (entry.original,)):
                 if reached not in (path, entry.path):
                     found += self._find(
                         reached, entry.original, kind, self._public_only(reached, False)
                     )
         return found
+
+    def _reached_defining(self, start: str, names: Iterable[str]) -> list[str]:
+        """The files reached from ``start`` that define one of ``names`` (in no particular
+        order: every caller sorts its candidates)."""
+        reach = self._reach_sets.get(start)
+        if reach is None:
+            reach = self._reach_sets[start] = frozenset(self._reachable(start))
+        out: set[str] = set()
+        for name in names:
+            out.update(p for p in self._definers.get(name, ()) if p in reach)
+        return list(out)
 
     # ---------------------------------------------------------------- rules 1-3: dotted names
 
@@ -362,10 +398,12 @@ class NameTable:
             best = max(c.confidence for c in found)
             return _ordered(c for c in found if c.confidence == best)
         same = [m for m in modules if self._lang[m] == lang]
+        # _member finds something in a file only if it defines ``rest`` or a prefix of it.
+        names = (rest, *_scopes(rest.rpartition(".")[0] or None))
         return _ordered(
             Candidate(s, TRANSITIVE_IMPORT)
             for m in same
-            for r in self._reachable(m)
+            for r in self._reached_defining(m, names)
             if r not in (path, m)
             for s in self._member(r, rest, kind, self._public_only(r, False))
         )
@@ -413,8 +451,12 @@ class NameTable:
     def _find(
         self, path: str, qualified: str, kind: str, public_only: bool = False
     ) -> list[SymbolNode]:
+        defs = self._defs.get(path)
+        found = defs.get(qualified) if defs is not None else None
+        if not found:  # most lookups: the name is not defined there
+            return []
         out = []
-        for sym in self._defs.get(path, {}).get(qualified, []):
+        for sym in found:
             if kind in ("type", "base") and sym.kind not in TYPE_KINDS:
                 continue
             if public_only and sym.visibility == Visibility.PRIVATE:
@@ -468,12 +510,14 @@ class NameTable:
         return self._reach[start]
 
 
-def _scopes(enclosing: str | None) -> list[str]:
-    """``A.B.c`` -> ``["A.B.c", "A.B", "A"]``: innermost first."""
+@lru_cache(maxsize=1 << 16)
+def _scopes(enclosing: str | None) -> tuple[str, ...]:
+    """``A.B.c`` -> ``("A.B.c", "A.B", "A")``: innermost first (memoized: the link step asks
+    for the same few thousand enclosing names hundreds of thousands of times)."""
     if not enclosing:
-        return []
+        return ()
     parts = enclosing.split(".")
-    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+    return tuple(".".join(parts[:i]) for i in range(len(parts), 0, -1))
 
 
 def _ordered(candidates: Iterable[Candidate]) -> list[Candidate]:

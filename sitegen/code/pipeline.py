@@ -6,7 +6,9 @@ Called by ``sitegen.build`` after the crawl; never writes anything but the shard
 
 from __future__ import annotations
 
+from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
+from sitegen.code.shards import ShardCache
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic
@@ -14,22 +16,35 @@ from sitegen.parallel import run_forked
 from sitegen.progress import Progress
 
 
-def _extract_chunk(todo: list[tuple[str, str, bytes]], indexes: list[int]) -> list[CodeRecord]:
+def _extract_chunk(
+    state: tuple[list[tuple[str, str, bytes]], ShardCache], indexes: list[int]
+) -> list[CodeRecord]:
     # Forked workers read the bytes from the list they inherit; records come back as the
-    # plain dataclasses a shard holds, never as tree-sitter objects.
+    # plain dataclasses a shard holds, never as tree-sitter objects. Each worker writes its
+    # own shards (distinct files, each atomically): encoding them is a fifth of the work,
+    # which the main process would otherwise do alone.
     from sitegen.code.extract import extract_source
     from sitegen.languages import LangId
 
-    return [extract_source(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]
+    todo, cache = state
+    records = [extract_source(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]
+    for record in records:
+        cache.put(record)
+    return records
 
 
 def extract_records(
     found: Crawl, config: Config, jobs: int, clean: bool, progress: Progress
 ) -> tuple[list[CodeRecord], list[Diagnostic]]:
     """One record per source file, from the shard cache when its content hash is unchanged."""
-    from sitegen.code import shards
+    with long_lived_objects():
+        return _extract(found, config, jobs, clean, progress)
 
-    cache = shards.ShardCache(config.cache_dir)
+
+def _extract(
+    found: Crawl, config: Config, jobs: int, clean: bool, progress: Progress
+) -> tuple[list[CodeRecord], list[Diagnostic]]:
+    cache = ShardCache(config.cache_dir)
     diags: list[Diagnostic] = list(cache.open(clean))
     records: dict[str, CodeRecord] = {}
     todo = []
@@ -40,10 +55,9 @@ def extract_records(
         else:
             todo.append((f.path, f.language.value, f.data))
     task = progress.task("Analysing source files", len(todo))
-    for chunk in run_forked(_extract_chunk, todo, list(range(len(todo))), jobs):
+    for chunk in run_forked(_extract_chunk, (todo, cache), list(range(len(todo))), jobs):
         for rec in chunk:
             records[rec.path] = rec
-            cache.put(rec)
         task.advance(len(chunk))
     cache.prune({f.path for f in found.code})
     cache.flush()

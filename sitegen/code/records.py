@@ -177,3 +177,7 @@ class CodeRecord:
     flows: list[Flow] = field(default_factory=list)
     has_error: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The digest of the shard this record was read from or written to, None for a record
+    #: made any other way: what the link step's cache knows the record by
+    #: (sitegen/code/linkcache.py). Not part of the record's value.
+    shard_digest: str | None = field(default=None, compare=False, repr=False)

@@ -7,10 +7,11 @@ atomic. This module reads and writes only its own folder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,11 @@ class ShardFormatError(ValueError):
 def content_hash(data: bytes) -> str:
     """The hash a record carries (the same as ``extract_source`` computes)."""
     return hashlib.sha256(data).hexdigest()
+
+
+def shard_digest(raw: bytes) -> str:
+    """What names a shard's bytes, hence the record read from them (``CodeRecord.shard_digest``)."""
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
 # ---------------------------------------------------------------- record <-> lines
@@ -152,8 +158,32 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     ]
     # The closing row lets a reader tell a complete shard from one cut short at a line end.
     rows.append({"record": "end", "rows": len(rows)})
-    lines = [json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION, **row}, sort_keys=True) for row in rows]
-    return "\n".join(lines) + "\n", warnings
+    for row in rows:  # fresh dicts, and the encoder sorts the keys: no copy to put it first
+        row[VERSION_KEY] = SHARD_SCHEMA_VERSION
+    return "\n".join(map(_encode_row, rows)) + "\n", warnings
+
+
+def _row_encoder() -> Callable[[dict[str, Any]], str]:
+    """``json.dumps(row, sort_keys=True)``, same text, with one encoder for every row: dumps
+    builds a new encoder per call when asked to sort keys, which cost more than the row."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: the plain call
+        return functools.partial(json.dumps, sort_keys=True)
+    encode = make(
+        None,  # no cycle markers: a row is a tree of plain values
+        json.JSONEncoder().default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ": ",
+        ", ",
+        True,
+        False,
+        True,
+    )
+    return lambda row: "".join(encode(row, 0))
+
+
+_encode_row = _row_encoder()
 
 
 def _flow_rows(file_id: str, record: CodeRecord) -> list[dict[str, Any]]:
@@ -208,6 +238,21 @@ def _import_row(i: Import) -> dict[str, Any]:
 
 def load_shard(text: str, where: str = "") -> CodeRecord:
     """Parse a shard; ``ShardVersionError`` for another version, ``ShardFormatError`` if broken."""
+    rows = _rows(text, where)
+    if not rows or rows[0].get("record") != "file":
+        raise ShardFormatError(f"{where}: a shard starts with its file record")
+    if rows[-1].get("record") != "end" or rows[-1].get("rows") != len(rows) - 1:
+        raise ShardFormatError(f"{where}: the shard is incomplete (no closing record)")
+    rows.pop()
+    try:
+        return _record(rows)
+    except (KeyError, TypeError, ValueError) as err:
+        raise ShardFormatError(f"{where}: malformed record: {err!r}") from None
+
+
+def _rows(text: str, where: str) -> list[dict[str, Any]]:
+    """Every line parsed on its own: a line that is not JSON, or a row of another version,
+    raises with the line's number."""
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -221,15 +266,7 @@ def load_shard(text: str, where: str = "") -> CodeRecord:
                 row.get(VERSION_KEY) if isinstance(row, dict) else None, f"{where}:{number}"
             )
         rows.append(row)
-    if not rows or rows[0].get("record") != "file":
-        raise ShardFormatError(f"{where}: a shard starts with its file record")
-    if rows[-1].get("record") != "end" or rows[-1].get("rows") != len(rows) - 1:
-        raise ShardFormatError(f"{where}: the shard is incomplete (no closing record)")
-    rows.pop()
-    try:
-        return _record(rows)
-    except (KeyError, TypeError, ValueError) as err:
-        raise ShardFormatError(f"{where}: malformed record: {err!r}") from None
+    return rows
 
 
 def _record(rows: list[dict[str, Any]]) -> CodeRecord:
@@ -263,17 +300,30 @@ def _read_symbol(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
     qn = _qualified(file_id, row["endpoint"])
     if qn != row.get("qualified_name", qn):
         raise ValueError(f"symbol endpoint {row['endpoint']!r} and name disagree")
+    kind, visibility = row["kind"], row.get("visibility")
     rec.symbols.append(
         Symbol(
             row["name"],
             qn or "",
-            SymbolKind(row["kind"]),
-            Visibility(row["visibility"]) if row.get("visibility") is not None else None,
+            _enum(_KINDS, SymbolKind, kind),
+            _enum(_VISIBILITIES, Visibility, visibility) if visibility is not None else None,
             range_from_json(row["source_range"]),
             optional_range_from_json(row.get("name_range")),
             _qualified(file_id, row.get("parent")),
         )
     )
+
+
+_KINDS = {str(kind): kind for kind in SymbolKind}
+_VISIBILITIES = {str(v): v for v in Visibility}
+
+
+def _enum(table: dict[str, Any], enum: Any, value: Any) -> Any:
+    """``enum(value)`` through a table of its members (an enum call costs a microsecond,
+    as much as the rest of a row); a value not in the table goes to the call, which refuses
+    it as it always did."""
+    member = table.get(value) if type(value) is str else None
+    return member if member is not None else enum(value)
 
 
 def _read_import(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
@@ -291,9 +341,17 @@ def _read_import(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
 
 
 def _read_reference(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
+    enclosing = row.get("enclosing")
+    prefix = file_id + "::"
     rec.references.append(
         Reference(
-            row["name"], row["kind"], int(row["line"]), _qualified(file_id, row.get("enclosing"))
+            row["name"],
+            row["kind"],
+            int(row["line"]),
+            # _qualified's common case inline: the most frequent row of a shard
+            enclosing[len(prefix) :]
+            if type(enclosing) is str and enclosing.startswith(prefix)
+            else _qualified(file_id, enclosing),
         )
     )
 
@@ -320,12 +378,12 @@ def _read_flow(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
     owner = str(row["owner"])
     if owner != file_id:
         _qualified(file_id, owner)  # a function of this file, or the shard is malformed
-    for suffix, scope, hint, name, line, in_symbol in row["values"]:
-        rec.data.append(
-            DataValue(
-                owner + suffix, owner if in_symbol else None, str(scope), hint, str(name), int(line)
-            )
+    rec.data += [
+        DataValue(
+            owner + suffix, owner if in_symbol else None, str(scope), hint, str(name), int(line)
         )
+        for suffix, scope, hint, name, line, in_symbol in row["values"]
+    ]
     rec.flows += [
         Flow(owner + src, owner + dst, int(line), str(kind))
         for src, dst, line, kind in row["edges"]
@@ -424,19 +482,25 @@ class ShardCache:
         self._ensure_open()
         shard = self.shard_path(path)
         try:
-            record = load_shard(shard.read_text(encoding="utf-8"), str(shard))
+            raw = shard.read_bytes()
+            record = load_shard(raw.decode("utf-8"), str(shard))
         except (OSError, UnicodeDecodeError, ShardFormatError, ShardVersionError):
             return None
         if record.path != path or record.content_hash != content_hash:
             return None
+        record.shard_digest = shard_digest(raw)
         return record
 
     def put(self, record: CodeRecord) -> list[Diagnostic]:
-        """Store ``record`` atomically; returns warnings for specifiers it could not keep."""
+        """Store ``record`` atomically; returns warnings for specifiers it could not keep.
+        The record learns its shard's digest when the shard holds all of it."""
         self._ensure_open()
         text, warnings = dump_shard(record)
+        raw = text.encode("utf-8")
         # No fsync: a shard lost to a power cut is a miss (the closing row catches a cut tail).
-        write_atomically(self.shard_path(record.path), text, durable=False)
+        write_atomically(self.shard_path(record.path), raw, durable=False)
+        if not warnings:  # a dropped import: the shard's record is not this one
+            record.shard_digest = shard_digest(raw)
         return warnings
 
     def prune(self, keep_paths: Iterable[str]) -> int:
