@@ -59,7 +59,7 @@ def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: i
     build(load_config(project), QUIET)
     before = _site_bytes(project)
     parsed: list[str] = []
-    import sitegen.docs.pipeline as pipeline
+    from sitegen.docs import pipeline
 
     real = pipeline.extract_page
     monkeypatch.setattr(
