@@ -202,8 +202,12 @@ class NameTable:
 
     def enclosing_symbol(self, path: str, enclosing: str, line: int) -> SymbolNode | None:
         """The symbol a reference sits in: by qualified name, the one whose lines hold it."""
+        own = self._defs.get(path, {})
+        defs = own.get(enclosing)
+        if defs is not None and len(defs) == 1:  # nearly always: one definition of the name
+            return defs[0]
         for scope in _scopes(enclosing):
-            defs = self._defs.get(path, {}).get(scope, [])
+            defs = own.get(scope, [])
             holding = [
                 s for s in defs if s.source_range.start_line <= line <= s.source_range.end_line
             ]
