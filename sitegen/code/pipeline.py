@@ -6,12 +6,15 @@ Called by ``sitegen.build`` after the crawl; never writes anything but the shard
 
 from __future__ import annotations
 
+import hashlib
+
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
 from sitegen.code.shards import ShardCache
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.diagnostics import Diagnostic
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.languages import LangId
 from sitegen.parallel import run_forked
 from sitegen.progress import Progress
 
@@ -23,14 +26,34 @@ def _extract_chunk(
     # plain dataclasses a shard holds, never as tree-sitter objects. Each worker writes its
     # own shards (distinct files, each atomically): encoding them is a fifth of the work,
     # which the main process would otherwise do alone.
-    from sitegen.code.extract import extract_source
     from sitegen.languages import LangId
 
     todo, cache = state
-    records = [extract_source(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]
+    records = [_extract_one(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]
     for record in records:
         cache.put(record)
     return records
+
+
+def _extract_one(path: str, lang: LangId, data: bytes) -> CodeRecord:
+    """The file's record; a file nested deeper than Python's recursion limit allows (a test of
+    CPython's own parser, say) is a warning and an empty record, never a crashed build."""
+    from sitegen.code.extract import extract_source
+
+    try:
+        return extract_source(path, lang, data)
+    except RecursionError:
+        message = (
+            "the file nests too deeply to analyse; it is published without its symbols, "
+            "imports and references"
+        )
+        return CodeRecord(
+            path=path,
+            language=lang,
+            content_hash=hashlib.sha256(data).hexdigest(),
+            has_error=True,
+            diagnostics=[Diagnostic(path, 1, 1, Level.WARNING, message, "code")],
+        )
 
 
 def extract_records(

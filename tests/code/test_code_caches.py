@@ -283,3 +283,27 @@ def test_long_lived_objects_restores_the_thresholds() -> None:
             assert gc.get_threshold()[0] == 0
     finally:
         gc.set_threshold(*before)
+
+
+def test_a_file_too_deep_to_analyse_is_a_warning_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CPython's own test files nest deeper than the recursion limit allows a walk: such a
+    file gets an empty record and one warning, and the build goes on."""
+    from sitegen.code import extract, pipeline
+    from sitegen.languages import LangId
+
+    real = extract.extract_source
+
+    def deep(path: str, lang: LangId, data: bytes) -> CodeRecord:
+        if path == "deep.py":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(path, lang, data)
+
+    monkeypatch.setattr(extract, "extract_source", deep)
+    rec = pipeline._extract_one("deep.py", LangId.PYTHON, b"x = 1\n")
+    assert rec.symbols == [] and rec.has_error
+    assert [(d.path, d.line, d.level.value, d.code) for d in rec.diagnostics] == [
+        ("deep.py", 1, "warning", "code")
+    ]
+    assert pipeline._extract_one("ok.py", LangId.PYTHON, b"def f(): pass\n").symbols
