@@ -6,15 +6,13 @@ plain records to the next; only crawl reads input and only emit (and the store) 
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 
 from sitegen.cache import build_lock, prepare_cache
+from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl, crawl
@@ -112,19 +110,6 @@ def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Confi
     return result
 
 
-@contextlib.contextmanager
-def _long_lived_data() -> Iterator[None]:
-    """A build allocates millions of long-lived objects (records, tokens, edges) and few
-    reference cycles; the cyclic collector would traverse them all again and again (about a
-    sixth of a build's time). Collect rarely during the build; restore afterwards."""
-    old = gc.get_threshold()
-    gc.set_threshold(200_000, 50, 1_000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 class _Timings:
     """Phase timings on stderr with SITEGEN_TIMINGS=1: where a build's wall time goes."""
 
@@ -182,7 +167,7 @@ def _build_locked(
 ) -> BuildResult:
     jobs = options.jobs or config.jobs or _cores()
     progress = Progress(enabled=not options.quiet)
-    with progress, _long_lived_data():
+    with progress, long_lived_objects():
         # 1. crawl: the only step that reads the project
         timings = _Timings()
         found = crawl(config, includes=snippet_names)

@@ -2,9 +2,9 @@
 and graph (tens of thousands of symbols, values and edges, almost no reference cycles).
 
 Left at its defaults the collector walks every live object again and again as they pile up:
-a third of the django code graph's link step and shard loading. A build already runs with
-these thresholds (``sitegen.build``); the code steps set them themselves so that every caller
-(the benchmarks, tests, tools) runs them the way a build does.
+a third of the django code graph's link step and shard loading, and about a sixth of a whole
+build. A build runs inside it (``sitegen.build``); the code steps set it themselves so that
+every caller (the benchmarks, tests, tools) runs them the way a build does.
 """
 
 from __future__ import annotations

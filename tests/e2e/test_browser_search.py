@@ -19,36 +19,12 @@ from sitegen.site.search import SearchData, search_data
 from sitegen.site.search_shards import INDEX_FILE, SHARD_FOLDER, bucket
 from tests.e2e.browser import require_chromium
 from tests.e2e.conftest import write_project
-from tests.site.search_model import Shards, parse, sharded, unsharded
+from tests.site.search_model import COMMON, Shards, parse, sharded, unsharded
 
 require_chromium()
 
 WORDS = [
-    "graph",
-    "node",
-    "edge",
-    "page",
-    "link",
-    "anchor",
-    "build",
-    "cache",
-    "render",
-    "template",
-    "index",
-    "parser",
-    "token",
-    "stream",
-    "plugin",
-    "config",
-    "section",
-    "module",
-    "reference",
-    "guide",
-    "release",
-    "deploy",
-    "server",
-    "client",
-    "request",
+    *COMMON,  # the sample index's words, then scripts and marks it lacks
     "日本語の見出し",
     "Ελληνικά",
     "café",
