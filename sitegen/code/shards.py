@@ -109,7 +109,19 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
     ]
     rows += [_symbol_row(file_id, s) for s in record.symbols]
     rows += [_import_row(i) for i in record.imports if i not in dropped]
-    rows += [
+    rows += _use_rows(file_id, record)
+    rows += _flow_rows(file_id, record)
+    rows += [_diagnostic_row(d) for d in record.diagnostics]
+    # The closing row lets a reader tell a complete shard from one cut short at a line end.
+    rows.append({"record": "end", "rows": len(rows)})
+    for row in rows:  # fresh dicts, and the encoder sorts the keys: no copy to put it first
+        row[VERSION_KEY] = SHARD_SCHEMA_VERSION
+    return "\n".join(map(_encode_row, rows)) + "\n", warnings
+
+
+def _use_rows(file_id: str, record: CodeRecord) -> list[dict[str, Any]]:
+    """What the file uses: references, metacalls and their loads, links in comments."""
+    rows: list[dict[str, Any]] = [
         {
             "record": "reference",
             "name": r.name,
@@ -143,24 +155,19 @@ def dump_shard(record: CodeRecord) -> tuple[str, list[Diagnostic]]:
         }
         for k in record.links
     ]
-    rows += _flow_rows(file_id, record)
-    rows += [
-        {
-            "record": "diagnostic",
-            "path": d.path,
-            "line": d.line,
-            "col": d.col,
-            "level": str(d.level),
-            "message": d.message,
-            "code": d.code,
-        }
-        for d in record.diagnostics
-    ]
-    # The closing row lets a reader tell a complete shard from one cut short at a line end.
-    rows.append({"record": "end", "rows": len(rows)})
-    for row in rows:  # fresh dicts, and the encoder sorts the keys: no copy to put it first
-        row[VERSION_KEY] = SHARD_SCHEMA_VERSION
-    return "\n".join(map(_encode_row, rows)) + "\n", warnings
+    return rows
+
+
+def _diagnostic_row(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "record": "diagnostic",
+        "path": d.path,
+        "line": d.line,
+        "col": d.col,
+        "level": str(d.level),
+        "message": d.message,
+        "code": d.code,
+    }
 
 
 def _row_encoder() -> Callable[[dict[str, Any]], str]:
