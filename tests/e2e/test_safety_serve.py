@@ -16,6 +16,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,12 +73,17 @@ class Served:
         )
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=20)
+        stop_process(self.proc)
+
+
+def stop_process(proc: subprocess.Popen[Any]) -> None:
+    """Terminate a server; kill it if it does not end within 20 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=20)
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import write_project
-from tests.e2e.test_safety_serve import Served, free_port, raw_get, serving, wait_for
+from tests.e2e.test_safety_serve import Served, free_port, raw_get, serving, stop_process, wait_for
 
 PAGES: dict[str, str | bytes] = {
     "content/index.md": "# Home\n\nWelcome.\n",
@@ -52,12 +52,7 @@ class LoggedServe:
         )
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=20)
+        stop_process(self.proc)
 
 
 @pytest.mark.parametrize("gitignored", [False, True])
