@@ -19,7 +19,7 @@ from sitegen.site.search import SearchData, search_data
 from sitegen.site.search_shards import INDEX_FILE, SHARD_FOLDER, bucket
 from tests.e2e.browser import require_chromium
 from tests.e2e.conftest import write_project
-from tests.site.search_model import COMMON, Shards, parse, sharded, unsharded
+from tests.site.search_model import COMMON, Shards, invented_word, parse, sharded, unsharded
 
 require_chromium()
 
@@ -57,10 +57,6 @@ QUERIES = [
 ]
 
 
-def _invented(rng: random.Random) -> str:
-    return "".join(rng.choice(["ka", "ri", "to", "ne", "su", "ma", "lo", "pe"]) for _ in range(3))
-
-
 def _pages(count: int = 150) -> dict[str, str | bytes]:
     """Pages from a seed, enough for several shards of each kind; one word in one page."""
     rng = random.Random(19)
@@ -82,12 +78,12 @@ def _pages(count: int = 150) -> dict[str, str | bytes]:
     }
     for p in range(count):
         title = rng.choice(
-            ["Overview", "Café crème", f"{rng.choice(WORDS).title()} {_invented(rng)}"]
+            ["Overview", "Café crème", f"{rng.choice(WORDS).title()} {invented_word(rng)}"]
         )
         parts = [f"# {title}\n"]
         for _ in range(rng.randint(1, 4)):
-            pool = WORDS + [_invented(rng) for _ in range(8)]
-            parts.append(f"## {rng.choice(['Usage', rng.choice(WORDS)])} {_invented(rng)}\n")
+            pool = WORDS + [invented_word(rng) for _ in range(8)]
+            parts.append(f"## {rng.choice(['Usage', rng.choice(WORDS)])} {invented_word(rng)}\n")
             parts.append(" ".join(rng.choice(pool) for _ in range(rng.randint(5, 60))) + "\n")
         if p == 37:
             parts.append("## Zeppelinhangar doors\n\nThe doors of the zeppelinhangar open.\n")

@@ -256,7 +256,7 @@ ODD = [
 ]
 
 
-def _invented(rng: random.Random) -> str:
+def invented_word(rng: random.Random) -> str:
     """A word made of syllables, so that many words share short keys (popular keys)."""
     return "".join(rng.choice(["ka", "ri", "to", "ne", "su", "ma", "lo", "pe"]) for _ in range(3))
 
@@ -269,11 +269,13 @@ def sample_data(pages: int = 120, seed: int = 7) -> SearchData:
     sections: list[tuple[int, str, str, str]] = []
     for p in range(pages):
         title = rng.choice(["Overview", "Token stream", f"Guide {p % 7}", "Café crème"])
-        title = title if rng.random() < 0.3 else f"{rng.choice(COMMON).title()} {_invented(rng)}"
+        title = (
+            title if rng.random() < 0.3 else f"{rng.choice(COMMON).title()} {invented_word(rng)}"
+        )
         rows.append((f"d{p % 5}/page-{p}.html", title))
         for s in range(rng.randint(0, 4)):
             heading = rng.choice([title, "", "Usage", rng.choice(ODD), f"{rng.choice(COMMON)} x"])
-            pool = COMMON + ODD + [_invented(rng) for _ in range(6)]
+            pool = COMMON + ODD + [invented_word(rng) for _ in range(6)]
             text = " ".join(rng.choice(pool) for _ in range(rng.randint(0, 40)))
             sections.append((p, heading, f"s{s}" if s else "", text.replace(" x ", ". ")))
     symbols = [
