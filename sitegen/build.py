@@ -15,7 +15,7 @@ from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
-from sitegen.crawl import CodeFile, Crawl, crawl
+from sitegen.crawl import Crawl, crawl
 from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.pipeline import extract_pages
@@ -36,8 +36,7 @@ from sitegen.incremental import (
     save_state,
     site_fingerprint,
 )
-from sitegen.link.rules import SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.step import Linked, crawl_index, line_counts, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_in_background
 from sitegen.paths import SitePath
@@ -63,23 +62,6 @@ def raw_html_notice(config: Config) -> list[Diagnostic]:
             "raw-html",
         )
     ]
-
-
-def site_index(config: Config, found: Crawl) -> SiteIndex:
-    return SiteIndex(
-        content=config.content_rel,
-        pages={f.path for f in found.pages},
-        assets=set(found.assets),
-        sources={f.path for f in found.code},
-        dirs=found.all_dirs,
-    )
-
-
-def _line_counts(code: list[CodeFile]) -> dict[str, int]:
-    return {
-        f.path: f.data.count(b"\n") + (0 if f.data.endswith(b"\n") or not f.data else 1)
-        for f in code
-    }
 
 
 def crawl_result(found: Crawl, linked: Linked, store_graph: Graph, config: Config) -> GraphUpdate:
@@ -191,10 +173,10 @@ def _build_locked(
         code, code_link_diags = link_code(config, found, code_records)
         timings.mark("code graph")
         linked = link_all(
-            site_index(config, found),
+            crawl_index(config, found),
             pages,
             code_records,
-            _line_counts(found.code),
+            line_counts(found.code),
             UnreadFiles(config, found),
         )
         timings.mark("link")

@@ -11,6 +11,7 @@ A bad query parameter of its own endpoints is a 400 (content/guides/safety.md).
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import html
 import http.server
@@ -37,6 +38,9 @@ from sitegen.crawl import Crawl, Reads, build_reads
 from sitegen.docs.snippets import snippet_names
 from sitegen.ownership import OUTPUT_MARKER
 from sitegen.paths import is_within
+from sitegen.result import BuildResult
+from sitegen.site.preview import Preview
+from sitegen.site.writer import side_prefix
 
 if TYPE_CHECKING:
     from watchfiles import Change
@@ -52,10 +56,14 @@ GENERATION = re.compile(r"[0-9]{1,18}")
 #: More fields than this in one query is a 400, before any is looked at.
 MAX_QUERY_FIELDS = 8
 
-#: Served at SCRIPT_PATH only. On a "build" event: reload, or show the failed build's lines.
+#: Served at SCRIPT_PATH only. On a "build" event: show the failed build's lines, or reload
+#: when the build changed this page (``changed`` lists the site's changed files; null: any).
 LIVE_JS = """\
 (function () {
   var me = document.currentScript, since = me.getAttribute("data-generation");
+  var here = decodeURIComponent(location.pathname).replace(/^\\/+/, "");
+  if (here === "" || here.charAt(here.length - 1) === "/") here += "index.html";
+  var failing = false;
   function show(lines) {
     var box = document.getElementById("sitegen-build-error");
     if (!box) {
@@ -72,8 +80,12 @@ LIVE_JS = """\
   var source = new EventSource("/__sitegen/events?since=" + encodeURIComponent(since));
   source.addEventListener("build", function (event) {
     var status = JSON.parse(event.data);
-    if (status.failed) { since = String(status.generation); show(status.lines); }
-    else { source.close(); location.reload(); }
+    since = String(status.generation);
+    if (status.failed) { failing = true; show(status.lines); }
+    else if (failing || !status.changed || status.changed.indexOf(here) >= 0 ||
+             document.getElementById("sitegen-build-error")) {
+      source.close(); location.reload();
+    }
   });
 })();
 """
@@ -119,10 +131,17 @@ def since_generation(fields: dict[str, str]) -> int | None:
     return int(since)
 
 
+#: Generations whose changed files an event stream can still name; a page that has seen
+#: none of the last HISTORY builds simply reloads.
+HISTORY = 64
+#: Changed files an event names at most; more reload every open page.
+MAX_CHANGED = 2000
+
+
 @dataclass
 class BuildStatus:
     """The latest build the open pages are told of, shared by the builder and every open
-    event stream: a new generation reloads them."""
+    event stream: a new generation reloads the pages it changed."""
 
     generation: int = 0
     failed: bool = False
@@ -130,39 +149,79 @@ class BuildStatus:
     #: ``site_signature`` of the site the last good build left.
     site: str = ""
     changed: threading.Condition = field(default_factory=threading.Condition)
+    #: (generation, the site files it changed; None: any), the last HISTORY generations.
+    history: list[tuple[int, frozenset[str] | None]] = field(default_factory=list)
 
-    def publish(self, failed: bool, lines: list[str], site: str = "") -> bool:
+    def publish(
+        self, failed: bool, lines: list[str], site: str = "", files: frozenset[str] | None = None
+    ) -> bool:
         """Tell the open pages of a build, unless it shows them nothing new: a good build that
         left the same site as the last good one, or a failure with the same lines. False then:
-        a page reloaded for nothing loses its scroll and, rebuilt in a loop, never settles."""
+        a page reloaded for nothing loses its scroll and, rebuilt in a loop, never settles.
+        ``files`` are the site files the build changed (None: unknown, every page reloads)."""
         with self.changed:
             if self.generation and failed == self.failed:
                 if failed and tuple(lines) == self.lines:
                     return False
                 if not failed and site == self.site:
                     return False
-            self.generation += 1
+            if failed or self.failed:
+                files = None  # the banner comes or goes on every open page
+            self._next(files)
             self.failed, self.lines = failed, tuple(lines)
             if not failed:
                 self.site = site
-            self.changed.notify_all()
             return True
+
+    def publish_preview(self, files: frozenset[str]) -> bool:
+        """Tell the open pages of ``files`` shown ahead of their build (sitegen/site/preview.py);
+        not while a failed build's lines are shown."""
+        with self.changed:
+            if self.failed or not self.generation:
+                return False
+            self._next(files)
+            return True
+
+    def _next(self, files: frozenset[str] | None) -> None:
+        self.generation += 1
+        self.history = [*self.history[-(HISTORY - 1) :], (self.generation, files)]
+        self.changed.notify_all()
+
+    def changed_since(self, seen: int) -> list[str] | None:
+        """The site files changed by the generations after ``seen``, sorted; None: any."""
+        if seen > self.generation:  # a page of another serve process: it reloads
+            return None
+        after = [files for generation, files in self.history if generation > seen]
+        if len(after) < self.generation - seen or any(f is None for f in after):
+            return None
+        names = sorted(frozenset().union(*(f for f in after if f is not None)))
+        return names if len(names) <= MAX_CHANGED else None
 
     def wait_after(self, seen: int, timeout: float) -> tuple[int, str]:
         """Waits for a build after generation ``seen``: (its generation, its JSON), or
         (``seen``, "") when none came within ``timeout`` seconds."""
         with self.changed:
             self.changed.wait_for(lambda: self.generation != seen, timeout=timeout)
-            return (self.generation, self.as_json()) if self.generation != seen else (seen, "")
+            return (self.generation, self.as_json(seen)) if self.generation != seen else (seen, "")
 
-    def as_json(self) -> str:
+    def as_json(self, seen: int | None = None) -> str:
+        changed = None if seen is None else self.changed_since(seen)
         return json.dumps(
-            {"generation": self.generation, "failed": self.failed, "lines": list(self.lines)}
+            {
+                "generation": self.generation,
+                "failed": self.failed,
+                "lines": list(self.lines),
+                "changed": changed,
+            }
         )
 
 
 class Builder:
-    """Rebuilds the site on demand; a failure is reported, never raised, so watching goes on."""
+    """Rebuilds the site on demand; a failure is reported, never raised, so watching goes on.
+
+    A saved page the last build published is shown first, rendered alone in that build's
+    site and served from memory (sitegen/site/preview.py); the build that follows replaces it.
+    """
 
     def __init__(self, load_config: Callable[[], Config], config: Config, quiet: bool) -> None:
         self.load_config, self.config, self.quiet = load_config, config, quiet
@@ -170,29 +229,121 @@ class Builder:
         self.lock = threading.Lock()
         #: The names the pages' snippet lines give, as of the last build that crawled.
         self.snippets: frozenset[str] = frozenset()
+        #: The last finished build, to render a saved page in; None before the first.
+        self.preview: Preview | None = None
+        #: Site file -> (the save it shows, its bytes): pages shown ahead of their build.
+        self.overlay: dict[str, tuple[int, bytes]] = {}
+        #: Batches of saves seen so far; a build that starts after save n shows it.
+        self.saves = 0
+        self._overlay_lock = threading.Lock()
+        #: Each site file's stamp as the last good build left it.
+        self.stamps: dict[str, str] = {}
+        self._wanted = threading.Condition()
+        self._pending: bool | None = None  # None: no build wanted; True: a full one
 
     def rebuild(self, full: bool = False) -> bool:
         """Build; True when the open pages were told to reload."""
         with self.lock:
-            failed, lines = self._build(full)
+            started = self.saves
+            failed, lines, result = self._build(full)
             for line in lines:
                 click.echo(line, err=True)
-            site = "" if failed else site_signature(self.config.out_dir)
-            return self.status.publish(failed, lines, site)
+            stamps = {} if failed else site_stamps(self.config.out_dir)
+            files = None if failed else self._settle(started, changed_files(self.stamps, stamps))
+            site = "" if failed else signature(stamps)
+            published = self.status.publish(failed, lines, site, files)
+            if not failed:
+                self.stamps = stamps
+            if result is not None:  # made after the pages are told: off the save's path
+                self.preview = self._preview_of(result) or self.preview
+            return published
 
-    def _build(self, full: bool) -> tuple[bool, list[str]]:
+    def _build(self, full: bool) -> tuple[bool, list[str], BuildResult | None]:
         try:
             self.config = self.load_config()
             result = build(self.config, BuildOptions(quiet=True, clean=full))
         except ConfigError as exc:  # a bad config or template: one line, as `build` says it
-            return True, [f"error: {exc}"]
+            return True, [f"error: {exc}"], None
         except Exception as exc:  # noqa: BLE001 - serve must outlive any failed build
-            return True, [f"error: the build failed: {type(exc).__name__}: {exc}"]
+            return True, [f"error: the build failed: {type(exc).__name__}: {exc}"], None
         self.snippets = included_names(result.crawl)
         lines = [d.format() for d in result.diagnostics]
         if not self.quiet:
             lines.append(f"sitegen: {'full rebuild: ' if full else ''}{result.summary()}")
-        return False, lines
+        return False, lines, result
+
+    @staticmethod
+    def _preview_of(result: BuildResult) -> Preview | None:
+        try:
+            return Preview.of(result)
+        except Exception:  # noqa: BLE001 - no preview then; the builds go on as before
+            return None
+
+    def _settle(self, started: int, files: set[str]) -> frozenset[str]:
+        """The files this build changed, less the pages a preview already showed with these
+        very bytes; the previews it made stale (saved before it started) go."""
+        out = self.config.out_dir
+        with self._overlay_lock:
+            for name, (save, data) in list(self.overlay.items()):
+                if save > started:
+                    continue  # saved while the build ran: its own build comes next
+                del self.overlay[name]
+                if name in files and _bytes_of(out / name) == data:
+                    files.discard(name)
+        return frozenset(files)
+
+    def shown(self, name: str) -> bytes | None:
+        """The preview's bytes of site file ``name``, when one is shown."""
+        with self._overlay_lock:
+            entry = self.overlay.get(name)
+        return None if entry is None else entry[1]
+
+    def _served(self, name: str) -> bytes | None:
+        return self.shown(name) or _bytes_of(self.config.out_dir / name)
+
+    def show_saved(self, paths: list[str]) -> bool:
+        """Render each saved page the last build published, and tell its open pages; True
+        when one was shown. A page this cannot render waits for its build."""
+        preview, root = self.preview, os.path.realpath(self.config.root)
+        shown: dict[str, bytes] = {}
+        for path in paths:
+            rel = os.path.relpath(os.path.realpath(path), root).replace(os.sep, "/")
+            if rel.startswith("../"):
+                continue
+            try:
+                made = preview.render(rel, Path(path).read_bytes()) if preview else None
+            except Exception:  # noqa: BLE001 - the build that follows reports it
+                made = None
+            # A page saved with the bytes it had shows nothing new: its open pages hear nothing.
+            if made is not None and made[1] != self._served(str(made[0])):
+                shown[str(made[0])] = made[1]
+        with self._overlay_lock:
+            self.saves += 1
+            self.overlay.update((name, (self.saves, data)) for name, data in shown.items())
+
+        return bool(shown) and self.status.publish_preview(frozenset(shown))
+
+    def request(self, full: bool) -> None:
+        """Ask the build thread for a build; requests made while one runs become one build."""
+        with self._wanted:
+            self._pending = full or bool(self._pending)
+            self._wanted.notify()
+
+    def run_requests(self, stop: threading.Event) -> None:
+        """The build thread: one build per batch of requests, until ``stop`` is set."""
+        while not stop.is_set():
+            with self._wanted:
+                self._wanted.wait_for(lambda: self._pending is not None, timeout=0.5)
+                full, self._pending = self._pending, None
+            if full is not None:
+                self.rebuild(full=full)
+
+
+def _bytes_of(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 # ---------------------------------------------------------------------------- watching
@@ -203,12 +354,12 @@ def included_names(found: Crawl) -> frozenset[str]:
     return frozenset(name for page in found.pages for name in snippet_names(page.data))
 
 
-def site_signature(out: Path) -> str:
-    """What the site folder holds, cheaply: each file's path, inode, size and time. The site
-    writer hard-links every unchanged output from the previous site and writes a changed one
-    anew (sitegen/site/writer.py), so an unchanged site keeps every inode: one stat per file,
-    no byte read. The marker, rewritten by every build, is left out."""
-    digest = hashlib.sha256()
+def site_stamps(out: Path) -> dict[str, str]:
+    """What the site folder holds, cheaply: each file's inode, size and time, by its path in
+    the site. The site writer hard-links every unchanged output from the previous site and
+    writes a changed one anew (sitegen/site/writer.py), so an unchanged file keeps its inode:
+    one stat per file, no byte read. The marker, rewritten by every build, is left out."""
+    stamps: dict[str, str] = {}
     for folder, dirs, files in os.walk(out):
         dirs.sort()
         for name in sorted(files):
@@ -219,9 +370,26 @@ def site_signature(out: Path) -> str:
                 st = os.stat(path)
             except OSError:
                 continue
-            rel = os.path.relpath(path, out)
-            digest.update(f"{rel}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            rel = os.path.relpath(path, out).replace(os.sep, "/")
+            stamps[rel] = f"{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
+    return stamps
+
+
+def signature(stamps: dict[str, str]) -> str:
+    digest = hashlib.sha256()
+    for rel, stamp in sorted(stamps.items()):
+        digest.update(f"{rel}\0{stamp}\n".encode())
     return digest.hexdigest()
+
+
+def site_signature(out: Path) -> str:
+    """One hash of ``site_stamps``: equal when no file of the site was written anew."""
+    return signature(site_stamps(out))
+
+
+def changed_files(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """The site files added, removed or written anew between two sets of stamps."""
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
 
 
 def config_files(config: Config, config_file: Path | None) -> set[Path]:
@@ -257,6 +425,10 @@ def watch(builder: Builder, config_file: Path | None, stop: threading.Event) -> 
 
     def relevant(change: Change, path: str) -> bool:
         config = builder.config
+        if path.startswith(
+            _own_folders(config.out_dir, config.cache_dir)
+        ):  # a build's own writes: the bulk of events
+            return False
         if logs:
             try:
                 st = os.stat(path)
@@ -272,12 +444,27 @@ def watch(builder: Builder, config_file: Path | None, stop: threading.Event) -> 
         return build_reads(config, path, builder.snippets, files) is Reads.BYTES
 
     root = Path(os.path.realpath(builder.config.root))
-    for changes in watch_changes(root, watch_filter=relevant, stop_event=stop, step=50):
+    threading.Thread(target=builder.run_requests, args=(stop,), daemon=True).start()
+    # Changes are grouped until none came for 50 ms, and for at most 300 ms: a build writing
+    # its site never stops for 50 ms, and a save made meanwhile is shown within 300 ms.
+    changes_of = watch_changes(root, watch_filter=relevant, stop_event=stop, step=50, debounce=300)
+    for changes in changes_of:
         full = any(
             Path(os.path.realpath(p)) in config_files(builder.config, config_file)
             for _, p in changes
         )
-        builder.rebuild(full=full)
+
+        if not full:  # the saved page first, from the last build's site; then its build
+            builder.show_saved(sorted({p for _, p in changes}))
+        builder.request(full)
+
+
+@functools.lru_cache(maxsize=4)
+def _own_folders(out: Path, cache: Path) -> tuple[str, ...]:
+    """Where a build writes, as real path prefixes: the output and cache folders, and the
+    folders beside the output it swaps in and out (sitegen/site/writer.py)."""
+    real_out = Path(os.path.realpath(out))
+    return (str(real_out) + os.sep, os.path.realpath(cache) + os.sep, side_prefix(real_out))
 
 
 # ---------------------------------------------------------------------------- serving
@@ -377,7 +564,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if path.name == "index.html" and not url_path.endswith(("/", ".html")):
             self._redirect(url_path + "/")
             return
-        data = path.read_bytes()
+        name = path.relative_to(os.path.realpath(self.server.out)).as_posix()
+        data = self.server.builder.shown(name) or path.read_bytes()
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if kind == "text/html":
             data = with_live_reload(data, self.server.builder.status)

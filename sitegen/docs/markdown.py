@@ -7,8 +7,10 @@ rendering. It never touches the file system and never resolves a link (the linke
 from __future__ import annotations
 
 import hashlib
+import os
 import posixpath
 import re
+import threading
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -170,6 +172,20 @@ def _build_parser() -> _Markdown:
 MARKDOWN = _build_parser()
 
 
+#: One page at a time through MARKDOWN: its rule gates are switched per page, and `sitegen
+#: serve` extracts a saved page for its preview while a build runs in another thread
+#: (content/guides/site.md, "Serve"). A forked worker starts with a lock of its own.
+class _Parsing:
+    lock = threading.Lock()
+
+    @classmethod
+    def fresh(cls) -> None:
+        cls.lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_Parsing.fresh)
+
+
 @dataclass
 class _HeadingToken:
     open: Token
@@ -187,14 +203,16 @@ def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -
     source = PageText(data)
     diagnostics = _utf8_diagnostics(path, source)
     env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html}
-    tokens = MARKDOWN.parse(source.text, env)
+    with _Parsing.lock:
+        tokens = MARKDOWN.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
     headings, id_problems = _headings(tokens, source, path)
     content_hash = hashlib.sha256(data).hexdigest()
     link_mark = f"sglink-{content_hash[:16]}-"
     links = _links(tokens, source, headings, link_mark)
-    html = MARKDOWN.renderer.render(tokens, MARKDOWN.options, env)
+    with _Parsing.lock:
+        html = MARKDOWN.renderer.render(tokens, MARKDOWN.options, env)
     return PageRecord(
         path=path,
         content_hash=content_hash,

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from sitegen.code.records import CodeRecord
+from sitegen.config import Config
+from sitegen.crawl import CodeFile, Crawl
 from sitegen.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.docs.autorefs import KIND as AUTOREF
@@ -354,3 +356,42 @@ def link_all(
     for c in sorted(code, key=lambda c: c.path):
         linker.link_code(c)
     return linker.out
+
+
+def link_one(
+    index: SiteIndex,
+    pages: list[PageRecord],
+    code: list[CodeRecord],
+    line_counts: dict[str, int],
+    why_unread: _WhyUnread | None,
+    rec: PageRecord,
+) -> list[Resolved]:
+    """How each link of ``rec`` resolves among ``pages`` (``rec`` in place of the page of
+    its path): one page's share of ``link_all``, for `sitegen serve`'s preview of a saved
+    page (sitegen/site/preview.py)."""
+    linker = _Linker(
+        index, [rec if p.path == rec.path else p for p in pages], line_counts, why_unread
+    )
+    linker.code = code
+    linker.add_nodes(code)
+    linker.link_page(rec)
+    return linker.out.resolutions[linker._node_of_page(rec.path)]
+
+
+def crawl_index(config: Config, found: Crawl) -> SiteIndex:
+    """What a link may name: every file the crawl found, by kind."""
+    return SiteIndex(
+        content=config.content_rel,
+        pages={f.path for f in found.pages},
+        assets=set(found.assets),
+        sources={f.path for f in found.code},
+        dirs=found.all_dirs,
+    )
+
+
+def line_counts(code: list[CodeFile]) -> dict[str, int]:
+    """Lines of each source file: a ``#L<n>`` fragment is checked against them."""
+    return {
+        f.path: f.data.count(b"\n") + (0 if f.data.endswith(b"\n") or not f.data else 1)
+        for f in code
+    }

@@ -32,6 +32,12 @@ def _exchange(a: Path, b: Path) -> bool:
     return bool(fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0)
 
 
+def side_prefix(out: Path) -> str:
+    """The start of the names of the folders a build writes beside the output: the new site
+    before it is swapped in, the old one while it is removed."""
+    return str(out.parent / f".{out.name}.")
+
+
 class SiteWriter:
     """Writes the site into a temporary folder beside the output and swaps it in at the end,
     so a killed build never leaves a half-written site."""
@@ -40,7 +46,7 @@ class SiteWriter:
         # A symlinked output keeps its link: the folder it points to is what gets replaced.
         # The build checked before (sitegen.ownership.check_output) that it is ours to replace.
         self.out = out = real(out)
-        self.tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+        self.tmp = Path(f"{side_prefix(out)}tmp-{os.getpid()}")
         self.outputs: dict[str, str] = {}  # out path -> node that produced it
         # Without reuse (--clean) every file is written anew, whatever the previous site holds.
         self.previous = out if reuse and (out / OUTPUT_MARKER).is_file() else None
@@ -121,7 +127,7 @@ class SiteWriter:
         if self.out.exists() and _exchange(self.tmp, self.out):
             shutil.rmtree(self.tmp, ignore_errors=True)  # the previous site, swapped out
             return
-        old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+        old = Path(f"{side_prefix(self.out)}old-{os.getpid()}")
         if self.out.exists():
             os.replace(self.out, old)
         os.replace(self.tmp, self.out)

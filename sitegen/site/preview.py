@@ -1,0 +1,89 @@
+"""A saved page shown before its build has finished: `sitegen serve`'s preview
+(content/guides/site.md, "Serve").
+
+A build of a large site takes seconds, most of them for what the page being written does not
+show. So when a saved page is one the last build published, serve extracts that page alone,
+links it against the last build's files, and renders it in the last build's site (its nav,
+backlinks and related pages). The bytes are served from memory, never written: the site
+folder only ever holds whole builds. The build that follows replaces the preview; the open
+page reloads again only if that build shows it differently.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from sitegen.defaults import UnreadFiles
+from sitegen.docs.markdown import extract_page
+from sitegen.docs.records import PageRecord
+from sitegen.docs.sanitize import RawHtml
+from sitegen.docs.snippets import snippet_names
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import crawl_index, line_counts, link_one
+from sitegen.paths import OutPath, SitePath, html_out_path
+from sitegen.result import BuildResult
+from sitegen.site.emit import site_state
+from sitegen.site.outputs.pages import page_view
+from sitegen.site.state import SiteState
+
+
+@dataclasses.dataclass(frozen=True)
+class Preview:
+    """The last finished build, ready to render one changed page in it."""
+
+    site: SiteState
+    index: SiteIndex
+    lines: dict[str, int]
+    unread: UnreadFiles
+
+    @classmethod
+    def of(cls, result: BuildResult) -> Preview | None:
+        """The preview context of a finished build; None for a build that kept the previous
+        site (it has no records: the previous context still holds)."""
+        if not result.pages:
+            return None
+        result = copy.copy(result)
+        result.diagnostics = list(result.diagnostics)  # site_state adds the theme's
+        found = result.crawl
+        return cls(
+            site_state(result),
+            crawl_index(result.config, found),
+            line_counts(found.code),
+            UnreadFiles(result.config, found),
+        )
+
+    def render(self, path: str, data: bytes) -> tuple[OutPath, bytes] | None:
+        """The HTML of the page at repository path ``path`` with the bytes ``data``, in the
+        last build's site; None when the build must decide (a page that was not published,
+        or one with snippet lines, whose included files the preview does not read)."""
+        site = self.site
+        node = SitePath.page(path, site.result.config.content_rel).node
+        old = site.pages_by_node.get(node)
+        if old is None or old.path != path or snippet_names(data):
+            return None
+        rec = extract_page(path, data, RawHtml(site.result.config.raw_html))
+        shown = self._with(rec)
+        out = html_out_path(node)
+        html = shown.renderer.render_page(shown.context(out), page_view(node, rec, shown))
+        return out, html.encode("utf-8")
+
+    def _with(self, rec: PageRecord) -> SiteState:
+        """The last build's site with ``rec`` in place of its page and its links resolved."""
+        site = self.site
+        node = SitePath.page(rec.path, site.result.config.content_rel).node
+        resolved = link_one(
+            self.index,
+            site.result.pages,
+            site.result.code_records,
+            self.lines,
+            self.unread,
+            rec,
+        )
+        result = copy.copy(site.result)
+        result.linked = dataclasses.replace(
+            result.linked, resolutions={**result.linked.resolutions, node: resolved}
+        )
+        return dataclasses.replace(
+            site, result=result, pages_by_node={**site.pages_by_node, node: rec}
+        )
