@@ -7,6 +7,7 @@ plain records to the next; only crawl reads input and only emit (and the store) 
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import time
 from typing import Any
@@ -102,7 +103,11 @@ class _Timings:
     def mark(self, phase: str) -> None:
         if self.on:
             now = time.perf_counter()
-            print(f"sitegen timing: {phase} {now - self.last:.3f} s", file=sys.stderr)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+            print(
+                f"sitegen timing: {phase} {now - self.last:.3f} s, peak RSS {peak} MB",
+                file=sys.stderr,
+            )
             self.last = now
 
 

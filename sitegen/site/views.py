@@ -39,6 +39,14 @@ class NavItem:
     children: tuple[NavItem, ...] = ()
     is_folder: bool = False
 
+    @property
+    def first_href(self) -> str:
+        """Where a pruned folder links: its index page, else its first page (as Material for
+        MkDocs' navigation.prune does); "" for a folder with no page below it."""
+        if self.href or not self.is_folder:
+            return self.href
+        return next((h for h in (c.first_href for c in self.children) if h), "")
+
 
 @dataclass(frozen=True)
 class Crumb:

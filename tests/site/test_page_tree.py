@@ -230,3 +230,20 @@ def test_a_large_tree_keeps_only_the_current_pages_path_open_and_marked() -> Non
     assert _open_folders(html) == ["Folder 03"]
     assert "Page 05.1" not in html  # another folder's pages are not carried on this page
     assert '<a href="../f05/index.html">Folder 05</a>' in html  # the folder is still a link
+
+
+def test_a_large_tree_prunes_folders_without_an_index_page_too() -> None:
+    """A folder with no index page, off the current page's path, links to its first page
+    (Material for MkDocs' navigation.prune): it never carries its pages into every page."""
+    files = {"index.md": "# Home\n"}
+    for f in range(NAV_FULL_LIMIT // 10 + 1):
+        files.update({f"f{f:02d}/p{p}.md": f"# Page {f:02d}.{p}\n" for p in range(10)})
+    files["f07/deeper/z.md"] = "# Deeper\n"
+    html = _rendered(_nav(files), "f03/p4.html")
+    assert _marked(html) == ["../f03/p4.html"]
+    assert _open_folders(html) == ["F03"]
+    assert "Page 05.1" not in html and "Deeper" not in html
+    assert '<li class="folder pruned"><a href="../f05/p0.html">F05</a></li>' in html
+    # folders come first in a folder: f07's first page is the one in its subfolder
+    assert '<li class="folder pruned"><a href="../f07/deeper/z.html">F07</a></li>' in html
+    assert html.count("<li") < 40  # the path's folders and pages, not the 111 of the site
