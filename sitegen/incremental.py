@@ -1,6 +1,11 @@
 """What a build remembers for the next one: page records by content hash
 (``.sitegen/pages.json``, data only), and which input the cache and the site were last completed for.
 
+The page cache is JSON Lines: a header line ``[STATE_VERSION, code_version()]``, then one line
+``[path, record]`` per page, sorted by path. Each line is read and checked on its own, so a bad
+line costs its page only, and a rebuild writes the lines of unchanged pages back as they were
+read: it encodes only the records it extracted (content/guides/builds.md#the-extraction-cache).
+
 The site folder says itself what it holds (its marker file: the input's fingerprint, every
 output's key, what that build reported), written inside the folder before it is swapped in,
 so it always describes the files beside it. ``.sitegen/built`` holds the fingerprint of the
@@ -29,8 +34,8 @@ from sitegen.diagnostics import Diagnostic
 from sitegen.docs.records import PageRecord
 from sitegen.fsutil import write_atomically
 
-#: Bump when anything the cache holds changes shape or meaning.
-STATE_VERSION = 3
+#: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page).
+STATE_VERSION = 4
 #: JSON only: nothing read back from the cache is ever unpickled or evaluated.
 STATE_FILE = "pages.json"
 
@@ -60,6 +65,9 @@ class BuildState:
     pages: dict[str, PageRecord] = field(default_factory=dict)
     #: Cache entries that failed validation on load (dropped; their pages are parsed again).
     dropped: int = 0
+    #: repository path -> the record read from the cache and the line it was read from:
+    #: ``save_state`` writes that line again while ``pages`` holds that very record object.
+    lines: dict[str, tuple[PageRecord, bytes]] = field(default_factory=dict)
 
     def page(self, path: str, content_hash: str) -> PageRecord | None:
         rec = self.pages.get(path)
@@ -67,53 +75,91 @@ class BuildState:
 
 
 def load_state(cache_dir: Path, clean: bool) -> BuildState:
-    """The page cache, validated entry by entry; anything malformed is dropped, never trusted."""
+    """The page cache, validated line by line; a malformed line is dropped, never trusted."""
     path = cache_dir / STATE_FILE
     if clean or not path.is_file():
         return BuildState()
     try:
-        doc = json.loads(path.read_bytes(), object_hook=revive_front_matter)
-    except (OSError, ValueError, RecursionError):
+        header, *lines = path.read_bytes().split(b"\n")
+    except OSError:
         return BuildState(dropped=1)
-    if not isinstance(doc, dict) or doc.get("version") != [STATE_VERSION, code_version()]:
-        return BuildState()  # another version's cache: simply not ours to read
-    entries = doc.get("pages")
-    if not isinstance(entries, dict):
-        return BuildState(dropped=1)
+    if header != _header():
+        return _not_ours(header)
     state = BuildState()
-    for key, entry in entries.items():
-        try:
-            rec = PageRecord.from_dict(entry)
-        except (KeyError, TypeError, ValueError, AttributeError):
+    for line in lines:
+        if not line:
+            continue  # the end of the file
+        rec = _read_line(line)
+        if rec is None or rec.path in state.lines:
             state.dropped += 1
             continue
-        if rec.path != key:
-            state.dropped += 1
-            continue
-        state.pages[key] = rec
+        state.pages[rec.path] = rec
+        state.lines[rec.path] = (rec, line)
     return state
 
 
 def save_state(cache_dir: Path, state: BuildState) -> None:
-    pages = {}
-    for path, rec in sorted(state.pages.items()):
-        data = rec.to_dict()
-        # Front matter that JSON cannot hold exactly is not cached: the page is parsed again.
-        if (
-            json.loads(
-                json.dumps(data["front_matter"], default=tag_front_matter),
-                object_hook=revive_front_matter,
-            )
-            == data["front_matter"]
-        ):
-            pages[path] = data
-    doc = {"version": [STATE_VERSION, code_version()], "pages": pages}
-    write_atomically(
-        cache_dir / STATE_FILE,
-        json.dumps(doc, ensure_ascii=False, default=tag_front_matter, separators=(",", ":")).encode(
-            "utf-8", "surrogatepass"
-        ),
-    )
+    """Write the page cache: the line read for a record that ``state.pages`` still holds (the
+    same object, so the same bytes were extracted), a new line for every other record."""
+    lines = [_header()]
+    kept: dict[str, tuple[PageRecord, bytes]] = {}
+    for path in sorted(state.pages):
+        rec = state.pages[path]
+        read = state.lines.get(path)
+        line = read[1] if read is not None and read[0] is rec else _encode_line(path, rec)
+        if line is not None:
+            lines.append(line)
+            kept[path] = (rec, line)
+    lines.append(b"")  # every line ends with a newline
+    write_atomically(cache_dir / STATE_FILE, b"\n".join(lines))
+    state.lines = kept
+
+
+def _header() -> bytes:
+    return json.dumps([STATE_VERSION, code_version()]).encode()
+
+
+def _not_ours(header: bytes) -> BuildState:
+    """Another version's cache is simply not ours to read; a header that is not even JSON is
+    a damaged cache, which the build reports."""
+    try:
+        json.loads(header)
+    except (ValueError, RecursionError):
+        return BuildState(dropped=1)
+    return BuildState()
+
+
+#: Only a line that holds a tagged date needs ``revive_front_matter`` called on its objects.
+_TAGGED = b'"$sitegen-'
+
+
+def _read_line(line: bytes) -> PageRecord | None:
+    """The record of one line ``[path, record]``, checked field by field; None if anything
+    is off: not JSON, not that shape, a value of the wrong type, or a path that disagrees."""
+    try:
+        entry = json.loads(line, object_hook=revive_front_matter if _TAGGED in line else None)
+        if type(entry) is not list or len(entry) != 2:
+            return None
+        rec = PageRecord.from_dict(entry[1])
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+        return None
+    return rec if rec.path == entry[0] else None
+
+
+def _encode_line(path: str, rec: PageRecord) -> bytes | None:
+    """One record's line; None for front matter that JSON cannot hold exactly (the page is
+    then not cached, and parsed again by the next build)."""
+    data = rec.to_dict()
+    try:
+        front = json.dumps(data["front_matter"], default=tag_front_matter)
+        if json.loads(front, object_hook=revive_front_matter) != data["front_matter"]:
+            return None
+        line = json.dumps(
+            [path, data], ensure_ascii=False, default=tag_front_matter, separators=(",", ":")
+        )
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return line.encode("utf-8", "surrogatepass")
 
 
 _DATE_TAG, _DATETIME_TAG = "$sitegen-date", "$sitegen-datetime"

@@ -6,10 +6,13 @@ link resolution and the renderer. Never holds parse trees or anything tied to th
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field
+from itertools import starmap
+from operator import attrgetter, itemgetter
 from typing import Any
 
-from sitegen.diagnostics import Diagnostic
+from sitegen.diagnostics import Diagnostic, Level
 
 
 @dataclass(frozen=True)
@@ -64,65 +67,125 @@ class PageRecord:
     anchors: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The record as plain data, equal to ``dataclasses.asdict(self)`` but built field by
+        field: ``asdict`` copies every value through a generic recursion, which made encoding
+        the page cache slow (tests/docs/test_page_record_dict.py holds the two equal)."""
+        return {
+            "path": self.path,
+            "content_hash": self.content_hash,
+            "title": self.title,
+            "front_matter": _copied(self.front_matter),
+            "headings": [_HEADING.as_dict(h) for h in self.headings],
+            "links": [_LINK.as_dict(x) for x in self.links],
+            "relations": [_RELATION.as_dict(r) for r in self.relations],
+            "html": self.html,
+            "link_mark": self.link_mark,
+            "diagnostics": [_DIAGNOSTIC.as_dict(x) for x in self.diagnostics],
+            "raw_html": self.raw_html,
+            "anchors": list(self.anchors),
+        }
 
     @classmethod
     def from_dict(cls, d: Any) -> PageRecord:
         """A record read back from the cache, checked field by field: any value of the wrong
-        type raises ``TypeError`` (the cache entry is then dropped, never half-trusted)."""
-        from sitegen.diagnostics import Level
-
-        if not isinstance(d, dict):
+        type raises ``TypeError`` (the cache entry is then dropped, never half-trusted). JSON
+        gives exact types, so a value's type must be exactly the field's (a bool is no int)."""
+        if type(d) is not dict:
             raise TypeError("a page record is an object")
         return cls(
             path=_typed(d, "path", str),
             content_hash=_typed(d, "content_hash", str),
             title=_typed(d, "title", str),
             front_matter=_typed(d, "front_matter", dict),
-            headings=[Heading(**_fields(h, _HEADING)) for h in _typed(d, "headings", list)],
-            links=[Link(**_fields(x, _LINK)) for x in _typed(d, "links", list)],
-            relations=[Relation(**_fields(r, _RELATION)) for r in _typed(d, "relations", list)],
+            headings=list(starmap(Heading, _HEADING.rows(d["headings"]))),
+            links=list(starmap(Link, _LINK.rows(d["links"]))),
+            relations=list(starmap(Relation, _RELATION.rows(d["relations"]))),
             html=_typed(d, "html", str),
             link_mark=_typed(d, "link_mark", str),
             diagnostics=[
-                Diagnostic(**{**x, "level": Level(x["level"])})
-                for x in (_fields(x, _DIAGNOSTIC) for x in d.get("diagnostics", []))
+                Diagnostic(path, line, col, Level(level), message, code)
+                for path, line, col, level, message, code in _DIAGNOSTIC.rows(
+                    d.get("diagnostics", [])
+                )
             ],
             raw_html=_typed(d, "raw_html", str),
             anchors=_strings(d, "anchors"),
         )
 
 
-_HEADING = {"level": int, "text": str, "id": str, "line": int, "offset": int}
-_LINK = {
-    "href": str,
-    "label": str,
-    "kind": str,
-    "offset": int,
-    "line": int,
-    "column": int,
-    "anchor": str,
-}
-_RELATION = {"predicate": str, "ref": str, "line": int}
-_DIAGNOSTIC = {"path": str, "line": int, "col": int, "level": str, "message": str, "code": str}
+class _Fields:
+    """The fields of a flat record (a heading, link, relation, diagnostic) in the order of its
+    dataclass, each with the one type JSON gives it back as."""
+
+    def __init__(self, fields: dict[str, type]) -> None:
+        self.names = frozenset(fields)
+        self.types = tuple(fields.values())
+        self._get = attrgetter(*fields)
+        self._pick = itemgetter(*fields)
+        self._order = tuple(fields)
+
+    def as_dict(self, record: object) -> dict[str, Any]:
+        return dict(zip(self._order, self._get(record), strict=True))
+
+    def rows(self, items: Any) -> list[tuple[Any, ...]]:
+        """Of a list of objects, the values of each, in this order; ``TypeError`` unless each
+        object holds exactly these fields, each of its type. Checked a list at a time, as a
+        page has hundreds of links."""
+        if type(items) is not list:
+            raise TypeError("expected a list")
+        names = self.names
+        if not all(type(d) is dict and d.keys() == names for d in items):
+            raise TypeError("unexpected fields")
+        rows: list[tuple[Any, ...]] = list(map(self._pick, items))
+        types = self.types
+        if not all(tuple(map(type, row)) == types for row in rows):
+            raise TypeError("a field of the wrong type")
+        return rows
+
+
+_HEADING = _Fields({"level": int, "text": str, "id": str, "line": int, "offset": int})
+_LINK = _Fields(
+    {
+        "href": str,
+        "label": str,
+        "kind": str,
+        "offset": int,
+        "line": int,
+        "column": int,
+        "anchor": str,
+    }
+)
+_RELATION = _Fields({"predicate": str, "ref": str, "line": int})
+_DIAGNOSTIC = _Fields(
+    {"path": str, "line": int, "col": int, "level": str, "message": str, "code": str}
+)
+#: Front matter's values that are never mutated, so never copied.
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _copied(value: Any) -> Any:
+    """Front matter copied as ``asdict`` copies it: new dicts and lists, equal values."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v) for v in value]
+    # Nothing else comes out of docs/frontmatter.py's _json_safe; a date a caller put in
+    # front matter is copied as asdict copies it.
+    return copy.deepcopy(value)
 
 
 def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
     value = d[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+    if type(value) is not kind:
         raise TypeError(f"{key}: expected {kind.__name__}")
     return value
 
 
 def _strings(d: dict[str, Any], key: str) -> list[str]:
     values = _typed(d, key, list)
-    if not all(isinstance(v, str) for v in values):
+    if not all(type(v) is str for v in values):
         raise TypeError(f"{key}: expected strings")
     return list(values)
-
-
-def _fields(d: Any, spec: dict[str, type]) -> dict[str, Any]:
-    """Exactly the fields of ``spec``, each of its type."""
-    if not isinstance(d, dict) or set(d) != set(spec):
-        raise TypeError("unexpected fields")
-    return {key: _typed(d, key, kind) for key, kind in spec.items()}

@@ -73,10 +73,11 @@ def test_a_cache_that_arrived_with_a_checkout_is_not_trusted(tmp_path: Path) -> 
     first = make_project(tmp_path / "a", PAGES)
     assert sitegen(first, "build", "--jobs", "1").returncode == 0
     cache = first / ".sitegen/pages.json"
-    doc = json.loads(cache.read_text())
-    for entry in doc["pages"].values():
+    header, *lines = cache.read_text().rstrip("\n").split("\n")  # JSON Lines, a page a line
+    entries = [json.loads(line) for line in lines]
+    for _path, entry in entries:
         entry["html"] = "<script>INJECTED()</script>" + entry["html"]
-    cache.write_text(json.dumps(doc))
+    cache.write_text("\n".join([header, *map(json.dumps, entries)]) + "\n")
     copy = tmp_path / "b"
     shutil.copytree(first, copy, symlinks=True)  # a checkout: same bytes, a new folder
     proc = sitegen(copy, "build", "--jobs", "1")
@@ -92,9 +93,10 @@ def test_a_malformed_cache_entry_is_dropped_with_one_info_line(tmp_path: Path) -
     root = make_project(tmp_path, PAGES)
     assert sitegen(root, "build", "--jobs", "1").returncode == 0
     cache = root / ".sitegen/pages.json"
-    doc = json.loads(cache.read_text())
-    doc["pages"]["content/guide.md"]["links"] = [{"href": 5}]  # wrong fields and types
-    cache.write_text(json.dumps(doc))
+    header, *lines = cache.read_text().rstrip("\n").split("\n")  # JSON Lines, a page a line
+    entries = [json.loads(line) for line in lines]
+    dict(entries)["content/guide.md"]["links"] = [{"href": 5}]  # wrong fields and types
+    cache.write_text("\n".join([header, *map(json.dumps, entries)]) + "\n")
     (root / "content/index.md").write_text("# Home\n\nSee [the guide](guide.md) again.\n")
     proc = sitegen(root, "build", "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
