@@ -19,7 +19,7 @@ class Level(StrEnum):
     INFO = "info"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Diagnostic:
     """One ``path:line:col: level: message`` line (1-based line and column)."""
 

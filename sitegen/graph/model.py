@@ -28,7 +28,7 @@ class NodeKind(StrEnum):
     MISSING = "missing"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Occurrence:
     """Where one link sits in its source file (0-based byte offset, 1-based line and column)."""
 
@@ -38,7 +38,7 @@ class Occurrence:
     fragment: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Node:
     """A node of the document graph: its id (``/guides/a.md``), kind and title."""
 
@@ -100,7 +100,7 @@ def earliest(evidence: Iterable[_E], position: Callable[[_E], tuple[str, int, st
     return min(evidence, key=order)
 
 
-@dataclass
+@dataclass(slots=True)
 class Edge:
     """``{from, to, rel, label, anchor, count}`` plus the occurrences that make it up."""
 
@@ -191,11 +191,12 @@ class Graph:
 
     def add_edge(self, edge: Edge) -> Edge:
         """Add one edge (or an occurrence of it); returns the aggregated edge."""
-        existing = self._edges.get(edge.key)
+        key = edge.key  # one tuple for the three indexes
+        existing = self._edges.get(key)
         if existing is None:
-            existing = self._edges[edge.key] = edge.copy()
-            self._out.setdefault(edge.src, set()).add(edge.key)
-            self._in.setdefault(edge.dst, set()).add(edge.key)
+            existing = self._edges[key] = edge.copy()
+            self._out.setdefault(edge.src, set()).add(key)
+            self._in.setdefault(edge.dst, set()).add(key)
         else:
             existing.absorb(edge)
         return existing

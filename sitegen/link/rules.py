@@ -52,7 +52,7 @@ class Outcome(StrEnum):
     IGNORED = "ignored"  # mailto:, tel:, empty …: not an edge
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Resolved:
     outcome: Outcome
     node: NodeId | None = None
