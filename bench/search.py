@@ -2,6 +2,7 @@
 a first query download, against the one-script index it replaced, and optionally Pagefind.
 
     python bench/search.py --pages 5000 --runs 3 [--pagefind]
+    python bench/search.py --pages 1000 --runs 5 --rebuild
 
 Generates a corpus with ../shared/bench/gen_corpus.py (or --corpus DIR), builds it with
 sitegen once, then measures:
@@ -14,7 +15,11 @@ sitegen once, then measures:
     index scripts the query loaded and their bytes, the target (at most 1,000,000 bytes)
     met or missed, and the time until the results were drawn;
   - with --pagefind (pip install 'pagefind[bin]'): Pagefind's index over the same HTML,
-    served over HTTP (it cannot run from file://), and what its first query downloads.
+    served over HTTP (it cannot run from file://), and what its first query downloads;
+  - with --rebuild, only the index build time (no browser) three ways, median of --runs:
+    clean (every memo of the index empty, as in a new process), after one page changed
+    (the memos warm from the build before, as `sitegen serve` rebuilds) and with nothing
+    changed; and whether the index after the change is byte for byte a fresh one.
 Writes only into a temporary folder; prints markdown tables.
 """
 
@@ -93,6 +98,64 @@ def index_costs(result: Any, runs: int) -> dict[str, Any]:
         "files": len(files),
         "old bytes": len(old_script(data).encode()),
     }
+
+
+def rebuild_costs(result: Any, runs: int) -> dict[str, Any]:
+    """The index build, clean and warm: a clean run starts with every memo of the index
+    empty; a warm run times the build after one page (another each run) changed, the memos
+    warm from the build of the site as it was."""
+    from sitegen.docs.markdown import extract_page
+    from sitegen.site.emit import publishable_pages
+    from sitegen.site.search import search_data
+    from sitegen.site.search_shards import forget, search_index_files
+
+    pages = publishable_pages(result)
+    nodes = sorted(pages)
+
+    def index(of: dict[Any, Any]) -> dict[str, str]:
+        return search_index_files(search_data(of, result.code_records))
+
+    def timed(of: dict[Any, Any]) -> float:
+        t0 = time.perf_counter()
+        index(of)
+        return time.perf_counter() - t0
+
+    clean, warm = [], []
+    for n in range(runs):
+        forget()
+        clean.append(timed(pages))
+        node = nodes[(n * 7919) % len(nodes)]
+        rec = pages[node]
+        data = (result.config.root / rec.path).read_bytes() + f"\n\nEdit {n}: quokka.\n".encode()
+        after = {**pages, node: extract_page(rec.path, data)}
+        warm.append(timed(after))
+    index(pages)
+    unchanged = median_time(lambda: index(pages), runs)
+    made = index(after)
+    forget()
+    return {
+        "clean s": statistics.median(clean),
+        "one page s": statistics.median(warm),
+        "unchanged s": unchanged,
+        "identical": made == index(after),
+    }
+
+
+def rebuild_report(pages: int, runs: int, costs: dict[str, Any]) -> None:
+    clean = costs["clean s"]
+    print(
+        f"{pages:,} pages; index build times (search_data + search_index_files), medians of {runs} runs\n"
+    )
+    print("| index build | s | of clean |")
+    print("|---|---|---|")
+    for label, key in (
+        ("clean (memos empty)", "clean s"),
+        ("one page changed (memos warm)", "one page s"),
+        ("nothing changed (memos warm)", "unchanged s"),
+    ):
+        print(f"| {label} | {costs[key]:.3f} | {100 * costs[key] / clean:.0f} % |")
+    verdict = "met" if costs["identical"] else "MISSED"
+    print(f"\nThe index after a change, memos warm, byte for byte a fresh one: {verdict}.")
 
 
 DRAWN = """q => document.querySelector('#search-results').getAttribute('data-query') === q"""
@@ -221,6 +284,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--corpus", type=Path, default=None)
     ap.add_argument("--pagefind", action="store_true", help="also measure Pagefind")
+    ap.add_argument("--rebuild", action="store_true", help="only the index build, clean and warm")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="sitegen-search-bench-"))
     try:
@@ -228,6 +292,12 @@ def main() -> None:
         if args.corpus is None:
             generate(corpus, args.pages)
         result, site = build_site(corpus)
+        if args.rebuild:
+            from sitegen.code.memory import long_lived_objects
+
+            with long_lived_objects():  # the collector's setting in a build
+                rebuild_report(len(result.pages), args.runs, rebuild_costs(result, args.runs))
+            return
         costs = index_costs(result, args.runs)
         rows, warm = browser_figures(site)
         report(len(result.pages), args.runs, costs, rows, warm)

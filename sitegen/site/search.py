@@ -8,9 +8,10 @@ Never reads files and never emits markup: content text is JSON data the script s
 
 from __future__ import annotations
 
-import functools
 import html
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,7 +22,6 @@ from sitegen.paths import NodeId, SitePath, html_out_path
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)"[^>]*>(.*?)</h\1>', re.DOTALL)
 _PERMALINK = re.compile(r'<a class="permalink"[^>]*>[^<]*</a>')
 _TAG = re.compile(r"<[^>]*>")
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,10 @@ class Section:
 
 
 def plain_text(fragment: str) -> str:
-    """The visible text of an HTML fragment, whitespace collapsed."""
-    return _SPACE.sub(" ", html.unescape(_TAG.sub(" ", fragment))).strip()
+    """The visible text of an HTML fragment, whitespace collapsed: ``str.split()`` breaks at
+    the characters a regular expression's ``\\s`` matches (``str.isspace`` both), in a
+    quarter of the time."""
+    return " ".join(html.unescape(_TAG.sub(" ", fragment)).split())
 
 
 def page_sections(body_html: str) -> list[Section]:
@@ -52,11 +54,39 @@ def page_sections(body_html: str) -> list[Section]:
     return [s for s in sections if s.heading or s.text]
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _cached_sections(content_hash: str, body_html: str) -> tuple[Section, ...]:
-    """A page's sections, kept across the rebuilds of one `sitegen serve` process (the page's
-    HTML is a function of its bytes, which ``content_hash`` names)."""
-    return tuple(page_sections(body_html))
+class _PageMemo:
+    """Pages' sections by the key of their HTML, kept across the rebuilds of one `sitegen
+    serve` process; beyond ``size`` pages, the least recently used goes first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._rows: OrderedDict[tuple[str, str], tuple[Section, ...]] = OrderedDict()
+        self._lock = threading.Lock()  # thread-safe, as the lru_cache it replaced
+
+    def sections(self, rec: PageRecord) -> tuple[Section, ...]:
+        # ``html`` is a function of the bytes ``content_hash`` names and of the ``raw_html``
+        # mode (sitegen.docs.markdown.extract_page), so the pair stands for the HTML, and
+        # the HTML need not be hashed.
+        key = (rec.content_hash, rec.raw_html)
+        with self._lock:
+            found = self._rows.get(key)
+            if found is not None:
+                self._rows.move_to_end(key)
+                return found
+        found = tuple(page_sections(rec.html))
+        with self._lock:
+            self._rows[key] = found
+            if len(self._rows) > self.size:
+                self._rows.popitem(last=False)
+        return found
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+
+#: Every page's sections (sitegen.site.search_shards keeps what it derives from them too).
+SECTIONS = _PageMemo(1 << 16)
 
 
 @dataclass(frozen=True)
@@ -78,7 +108,7 @@ def search_data(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) -> 
     section_rows: list[tuple[int, str, str, str]] = []
     for i, (node, rec) in enumerate(sorted(pages.items())):
         page_rows.append((html_out_path(node), rec.title))
-        for s in _cached_sections(rec.content_hash, rec.html):
+        for s in SECTIONS.sections(rec):
             section_rows.append((i, s.heading, s.anchor, s.text))
     symbol_rows: list[tuple[str, str, str, str]] = []
     for crec in sorted(code, key=lambda r: r.path):

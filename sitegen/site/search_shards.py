@@ -4,25 +4,31 @@ hundred KB instead of the whole index, still from ``file://`` (content/guides/si
 
 A query word matches where it occurs anywhere in a title, heading or text (a substring, as
 it always did), so the shards are keyed by what a word starts with and answer for every token
-that contains it. Never reads files and never emits markup; the same index gives the same
-bytes, whatever the hash seed.
+that contains it. What a page alone decides (its words, its chunk) is kept between the
+builds of one process, keyed by the page's rows, so a rebuild after an edit redoes that
+page's share and the index-wide steps, which run over arrays. Never reads files and never
+emits markup; the same index gives the same bytes, whatever the hash seed or the memos.
 """
 
 from __future__ import annotations
 
 import base64
 import bisect
+import functools
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import chain, pairwise
+from operator import add
 
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from sitegen.site.search import SearchData
+from sitegen.site.search import SECTIONS, SearchData
 
 #: The manifest, at the site root; every other index script is in SHARD_FOLDER.
 INDEX_FILE = "search-index.js"
@@ -40,17 +46,33 @@ CUT = "\u2026"
 POPULAR = 16
 #: How many popular keys' answers are computed together.
 BLOCK = 32
+#: How many bytes the sets drawn as bitmaps at once may take (a byte per id, then packed).
+BITMAP_BYTES = 1 << 22
 #: The size a shard aims at; the number of key and token shards is a power of two.
 SHARD_BYTES = 8192
 
 _TOKEN = re.compile(r"[\w.]+")  # \w is [\p{L}\p{N}_], the characters search.js splits on
+#: Every ASCII character _TOKEN does not match, made a space: the words of an ASCII text are
+#: then its ``split()``, twice as fast as the regular expression.
+_ASCII_BREAKS = {c: " " for c in range(128) if not _TOKEN.fullmatch(chr(c))}
+#: A string as JSON, as ``json.dumps(s, ensure_ascii=False)`` writes it (the same function,
+#: without the encoder's setting up, which costs more than the work for a short string).
+_string = json.encoder.encode_basestring
 IntArray = npt.NDArray[np.int64]
+SmallArray = npt.NDArray[np.int32]
 
 
 def words(text: str) -> list[str]:
     """The words of a text, in order, as search.js splits a query: lower-cased runs of
     letters, digits, "_" and "."."""
-    return _TOKEN.findall(text.lower())
+    return _split(text.lower())
+
+
+def _split(low: str) -> list[str]:
+    """The words of a text already lower-cased."""
+    if low.isascii():
+        return low.translate(_ASCII_BREAKS).split()
+    return _TOKEN.findall(low)
 
 
 def bucket(key: str, count: int) -> int:
@@ -59,6 +81,19 @@ def bucket(key: str, count: int) -> int:
     for ch in key:
         h = ((h ^ ord(ch)) * 16777619) & 0xFFFFFFFF
     return h % count
+
+
+def buckets(keys: Sequence[str], count: int) -> IntArray:
+    """bucket() of every key, one character position at a time for all of them."""
+    lengths = np.array([len(k) for k in keys], dtype=np.int64)
+    width = max(1, int(lengths.max(initial=0)))
+    # UTF-32 code points, padded with zeros beyond each key's length.
+    codes = np.array(keys, dtype=f"<U{width}").view(np.uint32).reshape(len(keys), width)
+    h = np.full(len(keys), 2166136261, dtype=np.uint64)
+    for j in range(width):
+        step = ((h ^ codes[:, j]) * np.uint64(16777619)) & np.uint64(0xFFFFFFFF)
+        h = np.where(lengths > j, step, h)
+    return (h % np.uint64(count)).astype(np.int64)
 
 
 def form(token: str) -> str:
@@ -74,16 +109,56 @@ def title_order(title: str) -> bytes:
 def encode_set(ids: IntArray, size: int) -> str:
     """A sorted set of ids below ``size`` as JSON: the gaps between them (a list), or a
     bitmap in base64 (a string) when that is shorter."""
-    bitmap = 2 + 4 * math.ceil(math.ceil(size / 8) / 3)
-    if 2 * len(ids) + 1 <= bitmap:
-        gaps = ids.tolist() if len(ids) < 2 else np.diff(ids, prepend=0).tolist()
-        text = "[" + ",".join(map(str, gaps)) + "]"
-        if len(text) <= bitmap:
-            return text
-    bits = np.zeros(size, dtype=np.uint8)
-    bits[ids] = 1
-    packed = np.packbits(bits, bitorder="little").tobytes()
-    return '"' + base64.b64encode(packed).decode("ascii") + '"'
+    row = sp.csr_array((np.ones(len(ids), np.int32), ids, [0, len(ids)]), shape=(1, size))
+    return encoded_rows(row)[0]
+
+
+def encoded_rows(m: sp.csr_array) -> list[str]:
+    """encode_set of every row of ``m`` (its columns in order): the gaps of all rows found
+    at once and written by table, the bitmaps drawn many rows at a time."""
+    size = m.shape[1]
+    room = 2 + 4 * math.ceil(math.ceil(size / 8) / 3)  # a bitmap's characters
+    ids = np.asarray(m.indices, dtype=np.int64)
+    counts = np.diff(m.indptr)
+    gaps = np.diff(ids, prepend=0)
+    firsts = m.indptr[:-1][counts > 0]
+    gaps[firsts] = ids[firsts]  # a row's first gap is its first id
+    listed = 2 * counts + 1 <= room
+    digits = list(map(_decimals(size).__getitem__, gaps[np.repeat(listed, counts)].tolist()))
+    out: list[str] = []
+    drawn: list[int] = []
+    at = 0
+    for row, (n, short) in enumerate(zip(counts.tolist(), listed.tolist(), strict=True)):
+        if short:
+            text = "[" + ",".join(digits[at : at + n]) + "]"
+            at += n
+            if len(text) <= room:
+                out.append(text)
+                continue
+        out.append("")
+        drawn.append(row)
+    step = max(1, BITMAP_BYTES // max(size, 1))
+    for at in range(0, len(drawn), step):
+        some = drawn[at : at + step]
+        for row, text in zip(some, _bitmaps(m[some], size), strict=True):
+            out[row] = text
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _decimals(size: int) -> list[str]:
+    """Every number below ``size`` in decimal, which a gap always is: a lookup in this
+    list costs a fraction of a str()."""
+    return list(map(str, range(max(size, 1))))
+
+
+def _bitmaps(m: sp.csr_array, size: int) -> list[str]:
+    """Every row of ``m`` as a bitmap: bit i of byte i // 8 (least significant first) is
+    set when the row holds i, in base64 as a JSON string."""
+    bits = np.zeros(m.shape, dtype=bool)
+    bits[np.repeat(np.arange(m.shape[0]), np.diff(m.indptr)), m.indices] = True
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    return ['"' + base64.b64encode(row.tobytes()).decode("ascii") + '"' for row in packed]
 
 
 @dataclass(frozen=True)
@@ -95,15 +170,18 @@ class Ordered:
     sections: list[list[tuple[str, str, str]]]
     #: (name, kind, href, path, how many pages sort before it).
     symbols: list[tuple[str, str, str, str, int]]
+    #: What the index needs of each page's title and sections, page by page.
+    terms: list[PageTerms]
 
 
 def ordered(data: SearchData) -> Ordered:
     """Pages numbered by (title, node), so that search.js breaks a tie by page number."""
-    order = sorted(range(len(data.pages)), key=lambda i: (title_order(data.pages[i][1]), i))
+    keys = [title_order(title) for _, title in data.pages]
+    order = sorted(range(len(data.pages)), key=keys.__getitem__)  # stable: ties by node
     by_page: list[list[tuple[str, str, str]]] = [[] for _ in data.pages]
     for page, heading, anchor, text in data.sections:
         by_page[page].append((heading, anchor, text))
-    titles = [title_order(data.pages[i][1]) for i in order]
+    titles = [keys[i] for i in order]
     named = sorted(range(len(data.symbols)), key=lambda i: (title_order(data.symbols[i][0]), i))
     # A page comes before a symbol of the same score when its title sorts first or ties
     # (pages were listed first, and the sort is stable).
@@ -111,13 +189,77 @@ def ordered(data: SearchData) -> Ordered:
         (*data.symbols[i], bisect.bisect_right(titles, title_order(data.symbols[i][0])))
         for i in named
     ]
-    return Ordered([data.pages[i] for i in order], [by_page[i] for i in order], symbols)
+    terms = [page_terms(data.pages[i][1], tuple(by_page[i])) for i in order]
+    return Ordered([data.pages[i] for i in order], [by_page[i] for i in order], symbols, terms)
+
+
+@dataclass(frozen=True, eq=False)
+class PageTerms:
+    """What the index needs of one page's title and sections: the page's distinct words,
+    where each title, heading and text uses them (positions in ``words``; each section's
+    after the one before, with how many each has), the phrases a query can equal, and the
+    sections as the page's chunk lists them."""
+
+    words: tuple[str, ...]
+    title: SmallArray
+    headings: SmallArray
+    heading_counts: SmallArray
+    texts: SmallArray
+    text_counts: SmallArray
+    #: The lower-cased title when a query can equal it (phrase_entries), or "".
+    title_phrase: str
+    #: Each section's lower-cased heading when a query can equal it, or "".
+    phrases: tuple[str, ...]
+    #: The sections as JSON: [[heading, anchor, text], ...].
+    chunk: str
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def page_terms(title: str, sections: tuple[tuple[str, str, str], ...]) -> PageTerms:
+    """A page's terms, kept across the rebuilds of one `sitegen serve` process: they are a
+    function of its title and sections, so a page that did not change costs a lookup (its
+    strings are those sitegen.site.search.SECTIONS keeps, their hashes already known)."""
+    title_words, title_phrase = _terms(title)
+    heads = [_terms(heading) for heading, _, _ in sections]
+    heading_words = [found for found, _ in heads]
+    texts = [set(_split(text.lower())) for _, _, text in sections]
+    # In no particular order (postings sorts every word), and interned: a word many pages
+    # share is one string in this memo, and numbering the words compares pointers.
+    words = tuple(map(sys.intern, title_words.union(*heading_words, *texts)))
+    local = dict(zip(words, range(len(words)), strict=True))
+
+    def positions(groups: Sequence[Collection[str]]) -> tuple[SmallArray, SmallArray]:
+        sizes = [len(found) for found in groups]
+        at = map(local.__getitem__, chain.from_iterable(groups))
+        return np.fromiter(at, np.int32, sum(sizes)), np.array(sizes, np.int32)
+
+    rows = ",".join(f"[{_string(h)},{_string(a)},{_string(t)}]" for h, a, t in sections)
+    headings, texts_at = positions(heading_words), positions(texts)
+    return PageTerms(
+        words=words,
+        title=positions([title_words])[0],
+        headings=headings[0],
+        heading_counts=headings[1],
+        texts=texts_at[0],
+        text_counts=texts_at[1],
+        title_phrase=title_phrase,
+        phrases=tuple(phrase for _, phrase in heads),
+        chunk=f"[{rows}]",
+    )
+
+
+def _terms(text: str) -> tuple[set[str], str]:
+    """A title's or a heading's distinct words, and its phrase: the text lower-cased when
+    that is its words joined by single spaces (search.js compares the query so), else ""."""
+    low = text.lower()
+    found = _split(low)
+    return set(found), (low if found and low == " ".join(found) else "")
 
 
 @dataclass(frozen=True)
 class Postings:
-    """Every distinct token and where it occurs: pages by title, sections by heading and by
-    text (a row per token; token ids follow no order and never reach the output)."""
+    """Every distinct token, sorted, and where it occurs: pages by title, sections by
+    heading and by text (row i is ``vocab[i]``'s)."""
 
     vocab: list[str]
     title: sp.csr_array
@@ -125,112 +267,141 @@ class Postings:
     text: sp.csr_array
 
 
-@dataclass
-class _Cells:
-    """The (token, column) pairs of one postings matrix, gathered before it is made."""
-
-    rows: list[int] = field(default_factory=list)
-    cols: list[int] = field(default_factory=list)
-
-    def add(self, ids: dict[str, int], tokens: Iterable[str], col: int) -> None:
-        for token in set(tokens):
-            self.rows.append(ids.setdefault(token, len(ids)))
-            self.cols.append(col)
-
-
 def postings(index: Ordered) -> Postings:
-    """One pass over every title, heading and text (pages and sections in their order)."""
-    ids: dict[str, int] = {}
-    title, heading, text = _Cells(), _Cells(), _Cells()
-    section = 0
-    for page, (_, name) in enumerate(index.pages):
-        title.add(ids, words(name), page)
-        for head, _, body in index.sections[page]:
-            heading.add(ids, words(head), section)
-            text.add(ids, words(body), section)
-            section += 1
-    pages, sections = (len(ids), len(index.pages)), (len(ids), section)
+    """Every page's words numbered, once per page (PageTerms.words), and the three matrices
+    made from the positions the pages' titles, headings and texts use, vectorized."""
+    terms = index.terms
+    vocab = sorted(set(chain.from_iterable(t.words for t in terms)))
+    ids = dict(zip(vocab, range(len(vocab)), strict=True))
+    # The id of every page's every word, page after page, and where each page's begin.
+    number = np.fromiter(
+        map(ids.__getitem__, chain.from_iterable(t.words for t in terms)), np.int64
+    )
+    first = np.cumsum([0, *(len(t.words) for t in terms)])[:-1]
+
+    def incidence(used: list[SmallArray], counts: IntArray) -> sp.csr_array:
+        # The words each column uses, column after column: a CSC matrix as it stands, and
+        # its CSR form has every row's columns in order.
+        lengths = np.array([len(x) for x in used], np.int64)
+        rows = number[_joined(used) + np.repeat(first, lengths)]
+        return _by_column(rows, counts, (len(vocab), len(counts)))
+
+    title = [t.title for t in terms]
     return Postings(
-        list(ids),
-        _matrix(title.rows, title.cols, pages),
-        _matrix(heading.rows, heading.cols, sections),
-        _matrix(text.rows, text.cols, sections),
+        vocab,
+        incidence(title, np.array([len(x) for x in title], np.int64)),
+        incidence([t.headings for t in terms], _joined([t.heading_counts for t in terms])),
+        incidence([t.texts for t in terms], _joined([t.text_counts for t in terms])),
     )
 
 
-def _matrix(rows: list[int], cols: list[int], shape: tuple[int, int]) -> sp.csr_array:
-    data = np.ones(len(rows), dtype=np.int32)
-    m = sp.csr_array((data, (np.array(rows, np.int64), np.array(cols, np.int64))), shape=shape)
-    m.sort_indices()
+def _joined(arrays: list[SmallArray]) -> IntArray:
+    return np.concatenate([np.zeros(0, np.int64), *arrays])
+
+
+def _by_column(rows: IntArray, counts: IntArray, shape: tuple[int, int]) -> sp.csr_array:
+    """The 0/1 matrix whose column j holds the next ``counts[j]`` of ``rows`` (distinct
+    within a column), as CSR with every row's columns in order."""
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    m = sp.csc_array((np.ones(len(rows), np.int32), rows, starts), shape=shape).tocsr()
+    m.sort_indices()  # nothing to do: SciPy converts column by column, and says so
     return m
 
 
-def _row(m: sp.csr_array, i: int) -> IntArray:
-    return np.asarray(m.indices[m.indptr[i] : m.indptr[i + 1]], dtype=np.int64)
+def _triples(t: list[str], h: list[str], x: list[str]) -> list[str]:
+    """Answers as JSON, '[titles,headings,texts]', from the encoded rows of three matrices."""
+    return [f"[{a},{b},{c}]" for a, b, c in zip(t, h, x, strict=True)]
 
 
-def token_sets(p: Postings, i: int) -> str:
-    """One token's answers as JSON: [pages by title, sections by heading, by text]."""
-    return _triple(p, p.title, p.heading, p.text, i)
-
-
-def _triple(p: Postings, t: sp.csr_array, h: sp.csr_array, x: sp.csr_array, i: int) -> str:
-    """Row ``i`` of a title, a heading and a text matrix, encoded: '[titles,headings,texts]'."""
-    pages, sections = p.title.shape[1], p.text.shape[1]
-    sets = (encode_set(_row(t, i), pages), encode_set(_row(h, i), sections))
-    return "[" + ",".join((*sets, encode_set(_row(x, i), sections))) + "]"
-
-
-def grams(vocab: Sequence[str]) -> dict[str, list[int]]:
+@dataclass(frozen=True)
+class Keys:
     """Every key a word may have (the distinct substrings of 1 to KEY_LENGTH characters of
-    every token) with the tokens that contain it."""
-    found: dict[str, list[int]] = {}
-    for i, token in enumerate(vocab):
-        inside = {
-            token[j : j + n] for n in range(1, KEY_LENGTH + 1) for j in range(len(token) - n + 1)
-        }
-        for gram in inside:
-            found.setdefault(gram, []).append(i)
+    every token), sorted, and the tokens that contain each: row k of ``tokens``."""
+
+    names: list[str]
+    tokens: sp.csr_array
+
+
+@functools.lru_cache(maxsize=1)
+def vocab_keys(vocab: tuple[str, ...]) -> tuple[Keys, list[str]]:
+    """The keys of a vocabulary and, for each, the forms its entry lists: kept while the
+    vocabulary stays the same, as it does for an edit that brings no new word in `sitegen
+    serve` (the words are interned: comparing two vocabularies compares pointers)."""
+    keys = grams(vocab)
+    return keys, form_lists(vocab, keys.tokens)
+
+
+def grams(vocab: Sequence[str]) -> Keys:
+    """Every token's keys, numbered once and made a (key, token) matrix, token by token."""
+    inside = [_inside(token) for token in vocab]
+    names = sorted(set(chain.from_iterable(inside)))
+    number = dict(zip(names, range(len(names)), strict=True))
+    rows = np.fromiter(map(number.__getitem__, chain.from_iterable(inside)), np.int64)
+    counts = np.array([len(keys) for keys in inside], np.int64)
+    return Keys(names, _by_column(rows, counts, (len(names), len(vocab))))
+
+
+def _inside(token: str) -> dict[str, None]:
+    """A token's distinct substrings of 1 to KEY_LENGTH characters: those of n + 1 are
+    those of n, each with the character after it."""
+    level = list(token)
+    found = dict.fromkeys(level)
+    for n in range(1, KEY_LENGTH):
+        level = list(map(add, level, token[n:]))
+        found.update(dict.fromkeys(level))
     return found
 
 
-def popular_sets(p: Postings, found: dict[str, list[int]]) -> dict[str, str]:
+def popular_sets(p: Postings, keys: Keys) -> dict[str, str]:
     """The answers of every popular key: the union of its tokens' sets, as sparse products
     of BLOCK keys at a time (a popular key may be in most sections: the block bounds the
     memory the products take)."""
-    popular = sorted(g for g, tokens in found.items() if len(tokens) > POPULAR)
+    popular = np.flatnonzero(np.diff(keys.tokens.indptr) > POPULAR)
     answers: dict[str, str] = {}
     for at in range(0, len(popular), BLOCK):
         block = popular[at : at + BLOCK]
-        rows = [k for k, g in enumerate(block) for _ in found[g]]
-        cols = [i for g in block for i in found[g]]
-        pick = _matrix(rows, cols, (len(block), len(p.vocab)))
-        t, h, x = (_sorted(pick @ m) for m in (p.title, p.heading, p.text))
-        answers.update((g, _triple(p, t, h, x, k)) for k, g in enumerate(block))
+        pick = keys.tokens[block]
+        # A product's rows come out unordered; by columns and back puts them in order, in
+        # two linear passes instead of a sort of each row.
+        t, h, x = (encoded_rows((pick @ m).tocsc().tocsr()) for m in (p.title, p.heading, p.text))
+        answers.update(zip([keys.names[k] for k in block.tolist()], _triples(t, h, x), strict=True))
     return answers
 
 
-def _sorted(m: sp.csr_array) -> sp.csr_array:
-    out = sp.csr_array(m)
-    out.sort_indices()
-    return out
-
-
-def key_entries(p: Postings, found: dict[str, list[int]]) -> dict[str, str]:
+def key_entries(p: Postings, keys: Keys, forms: list[str]) -> dict[str, str]:
     """Each key's entry as JSON: ``s``, its answers (a popular key), and ``t``, the forms of
-    the tokens that contain it (any 3-character key, and the short keys that are not
-    popular), which name the token shards to load."""
-    answers = popular_sets(p, found)
+    the tokens that contain it (``forms``: any 3-character key, and the short keys that are
+    not popular), which name the token shards to load."""
+    answers = popular_sets(p, keys)
     entries: dict[str, str] = {}
-    for gram, tokens in found.items():
-        parts = []
-        if gram in answers:
-            parts.append(f'"s":{answers[gram]}')
-        if len(gram) == KEY_LENGTH or gram not in answers:
-            forms = sorted({form(p.vocab[i]) for i in tokens})
-            parts.append('"t":' + _json(forms))
-        entries[gram] = "{" + ",".join(parts) + "}"
+    for name, listed in zip(keys.names, forms, strict=True):
+        popular = answers.get(name)
+        if popular is None:
+            entries[name] = '{"t":' + listed + "}"
+        elif len(name) == KEY_LENGTH:
+            entries[name] = '{"s":' + popular + ',"t":' + listed + "}"
+        else:
+            entries[name] = '{"s":' + popular + "}"
     return entries
+
+
+def form_lists(vocab: Sequence[str], tokens: sp.csr_array) -> list[str]:
+    """For each row of ``tokens``, the sorted distinct forms of its tokens as JSON. The
+    vocabulary is sorted, and so are its forms (a cut form sorts where its tokens do, as
+    CUT is never inside a token): a row's forms are in order, equal ones side by side."""
+    forms = [form(token) for token in vocab]
+    new = np.ones(len(forms), dtype=bool)  # where a form differs from the one before
+    new[1:] = [a != b for a, b in pairwise(forms)]
+    form_id = np.cumsum(new) - 1
+    names = [_string(f) for f, first in zip(forms, new.tolist(), strict=True) if first]
+    ids = form_id[tokens.indices]
+    counts = np.diff(tokens.indptr)
+    starts = np.zeros(len(ids), dtype=bool)
+    starts[tokens.indptr[:-1][counts > 0]] = True
+    keep = starts | np.concatenate(([True], ids[1:] != ids[:-1]))
+    kept = list(map(names.__getitem__, ids[keep].tolist()))
+    bounds = np.concatenate(([0], np.cumsum(keep)))[tokens.indptr].tolist()
+    return ["[" + ",".join(kept[a:b]) + "]" for a, b in pairwise(bounds)]
 
 
 def phrase_entries(index: Ordered) -> dict[str, str]:
@@ -240,27 +411,24 @@ def phrase_entries(index: Ordered) -> dict[str, str]:
     titles: dict[str, list[int]] = {}
     headings: dict[str, list[int]] = {}
     section = 0
-    for page, (_, title) in enumerate(index.pages):
-        if _phrase(title):
-            titles.setdefault(title.lower(), []).append(page)
-        for heading, _, _ in index.sections[page]:
-            if _phrase(heading):
-                headings.setdefault(heading.lower(), []).append(section)
+    for page, terms in enumerate(index.terms):
+        if terms.title_phrase:
+            titles.setdefault(terms.title_phrase, []).append(page)
+        for phrase in terms.phrases:
+            if phrase:
+                headings.setdefault(phrase, []).append(section)
             section += 1
-    empty = np.zeros(0, dtype=np.int64)
-    return {
-        phrase: "["
-        + encode_set(np.array(titles.get(phrase, empty), np.int64), len(index.pages))
-        + ","
-        + encode_set(np.array(headings.get(phrase, empty), np.int64), section)
-        + "]"
-        for phrase in titles.keys() | headings.keys()
-    }
+    phrases = sorted(titles.keys() | headings.keys())
+    t = encoded_rows(_lists([titles.get(x, []) for x in phrases], len(index.pages)))
+    h = encoded_rows(_lists([headings.get(x, []) for x in phrases], section))
+    return {x: f"[{a},{b}]" for x, a, b in zip(phrases, t, h, strict=True)}
 
 
-def _phrase(text: str) -> bool:
-    found = words(text)
-    return bool(found) and text.lower() == " ".join(found)
+def _lists(rows: list[list[int]], size: int) -> sp.csr_array:
+    """Sorted lists of ids below ``size`` as the rows of a matrix."""
+    starts = np.cumsum([0, *map(len, rows)])
+    ids = np.fromiter(chain.from_iterable(rows), np.int64, int(starts[-1]))
+    return sp.csr_array((np.ones(len(ids), np.int32), ids, starts), shape=(len(rows), size))
 
 
 def shard_count(entries: Iterable[tuple[str, str]]) -> int:
@@ -272,9 +440,10 @@ def shard_count(entries: Iterable[tuple[str, str]]) -> int:
 def shards(entries: dict[str, str], place: dict[str, str], count: int) -> list[str]:
     """The entries cut into ``count`` JSON objects; an entry goes to the shard of
     ``place[name]`` (its key, or its token's form), sorted by name within each."""
+    names = sorted(entries)
     cut: list[list[str]] = [[] for _ in range(count)]
-    for name in sorted(entries):
-        cut[bucket(place[name], count)].append(_json(name) + ":" + entries[name])
+    for name, n in zip(names, buckets([place[x] for x in names], count).tolist(), strict=True):
+        cut[n].append(_string(name) + ":" + entries[name])
     return ["{" + ",".join(parts) + "}" for parts in cut]
 
 
@@ -290,7 +459,8 @@ def key_shards(keys: dict[str, str], phrases: dict[str, str]) -> list[str]:
 
 def token_shards(p: Postings) -> list[str]:
     """Token shards: each token's answers, in the shard of its form."""
-    entries = {token: token_sets(p, i) for i, token in enumerate(p.vocab)}
+    answers = _triples(*(encoded_rows(m) for m in (p.title, p.heading, p.text)))
+    entries = dict(zip(p.vocab, answers, strict=True))
     count = shard_count(entries.items())
     return shards(entries, {t: form(t) for t in entries}, count)
 
@@ -298,7 +468,7 @@ def token_shards(p: Postings) -> list[str]:
 def page_chunk(index: Ordered, page: int) -> str:
     """What a result shows of one page: [href, title, [[heading, anchor, text], ...]]."""
     href, title = index.pages[page]
-    return _json([href, title, [list(s) for s in index.sections[page]]])
+    return f"[{_string(href)},{_string(title)},{index.terms[page].chunk}]"
 
 
 def manifest(index: Ordered, keys: int, tokens: int) -> str:
@@ -321,7 +491,7 @@ def search_index_files(data: SearchData) -> dict[str, str]:
     ``search-index/`` (k<n>, t<n>, p<page>, symbols), each a call of SITEGEN_SEARCH."""
     index = ordered(data)
     post = postings(index)
-    keys = key_shards(key_entries(post, grams(post.vocab)), phrase_entries(index))
+    keys = key_shards(key_entries(post, *vocab_keys(tuple(post.vocab))), phrase_entries(index))
     tokens = token_shards(post)
     files = {INDEX_FILE: script("manifest", manifest(index, len(keys), len(tokens)))}
     parts = [(f"k{n}", text) for n, text in enumerate(keys)]
@@ -332,6 +502,14 @@ def search_index_files(data: SearchData) -> dict[str, str]:
     for name, text in parts:
         files[f"{SHARD_FOLDER}/{name}.js"] = script(name, text)
     return files
+
+
+def forget() -> None:
+    """Empty every memo of the index, as a new process starts (benchmarks and tests)."""
+    SECTIONS.clear()
+    page_terms.cache_clear()
+    vocab_keys.cache_clear()
+    _decimals.cache_clear()
 
 
 def script(name: str, data: str) -> str:
