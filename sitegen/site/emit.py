@@ -17,7 +17,8 @@ from sitegen.parallel import run_in_background
 from sitegen.paths import NodeId, OutPath, SitePath
 from sitegen.progress import Progress
 from sitegen.site.emitter import EmitRun, Emitter
-from sitegen.site.navigation import MKDOCS_FILE, build_nav, mkdocs_nav
+from sitegen.generators import MKDOCS_FILE
+from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.outputs import OUTPUTS
 from sitegen.site.outputs.all_pages import index_out
 from sitegen.site.pagemeta import git_dates
@@ -98,20 +99,20 @@ def site_state(result: BuildResult) -> SiteState:
         titles,
         pages,
         folder_index,
-        site_key=digest(
-            code_version(),
-            template_files(config.root, config.theme_dir),
-            nav,
-            folder_index,
-            config.site_title,
-            config.base_url,
-        ),
     )
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
-    site.site_key = digest(
-        site.site_key, site.reports, config.lang, config.repo_url, config.edit_uri
+    site.frame_key = digest(
+        code_version(),
+        template_files(config.root, config.theme_dir),
+        config.site_title,
+        config.base_url,
+        site.reports,
+        config.lang,
+        config.repo_url,
+        config.edit_uri,
     )
+    site.site_key = digest(site.frame_key, nav, folder_index)
     return site
 
 

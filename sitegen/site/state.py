@@ -32,6 +32,9 @@ class SiteState:
     folder_index: dict[str, NodeId] = field(default_factory=dict)  # content folder -> index node
     #: A hash of what every page shares (templates, nav, titles): part of every output's key.
     site_key: str = ""
+    #: The same without the page tree: a page's key adds the tree as that page shows it
+    #: (sitegen/site/outputs/pages.py), so a new title re-renders only the pages that show it.
+    frame_key: str = ""
     #: The header's report links, (title, href relative to the site root).
     reports: tuple[tuple[str, str], ...] = ()
     #: Repository path -> date of the last commit that changed it (empty outside git).

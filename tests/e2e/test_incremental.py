@@ -147,3 +147,82 @@ def test_a_page_that_becomes_unreadable_keeps_its_stored_links(tmp_path: Path) -
     assert any(d.path == "content/b.md" and d.code == "binary" for d in result.diagnostics)
     assert [e.src for e in result.graph.backlinks_of("/a.md")] == ["/b.md"]
     assert "to a" in (root / "site/a.html").read_text()
+
+
+# A tree large enough to be pruned (the limits made small): a page's key holds the tree as
+# that page shows it, so a title change re-renders only the pages that show the title.
+TREE_NAMES = ["f1/a", "f1/b", "f1/c", "f2/d", "f2/e", "g"]
+tree_edit = st.one_of(
+    st.tuples(
+        st.just("write"),
+        st.sampled_from(TREE_NAMES),
+        st.lists(st.sampled_from(TREE_NAMES), max_size=2),
+        st.sampled_from(["T1", "T2", "T3"]),
+    ),
+    st.tuples(st.just("delete"), st.sampled_from(TREE_NAMES)),
+)
+
+
+def _apply_tree(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
+    path = root / "content" / f"{op[1]}.md"
+    if op[0] == "delete":
+        path.unlink(missing_ok=True)
+        return
+    _, name, targets, title = op
+    depth = name.count("/")
+    links = " ".join(f"[to {t}]({'../' * depth}{t}.md)" for t in targets)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"# {title} {name}\n\n{links}\n")
+
+
+@settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(tree_edit, min_size=1, max_size=4))
+def test_incremental_equals_clean_with_a_pruned_tree(tmp_path_factory, ops) -> None:  # type: ignore[no-untyped-def]
+    import sitegen.site.render as render
+
+    old = render.NAV_FULL_LIMIT, render.NAV_CHUNK
+    render.NAV_FULL_LIMIT, render.NAV_CHUNK = 3, 2
+    try:
+        base = tmp_path_factory.mktemp("tree")
+        files = {"sitegen.toml": 'title = "Tree"\n', "content/index.md": "# Home\n"}
+        files |= {f"content/{n}.md": f"# T0 {n}\n" for n in TREE_NAMES}
+        inc = write_project(base / "inc", files)
+        build(load_config(inc), QUIET)
+        for op in ops:
+            _apply_tree(inc, op)
+            build(load_config(inc), QUIET)
+            clean = base / "clean"
+            shutil.rmtree(clean, ignore_errors=True)
+            clean.mkdir()
+            shutil.copytree(inc / "content", clean / "content")
+            shutil.copy(inc / "sitegen.toml", clean / "sitegen.toml")
+            build(load_config(clean), QUIET)
+            assert _site_bytes(inc) == _site_bytes(clean), op
+    finally:
+        render.NAV_FULL_LIMIT, render.NAV_CHUNK = old
+
+
+def test_a_new_title_rerenders_only_the_pages_that_show_it(tmp_path: Path) -> None:
+    """In a pruned tree, the pages of another folder show the renamed page's folder as one
+    link: their HTML is linked from the previous site, not rendered again."""
+    import sitegen.site.render as render
+
+    old = render.NAV_FULL_LIMIT, render.NAV_CHUNK
+    render.NAV_FULL_LIMIT, render.NAV_CHUNK = 3, 50
+    try:
+        files = {"sitegen.toml": 'title = "Tree"\n', "content/index.md": "# Home\n"}
+        files |= {f"content/{n}.md": f"# T0 {n}\n" for n in TREE_NAMES}
+        project = write_project(tmp_path / "proj", files)
+        build(load_config(project), QUIET)
+        site = project / "site"
+        inodes = {p: _inode(site / f"{p}.html") for p in TREE_NAMES}
+        (project / "content" / "f1" / "b.md").write_text("# Renamed b\n")
+        build(load_config(project), QUIET)
+        again = {p for p in TREE_NAMES if _inode(site / f"{p}.html") != inodes[p]}
+        # f1's pages show the new title in their tree; f2's and g show f1 as one link
+        assert again == {"f1/a", "f1/b", "f1/c"}
+        assert "Renamed b" in (site / "f1" / "a.html").read_text()
+    finally:
+        render.NAV_FULL_LIMIT, render.NAV_CHUNK = old

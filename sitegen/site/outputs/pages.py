@@ -110,7 +110,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
     ]
     # the HTML is of the page's bytes and the raw_html mode it was rendered under
     return digest(
-        site.site_key,
+        _frame(node, site),
         rec.content_hash,
         rec.raw_html,
         links,
@@ -118,6 +118,17 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         site.dates.get(rec.path, ""),
         related_key(site, node),
     )
+
+
+def _frame(node: NodeId, site: SiteState) -> object:
+    """What a page shows of the site around it: the shared frame, the page tree as this page
+    shows it (pruned on a large site: a new title elsewhere seldom changes it) and its
+    breadcrumbs. A theme's own templates may show the tree otherwise: then the whole of it."""
+    if site.renderer.has_theme_templates:
+        return site.site_key
+    out = html_out_path(node)
+    crumbs = breadcrumbs(node, site.pages_by_node, site.folder_index, out)
+    return (site.frame_key, str(site.renderer.nav(site.context(out))), crumbs)
 
 
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
