@@ -23,6 +23,7 @@ from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import snippet_names
+from sitegen.generators import SlugStyle
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_store, open_store
 from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, merge_graphs
@@ -220,6 +221,7 @@ def _extract_pages_step(
         found.snippets,
         unread_snippets=found.unread_snippets,
         snippet_paths=found.snippet_paths,
+        slugs=SlugStyle(config.slugs),
     )
 
 

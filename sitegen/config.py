@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sitegen.generators import Generator, SlugStyle, find_generator
 from sitegen.languages import LangId
 from sitegen.paths import is_within
 
@@ -94,6 +95,20 @@ class Config:
     #: Path from ``repo_url`` to the content folder for editing (MkDocs' name); default for
     #: GitHub and GitLab: ``edit/main/<content>/``.
     edit_uri: str = ""
+    #: How heading ids are made: ``github``, ``vitepress``, ``mkdocs``, ``mkdocs-unicode``,
+    #: ``pymdownx`` or ``pymdownx-cased`` (content/reference/headings.md#slug-styles); by
+    #: default the style of the generator whose configuration is found, else ``github``.
+    slugs: str = SlugStyle.GITHUB.value
+    #: Not an option: the generator whose configuration was found beside the content
+    #: (``mkdocs.yml``, ``.vitepress/``), which chooses ``slugs`` when it is not set and
+    #: publishes VitePress's ``public/`` folder at the site root.
+    generator: Generator | None = None
+
+    @property
+    def public_rel(self) -> str:
+        """The folder published at the site root (VitePress's ``public/``), relative to the
+        root; "" for none."""
+        return self.generator.public if self.generator else ""
 
     @property
     def content_dir(self) -> Path:
@@ -115,7 +130,8 @@ class Config:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Config)}
 #: The keys a configuration file may hold.
-OPTION_NAMES = tuple(sorted(n for n in _FIELDS if n not in ("root", "set_by")))
+OPTION_NAMES = tuple(sorted(n for n in _FIELDS if n not in ("root", "set_by", "generator")))
+SLUG_STYLES = tuple(style.value for style in SlugStyle)
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -138,6 +154,11 @@ def _coerce(name: str, value: Any) -> Any:
     if name == "raw_html":
         if value not in RAW_HTML_MODES:
             raise ConfigError("option 'raw_html' must be 'sanitize', 'escape' or 'allow'")
+        return value
+    if name == "slugs":
+        if value not in SLUG_STYLES:
+            valid = ", ".join(f"'{s}'" for s in SLUG_STYLES)
+            raise ConfigError(f"option 'slugs' must be one of {valid}, not {value!r}")
         return value
     if name == "checks":
         if not isinstance(value, dict):
@@ -230,12 +251,21 @@ def load_config(root: Path, config_file: Path | None = None, **overrides: Any) -
     if not config.content:
         content = "content" if (root / "content").is_dir() else "docs"
         config = dataclasses.replace(config, content=content)
+    config = _with_generator(config)
     _check_theme_dir(config)
     if not _LANG.fullmatch(config.lang):
         raise ConfigError(
             f"option 'lang' must be a language tag such as 'en' or 'pt-BR', not '{config.lang}'"
         )
     return config
+
+
+def _with_generator(config: Config) -> Config:
+    """The generator found beside the content, and the slug style it asks for unless
+    ``slugs`` is set (content/reference/headings.md#slug-styles)."""
+    found = find_generator(config.root, config.content_rel)
+    slugs = config.slugs if "slugs" in config.set_by or found is None else found.slugs.value
+    return dataclasses.replace(config, generator=found, slugs=slugs)
 
 
 def unknown_option(origin: str, key: str) -> str:

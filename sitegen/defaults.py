@@ -56,7 +56,22 @@ def layout_line(config: Config) -> str:
     line = f"{content_reason(config)}; source files from {source_reason(config)}"
     if set(config.languages) != set(LangId):
         line += f"; languages {', '.join(config.languages)} only ({language_setting(config)})"
-    return line
+    slugs = slugs_reason(config)
+    return f"{line}; {slugs}" if slugs else line
+
+
+def slugs_reason(config: Config) -> str:
+    """How heading ids are made and why, when not simply GitHub's by default:
+    ``heading ids in the vitepress style (found docs/.vitepress/config.ts)``."""
+    found = config.generator
+    if "slugs" in config.set_by:
+        why = f"slugs set in {config.set_by['slugs']}"
+    elif found is not None:
+        why = f"found {found.config_file}"
+    else:
+        return ""
+    public = f", {found.public}/ published at the site root" if found and found.public else ""
+    return f"heading ids in the {config.slugs} style ({why}){public}"
 
 
 def language_setting(config: Config) -> str:
@@ -86,7 +101,27 @@ def layout_diagnostics(config: Config, found: Crawl) -> list[Diagnostic]:
         )
     if not found.pages and not found.code:
         out.append(Diagnostic(".", 1, 1, Level.WARNING, _nothing_found(config), "layout"))
-    return out
+    return out + _approximated_slugs(config)
+
+
+def _approximated_slugs(config: Config) -> list[Diagnostic]:
+    """A warning when the generator's configuration asks for heading ids sitegen can only
+    come near (another slugify, other options), unless ``slugs`` settles it."""
+    found = config.generator
+    if found is None or not found.approximated or "slugs" in config.set_by:
+        return []
+    return [
+        Diagnostic(
+            found.config_file,
+            1,
+            1,
+            Level.WARNING,
+            f"heading ids: {found.config_file} asks for {found.approximated}, which "
+            f"sitegen does not make; ids are made in the '{found.slugs}' style instead "
+            f"(set slugs in {_config_file(config)} to choose another)",
+            "slugs",
+        )
+    ]
 
 
 def _nothing_found(config: Config) -> str:

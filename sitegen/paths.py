@@ -45,6 +45,14 @@ def page_node_of(content: str, path: str) -> NodeId:
     return page_node_id(rel) if rel is not None else source_node_id(RepoPath(path))
 
 
+def asset_node_of(content: str, public: str, path: str) -> NodeId:
+    """An asset's node from its repository path: its path in the content folder, or for a
+    file of the folder published at the site root (``public``, VitePress's ``public/``; ""
+    for none), its path in that folder: ``docs/public/search.png`` -> ``/search.png``."""
+    inner = content_relative(public, path) if public else None
+    return page_node_id(inner) if inner is not None else page_node_of(content, path)
+
+
 def content_relative(content: str, path: str) -> str | None:
     """A repository path inside the content folder, relative to it: ``content/guides/a.md``
     -> ``guides/a.md``; ``None`` outside it. With the pages at the root (``content == ""``)
@@ -177,6 +185,12 @@ class SitePath:
         """A page or asset by its repository path; one outside the content folder (a source
         folder's README) is published beside the source pages, under ``/code/``."""
         return cls(RepoPath(repo), page_node_of(content, repo))
+
+    @classmethod
+    def asset(cls, repo: str, content: str, public: str) -> SitePath:
+        """An asset by its repository path; one in the ``public`` folder is published at the
+        site root (``asset_node_of``)."""
+        return cls(RepoPath(repo), asset_node_of(content, public, repo))
 
     @classmethod
     def source(cls, repo: str) -> SitePath:

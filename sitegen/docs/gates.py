@@ -53,6 +53,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("block", "footnote_def", _FOOTNOTE),
     ("block", "html_block", _any("<")),
     ("block", "deflist", lambda text: _DEFINITION.search(text) is not None),
+    ("block", "sitegen_toc", _any("[[")),
     ("inline", "math_inline", _any("$")),
     ("inline", "sitegen_math_parens", _any("\\(", "\\[")),
     ("inline", "strikethrough", _any("~~")),
@@ -71,6 +72,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("core", "sitegen_paragraph_attrs", _ATTRS),
     ("core", "sitegen_directive_links", _CONTAINER),
     ("core", "sitegen_embeds", _any("![[")),
+    ("core", "sitegen_toc_paragraphs", _any("[TOC]")),
     ("core", "sitegen_math", _MATH),
     ("core", "footnote_tail", _FOOTNOTE),
 )

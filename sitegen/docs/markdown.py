@@ -56,8 +56,10 @@ from sitegen.docs.sanitize import (
     SafeRenderer,
     trust_core_rule,
 )
-from sitegen.docs.slug import Slugger
+from sitegen.docs.slug import slugger
 from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
+from sitegen.docs.toc import MAX_TABLES, TocEntry, fill_tables
+from sitegen.generators import SlugStyle
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
@@ -195,10 +197,17 @@ class _HeadingToken:
     raw_text: str  # plain text as GitHub slugs it (a soft break is a newline)
 
 
-def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -> PageRecord:
+def extract_page(
+    path: str,
+    data: bytes,
+    raw_html: RawHtml = RawHtml.SANITIZE,
+    slugs: SlugStyle = SlugStyle.GITHUB,
+) -> PageRecord:
     """Everything extraction knows about the page ``path`` whose bytes are ``data``.
 
-    ``raw_html`` says what becomes of the page's own HTML in ``html`` (the ``raw_html`` option).
+    ``raw_html`` says what becomes of the page's own HTML in ``html`` (the ``raw_html``
+    option), ``slugs`` how heading ids are made (the ``slugs`` option). The record's
+    ``content_hash`` is ``record_key`` of the bytes' hash and ``slugs``.
     """
     source = PageText(data)
     diagnostics = _utf8_diagnostics(path, source)
@@ -207,8 +216,8 @@ def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -
         tokens = MARKDOWN.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
-    headings, id_problems = _headings(tokens, source, path)
-    content_hash = hashlib.sha256(data).hexdigest()
+    headings, id_problems = _headings(tokens, source, path, slugs)
+    content_hash = record_key(hashlib.sha256(data).hexdigest(), slugs)
     link_mark = f"sglink-{content_hash[:16]}-"
     links = _links(tokens, source, headings, link_mark)
     with _Parsing.lock:
@@ -232,6 +241,15 @@ def extract_page(path: str, data: bytes, raw_html: RawHtml = RawHtml.SANITIZE) -
         + _syntax_problems(path, source, env),
         anchors=page_anchors(tokens),
     )
+
+
+def record_key(content_hash: str, slugs: SlugStyle) -> str:
+    """The key a page's record is cached and reused under: the hash of its bytes, and for a
+    slug style other than GitHub's, of the style too, since the ids and the HTML follow it
+    (a record extracted under another style is then extracted again)."""
+    if slugs == SlugStyle.GITHUB:
+        return content_hash
+    return hashlib.sha256(f"{content_hash}\0slugs={slugs}".encode()).hexdigest()
 
 
 def _nesting_diagnostics(path: str, source: PageText, env: dict[str, object]) -> list[Diagnostic]:
@@ -292,6 +310,24 @@ def _title(front: FrontMatter, headings: list[Heading], path: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def heading_text(children: Sequence[Token], slugs: SlugStyle) -> str:
+    """A heading's text as the generator of ``slugs`` reads it before slugging: GitHub's
+    plain text (``plain_text``); markdown-it-anchor's (VitePress) text and code spans only,
+    so an image's alt text, raw HTML such as ``<Badge text="beta"/>`` and line breaks
+    count for nothing; Python-Markdown's text of the rendered heading, tags dropped (an
+    image with them) and whitespace collapsed to single spaces."""
+    if slugs == SlugStyle.GITHUB:
+        return plain_text(children)
+    if slugs == SlugStyle.VITEPRESS:
+        return "".join(t.content for t in children if t.type in ("text", "code_inline"))
+    parts = [
+        t.content if t.type in ("text", "code_inline") else " "
+        for t in children
+        if t.type in ("text", "code_inline", "softbreak", "hardbreak")
+    ]
+    return " ".join("".join(parts).split())
+
+
 def plain_text(children: Sequence[Token]) -> str:
     """Text of inline tokens with the markup stripped; an image counts as its alt text."""
     parts: list[str] = []
@@ -310,19 +346,21 @@ def plain_text(children: Sequence[Token]) -> str:
 
 
 def _headings(
-    tokens: Sequence[Token], source: PageText, path: str
+    tokens: Sequence[Token], source: PageText, path: str, slugs: SlugStyle
 ) -> tuple[list[Heading], list[Diagnostic]]:
-    """Every heading in source order, with its id; ids and permalinks go into the tokens."""
+    """Every heading in source order, with its id in the ``slugs`` style; ids and
+    permalinks go into the tokens, and the tables of contents are written."""
     found = sorted(_heading_tokens(tokens, source), key=lambda h: h.offset)
     problems = _duplicate_ids(found, path)
-    slugger = Slugger()
-    for h in found:
-        if h.open.attrs.get("id"):
-            slugger.reserve(str(h.open.attrs["id"]))
+    ids = slugger(slugs, _taken_ids(tokens, found, slugs))
     headings = []
+    entries = []
     for h in found:
-        id_ = str(h.open.attrs.get("id") or slugger.slug(h.raw_text))
+        id_ = str(h.open.attrs.get("id") or ids.slug(heading_text(h.inline.children or (), slugs)))
         _add_permalink(h, id_)
+        entries.append(
+            TocEntry(int(h.open.tag[1]), id_, h.raw_text.replace("\n", " "), h.open.level == 0)
+        )
         headings.append(
             Heading(
                 level=int(h.open.tag[1]),
@@ -332,7 +370,34 @@ def _headings(
                 offset=h.offset,
             )
         )
-    return headings, problems
+    left_out = fill_tables(tokens, entries)
+    return headings, problems + [_too_many_tables(path, source, line) for line in left_out]
+
+
+def _taken_ids(tokens: Sequence[Token], found: list[_HeadingToken], slugs: SlugStyle) -> list[str]:
+    """The ids no generated slug may take: the headings' own ``{#id}``, and for
+    Python-Markdown's styles every ``{#id}`` of the page, since its toc numbers around
+    every id in the document."""
+    ids = [str(h.open.attrs["id"]) for h in found if h.open.attrs.get("id")]
+    if slugs in (SlugStyle.GITHUB, SlugStyle.VITEPRESS):
+        return ids
+    for token in tokens:
+        for t in (token, *(token.children or ())):
+            if t.attrs.get("id"):
+                ids.append(str(t.attrs["id"]))
+    return ids
+
+
+def _too_many_tables(path: str, source: PageText, line: int) -> Diagnostic:
+    return Diagnostic(
+        path,
+        line + 1,
+        1,
+        Level.WARNING,
+        f"only the first {MAX_TABLES} tables of contents of a page are written; "
+        "this one is left out",
+        "toc",
+    )
 
 
 def _duplicate_ids(found: list[_HeadingToken], path: str) -> list[Diagnostic]:

@@ -12,10 +12,11 @@ from collections.abc import Callable, Mapping
 from functools import partial
 
 from sitegen.crawl import SourceFile
-from sitegen.docs.markdown import extract_page
+from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import Expanded, expand, map_back, snippet_names
+from sitegen.generators import SlugStyle
 from sitegen.parallel import run_forked
 from sitegen.paths import RepoPath
 from sitegen.progress import Progress
@@ -31,9 +32,12 @@ def extract_pages(
     *,
     unread_snippets: Mapping[str, str] | None = None,
     snippet_paths: Mapping[str, str] | None = None,
+    slugs: SlugStyle = SlugStyle.GITHUB,
 ) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
-    (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html`` mode). A page with snippet lines
+    (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html``
+    mode). The key is ``record_key`` of the bytes' hash and the ``slugs`` style, so a page
+    extracted under another style is extracted again. A page with snippet lines
     is parsed with the snippets in place (content/syntax/snippets.md); its cache key is the
     hash of those bytes and of the snippets' problems, so a changed snippet file parses the
     page again, and so does a snippet left out for another reason (the warning says which)."""
@@ -43,7 +47,9 @@ def extract_pages(
         if snippet_names(f.data)
     }
     keys = {
-        f.path: _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash
+        f.path: record_key(
+            _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash, slugs
+        )
         for f in files
     }
     cached: dict[str, PageRecord] = {}
@@ -57,7 +63,7 @@ def extract_pages(
     # Forked workers read the bytes from the crawl they inherit; records come back as the
     # plain dataclasses the cache stores, never as parse trees.
     for chunk in run_forked(
-        partial(_extract_chunk, raw_html=raw_html, expanded=expanded),
+        partial(_extract_chunk, raw_html=raw_html, expanded=expanded, slugs=slugs),
         todo,
         list(range(len(todo))),
         jobs,
@@ -79,13 +85,14 @@ def _extract_chunk(
     indexes: list[int],
     raw_html: RawHtml = RawHtml.SANITIZE,
     expanded: Mapping[RepoPath, Expanded] | None = None,
+    slugs: SlugStyle = SlugStyle.GITHUB,
 ) -> list[PageRecord]:
     out = []
     for i in indexes:
         f = todo[i]
         ex = (expanded or {}).get(f.path)
         if ex is None:
-            out.append(extract_page(f.path, f.data, raw_html))
+            out.append(extract_page(f.path, f.data, raw_html, slugs))
         else:  # parsed with its snippets in place, every position mapped back to its bytes
-            out.append(map_back(extract_page(f.path, ex.data, raw_html), f.data, ex))
+            out.append(map_back(extract_page(f.path, ex.data, raw_html, slugs), f.data, ex))
     return out

@@ -1,6 +1,6 @@
 """The block and inline syntaxes sitegen reads besides CommonMark, registered on one parser:
 the three callout families, tabs, definition lists, task lists, math, highlighted fences,
-wikilinks, and the warnings for syntaxes it does not run (content/syntax/index.md).
+wikilinks, tables of contents, and the warnings for syntaxes it does not run (content/syntax/index.md).
 
 Registration only; each syntax lives in its own module. Never parses a page itself.
 """
@@ -20,6 +20,7 @@ from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.fences import fences_plugin
 from sitegen.docs.positions import BlockRule, recording
+from sitegen.docs.toc import toc_plugin
 from sitegen.docs.unsupported import report_unsupported
 from sitegen.docs.wikilinks import KIND as WIKILINK
 from sitegen.docs.wikilinks import report_embeds, wikilink
@@ -57,6 +58,7 @@ def use_doc_syntax(md: MarkdownIt) -> None:
     blocks_plugin(md)
     deflist_plugin(md)
     fences_plugin(md)
+    toc_plugin(md)
     md.inline.ruler.before("link", "sitegen_wikilink", recording(wikilink, WIKILINK))
     md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, AUTOREF))
     md.core.ruler.after("inline", "sitegen_embeds", report_embeds)

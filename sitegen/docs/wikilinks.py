@@ -53,6 +53,8 @@ def wikilink(state: StateInline, silent: bool) -> bool:
     inner = src[start:end] if end >= 0 else ""
     if not inner.strip() or "\n" in inner or "[" in inner or "]" in inner:
         return False
+    if not embed and inner.strip().lower() == "toc":
+        return False  # VitePress's table-of-contents marker, never a link (docs/toc.py)
     target, _, alias = inner.partition("|")
     target, alias = target.strip(), alias.strip()
     if not silent:

@@ -7,8 +7,9 @@ The rule, in the order ``resolve`` applies it:
 2. an absolute URL is an external node, normalized (``normalize_url``), unless its host is a
    loopback one (``LOOPBACK``, dropped with a warning);
 3. the path part is percent-decoded; empty, it is the linking file itself (``SELF``);
-4. ``/x`` is read from the content folder, anything else from the linking file's folder, as
-   GitHub does; a path that climbs out of the root is ``OUTSIDE``;
+4. ``/x`` is read from the content folder (a file of VitePress's ``public/`` folder first),
+   anything else from the linking file's folder, as GitHub does; a path that climbs out of
+   the root is ``OUTSIDE``;
 5. the file, else a folder's ``index.md``/``README.md``, else ``x.md`` for ``x`` or ``x.html``
    (``SiteIndex.lookup``); none of them is ``MISSING``, a node named by the path looked up;
 6. the fragment is checked against the target's heading ids or line count (``check_fragment``).
@@ -29,11 +30,12 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from sitegen.paths import (
     NodeId,
     RepoPath,
+    asset_node_of,
     content_relative,
     content_repo_path,
     normalize_repo_path,
-    page_node_id,
     page_node_of,
+    repo_path_within,
     source_node_id,
 )
 
@@ -70,6 +72,8 @@ class SiteIndex:
     assets: set[str]  # repository paths of assets
     sources: set[str]  # repository paths of analysed source files
     dirs: set[str]  # repository paths of folders
+    #: The folder published at the site root (VitePress's ``public/``), "" for none.
+    public: str = ""
     #: (destination, linking folder) -> resolution, filled by ``resolve``.
     cache: dict[tuple[str, str], tuple[Resolved, str | None]] = field(default_factory=dict)
 
@@ -77,9 +81,8 @@ class SiteIndex:
         """The node an existing repository path is published as, if it is published."""
         if repo_path in self.pages:  # one outside the content folder is a README beside the code
             return page_node_of(self.content, repo_path)
-        rel = content_relative(self.content, repo_path)
-        if rel is not None and repo_path in self.assets:
-            return page_node_id(rel)
+        if repo_path in self.assets and content_relative(self.content, repo_path) is not None:
+            return asset_node_of(self.content, self.public, repo_path)
         if repo_path in self.sources:
             return source_node_id(RepoPath(repo_path))
         return None
@@ -101,6 +104,15 @@ class SiteIndex:
             if self.node_for(cand) is not None:
                 return cand
         return None
+
+    def public_asset(self, site_path: str) -> str | None:
+        """The file of the public folder a site-absolute path names (``/search.png``), which
+        VitePress serves at the site root; None when there is no such file."""
+        if not self.public:
+            return None
+        found = normalize_repo_path(posixpath.join(self.public, site_path.lstrip("/")))
+        inside = found is not None and repo_path_within(found, self.public)
+        return found if inside and found in self.assets else None
 
     def missing_node(self, repo_path: str) -> NodeId:
         return page_node_of(self.content, repo_path)
@@ -172,7 +184,8 @@ def _resolve_from(href: str, from_dir: str, index: SiteIndex) -> tuple[Resolved,
     repo_path = normalize_repo_path(joined)
     if repo_path is None:
         return Resolved(Outcome.OUTSIDE, NodeId(href.partition("#")[0]), fragment), None
-    found = index.lookup(repo_path, path_part.endswith("/"))
+    found = index.public_asset(path_part) if path_part.startswith("/") else None
+    found = found or index.lookup(repo_path, path_part.endswith("/"))
     if found is None:
         return Resolved(Outcome.MISSING, index.missing_node(repo_path), fragment, repo_path), None
     node = index.node_for(found)

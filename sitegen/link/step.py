@@ -386,6 +386,7 @@ def crawl_index(config: Config, found: Crawl) -> SiteIndex:
         assets=set(found.assets),
         sources={f.path for f in found.code},
         dirs=found.all_dirs,
+        public=config.public_rel,
     )
 
 

@@ -12,12 +12,13 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from sitegen.docs.records import PageRecord
+from sitegen.generators import MKDOCS_FILE
 from sitegen.incremental import SiteRecord, code_version, digest
 from sitegen.parallel import run_in_background
 from sitegen.paths import NodeId, OutPath, SitePath
 from sitegen.progress import Progress
 from sitegen.site.emitter import EmitRun, Emitter
-from sitegen.site.navigation import MKDOCS_FILE, build_nav, mkdocs_nav
+from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.outputs import OUTPUTS
 from sitegen.site.outputs.all_pages import index_out
 from sitegen.site.pagemeta import git_dates

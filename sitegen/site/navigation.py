@@ -17,6 +17,7 @@ import yaml
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
+from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
 from sitegen.paths import (
     FRONT_PAGE,
     NodeId,
@@ -31,7 +32,6 @@ from sitegen.site.views import Crumb, NavItem
 
 #: The front-matter key sitegen documents, then the names other generators use for it.
 ORDER_KEYS = ("order", "nav_order", "weight")
-MKDOCS_FILE = "mkdocs.yml"
 
 
 def page_order(rec: PageRecord | None) -> float | None:
@@ -150,25 +150,13 @@ def breadcrumbs(
     return tuple(crumbs)
 
 
-class _AnyTagLoader(yaml.SafeLoader):
-    """mkdocs.yml uses ``!!python/name:`` and ``!ENV`` tags; the nav never needs them."""
-
-
-def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:
-    return None
-
-
-_AnyTagLoader.add_multi_constructor("!", _ignore_tag)
-_AnyTagLoader.add_multi_constructor("tag:", _ignore_tag)
-
-
 def mkdocs_nav(
     text: str, content: str, pages: Mapping[NodeId, PageRecord], diagnostics: list[Diagnostic]
 ) -> tuple[NavItem, ...] | None:
     """The page tree of an ``mkdocs.yml`` whose ``docs_dir`` is the content folder, or None
     when it has no ``nav:`` (or is about another folder)."""
     try:
-        config = yaml.load(text, Loader=_AnyTagLoader)  # a SafeLoader subclass
+        config = read_mkdocs_yml(text)  # its ``!!python/name:`` tags stay text
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         diagnostics.append(
@@ -184,8 +172,7 @@ def mkdocs_nav(
         return None
     if not isinstance(config, dict) or not isinstance(config.get("nav"), list):
         return None
-    docs_dir = str(config.get("docs_dir") or "docs").strip("/")
-    if docs_dir != content.strip("/"):
+    if mkdocs_docs_dir(config) != content.strip("/"):
         return None
     return tuple(_entries(config["nav"], _Reader(text, pages, diagnostics)))
 

@@ -19,6 +19,7 @@ from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import snippet_names
+from sitegen.generators import SlugStyle
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import crawl_index, line_counts, link_one
 from sitegen.paths import OutPath, SitePath, html_out_path
@@ -62,7 +63,8 @@ class Preview:
         old = site.pages_by_node.get(node)
         if old is None or old.path != path or snippet_names(data):
             return None
-        rec = extract_page(path, data, RawHtml(site.result.config.raw_html))
+        config = site.result.config
+        rec = extract_page(path, data, RawHtml(config.raw_html), SlugStyle(config.slugs))
         shown = self._with(rec)
         out = html_out_path(node)
         html = shown.renderer.render_page(shown.context(out), page_view(node, rec, shown))

@@ -10,8 +10,8 @@ from tests.cli.conftest import sitegen, write
 
 VALID = (
     "Valid options: base_url, checks, content, edit_uri, exclude, include_dirs, jobs, lang, "
-    "languages, max_file_size, out, raw_html, repo_url, ruby_load_paths, source, store, "
-    "theme_dir, title."
+    "languages, max_file_size, out, raw_html, repo_url, ruby_load_paths, slugs, source, "
+    "store, theme_dir, title."
 )
 
 

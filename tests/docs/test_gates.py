@@ -48,6 +48,9 @@ FRAGMENTS = [
     "* * *",
     "[ref]: https://example.org",
     "plain words only",
+    "[[toc]]\n\n## Section",
+    "[TOC]",
+    "See [[toc]] and [TOC] in a sentence",
 ]
 
 

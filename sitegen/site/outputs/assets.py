@@ -1,5 +1,6 @@
 """The assets: every non-markdown file under the content folder (images, downloads, a
-CNAME), copied to its own path in the site (content/guides/site.md).
+CNAME), copied to its own path in the site, and the files of VitePress's ``public/`` folder
+to theirs in that folder (content/guides/site.md).
 
 Copies bytes as they are; never reads outside the project root and never renders anything.
 """
@@ -31,7 +32,11 @@ class Assets(Emitter):
 
 
 def _assets(run: EmitRun) -> list[tuple[str, OutPath]]:
-    """Each asset's repository path and its output path (its path inside the content folder)."""
+    """Each asset's repository path and its output path: its path inside the content folder,
+    or inside the public folder for one of VitePress's ``public/`` (``Config.public_rel``)."""
     config = run.site.result.config
-    content = config.content_rel
-    return [(asset, SitePath.page(asset, content).raw) for asset in run.site.result.crawl.assets]
+    content, public = config.content_rel, config.public_rel
+    return [
+        (asset, SitePath.asset(asset, content, public).raw)
+        for asset in run.site.result.crawl.assets
+    ]
