@@ -359,7 +359,7 @@ def _headings(
         id_ = str(h.open.attrs.get("id") or ids.slug(heading_text(h.inline.children or (), slugs)))
         _add_permalink(h, id_)
         entries.append(
-            TocEntry(int(h.open.tag[1]), id_, h.raw_text.replace("\n", " "), h.open.level == 0)
+            TocEntry(int(h.open.tag[1]), id_, " ".join(h.raw_text.split()), h.open.level == 0)
         )
         headings.append(
             Heading(
@@ -371,7 +371,7 @@ def _headings(
             )
         )
     left_out = fill_tables(tokens, entries)
-    return headings, problems + [_too_many_tables(path, source, line) for line in left_out]
+    return headings, problems + [_too_many_tables(path, line) for line in left_out]
 
 
 def _taken_ids(tokens: Sequence[Token], found: list[_HeadingToken], slugs: SlugStyle) -> list[str]:
@@ -388,7 +388,7 @@ def _taken_ids(tokens: Sequence[Token], found: list[_HeadingToken], slugs: SlugS
     return ids
 
 
-def _too_many_tables(path: str, source: PageText, line: int) -> Diagnostic:
+def _too_many_tables(path: str, line: int) -> Diagnostic:
     return Diagnostic(
         path,
         line + 1,

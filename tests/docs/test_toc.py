@@ -94,6 +94,11 @@ def test_indented_or_fenced_markers_are_code() -> None:
     assert _tables(rec.html) == []
 
 
+def test_the_table_shows_the_text_without_raw_html() -> None:
+    rec = _page('[[toc]]\n\n## Install <Badge type="tip" text="beta" />\n')
+    assert '<a href="#install-">Install</a>' in _tables(rec.html)[0]
+
+
 def test_heading_text_is_escaped_in_the_table() -> None:
     rec = _page("[TOC]\n\n## a \\<script> b\n")
     assert "&lt;script&gt;" in _tables(rec.html)[0]

@@ -13,6 +13,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK
 from sitegen.result import BuildOptions, BuildResult
+from tests.e2e.conftest import write_project
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 
@@ -67,17 +68,6 @@ PYMDOWNX: dict[str, str | bytes] = {
 }
 
 
-def _write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(text, bytes):
-            path.write_bytes(text)
-        else:
-            path.write_text(text, encoding="utf-8")
-    return root
-
-
 def _build(root: Path) -> BuildResult:
     return build(load_config(root), BuildOptions(jobs=1, quiet=True))
 
@@ -91,7 +81,7 @@ def _link_problems(result: BuildResult) -> list[str]:
 
 
 def test_a_vitepress_project_builds_without_anchor_warnings(tmp_path: Path) -> None:
-    root = _write(tmp_path / "vp", VITEPRESS)
+    root = write_project(tmp_path / "vp", VITEPRESS)
     result = _build(root)
     assert result.config.slugs == "vitepress"
     assert _link_problems(result) == []
@@ -115,7 +105,7 @@ def test_a_vitepress_project_builds_without_anchor_warnings(tmp_path: Path) -> N
 
 
 def test_a_mkdocs_project_builds_without_anchor_warnings(tmp_path: Path) -> None:
-    root = _write(tmp_path / "mk", MKDOCS)
+    root = write_project(tmp_path / "mk", MKDOCS)
     result = _build(root)
     assert result.config.slugs == "mkdocs"
     assert _link_problems(result) == []
@@ -126,7 +116,7 @@ def test_a_mkdocs_project_builds_without_anchor_warnings(tmp_path: Path) -> None
 
 
 def test_a_pymdownx_project_builds_without_anchor_warnings(tmp_path: Path) -> None:
-    root = _write(tmp_path / "px", PYMDOWNX)
+    root = write_project(tmp_path / "px", PYMDOWNX)
     result = _build(root)
     assert result.config.slugs == "pymdownx"
     assert _link_problems(result) == []
@@ -138,7 +128,7 @@ def test_a_pymdownx_project_builds_without_anchor_warnings(tmp_path: Path) -> No
 def test_the_same_anchors_under_githubs_style_are_reported(tmp_path: Path) -> None:
     files = dict(MKDOCS)
     files["sitegen.toml"] = 'slugs = "github"\n'
-    result = _build(_write(tmp_path / "gh", files))
+    result = _build(write_project(tmp_path / "gh", files))
     anchors = sorted(d.message for d in result.diagnostics if d.code == BROKEN_ANCHOR)
     # whats-new-in-20 and guide are GitHub's ids too; setup_1 and strae are not
     assert [m.split(":")[0] for m in anchors] == [
@@ -148,7 +138,7 @@ def test_the_same_anchors_under_githubs_style_are_reported(tmp_path: Path) -> No
 
 
 def test_a_page_built_under_another_style_is_extracted_again(tmp_path: Path) -> None:
-    root = _write(tmp_path / "vp", VITEPRESS)
+    root = write_project(tmp_path / "vp", VITEPRESS)
     assert _link_problems(_build(root)) == []
     shutil.rmtree(root / "docs" / ".vitepress")
     again = _build(root)
@@ -158,5 +148,5 @@ def test_a_page_built_under_another_style_is_extracted_again(tmp_path: Path) -> 
     assert any(d.code == BROKEN_ANCHOR for d in again.diagnostics)
     # without the configuration, /search.png is no longer the public folder's
     assert any(d.code == BROKEN_LINK and "/search.png" in d.message for d in again.diagnostics)
-    _write(root, {"docs/.vitepress/config.ts": "export default {}\n"})
+    write_project(root, {"docs/.vitepress/config.ts": "export default {}\n"})
     assert _link_problems(_build(root)) == []
