@@ -8,6 +8,7 @@ never reads content or the graph, never writes files, and never emits unescaped 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
 import posixpath
 import re
@@ -233,6 +234,7 @@ class _NavState:
     flagged: str = ""  # href of an item built with current=True, if any
     size: int = 0
     rendered: dict[tuple[str, tuple[int, ...], int], str] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)  # rendered tree -> its sha256
 
     def index(self, items: tuple[NavItem, ...], path: tuple[int, ...] = ()) -> None:
         for i, item in enumerate(items):
@@ -330,6 +332,26 @@ class Renderer:
         """The page tree for ``site``'s current page, rendered once per folder and marked
         current by one string replacement, so rendering N pages costs N small copies."""
         state = self._nav_for(site.nav)
+        current, path, html = self._unmarked_nav(site, state)
+        if path:
+            needle = f'<a href="{escape(safe_href(site.root_prefix + current))}">'
+            html = html.replace(needle, needle[:-1] + ' aria-current="page">', 1)
+        return Markup(html)
+
+    def nav_key(self, site: SiteContext) -> str:
+        """A key of what ``nav(site)`` gives, without marking it: the hash of the shared
+        tree (computed once per tree) and the page marked in it."""
+        state = self._nav_for(site.nav)
+        current, path, html = self._unmarked_nav(site, state)
+        shared = state.digests.get(html)
+        if shared is None:
+            shared = state.digests[html] = hashlib.sha256(html.encode("utf-8")).hexdigest()
+        return f"{shared} {current if path else ''}"
+
+    def _unmarked_nav(
+        self, site: SiteContext, state: _NavState
+    ) -> tuple[str, tuple[int, ...], str]:
+        """The current page's href, its place in the tree and the tree its folder shares."""
         current = site.current_href or state.flagged
         path = state.paths.get(current, ())
         open_path = path if current in state.folders else path[:-1]
@@ -346,10 +368,7 @@ class Renderer:
                 pruned=state.size > NAV_FULL_LIMIT,
                 chunk=NAV_CHUNK,
             )
-        if path:
-            needle = f'<a href="{escape(safe_href(site.root_prefix + current))}">'
-            html = html.replace(needle, needle[:-1] + ' aria-current="page">', 1)
-        return Markup(html)
+        return current, path, html
 
     def _nav_for(self, nav: tuple[NavItem, ...]) -> _NavState:
         if self._nav_state is None or self._nav_state.nav is not nav:

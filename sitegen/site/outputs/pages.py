@@ -128,7 +128,7 @@ def _frame(node: NodeId, site: SiteState) -> object:
         return site.site_key
     out = html_out_path(node)
     crumbs = breadcrumbs(node, site.pages_by_node, site.folder_index, out)
-    return (site.frame_key, str(site.renderer.nav(site.context(out))), crumbs)
+    return (site.frame_key, site.renderer.nav_key(site.context(out)), crumbs)
 
 
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
