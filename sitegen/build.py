@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any
 
+from sitegen.addresses import Addresses
 from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
@@ -38,6 +39,7 @@ from sitegen.incremental import (
     save_state,
     site_fingerprint,
 )
+from sitegen.link.addresses import page_addresses, url_style
 from sitegen.link.step import Linked, crawl_index, line_counts, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_in_background
@@ -174,21 +176,17 @@ def _build_locked(
         timings.mark("extract pages")
         code_records, code_diags = extract_code(config, found, jobs, options.clean, progress)
         timings.mark("extract code")
-        # 3. link: the code's imports and names into the code graph, then every link and
-        # relation of every page and source file against the whole set of files
+        # 3. link: the code's imports and names into the code graph, then where each page
+        # is published, and every link and relation of every page and source file against
+        # the whole set of files and those addresses
         code, code_link_diags = link_code(config, found, code_records)
         timings.mark("code graph")
-        linked = link_all(
-            crawl_index(config, found),
-            pages,
-            code_records,
-            line_counts(found.code),
-            UnreadFiles(config, found),
-        )
+        addresses, linked = _link_step(config, found, pages, code_records)
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         store, graph, store_diags = _store_step(config, found, linked)
         result = BuildResult(config, found, pages, code_records, linked, graph, code)
+        result.addresses = addresses
         timings.mark("store merge")
         # The store is written (atomically) by a forked process while the site is made.
         with run_in_background(store.save, graph, jobs > 1):
@@ -223,6 +221,20 @@ def _extract_pages_step(
         snippet_paths=found.snippet_paths,
         slugs=SlugStyle(config.slugs),
     )
+
+
+def _link_step(
+    config: Config, found: Crawl, pages: list[PageRecord], code: list[CodeRecord]
+) -> tuple[Addresses, Linked]:
+    """Where each page is published (the URL style, the front matter's addresses and the
+    redirects: sitegen/link/addresses.py), then the document graph of every link against the
+    files and those addresses. What is wrong with an address is reported with the links."""
+    texts: dict[str, bytes] = {f.path: f.data for f in found.pages}  # a key's line
+    addresses, problems = page_addresses(config, pages, found.manifests, texts)
+    index = crawl_index(config, found, addresses)
+    linked = link_all(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
+    linked.diagnostics += problems
+    return addresses, linked
 
 
 def _store_step(
@@ -291,12 +303,17 @@ def _dropped(state: BuildState) -> list[Diagnostic]:
 
 def build_fingerprint(config: Config, found: Crawl) -> str:
     """The whole input of a site build (``incremental.site_fingerprint``), with the two facts
-    only the site layer knows: the templates and the commit the pages' dates come from."""
+    only the site layer knows, the templates and the commit the pages' dates come from, and
+    the URL style, which mkdocs.yml may decide."""
     from sitegen.site.pagemeta import git_head  # the pages' dates change with the commit
     from sitegen.site.render import template_files
 
     return site_fingerprint(
-        config, found, template_files(config.root, config.theme_dir), git_head(config.root)
+        config,
+        found,
+        template_files(config.root, config.theme_dir),
+        git_head(config.root),
+        url_style(config, found.manifests),
     )
 
 

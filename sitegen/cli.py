@@ -173,8 +173,10 @@ def build(
     _print_diagnostics(result.diagnostics)
     if not project.quiet:
         from sitegen.defaults import layout_line
+        from sitegen.link.addresses import url_style_reason
 
-        click.echo(f"sitegen: {layout_line(config)}", err=True)
+        urls = url_style_reason(config, result.crawl.manifests)
+        click.echo(f"sitegen: {layout_line(config, urls)}", err=True)
         click.echo(f"sitegen: {result.summary()} -> {config.out_dir}", err=True)
     if strict and result.warnings:
         sys.exit(1)

@@ -27,6 +27,8 @@ class ConfigError(Exception):
 
 SEVERITIES = ("error", "warn", "ignore")
 RAW_HTML_MODES = ("sanitize", "escape", "allow")
+#: The values of ``urls``: ``page.html`` or ``page/index.html`` (content/guides/urls.md).
+URL_STYLES = ("html", "directory")
 #: The checks of ``sitegen check`` and their default severity.
 DEFAULT_CHECKS = {
     "broken-links": "error",
@@ -75,6 +77,10 @@ class Config:
     #: Raw HTML in pages: ``sanitize`` (GitHub's allow-list), ``escape`` (shown as text) or
     #: ``allow`` (published as written; the build says so).
     raw_html: str = "sanitize"
+    #: How pages are published: ``html`` (``guides/a.html``) or ``directory``
+    #: (``guides/a/index.html``); by default ``use_directory_urls`` of an ``mkdocs.yml``
+    #: (MkDocs' default: directory), else ``html`` (content/guides/urls.md).
+    urls: str = ""
     #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
     #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
     set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -159,6 +165,10 @@ def _coerce(name: str, value: Any) -> Any:
         if value not in SLUG_STYLES:
             valid = ", ".join(f"'{s}'" for s in SLUG_STYLES)
             raise ConfigError(f"option 'slugs' must be one of {valid}, not {value!r}")
+        return value
+    if name == "urls":
+        if value not in URL_STYLES:
+            raise ConfigError(f"option 'urls' must be 'html' or 'directory', not {value!r}")
         return value
     if name == "checks":
         if not isinstance(value, dict):

@@ -51,13 +51,15 @@ def source_reason(config: Config) -> str:
     return "the project root (no source option)"
 
 
-def layout_line(config: Config) -> str:
-    """The line a build prints before its summary: where it read pages and code, and why."""
+def layout_line(config: Config, urls: str = "") -> str:
+    """The line a build prints before its summary: where it read pages and code, and why;
+    ``urls`` says how pages are published when a generator's configuration decided it."""
     line = f"{content_reason(config)}; source files from {source_reason(config)}"
     if set(config.languages) != set(LangId):
         line += f"; languages {', '.join(config.languages)} only ({language_setting(config)})"
     slugs = slugs_reason(config)
-    return f"{line}; {slugs}" if slugs else line
+    line = f"{line}; {slugs}" if slugs else line
+    return f"{line}; {urls}" if urls else line
 
 
 def slugs_reason(config: Config) -> str:

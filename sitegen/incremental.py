@@ -281,13 +281,23 @@ class SiteRecord:
 
 
 def site_fingerprint(
-    config: Config, found: Crawl, templates: Iterable[tuple[str, bytes]], head: str
+    config: Config,
+    found: Crawl,
+    templates: Iterable[tuple[str, bytes]],
+    head: str,
+    url_style: str = "",
 ) -> str:
     """The whole input of a site build: options that change output, the ``templates`` (name
-    and bytes), the commit ``head`` (the pages' dates change with it), every file."""
+    and bytes), the commit ``head`` (the pages' dates change with it), every file, and the
+    URL style the build publishes in (decided from the options and mkdocs.yml)."""
     # Output is the same for every --jobs and wherever the project lies (but for the default
     # title, the folder's name, which site_title carries).
-    options = (dataclasses.replace(config, jobs=0, root=Path(".")), config.site_title, head)
+    options = (
+        dataclasses.replace(config, jobs=0, root=Path(".")),
+        config.site_title,
+        head,
+        url_style,
+    )
     files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
     files += [(f.path, f.content_hash) for f in found.code]
     files += sorted(found.asset_hashes.items())

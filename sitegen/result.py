@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sitegen.addresses import Addresses
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl
@@ -46,6 +47,8 @@ class BuildResult:
     written: int = 0
     #: When the input is the previous build's exactly: that build's counts, and nothing is redone.
     unchanged: str = ""
+    #: Where each page is published, and the redirects (sitegen/link/addresses.py).
+    addresses: Addresses = field(default_factory=Addresses)
 
     @property
     def warnings(self) -> int:

@@ -12,7 +12,9 @@ The rule, in the order ``resolve`` applies it:
    the root is ``OUTSIDE``;
 5. the file, else a folder's ``index.md``/``README.md``, else ``x.md`` for ``x`` or ``x.html``
    (``SiteIndex.lookup``); none of them is ``MISSING``, a node named by the path looked up;
-6. the fragment is checked against the target's heading ids or line count (``check_fragment``).
+6. none of them: the URL a page is published at, or a redirect's old address, read from the
+   site root or from the linking page's own URL (``Addresses.find``, content/guides/urls.md);
+7. the fragment is checked against the target's heading ids or line count (``check_fragment``).
 
 Works on the set of crawled paths only: never touches the file system.
 """
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from sitegen.addresses import Addresses
 from sitegen.paths import (
     NodeId,
     RepoPath,
@@ -61,6 +64,8 @@ class Resolved:
     fragment: str = ""
     #: For MISSING: the repository path that was looked up.
     looked_up: str = ""
+    #: The old address of the redirect the link went through ("" for none).
+    via: str = ""
 
 
 @dataclass
@@ -72,6 +77,8 @@ class SiteIndex:
     assets: set[str]  # repository paths of assets
     sources: set[str]  # repository paths of analysed source files
     dirs: set[str]  # repository paths of folders
+    #: Where each page is published, for links written to a page's URL.
+    addresses: Addresses = field(default_factory=Addresses)
     #: The folder published at the site root (VitePress's ``public/``), "" for none.
     public: str = ""
     #: (destination, linking folder) -> resolution, filled by ``resolve``.
@@ -159,6 +166,8 @@ def resolve(href: str, from_path: str, index: SiteIndex) -> Resolved:
     if hit is None:  # the same destination from the same folder resolves the same way
         hit = index.cache[key] = _resolve_from(href, key[1], index)
     res, found = hit
+    if res.outcome is Outcome.MISSING:  # rare: not worth a cache of its own
+        res, found = _by_address(href, from_path, index, res) or (res, found)
     if found == from_path:
         return Resolved(Outcome.SELF, fragment=res.fragment)
     return res
@@ -191,6 +200,32 @@ def _resolve_from(href: str, from_dir: str, index: SiteIndex) -> tuple[Resolved,
     node = index.node_for(found)
     assert node is not None
     return Resolved(Outcome.INTERNAL, node, fragment), found
+
+
+def _by_address(
+    href: str, from_path: str, index: SiteIndex, missing: Resolved
+) -> tuple[Resolved, str] | None:
+    """A destination written as the URL of a page or of a redirect's old address, read from
+    the site root or from the URL the linking page is published at; or a page that is gone
+    but for its redirect (mkdocs.yml's ``redirect_maps`` names old pages by their file)."""
+    path_part, _, fragment = href.strip().partition("#")
+    path_part, fragment = unquote(path_part.partition("?")[0]), unquote(fragment)
+    here = index.node_for(from_path)
+    if path_part.startswith("/"):
+        urls = [path_part]
+    elif here is not None:
+        urls = [posixpath.join(f, path_part) for f in index.addresses.folder_urls(here)]
+    else:
+        return None
+    addresses = index.addresses
+    found = next(filter(None, map(addresses.find, urls)), None) or addresses.moved(
+        index.missing_node(missing.looked_up)
+    )
+    if found is None:
+        return None
+    if found.node == here:
+        return Resolved(Outcome.SELF, fragment=fragment or found.fragment), from_path
+    return Resolved(Outcome.INTERNAL, found.node, fragment or found.fragment, via=found.via), ""
 
 
 def _resolve_absolute(href: str) -> Resolved:

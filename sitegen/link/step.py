@@ -11,6 +11,7 @@ import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
+from sitegen.addresses import Addresses, public_url
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl
@@ -141,9 +142,9 @@ class _Linker:
             else:
                 res = self._api_anchor(resolve(link.href, rec.path, self.index), rec.path)
             resolutions.append(res)
-            if res.outcome is Outcome.IGNORED and not allowed_url(
-                link.href, image=link.kind == "image"
-            ):
+            if res.via:
+                self._through_redirect(rec.path, link, res)
+            if res.outcome is Outcome.IGNORED and not allowed_url(link.href, image=link.is_image):
                 self.diag(
                     rec.path,
                     link.line,
@@ -163,6 +164,22 @@ class _Linker:
                 edges.append(edge)
         self.out.resolutions[src] = resolutions
         self._commit(src, edges)
+
+    def _through_redirect(self, path: str, link: Link, res: Resolved) -> None:
+        """A link to an old address works (its redirect page is published), but it costs the
+        reader a hop: one info line names the address to write instead."""
+        assert res.node is not None
+        target = self.page_of_node.get(res.node, res.node)
+        new = "/" + public_url(self.index.addresses.out(res.node))
+        self.diag(
+            path,
+            link.line,
+            link.column,
+            f"link '{link.href}' reaches '{target}' through the redirect at '{res.via}'; "
+            f"the page's address is '{new}'",
+            "redirect-link",
+            Level.INFO,
+        )
 
     @functools.cached_property
     def wiki(self) -> WikiNames:
@@ -378,14 +395,16 @@ def link_one(
     return linker.out.resolutions[linker._node_of_page(rec.path)]
 
 
-def crawl_index(config: Config, found: Crawl) -> SiteIndex:
-    """What a link may name: every file the crawl found, by kind."""
+def crawl_index(config: Config, found: Crawl, addresses: Addresses | None = None) -> SiteIndex:
+    """What a link may name: every file the crawl found, by kind, and where each page is
+    published (sitegen/link/addresses.py)."""
     return SiteIndex(
         content=config.content_rel,
         pages={f.path for f in found.pages},
         assets=set(found.assets),
         sources={f.path for f in found.code},
         dirs=found.all_dirs,
+        addresses=addresses or Addresses(),
         public=config.public_rel,
     )
 

@@ -117,7 +117,7 @@ def source_view(
         ),
         crumbs=crumbs,
         backlinks=backlink_groups(
-            from_code, site.titles, lambda e: edge_source_href(e, out, site.graph)
+            from_code, site.titles, lambda e: edge_source_href(e, out, site.graph, site.addresses)
         ),
         node_id=node,
         related=related_items(site, node, out),
@@ -169,7 +169,7 @@ def _documented_by(
     return tuple(
         BacklinkEntry(
             title=site.titles.get(e.src, e.src),
-            href=edge_source_href(e, out, site.graph),
+            href=edge_source_href(e, out, site.graph, site.addresses),
             annotation=annotate(e),
             rel=e.rel,
             source=e.src,

@@ -8,7 +8,6 @@ in their order; never resolves links or changes the graph, and declares no outpu
 
 from __future__ import annotations
 
-import posixpath
 from typing import TYPE_CHECKING
 
 from sitegen.docs.records import PageRecord
@@ -23,7 +22,7 @@ from sitegen.site.outputs import OUTPUTS
 from sitegen.site.outputs.all_pages import index_out
 from sitegen.site.pagemeta import git_dates
 from sitegen.site.render import Renderer, template_files
-from sitegen.site.state import SiteState, duplicate_output
+from sitegen.site.state import SiteState
 from sitegen.site.writer import SiteWriter
 
 if TYPE_CHECKING:
@@ -85,10 +84,11 @@ def site_state(result: BuildResult) -> SiteState:
     key of all that (the site around every page, so part of every page's key)."""
     config = result.config
     pages = publishable_pages(result)
-    nav, folder_index = build_nav(pages)
+    addresses = result.addresses
+    nav, folder_index = build_nav(pages, addresses)
     given = result.crawl.manifests.get(MKDOCS_FILE)
     if given is not None:
-        nav = mkdocs_nav(given, config.content, pages, result.diagnostics) or nav
+        nav = mkdocs_nav(given, config.content, pages, result.diagnostics, addresses) or nav
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root, config.theme_dir)
     result.diagnostics += renderer.theme.diagnostics
@@ -111,6 +111,8 @@ def site_state(result: BuildResult) -> SiteState:
         config.lang,
         config.repo_url,
         config.edit_uri,
+        addresses.style,
+        addresses.declared,  # every href to a page whose front matter gives its address
     )
     site.site_key = digest(site.frame_key, nav, folder_index)
     return site
@@ -137,22 +139,10 @@ def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
 
 
 def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
-    """Pages by node; when two map to one HTML file (a.md, a.markdown) the .md one wins,
-    whatever the listing order, and the other is reported and not published."""
-    by_out: dict[OutPath, list[tuple[NodeId, PageRecord]]] = {}
+    """Pages by node: those published at an address of their own. When two claim one HTML
+    file (a.md and a.markdown, two permalinks), sitegen/link/addresses.py chose one and
+    reported the other."""
     content = result.config.content_rel
-    for rec in result.pages:
-        page = SitePath.page(rec.path, content)
-        by_out.setdefault(page.out, []).append((page.node, rec))
-    pages: dict[NodeId, PageRecord] = {}
-    for out, claimants in sorted(by_out.items()):
-        claimants.sort(key=lambda c: (not c[0].endswith(".md"), _is_readme(c[0]), c[0]))
-        winner, rec = claimants[0]
-        pages[winner] = rec
-        for _, loser in claimants[1:]:
-            result.diagnostics.append(duplicate_output(loser.path, out, rec.path))
-    return dict(sorted(pages.items()))
-
-
-def _is_readme(rel: str) -> bool:
-    return posixpath.splitext(posixpath.basename(rel))[0].lower() == "readme"
+    published = result.addresses.pages
+    pages = {SitePath.page(rec.path, content).node: rec for rec in result.pages}
+    return {node: rec for node, rec in sorted(pages.items()) if node in published}

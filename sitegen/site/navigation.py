@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
@@ -23,7 +24,6 @@ from sitegen.paths import (
     NodeId,
     OutPath,
     href_between,
-    html_out_path,
     page_node_id,
     raw_out_path,
     url_path,
@@ -69,7 +69,9 @@ def folder_title(
     return pages[idx].title if idx else humanize(posixpath.basename(folder))
 
 
-def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dict[str, NodeId]]:
+def build_nav(
+    pages: dict[NodeId, PageRecord], addresses: Addresses = HTML_ADDRESSES
+) -> tuple[tuple[NavItem, ...], dict[str, NodeId]]:
     """The page tree (the home page first, then pages and folders by their front-matter
     ``order``, then folders by name, then pages by file name; a folder's index page is the
     folder's link), and each folder's index node."""
@@ -88,7 +90,7 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
             folder = parent
 
     def page(node: NodeId) -> NavItem:
-        return NavItem(title=pages[node].title, href=url_path(html_out_path(node)))
+        return NavItem(title=pages[node].title, href=url_path(addresses.out(node)))
 
     def items(folder: str) -> tuple[NavItem, ...]:
         home = [page(folder_index[""])] if not folder and "" in folder_index else []
@@ -102,7 +104,7 @@ def build_nav(pages: dict[NodeId, PageRecord]) -> tuple[tuple[NavItem, ...], dic
                     ),
                     NavItem(
                         title=folder_title(sub, pages, folder_index),
-                        href=url_path(html_out_path(idx)) if idx else "",
+                        href=url_path(addresses.out(idx)) if idx else "",
                         children=items(sub),
                         is_folder=True,
                     ),
@@ -129,6 +131,7 @@ def breadcrumbs(
     pages: Mapping[NodeId, PageRecord],
     folder_index: Mapping[str, NodeId],
     out: OutPath,
+    addresses: Addresses = HTML_ADDRESSES,
 ) -> tuple[Crumb, ...]:
     """The trail above a page's title: Home, each folder down to the page's own (linked to
     its index page, when it has one), then the page itself, unlinked. The page a crumb names
@@ -143,7 +146,7 @@ def breadcrumbs(
     for i in range(len(parts)):
         folder = "/".join(parts[: i + 1])
         idx = folder_index.get(folder)
-        href = href_between(out, html_out_path(idx)) if idx and idx != node else ""
+        href = addresses.href(out, idx) if idx and idx != node else ""
         crumbs.append(Crumb(folder_title(folder, pages, folder_index), href))
     if (not is_index(rel) or parts == []) and node != home:
         crumbs.append(Crumb(pages[node].title if node in pages else rel, ""))
@@ -151,7 +154,11 @@ def breadcrumbs(
 
 
 def mkdocs_nav(
-    text: str, content: str, pages: Mapping[NodeId, PageRecord], diagnostics: list[Diagnostic]
+    text: str,
+    content: str,
+    pages: Mapping[NodeId, PageRecord],
+    diagnostics: list[Diagnostic],
+    addresses: Addresses = HTML_ADDRESSES,
 ) -> tuple[NavItem, ...] | None:
     """The page tree of an ``mkdocs.yml`` whose ``docs_dir`` is the content folder, or None
     when it has no ``nav:`` (or is about another folder)."""
@@ -174,7 +181,7 @@ def mkdocs_nav(
         return None
     if mkdocs_docs_dir(config) != content.strip("/"):
         return None
-    return tuple(_entries(config["nav"], _Reader(text, pages, diagnostics)))
+    return tuple(_entries(config["nav"], _Reader(text, pages, diagnostics, addresses)))
 
 
 @dataclass
@@ -182,6 +189,7 @@ class _Reader:
     text: str
     pages: Mapping[NodeId, PageRecord]
     diagnostics: list[Diagnostic]
+    addresses: Addresses
 
     def line_of(self, path: str) -> int:
         at = self.text.find(path)
@@ -228,4 +236,4 @@ def _page_item(title: str, path: str, reader: _Reader) -> NavItem | None:
             )
         )
         return None
-    return NavItem(title=title or rec.title, href=url_path(html_out_path(node)))
+    return NavItem(title=title or rec.title, href=url_path(reader.addresses.out(node)))

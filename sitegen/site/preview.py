@@ -20,9 +20,10 @@ from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import snippet_names
 from sitegen.generators import SlugStyle
+from sitegen.link.addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import crawl_index, line_counts, link_one
-from sitegen.paths import OutPath, SitePath, html_out_path
+from sitegen.paths import OutPath, SitePath
 from sitegen.result import BuildResult
 from sitegen.site.emit import site_state
 from sitegen.site.outputs.pages import page_view
@@ -49,7 +50,7 @@ class Preview:
         found = result.crawl
         return cls(
             site_state(result),
-            crawl_index(result.config, found),
+            crawl_index(result.config, found, result.addresses),
             line_counts(found.code),
             UnreadFiles(result.config, found),
         )
@@ -66,7 +67,9 @@ class Preview:
         config = site.result.config
         rec = extract_page(path, data, RawHtml(config.raw_html), SlugStyle(config.slugs))
         shown = self._with(rec)
-        out = html_out_path(node)
+        if _addressed(rec) != _addressed(old):
+            return None  # a new address moves files and links: the build decides
+        out = site.addresses.out(node)
         html = shown.renderer.render_page(shown.context(out), page_view(node, rec, shown))
         return out, html.encode("utf-8")
 
@@ -89,3 +92,8 @@ class Preview:
         return dataclasses.replace(
             site, result=result, pages_by_node={**site.pages_by_node, node: rec}
         )
+
+
+def _addressed(rec: PageRecord) -> list[object]:
+    """What a page's front matter says about its address and its redirects."""
+    return [rec.front_matter.get(k) for k in (*ADDRESS_KEYS, SLUG_KEY, *ALIAS_KEYS)]

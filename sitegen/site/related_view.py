@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sitegen.paths import NodeId, OutPath, href_between, html_out_path
+from sitegen.paths import NodeId, OutPath
 from sitegen.site.views import LinkItem, ReportCell, ReportView
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def related_items(site: SiteState, node: str, out: OutPath) -> tuple[LinkItem, .
     return tuple(
         LinkItem(
             title=site.titles.get(r.node, r.node),
-            href=href_between(out, html_out_path(NodeId(r.node))),
+            href=site.page_href(out, NodeId(r.node)),
             note=r.reason,
         )
         for r in _related_of(site, node)
@@ -43,9 +43,7 @@ def missing_links_view(site: SiteState, out: OutPath) -> ReportView:
     missing = insight.relatedness.missing if insight is not None else ()
 
     def cell(node: str) -> ReportCell:
-        return ReportCell(
-            site.titles.get(node, node), href_between(out, html_out_path(NodeId(node)))
-        )
+        return ReportCell(site.titles.get(node, node), site.page_href(out, NodeId(node)))
 
     rows = tuple((cell(m.a), cell(m.b), f"{m.score:.2f}", m.reason) for m in missing)
     return ReportView(

@@ -15,9 +15,10 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.code.records import CodeRecord
 from sitegen.docs.records import PageRecord
-from sitegen.paths import NodeId, SitePath, html_out_path
+from sitegen.paths import NodeId, SitePath
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)"[^>]*>(.*?)</h\1>', re.DOTALL)
 _PERMALINK = re.compile(r'<a class="permalink"[^>]*>[^<]*</a>')
@@ -101,13 +102,18 @@ class SearchData:
     symbols: list[tuple[str, str, str, str]]
 
 
-def search_data(pages: dict[NodeId, PageRecord], code: Iterable[CodeRecord]) -> SearchData:
-    """The index as plain rows: page URLs relative to the site root, sections pointing at
-    their page by position, symbols with the URL of their definition line."""
+def search_data(
+    pages: dict[NodeId, PageRecord],
+    code: Iterable[CodeRecord],
+    addresses: Addresses = HTML_ADDRESSES,
+) -> SearchData:
+    """The index as plain rows: page URLs relative to the site root (each page's file as
+    ``addresses`` publishes it), sections pointing at their page by position, symbols with
+    the URL of their definition line."""
     page_rows: list[tuple[str, str]] = []
     section_rows: list[tuple[int, str, str, str]] = []
     for i, (node, rec) in enumerate(sorted(pages.items())):
-        page_rows.append((html_out_path(node), rec.title))
+        page_rows.append((addresses.out(node), rec.title))
         for s in SECTIONS.sections(rec):
             section_rows.append((i, s.heading, s.anchor, s.text))
     symbol_rows: list[tuple[str, str, str, str]] = []

@@ -8,11 +8,12 @@ import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sitegen.addresses import Addresses
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Edge, Graph, NodeKind
 from sitegen.link.rules import first_line_anchor
-from sitegen.paths import NodeId, OutPath, href_between, html_out_path, is_source_node, raw_out_path
+from sitegen.paths import NodeId, OutPath, href_between, is_source_node, raw_out_path
 from sitegen.site.render import Renderer
 from sitegen.site.views import NavItem, SiteContext, site_context_for
 
@@ -49,6 +50,15 @@ class SiteState:
     def graph(self) -> Graph:
         return self.result.graph
 
+    @property
+    def addresses(self) -> Addresses:
+        """Where each page is published (its HTML file), and the redirects."""
+        return self.result.addresses
+
+    def page_href(self, from_out: OutPath, node: NodeId, fragment: str = "") -> str:
+        """The href from the file ``from_out`` to a page's (or source page's) HTML file."""
+        return self.result.addresses.href(from_out, node, fragment)
+
     def context(self, out: OutPath) -> SiteContext:
         return site_context_for(
             self.result.config.site_title,
@@ -59,22 +69,28 @@ class SiteState:
         )
 
 
-def href_for_node(node: NodeId, fragment: str, from_out: OutPath, kind: NodeKind | None) -> str:
+def href_for_node(
+    node: NodeId, fragment: str, from_out: OutPath, kind: NodeKind | None, addresses: Addresses
+) -> str:
+    """The href from the file ``from_out`` to a node: a page's or source page's HTML file
+    (where ``addresses`` publishes it), else the file at the node's own path (an asset)."""
     if kind == NodeKind.SOURCE:
-        return href_between(from_out, html_out_path(node), first_line_anchor(fragment))
+        return addresses.href(from_out, node, first_line_anchor(fragment))
     if kind == NodeKind.PAGE:
-        return href_between(from_out, html_out_path(node), fragment)
+        return addresses.href(from_out, node, fragment)
     return href_between(from_out, raw_out_path(node), fragment)
 
 
-def edge_source_href(edge: Edge, from_out: OutPath, graph: Graph) -> str:
+def edge_source_href(edge: Edge, from_out: OutPath, graph: Graph, addresses: Addresses) -> str:
     """A link to the exact place an edge comes from: the source page's section or line."""
     node = graph.nodes.get(edge.src)
     kind = node.kind if node else NodeKind.PAGE
     if is_source_node(edge.src):
         line = edge.occurrences[0].line if edge.occurrences else 0
-        return href_for_node(edge.src, f"L{line}" if line else "", from_out, NodeKind.SOURCE)
-    return href_for_node(edge.src, edge.anchor, from_out, kind)
+        return href_for_node(
+            edge.src, f"L{line}" if line else "", from_out, NodeKind.SOURCE, addresses
+        )
+    return href_for_node(edge.src, edge.anchor, from_out, kind, addresses)
 
 
 def duplicate_output(path: str, out: str, winner: str) -> Diagnostic:

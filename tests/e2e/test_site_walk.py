@@ -77,7 +77,9 @@ def test_the_page_tree_follows_mkdocs_yml(tmp_path: Path) -> None:
         "      - guide/page.md\n"
     )
     site = _built(write_project(tmp_path / "proj", pages))
-    tree = (site / "guide/page.html").read_text().split('class="sidebar"')[1].split("</aside>")[0]
+    # mkdocs.yml without use_directory_urls: MkDocs' directory URLs (content/guides/urls.md)
+    page = (site / "guide/page/index.html").read_text()
+    tree = page.split('class="sidebar"')[1].split("</aside>")[0]
     order = [tree.index(t) for t in (">Notes first<", ">Start<", ">Guide<", ">Page<")]
     assert order == sorted(order)
     assert ">Guide<" not in tree.split(">Page<")[1]  # guide/README.md is not in the nav

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.addresses import HTML_ADDRESSES
 from sitegen.docs.markdown import extract_page
 from sitegen.graph.model import Graph
 from sitegen.link.rules import SiteIndex
@@ -141,7 +142,8 @@ def _published(body: str) -> str:
     rec = extract_page("content/p.md", text.encode())
     linked = link_all(index, [rec], [], {}, lambda _path: None)
     graph: Graph = linked.graph
-    return substitute_links(rec, linked.resolutions["/p.md"], OutPath("p.html"), graph)
+    resolutions = linked.resolutions["/p.md"]
+    return substitute_links(rec, resolutions, OutPath("p.html"), graph, HTML_ADDRESSES)
 
 
 #: An autoref names a symbol, not a URL: its href is made from the code graph, so an author

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from sitegen.addresses import HTML_ADDRESSES
 from sitegen.graph.model import NodeKind
 from sitegen.link.rules import first_line_anchor
 from sitegen.paths import NodeId, OutPath
@@ -23,12 +24,15 @@ SOURCE = NodeId("/code/pkg/mod.py")
     ],
 )
 def test_a_line_range_opens_the_source_page_at_its_first_line(fragment: str, href: str) -> None:
-    assert href_for_node(SOURCE, fragment, OutPath("guides/a.html"), NodeKind.SOURCE) == href
+    assert (
+        href_for_node(SOURCE, fragment, OutPath("guides/a.html"), NodeKind.SOURCE, HTML_ADDRESSES)
+        == href
+    )
 
 
 def test_a_page_fragment_that_looks_like_a_range_is_kept() -> None:
     page = NodeId("/guides/b.md")
-    href = href_for_node(page, "L1-L2", OutPath("guides/a.html"), NodeKind.PAGE)
+    href = href_for_node(page, "L1-L2", OutPath("guides/a.html"), NodeKind.PAGE, HTML_ADDRESSES)
     assert href == "b.html#L1-L2"
 
 

@@ -17,6 +17,7 @@ from sitegen.site.outputs.graph_page import GraphPage
 from sitegen.site.outputs.missing_links import MissingLinks
 from sitegen.site.outputs.not_found import NotFound
 from sitegen.site.outputs.pages import Pages
+from sitegen.site.outputs.redirects import Redirects
 from sitegen.site.outputs.search_index import SearchIndex
 from sitegen.site.outputs.sitemap import Sitemap
 from sitegen.site.outputs.source_pages import SourcePages
@@ -24,7 +25,8 @@ from sitegen.site.outputs.tags import TagPages
 from sitegen.site.outputs.theme_files import ThemeFiles
 
 #: sitegen's own files first, so no content file takes their paths; then the theme's static
-#: files; then the content's pages, assets and source pages.
+#: files; then the content's pages, assets and source pages; last the redirect pages at old
+#: addresses, which never take a file anything else publishes.
 OUTPUTS: tuple[Emitter, ...] = (
     SearchIndex(),
     NotFound(),
@@ -46,4 +48,5 @@ OUTPUTS: tuple[Emitter, ...] = (
     Pages(),
     Assets(),
     SourcePages(),
+    Redirects(),
 )

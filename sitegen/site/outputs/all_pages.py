@@ -6,7 +6,7 @@ Counts links from the finished graph; never changes it.
 
 from __future__ import annotations
 
-from sitegen.paths import FRONT_PAGE, OutPath, href_between, html_out_path, raw_out_path
+from sitegen.paths import FRONT_PAGE, OutPath, raw_out_path
 from sitegen.plural import counted
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.navigation import folder_title
@@ -40,9 +40,7 @@ def index_view(site: SiteState, out: OutPath) -> IndexView:
         rel = raw_out_path(node)
         top = rel.split("/")[0] if "/" in rel else ""
         sections.setdefault(top, []).append(
-            IndexEntry(
-                title=rec.title, href=href_between(out, html_out_path(node)), inbound=inbound[node]
-            )
+            IndexEntry(title=rec.title, href=site.page_href(out, node), inbound=inbound[node])
         )
     ordered = []
     for top in sorted(sections):

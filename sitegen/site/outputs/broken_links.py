@@ -6,7 +6,7 @@ Lists what the link step found; never resolves a link itself.
 
 from __future__ import annotations
 
-from sitegen.paths import NodeId, OutPath, href_between, html_out_path
+from sitegen.paths import NodeId, OutPath
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState
 from sitegen.site.views import ReportCell, ReportView
@@ -55,4 +55,4 @@ def _source_href(site: SiteState, node: NodeId | None, line: int, out: OutPath) 
     for h in site.pages_by_node[node].headings:
         if h.line <= line:
             heading = h.id
-    return href_between(out, html_out_path(node), heading)
+    return site.page_href(out, node, heading)

@@ -6,7 +6,7 @@ Shows sitegen.analyse.reports' findings; never looks for cycles itself.
 
 from __future__ import annotations
 
-from sitegen.paths import NodeId, OutPath, href_between, html_out_path
+from sitegen.paths import NodeId, OutPath, href_between
 from sitegen.site.code_pages import source_out
 from sitegen.site.cycles_view import CYCLES_PAGE, cycles_view
 from sitegen.site.emitter import EmitRun, OneFile
@@ -40,7 +40,7 @@ class CyclesPage(OneFile):
         view = cycles_view(
             site.result.cycles,
             lambda path, line: href_between(out, source_out(path), f"L{line}" if line > 0 else ""),
-            lambda node: href_between(out, html_out_path(NodeId(node))),
+            lambda node: site.page_href(out, NodeId(node)),
         )
         return site.renderer.render(
             "cycles.html", site=site.context(out), cycles=view, title="Cycles"

@@ -13,8 +13,6 @@ from sitegen.graph.model import Graph
 from sitegen.paths import (
     NodeId,
     OutPath,
-    href_between,
-    html_out_path,
 )
 from sitegen.site.emitter import EmitRun, OneFile
 
@@ -41,7 +39,7 @@ class GraphPage(OneFile):
             edges,
             figures.communities,
             figures.pagerank,
-            {n.id: href_between(out, html_out_path(n.id)) for n in nodes},
+            {n.id: site.page_href(out, n.id) for n in nodes},
         )
         return render_graph_page(
             drawing,

@@ -14,8 +14,9 @@ NOT_FOUND = OutPath("404.html")
 
 
 class NotFound(OneFile):
-    """Its links are relative to the site root; with ``base_url`` set, a ``<base>`` makes
-    them work at any depth."""
+    """Its links are relative to the site root, and a ``<base>`` makes them work at any
+    depth: ``base_url``, or without it the host's root, as MkDocs assumes (and the page
+    drops it when opened from disk, where it sits at the site root)."""
 
     name = "404 page"
     file = NOT_FOUND
@@ -29,5 +30,6 @@ class NotFound(OneFile):
             site=site.context(out),
             title="Page not found",
             sections=sections,
-            base_href=config.base_url.rstrip("/") + "/" if config.base_url else "",
+            base_href=config.base_url.rstrip("/") + "/" if config.base_url else "/",
+            drop_base_on_file=not config.base_url,
         )

@@ -10,6 +10,7 @@ import html as htmlmod
 import re
 from collections.abc import Sequence
 
+from sitegen.addresses import Addresses
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph, annotate
 from sitegen.incremental import digest
@@ -19,7 +20,6 @@ from sitegen.paths import (
     NodeId,
     OutPath,
     href_between,
-    html_out_path,
     is_source_node,
     raw_out_path,
     source_repo_path,
@@ -49,7 +49,7 @@ class Pages(Emitter):
     def claim(self, run: EmitRun) -> list[OutPath]:
         won: list[OutPath] = []
         for node, rec in sorted(run.site.pages_by_node.items()):
-            out = html_out_path(node)
+            out = run.site.addresses.out(node)
             if run.claim(out, rec.path):
                 won.append(out)
                 if run.writer.claim(raw_out_path(node), rec.path):
@@ -60,7 +60,7 @@ class Pages(Emitter):
         site, writer = run.site, run.writer
         task = run.progress.task("Writing pages", len(site.pages_by_node))
         won = set(outputs)
-        todo = [n for n in sorted(site.pages_by_node) if html_out_path(n) in won]
+        todo = [n for n in sorted(site.pages_by_node) if site.addresses.out(n) in won]
         for keys in run_forked(_write_pages, (site, writer, won), todo, run.jobs):
             writer.keys.update(keys)
             task.advance(len(keys) // 2)
@@ -75,7 +75,7 @@ def _write_pages(
     keys: dict[str, str] = {}
     for node in nodes:
         rec = site.pages_by_node[node]
-        out, raw = html_out_path(node), raw_out_path(node)
+        out, raw = site.addresses.out(node), raw_out_path(node)
         if raw in won:
             keys[raw] = rec.content_hash
             if not writer.reuse(raw, rec.content_hash):
@@ -126,28 +126,29 @@ def _frame(node: NodeId, site: SiteState) -> object:
     breadcrumbs. A theme's own templates may show the tree otherwise: then the whole of it."""
     if site.renderer.has_theme_templates:
         return site.site_key
-    out = html_out_path(node)
-    crumbs = breadcrumbs(node, site.pages_by_node, site.folder_index, out)
+    out = site.addresses.out(node)
+    crumbs = breadcrumbs(node, site.pages_by_node, site.folder_index, out, site.addresses)
     return (site.frame_key, site.renderer.nav_key(site.context(out)), crumbs)
 
 
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     """What page.html shows of one page: its body with links published, the table of
     contents, the breadcrumbs, backlinks, code references, related pages and tags."""
-    out = html_out_path(node)
+    out = site.addresses.out(node)
     graph = site.graph
-    body = scrollable_boxes(
-        substitute_links(rec, site.result.linked.resolutions.get(node, []), out, graph)
-    )
+    resolutions = site.result.linked.resolutions.get(node, [])
+    body = scrollable_boxes(substitute_links(rec, resolutions, out, graph, site.addresses))
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]
     code_edges = [e for e in incoming if is_source_node(e.src)]
-    groups = backlink_groups(doc_edges, site.titles, lambda e: edge_source_href(e, out, graph))
+    groups = backlink_groups(
+        doc_edges, site.titles, lambda e: edge_source_href(e, out, graph, site.addresses)
+    )
     code_refs = tuple(
         CodeRef(
             path=source_repo_path(e.src),
             line=e.occurrences[0].line if e.occurrences else 0,
-            href=edge_source_href(e, out, graph),
+            href=edge_source_href(e, out, graph, site.addresses),
             annotation=annotate(e),
         )
         for e in code_edges
@@ -159,7 +160,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         title=rec.title,
         body_html=body,
         toc=toc,
-        crumbs=breadcrumbs(node, site.pages_by_node, site.folder_index, out),
+        crumbs=breadcrumbs(node, site.pages_by_node, site.folder_index, out, site.addresses),
         backlinks=groups,
         code_refs=code_refs,
         related=related_items(site, node, out),
@@ -171,18 +172,25 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     )
 
 
-def _link_href(res: Resolved, written: str, from_out: OutPath, graph: Graph) -> str:
+def _link_href(
+    res: Resolved, written: str, from_out: OutPath, graph: Graph, addresses: Addresses
+) -> str:
     """The URL a link points at on the published site."""
     if res.outcome is Outcome.INTERNAL and res.node is not None:
         node = graph.nodes.get(res.node)
-        return href_for_node(res.node, res.fragment, from_out, node.kind if node else None)
+        kind = node.kind if node else None
+        return href_for_node(res.node, res.fragment, from_out, kind, addresses)
     if res.outcome is Outcome.SELF:
         return "#" + res.fragment if res.fragment else "#"
     return written
 
 
 def substitute_links(
-    rec: PageRecord, resolutions: list[Resolved], from_out: OutPath, graph: Graph
+    rec: PageRecord,
+    resolutions: list[Resolved],
+    from_out: OutPath,
+    graph: Graph,
+    addresses: Addresses,
 ) -> str:
     """The page's HTML with every link placeholder replaced by its published URL.
 
@@ -196,9 +204,9 @@ def substitute_links(
         if m.group(1) != mark or i >= len(resolutions):
             return m.group(0)
         res, link = resolutions[i], rec.links[i]
-        url = _link_href(res, link.href, from_out, graph)
+        url = _link_href(res, link.href, from_out, graph, addresses)
         quote, classes = m.group(3) or "", m.group(4)
-        if not allowed_url(url, image=link.kind == "image"):
+        if not allowed_url(url, image=link.is_image):
             written = _REFUSED if quote else "#"
         else:
             written = htmlmod.escape(url, quote=True)

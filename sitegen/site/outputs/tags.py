@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sitegen.paths import NodeId, OutPath, href_between, html_out_path
+from sitegen.paths import NodeId, OutPath, href_between
 from sitegen.plural import counted
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.pagemeta import TAGS_FOLDER, page_tags, tag_out
@@ -54,9 +54,7 @@ class TagPages(Emitter):
 
 def _tag_view(site: SiteState, tag: str, nodes: list[NodeId]) -> IndexView:
     out = tag_out(tag)
-    entries = tuple(
-        IndexEntry(site.pages_by_node[n].title, href_between(out, html_out_path(n))) for n in nodes
-    )
+    entries = tuple(IndexEntry(site.pages_by_node[n].title, site.page_href(out, n)) for n in nodes)
     return IndexView(
         title=f"Tag: {tag}",
         sections=(IndexSection("Pages", entries),),
