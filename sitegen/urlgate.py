@@ -24,9 +24,15 @@ _TAB_OR_NEWLINE = re.compile("[\t\n\r]")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 
 
+def as_read(url: str) -> str:
+    """``url`` as a browser reads it: without the spaces and controls around it and the tabs
+    and newlines inside it."""
+    return _TAB_OR_NEWLINE.sub("", url.strip(_EDGES))
+
+
 def url_scheme(url: str) -> str | None:
     """The scheme a browser would read from ``url``, lower-cased, or None for a relative URL."""
-    found = _SCHEME.match(_TAB_OR_NEWLINE.sub("", url.strip(_EDGES)))
+    found = _SCHEME.match(as_read(url))
     return found.group(1).lower() if found else None
 
 

@@ -23,7 +23,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block import table
 from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import autolink, image, link
+from markdown_it.rules_inline import autolink, html_inline, image, link
 from markdown_it.token import Token
 from markdown_it.utils import EnvType
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
@@ -48,7 +48,8 @@ from sitegen.docs.positions import (
     recording,
     recording_rows,
 )
-from sitegen.docs.records import Heading, Link, PageRecord
+from sitegen.docs.rawlinks import RawLink, mark_urls, raw_links, recording_html
+from sitegen.docs.records import IMAGE_KINDS, Heading, Link, PageRecord
 from sitegen.docs.sanitize import (
     ENV_RAW_HTML,
     TRUSTED,
@@ -60,6 +61,7 @@ from sitegen.docs.slug import slugger
 from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
 from sitegen.docs.toc import MAX_TABLES, TocEntry, fill_tables
 from sitegen.generators import SlugStyle
+from sitegen.urlgate import allowed_url, as_read
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")
@@ -162,6 +164,7 @@ def _build_parser() -> _Markdown:
     _replace_rule(md.inline.ruler, "link", recording(link, None))
     _replace_rule(md.inline.ruler, "image", recording(image, "image"))
     _replace_rule(md.inline.ruler, "autolink", recording(autolink, "autolink"))
+    _replace_rule(md.inline.ruler, "html_inline", recording_html(html_inline))
     _replace_rule(md.block.ruler, "table", recording_rows(table))
     _replace_rule(md.core.ruler, "inline", parse_inlines)
     use_doc_syntax(md)
@@ -458,9 +461,35 @@ def _add_permalink(heading: _HeadingToken, id_: str) -> None:
 def _links(
     tokens: Sequence[Token], source: PageText, headings: list[Heading], link_mark: str
 ) -> list[Link]:
-    """Every link in source order; link i's href (or src) becomes ``f"{link_mark}{i}"``."""
-    found: list[tuple[int, Token, Link]] = []
+    """Every link in source order; link i's href (or src) becomes ``f"{link_mark}{i}"``.
+
+    Links in the page's own HTML count as links too (sitegen/docs/rawlinks.py); looked for
+    only where the page has a ``<``, so a page without HTML pays nothing for them."""
     section_starts = [h.offset for h in headings]
+    found = _markdown_links(tokens, source, section_starts, headings)
+    if "<" in source.text:
+        found += _html_links(tokens, source, section_starts, headings)
+    found.sort(key=lambda item: item[0])
+    marks: dict[int, tuple[Token, list[tuple[RawLink, str]]]] = {}
+    for i, (_, where, _link) in enumerate(found):
+        if isinstance(where, RawLink):
+            marks.setdefault(id(where.token), (where.token, []))[1].append(
+                (where, f"{link_mark}{i}")
+            )
+        else:
+            where.attrs["src" if where.type == "image" else "href"] = f"{link_mark}{i}"
+    for token, raw in marks.values():
+        mark_urls(token, [(r.link, mark) for r, mark in raw])
+    return [item[2] for item in found]
+
+
+_Found = list[tuple[int, Token | RawLink, Link]]
+
+
+def _markdown_links(
+    tokens: Sequence[Token], source: PageText, section_starts: list[int], headings: list[Heading]
+) -> _Found:
+    found: _Found = []
     for token in tokens:
         if token.type != "inline" or not token.children:
             continue
@@ -487,10 +516,33 @@ def _links(
                     ),
                 )
             )
-    found.sort(key=lambda item: item[0])
-    for i, (_, token, _link) in enumerate(found):
-        token.attrs["src" if token.type == "image" else "href"] = f"{link_mark}{i}"
-    return [item[2] for item in found]
+    return found
+
+
+def _html_links(
+    tokens: Sequence[Token], source: PageText, section_starts: list[int], headings: list[Heading]
+) -> _Found:
+    """The links of the page's own HTML, each URL as a browser reads it, normalized as
+    markdown-it normalizes a destination unless the URL gate refuses it (then it stays as
+    read, so the linker sees its scheme and warns)."""
+    found: _Found = []
+    for raw in raw_links(tokens, source, plain_text):
+        at = source.position(raw.index)
+        section = bisect_right(section_starts, at.offset) - 1
+        href = as_read(raw.link.url)
+        if allowed_url(href, image=raw.link.kind in IMAGE_KINDS):
+            href = MARKDOWN.normalizeLink(href)
+        link = Link(
+            href=href,
+            label=raw.label,
+            kind=raw.link.kind,
+            offset=at.offset,
+            line=at.line,
+            column=at.column,
+            anchor=headings[section].id if section >= 0 else "",
+        )
+        found.append((at.offset, raw, link))
+    return found
 
 
 def _label(children: Sequence[Token], start: int) -> str:

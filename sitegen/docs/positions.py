@@ -24,6 +24,10 @@ ENV_SOURCE = "sitegen_source"
 #: Token meta keys: ``POS`` is set by the inline rules (index into the inline content),
 #: ``SOURCE`` by ``parse_inlines`` (index into ``PageText.text``), ``KIND`` the link kind.
 POS, SOURCE, KIND = "sitegen_pos", "sitegen_source", "sitegen_kind"
+#: Token meta keys of a token with several places (the URLs of an ``html_inline`` tag):
+#: ``SPOTS`` their indices into the inline content, ``PLACES`` into ``PageText.text``
+#: (None where the content could not be mapped).
+SPOTS, PLACES = "sitegen_spots", "sitegen_places"
 _ROW_START, _COLUMN = "sitegen_row_start", "sitegen_column"
 #: Key in ``env`` of the link tokens made since the current inline token's parse began.
 _FOUND = "sitegen_found"
@@ -149,6 +153,13 @@ def recording(rule: InlineRule, kind: str | None) -> InlineRule:
     return record
 
 
+def to_place(state: StateInline, token: Token, spots: list[int]) -> None:
+    """Have ``parse_inlines`` map the inline-content indices ``spots`` of ``token`` to the
+    page's text (into ``token.meta[PLACES]``)."""
+    token.meta[SPOTS] = spots
+    state.env.setdefault(_FOUND, []).append(token)
+
+
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
 
@@ -226,7 +237,11 @@ def _place(
     if content_map is None:
         return
     for link in found:
-        link.meta[SOURCE] = content_map(link.meta[POS])
+        spots = link.meta.get(SPOTS)
+        if spots is None:
+            link.meta[SOURCE] = content_map(link.meta[POS])
+        else:
+            link.meta[PLACES] = [content_map(spot) for spot in spots]
     if heading and SOURCE not in parent.meta:  # setext: the first character of its text
         parent.meta[SOURCE] = content_map(0)
 

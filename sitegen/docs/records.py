@@ -24,17 +24,31 @@ class Heading:
     offset: int  # byte offset of the heading's first byte
 
 
+#: The kinds of link of the page's own HTML (sitegen/docs/rawlinks.py): an ``<a href>``;
+#: an ``<img src>`` or ``<source src>``.
+HTML_LINK, HTML_IMAGE = "html", "html-image"
+#: Kinds whose URL is an image's: the URL gate lets ``data:image/…`` through there.
+IMAGE_KINDS = frozenset({"image", HTML_IMAGE})
+
+
 @dataclass(frozen=True)
 class Link:
-    """One link occurrence in the body: inline, reference-style, autolink or image."""
+    """One link occurrence in the body: inline, reference-style, autolink or image, or a
+    link of the page's own HTML."""
 
     href: str  # the destination as markdown-it normalized it (percent-encoded)
     label: str  # plain text, whitespace collapsed; an image's alt text
-    kind: str  # "inline" | "reference" | "autolink" | "image"
-    offset: int  # 0-based byte offset of the link's first byte ('[' or '!' or '<')
+    kind: str  # "inline" | "reference" | "autolink" | "image" | "html" | "html-image" | …
+    #: 0-based byte offset of the link's first byte ('[' or '!' or '<'); in raw HTML, of the
+    #: URL's first byte (inside the attribute's quotes)
+    offset: int
     line: int  # 1-based
     column: int  # 1-based, in bytes
     anchor: str  # slug of the enclosing section (nearest heading above), "" before the first
+
+    @property
+    def is_image(self) -> bool:
+        return self.kind in IMAGE_KINDS
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,10 @@ class RawHtml(StrEnum):
 ENV_RAW_HTML = "sitegen_raw_html"
 #: Token meta key: an ``html_inline``/``html_block`` token sitegen made itself (a permalink).
 TRUSTED = "sitegen_trusted"
+#: Token meta key: the author's HTML with each link's URL replaced by its placeholder
+#: (sitegen/docs/rawlinks.py); published in its place, and cleaned in its place. Shown as
+#: text, the HTML is the author's own.
+MARKED = "sitegen_marked"
 _RAW = ("html_block", "html_inline")
 
 #: GitHub's allow-list (html-pipeline's sanitization filter), minus what needs its CSS.
@@ -213,10 +217,12 @@ def _html_tokens(tokens: Sequence[Token]) -> Iterator[Token]:
 
 
 class _Raw:
-    __slots__ = ("block", "html")
+    __slots__ = ("block", "html", "text")
 
-    def __init__(self, html: str, block: bool) -> None:
-        self.html, self.block = html, block
+    def __init__(self, token: Token) -> None:
+        #: What is published (links placeholdered) and what is shown as text (as written).
+        self.html, self.text = token.meta.get(MARKED, token.content), token.content
+        self.block = token.type == "html_block"
 
 
 _Piece = str | _Raw
@@ -258,7 +264,7 @@ class SafeRenderer(RendererHTML):
         open_: list[tuple[int, list[bool]]] = []  # where each container starts; raw inside?
         for i, token in enumerate(tokens):
             if _is_raw(token):
-                out.append(_Raw(token.content, token.type == "html_block"))
+                out.append(_Raw(token))
                 if open_:
                     open_[-1][1][0] = True
             elif token.type == "inline":
@@ -273,6 +279,11 @@ class SafeRenderer(RendererHTML):
         while open_:  # unbalanced tokens: close what is still open
             _close_container(out, *open_.pop(), mode)
         return _close(out, mode)
+
+    def html_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
+        return str(tokens[idx].meta.get(MARKED, tokens[idx].content))
+
+    html_inline = html_block
 
     def _render_one(self, tokens: Sequence[Token], i: int, options: OptionsDict, env: Any) -> str:
         rule = self.rules.get(tokens[i].type)
@@ -293,7 +304,7 @@ def _close(pieces: list[_Piece], mode: RawHtml) -> str:
         cleaned = _clean_frame(pieces)
         if cleaned is not None:
             return cleaned
-    return "".join(escape_raw(p.html, p.block) if isinstance(p, _Raw) else p for p in pieces)
+    return "".join(escape_raw(p.text, p.block) if isinstance(p, _Raw) else p for p in pieces)
 
 
 def _clean_frame(pieces: list[_Piece]) -> str | None:

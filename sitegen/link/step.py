@@ -144,9 +144,7 @@ class _Linker:
             resolutions.append(res)
             if res.via:
                 self._through_redirect(rec.path, link, res)
-            if res.outcome is Outcome.IGNORED and not allowed_url(
-                link.href, image=link.kind == "image"
-            ):
+            if res.outcome is Outcome.IGNORED and not allowed_url(link.href, image=link.is_image):
                 self.diag(
                     rec.path,
                     link.line,

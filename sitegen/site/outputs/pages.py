@@ -206,7 +206,7 @@ def substitute_links(
         res, link = resolutions[i], rec.links[i]
         url = _link_href(res, link.href, from_out, graph, addresses)
         quote, classes = m.group(3) or "", m.group(4)
-        if not allowed_url(url, image=link.kind == "image"):
+        if not allowed_url(url, image=link.is_image):
             written = _REFUSED if quote else "#"
         else:
             written = htmlmod.escape(url, quote=True)

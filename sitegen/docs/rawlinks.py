@@ -1,0 +1,244 @@
+"""Links in a page's own HTML (``<a href>``, ``<img src>``, ``<source src>``): where each URL
+stands in the file, and the HTML with each URL's placeholder in its place.
+
+Reads the ``html_block`` and ``html_inline`` tokens markdown-it made; never decides what is
+HTML (markdown-it does), what a URL resolves to (the linker does) or whether it may be
+published (the URL gate does, when the emitter writes the URL).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from sitegen.docs.positions import PLACES, InlineRule, PageText, to_place
+from sitegen.docs.records import HTML_IMAGE, HTML_LINK
+from sitegen.docs.sanitize import MARKED, TRUSTED
+
+#: The attribute that holds the URL, per tag, and the kind of link it makes.
+LINK_ATTRIBUTES = {
+    "a": ("href", HTML_LINK),
+    "img": ("src", HTML_IMAGE),
+    "source": ("src", HTML_IMAGE),
+}
+#: Token meta key: the links an ``html_inline`` token holds (a list of ``HtmlLink``).
+_LINKS = "sitegen_html_links"
+#: HTML's whitespace, the only characters that separate a tag's attributes.
+_SPACE = "\t\n\f\r "
+_TAG_NAME = re.compile(r"<[^\t\n\f\r />]*")
+#: One attribute of a start tag as the HTML tokenizer reads it: separators, a name (which
+#: may begin with ``=``), and an optional value, quoted or not.
+_ATTRIBUTE = re.compile(
+    r"[\t\n\f\r /]*(?P<name>=?[^\t\n\f\r />=]*)"
+    r"(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?P<value>\"[^\"]*\"|'[^']*'|[^\t\n\f\r >]*))?"
+)
+_CLOSE_A = re.compile(r"</a[\t\n\f\r />]", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlLink:
+    """One link attribute in a fragment of raw HTML; indices are into the fragment."""
+
+    kind: str
+    url: str  # as a browser reads it: character references decoded
+    at: int  # the URL's first character (after the opening quote)
+    #: The attribute as written, with the separator before its name: what its
+    #: placeholder replaces.
+    span: tuple[int, int]
+    attribute: str  # "href" or "src"
+    label: str  # the text of an ``<a>`` (an image inside it by its alt), an image's alt
+    open: bool  # an ``<a>`` whose ``</a>`` is not in the fragment
+
+
+@dataclass(frozen=True, slots=True)
+class RawLink:
+    """A link of raw HTML found in a page: the token it is in and its index in the text."""
+
+    token: Token
+    link: HtmlLink
+    index: int  # in ``PageText.text``
+    label: str
+
+
+class _Finder(HTMLParser):
+    """Start tags of ``LINK_ATTRIBUTES`` as the stdlib parser finds them (comments and the
+    text of ``<script>`` and ``<style>`` hold no tags), and the text inside each ``<a>``."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.html = html
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", html)]
+        self.found: list[tuple[HtmlLink, list[str]]] = []
+        self.text: list[str] | None = None  # the open <a>'s text, when it has a link
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.text = None  # an <a> closes the one before it
+        elif tag == "img" and self.text is not None:
+            self.text.append(next((v or "" for k, v in attrs if k == "alt"), ""))
+        wanted = LINK_ATTRIBUTES.get(tag)
+        if wanted is None:
+            return
+        line, column = self.getpos()
+        start = self.line_starts[line - 1] + column
+        link = _link_attribute(self.get_starttag_text() or "", start, *wanted, attrs)
+        if link is None:
+            return
+        text: list[str] = []
+        if tag == "a":
+            self.text = text
+        else:
+            text.append(link.label)
+        self.found.append((link, text))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self.text is not None:
+            self.text.append("\0")  # closed: nothing after this belongs to its label
+            self.text = None
+
+    def handle_data(self, data: str) -> None:
+        if self.text is not None:
+            self.text.append(data)
+
+
+def html_links(html: str) -> list[HtmlLink]:
+    """Every link attribute in the fragment ``html``, in order. An attribute without a value
+    or with an empty one is no link; a repeated attribute counts once, as a browser reads
+    only the first."""
+    finder = _Finder(html)
+    finder.feed(html)
+    finder.close()
+    out = []
+    for link, text in finder.found:
+        closed = "\0" in text
+        label = " ".join("".join(text).partition("\0")[0].split())
+        out.append(_with(link, label, link.kind == HTML_LINK and not closed))
+    return out
+
+
+def _with(link: HtmlLink, label: str, open_: bool) -> HtmlLink:
+    return HtmlLink(link.kind, link.url, link.at, link.span, link.attribute, label, open_)
+
+
+def _link_attribute(
+    tag: str, start: int, wanted: str, kind: str, attrs: list[tuple[str, str | None]]
+) -> HtmlLink | None:
+    """The first ``wanted`` attribute of the start tag ``tag`` (written at ``start``)."""
+    url = next((v for k, v in attrs if k == wanted), None)
+    if url is None or not url.strip():
+        return None
+    name_end = _TAG_NAME.match(tag)
+    pos = name_end.end() if name_end else len(tag)
+    while pos < len(tag):
+        found = _ATTRIBUTE.match(tag, pos)
+        if found is None or not found.group("name"):
+            return None
+        if found.group("name").lower() == wanted:
+            value = found.group("value")
+            if value is None:
+                return None
+            quoted = value[:1] in ("'", '"')
+            at = start + found.start("value") + (1 if quoted else 0)
+            span = (start + pos, start + found.end("value"))
+            alt = next((v or "" for k, v in attrs if k == "alt"), "")
+            return HtmlLink(kind, url, at, span, wanted, " ".join(alt.split()), False)
+        pos = found.end()
+    return None
+
+
+# --- where the links are in the page ------------------------------------------------------
+
+
+def recording_html(rule: InlineRule) -> InlineRule:
+    """Wrap the ``html_inline`` rule so that a tag holding a link knows where its URLs are in
+    the inline content (``parse_inlines`` then maps them to the page's text)."""
+
+    def record(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if not rule(state, silent):
+            return False
+        if not silent:
+            token = state.tokens[-1]
+            found = html_links(token.content)
+            if found:
+                token.meta[_LINKS] = found
+                to_place(state, token, [start + link.at for link in found])
+        return True
+
+    return record
+
+
+def raw_links(
+    tokens: Sequence[Token], source: PageText, inline_label: Callable[[Sequence[Token]], str]
+) -> list[RawLink]:
+    """Every link in the page's own HTML, in token order. ``inline_label`` gives the label of
+    an inline ``<a>`` from the tokens between it and its ``</a>``."""
+    out: list[RawLink] = []
+    for token in tokens:
+        if token.type == "html_block" and not token.meta.get(TRUSTED):
+            out.extend(_block_links(token, source))
+        elif token.type == "inline" and token.children:
+            out.extend(_inline_links(token, source, inline_label))
+    return out
+
+
+def _block_links(token: Token, source: PageText) -> Iterator[RawLink]:
+    """An HTML block's lines are its source lines' ends (container markers and indentation
+    stripped): a URL's index is found from the end of its line."""
+    found = html_links(token.content)
+    if not found or token.map is None:
+        return
+    content = token.content
+    starts = [0] + [m.end() for m in re.finditer("\n", content)]
+    for link in found:
+        k = bisect_right(starts, link.at) - 1
+        line = token.map[0] + k
+        end = content.find("\n", link.at)
+        rest = content[link.at : len(content) if end < 0 else end]
+        line_end = source.line_end(line) if line < len(source.line_starts) else len(source.text)
+        index = line_end - len(rest)
+        if not source.text.startswith(rest, index):
+            index = source.line_starts[min(line, len(source.line_starts) - 1)]
+        yield RawLink(token, link, index, link.label)
+
+
+def _inline_links(
+    token: Token, source: PageText, inline_label: Callable[[Sequence[Token]], str]
+) -> Iterator[RawLink]:
+    children = token.children or []
+    fallback = source.line_starts[(token.map or [0])[0]]
+    for j, child in enumerate(children):
+        found: list[HtmlLink] | None = child.meta.get(_LINKS) if child.meta else None
+        if not found or child.type != "html_inline":
+            continue
+        places = child.meta.get(PLACES) or [None] * len(found)
+        for link, place in zip(found, places, strict=True):
+            label = link.label
+            if link.open:
+                stop = next(
+                    (k for k in range(j + 1, len(children)) if _closes_a(children[k])),
+                    len(children),
+                )
+                label = " ".join(inline_label(children[j + 1 : stop]).split())
+            yield RawLink(child, link, fallback if place is None else place, label)
+
+
+def _closes_a(token: Token) -> bool:
+    return token.type == "html_inline" and _CLOSE_A.match(token.content + " ") is not None
+
+
+def mark_urls(token: Token, marks: list[tuple[HtmlLink, str]]) -> None:
+    """Put each link's placeholder (``marks``: every link of the token) in place of its
+    attribute, in the HTML the renderer publishes (``MARKED``); the token's own text stays
+    as the author wrote it, for the escaped view."""
+    html = token.content
+    for link, mark in sorted(marks, key=lambda m: m[0].at, reverse=True):
+        start, end = link.span
+        html = f'{html[:start]} {link.attribute}="{mark}"{html[end:]}'
+    token.meta[MARKED] = html
