@@ -221,16 +221,25 @@ def _inline_links(
         for link, place in zip(found, places, strict=True):
             label = link.label
             if link.open:
-                stop = next(
-                    (k for k in range(j + 1, len(children)) if _closes_a(children[k])),
-                    len(children),
-                )
-                label = " ".join(inline_label(children[j + 1 : stop]).split())
+                label = _inline_label(children, j + 1, inline_label)
             yield RawLink(child, link, fallback if place is None else place, label)
 
 
-def _closes_a(token: Token) -> bool:
-    return token.type == "html_inline" and _CLOSE_A.match(token.content + " ") is not None
+def _inline_label(
+    children: Sequence[Token], start: int, inline_label: Callable[[Sequence[Token]], str]
+) -> str:
+    """The text of the tokens from ``start`` to the ``</a>`` (or the end), an image of raw
+    HTML counting as its alt, as a markdown image does."""
+    parts = []
+    for token in children[start:]:
+        if token.type != "html_inline":
+            parts.append(inline_label([token]))
+        elif _CLOSE_A.match(token.content + " "):
+            break
+        else:
+            found: list[HtmlLink] = token.meta.get(_LINKS) or []
+            parts.extend(link.label for link in found if link.kind == HTML_IMAGE)
+    return " ".join("".join(parts).split())
 
 
 def mark_urls(token: Token, marks: list[tuple[HtmlLink, str]]) -> None:

@@ -117,7 +117,7 @@ def html_of(text: str, mode: RawHtml = RawHtml.SANITIZE) -> str:
 def published(rec: PageRecord) -> str:
     """The page's HTML with each link's placeholder replaced as the emitter replaces that of a
     link to nothing of the site: by the URL as written, or, where the URL gate refuses it,
-    without the attribute (tests/site/test_raw_html_links_site.py builds the real thing)."""
+    without the attribute (tests/e2e/test_raw_html_site.py builds the real thing)."""
 
     def url(m: re.Match[str]) -> str:
         link = rec.links[int(m.group(2))]
