@@ -182,7 +182,7 @@ class Addresses:
 
     def moved(self, node: NodeId) -> Found | None:
         """The redirect published where a page that does not exist would be (``old.md``)."""
-        return self._redirected(style_out_path(node, self.style))
+        return self._redirected(style_out_path(node, self.style)) if self.redirects else None
 
     def folder_urls(self, node: NodeId) -> tuple[str, ...]:
         """The folders a page's relative URLs are read from: the folder of its file (``/a/b/``

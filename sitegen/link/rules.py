@@ -211,13 +211,15 @@ def _by_address(
     path_part, _, fragment = href.strip().partition("#")
     path_part, fragment = unquote(path_part.partition("?")[0]), unquote(fragment)
     here = index.node_for(from_path)
-    if path_part.startswith("/"):
+    addresses = index.addresses
+    if path_part.lower().endswith((".md", ".markdown")):
+        urls = []  # a file, never an address: most broken links, so checked first
+    elif path_part.startswith("/"):
         urls = [path_part]
     elif here is not None:
-        urls = [posixpath.join(f, path_part) for f in index.addresses.folder_urls(here)]
+        urls = [posixpath.join(f, path_part) for f in addresses.folder_urls(here)]
     else:
         return None
-    addresses = index.addresses
     found = next(filter(None, map(addresses.find, urls)), None) or addresses.moved(
         index.missing_node(missing.looked_up)
     )

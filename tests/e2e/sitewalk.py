@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 _LINE_RANGE = re.compile(r"^(L\d+)-L\d+$")
 _REFRESH = re.compile(r"^\s*\d+\s*;\s*url=(.*)$", re.IGNORECASE)
@@ -162,12 +162,16 @@ class _Fetched:
 
 def _fetch(url: str, cache: dict[str, _Fetched]) -> _Fetched:
     if url not in cache:
+        # as a browser sends it: spaces and other characters a request line cannot hold, encoded
+        sent = quote(url, safe=":/?#[]@!$&'()*+,;=%~")
         try:
-            with urllib.request.urlopen(url, timeout=10) as response:
+            with urllib.request.urlopen(sent, timeout=10) as response:
                 body, status, final = response.read(), response.status, response.geturl()
                 kind = response.headers.get_content_type()
         except urllib.error.HTTPError as exc:
             body, status, final, kind = exc.read(), exc.code, url, "text/html"
+        except (urllib.error.URLError, ValueError):
+            body, status, final, kind = b"", 0, url, ""
         page = _parse_text(body.decode("utf-8", "replace")) if kind == "text/html" else None
         cache[url] = _Fetched(status, final, page)
     return cache[url]
