@@ -28,8 +28,8 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 _LINE_RANGE = re.compile(r"^(L\d+)-L\d+$")
 _REFRESH = re.compile(r"^\s*\d+\s*;\s*url=(.*)$", re.IGNORECASE)
-#: The pages a host shows for a missing address; from disk nothing ever shows them, and
-#: 404.html drops its ``<base>`` by script there (the browser test checks that).
+#: The page a host shows for a missing address. From disk nothing shows it for a miss, and
+#: without base_url it has no ``<base>`` there (tests/e2e/test_browser_urls.py checks that).
 NOT_FOUND = "404.html"
 
 

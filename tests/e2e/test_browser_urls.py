@@ -97,7 +97,7 @@ def test_from_disk_a_redirect_page_and_the_404_page_lead_into_the_site(
     page.goto((site / "ships/blimp/index.html").as_uri())
     page.wait_for_url("**/guides/blimp/index.html")
     assert page.locator("h1").inner_text().startswith("Blimps")
-    page.goto((site / "404.html").as_uri())  # its <base href="/"> is dropped from disk
+    page.goto((site / "404.html").as_uri())  # its <base href="/"> is written only when served
     with page.expect_navigation():
         page.locator("main a", has_text="Guides").click()
     assert page.url == (site / "guides/index.html").as_uri()

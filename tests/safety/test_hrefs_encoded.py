@@ -18,7 +18,7 @@ NAMES = ["a#b", "c?d", "e%f", "g h", "ü", "sub/x#y", "sub/50% off"]
 
 def _hrefs(page: Path) -> list[str]:
     # 404.html's <base href> is where its links are read from, not a link (and from disk the
-    # page drops it: tests/e2e/test_browser_urls.py)
+    # page has none: tests/e2e/test_browser_urls.py)
     text = re.sub(r"<base [^>]*>", "", page.read_text())
     return [html.unescape(h) for h in re.findall(r'\bhref="([^"]*)"', text)]
 

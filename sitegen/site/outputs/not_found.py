@@ -15,8 +15,8 @@ NOT_FOUND = OutPath("404.html")
 
 class NotFound(OneFile):
     """Its links are relative to the site root, and a ``<base>`` makes them work at any
-    depth: ``base_url``, or without it the host's root, as MkDocs assumes (and the page
-    drops it when opened from disk, where it sits at the site root)."""
+    depth: ``base_url``, or without it the host's root, as MkDocs assumes (written only when
+    the page is served: from disk it sits at the site root itself)."""
 
     name = "404 page"
     file = NOT_FOUND
@@ -30,6 +30,5 @@ class NotFound(OneFile):
             site=site.context(out),
             title="Page not found",
             sections=sections,
-            base_href=config.base_url.rstrip("/") + "/" if config.base_url else "/",
-            drop_base_on_file=not config.base_url,
+            base_href=config.base_url.rstrip("/") + "/" if config.base_url else "",
         )
