@@ -39,6 +39,8 @@ _ATTRIBUTE = re.compile(
     r"(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?P<value>\"[^\"]*\"|'[^']*'|[^\t\n\f\r >]*))?"
 )
 _CLOSE_A = re.compile(r"</a[\t\n\f\r />]", re.IGNORECASE)
+#: A start tag that may hold a link: fragments without one are not parsed at all.
+_LINK_TAG = re.compile(r"<(?:a|img|source)[\t\n\f\r />]", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +113,8 @@ def html_links(html: str) -> list[HtmlLink]:
     """Every link attribute in the fragment ``html``, in order. An attribute without a value
     or with an empty one is no link; a repeated attribute counts once, as a browser reads
     only the first."""
+    if _LINK_TAG.search(html) is None:
+        return []
     finder = _Finder(html)
     finder.feed(html)
     finder.close()
@@ -183,7 +187,7 @@ def raw_links(
     for token in tokens:
         if token.type == "html_block" and not token.meta.get(TRUSTED):
             out.extend(_block_links(token, source))
-        elif token.type == "inline" and token.children:
+        elif token.type == "inline" and token.children and "<" in token.content:
             out.extend(_inline_links(token, source, inline_label))
     return out
 
