@@ -180,7 +180,7 @@ def _apply_tree(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
 )
 @given(st.lists(tree_edit, min_size=1, max_size=4))
 def test_incremental_equals_clean_with_a_pruned_tree(tmp_path_factory, ops) -> None:  # type: ignore[no-untyped-def]
-    import sitegen.site.render as render
+    from sitegen.site import render
 
     old = render.NAV_FULL_LIMIT, render.NAV_CHUNK
     render.NAV_FULL_LIMIT, render.NAV_CHUNK = 3, 2
@@ -207,7 +207,7 @@ def test_incremental_equals_clean_with_a_pruned_tree(tmp_path_factory, ops) -> N
 def test_a_new_title_rerenders_only_the_pages_that_show_it(tmp_path: Path) -> None:
     """In a pruned tree, the pages of another folder show the renamed page's folder as one
     link: their HTML is linked from the previous site, not rendered again."""
-    import sitegen.site.render as render
+    from sitegen.site import render
 
     old = render.NAV_FULL_LIMIT, render.NAV_CHUNK
     render.NAV_FULL_LIMIT, render.NAV_CHUNK = 3, 50
