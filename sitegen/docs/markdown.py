@@ -48,7 +48,7 @@ from sitegen.docs.positions import (
     recording,
     recording_rows,
 )
-from sitegen.docs.rawlinks import RawLink, mark_urls, raw_links, recording_html
+from sitegen.docs.rawlinks import HtmlLink, RawLink, mark_urls, raw_links, recording_html
 from sitegen.docs.records import IMAGE_KINDS, Heading, Link, PageRecord
 from sitegen.docs.sanitize import (
     ENV_RAW_HTML,
@@ -470,16 +470,15 @@ def _links(
     if "<" in source.text:
         found += _html_links(tokens, source, section_starts, headings)
     found.sort(key=lambda item: item[0])
-    marks: dict[int, tuple[Token, list[tuple[RawLink, str]]]] = {}
+    by_token: dict[int, tuple[Token, list[tuple[HtmlLink, str]]]] = {}
     for i, (_, where, _link) in enumerate(found):
-        if isinstance(where, RawLink):
-            marks.setdefault(id(where.token), (where.token, []))[1].append(
-                (where, f"{link_mark}{i}")
-            )
+        mark = f"{link_mark}{i}"
+        if isinstance(where, RawLink):  # a tag's or block's HTML is rewritten once, whole
+            by_token.setdefault(id(where.token), (where.token, []))[1].append((where.link, mark))
         else:
-            where.attrs["src" if where.type == "image" else "href"] = f"{link_mark}{i}"
-    for token, raw in marks.values():
-        mark_urls(token, [(r.link, mark) for r, mark in raw])
+            where.attrs["src" if where.type == "image" else "href"] = mark
+    for token, marks in by_token.values():
+        mark_urls(token, marks)
     return [item[2] for item in found]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 
 from markdown_it.rules_inline import StateInline
@@ -122,12 +122,8 @@ def html_links(html: str) -> list[HtmlLink]:
     for link, text in finder.found:
         closed = "\0" in text
         label = " ".join("".join(text).partition("\0")[0].split())
-        out.append(_with(link, label, link.kind == HTML_LINK and not closed))
+        out.append(replace(link, label=label, open=link.kind == HTML_LINK and not closed))
     return out
-
-
-def _with(link: HtmlLink, label: str, open_: bool) -> HtmlLink:
-    return HtmlLink(link.kind, link.url, link.at, link.span, link.attribute, label, open_)
 
 
 def _link_attribute(
