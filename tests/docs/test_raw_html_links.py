@@ -16,7 +16,7 @@ from sitegen.docs.markdown import extract_page
 from sitegen.docs.rawlinks import html_links
 from sitegen.docs.records import HTML_IMAGE, HTML_LINK, Link, PageRecord
 from sitegen.docs.sanitize import RawHtml
-from tests.docs.test_extract import line_and_column
+from tests.docs.test_extract import line_and_column, offsets_of
 from tests.docs.test_sanitize import published
 
 LINE_ENDINGS = {"lf": "\n", "crlf": "\r\n", "cr": "\r"}
@@ -60,14 +60,6 @@ CASES = {
 }
 
 
-def _offsets(data: bytes, markers: list[str]) -> list[int]:
-    found, at = [], -1
-    for marker in markers:
-        at = data.index(marker.encode(), at + 1)
-        found.append(at)
-    return found
-
-
 def _assert_at_their_urls(data: bytes, rec: PageRecord) -> None:
     for link in rec.links:
         assert (link.line, link.column) == line_and_column(data, link.offset), link
@@ -82,7 +74,7 @@ def test_each_url_is_at_its_exact_byte_line_and_column(case: str, ending: str) -
     text, markers = CASES[case]
     data = text.replace("\n", LINE_ENDINGS[ending]).encode()
     rec = extract_page("content/p.md", data)
-    assert [link.offset for link in rec.links] == _offsets(data, markers)
+    assert [link.offset for link in rec.links] == offsets_of(data, [m.encode() for m in markers])
     _assert_at_their_urls(data, rec)
 
 
