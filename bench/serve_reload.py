@@ -103,7 +103,10 @@ def main() -> None:
         generate(corpus, args.pages)
         pages = sorted((corpus / "docs").rglob("*.md"))
         middle = pages[len(pages) // 2]
-        rel = middle.relative_to(corpus / "docs").with_suffix(".html").as_posix()
+        # The corpus's mkdocs.yml asks for directory URLs, which both servers follow: the page
+        # is served at its folder's address (content/guides/urls.md).
+        rel = middle.relative_to(corpus / "docs").with_suffix("").as_posix() + "/"
+        rel = "" if rel == "index/" else rel
         results: dict[str, list[float]] = {}
         with sync_playwright() as p:
             browser = p.chromium.launch(
@@ -121,8 +124,7 @@ def main() -> None:
             )
             if not args.no_mkdocs and shutil.which("mkdocs"):
                 port = free_port()
-                mk_rel = rel[: -len(".html")] + "/"
-                mk_rel = "" if mk_rel == "index/" else mk_rel
+                mk_rel = rel
                 results["mkdocs serve"] = serve_and_time(
                     browser,
                     mkdocs("serve", "-a", f"127.0.0.1:{port}"),
