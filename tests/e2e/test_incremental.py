@@ -118,14 +118,18 @@ def test_incremental_equals_clean_over_random_edits(tmp_path_factory, ops) -> No
     build(load_config(inc), QUIET)
     for op in ops:
         _apply(inc, op)
-        build(load_config(inc), QUIET)
-        clean = base / "clean"
-        shutil.rmtree(clean, ignore_errors=True)
-        clean.mkdir()
-        shutil.copytree(inc / "content", clean / "content")
-        shutil.copy(inc / "sitegen.toml", clean / "sitegen.toml")
-        build(load_config(clean), QUIET)
-        assert _site_bytes(inc) == _site_bytes(clean), op
+        _assert_equals_clean(inc, base / "clean", op)
+
+
+def _assert_equals_clean(inc: Path, clean: Path, op: object) -> None:
+    """Build ``inc`` incrementally and a copy of its input from scratch: the same bytes."""
+    build(load_config(inc), QUIET)
+    shutil.rmtree(clean, ignore_errors=True)
+    clean.mkdir()
+    shutil.copytree(inc / "content", clean / "content")
+    shutil.copy(inc / "sitegen.toml", clean / "sitegen.toml")
+    build(load_config(clean), QUIET)
+    assert _site_bytes(inc) == _site_bytes(clean), op
 
 
 def test_a_page_that_becomes_unreadable_keeps_its_stored_links(tmp_path: Path) -> None:
@@ -192,14 +196,7 @@ def test_incremental_equals_clean_with_a_pruned_tree(tmp_path_factory, ops) -> N
         build(load_config(inc), QUIET)
         for op in ops:
             _apply_tree(inc, op)
-            build(load_config(inc), QUIET)
-            clean = base / "clean"
-            shutil.rmtree(clean, ignore_errors=True)
-            clean.mkdir()
-            shutil.copytree(inc / "content", clean / "content")
-            shutil.copy(inc / "sitegen.toml", clean / "sitegen.toml")
-            build(load_config(clean), QUIET)
-            assert _site_bytes(inc) == _site_bytes(clean), op
+            _assert_equals_clean(inc, base / "clean", op)
     finally:
         render.NAV_FULL_LIMIT, render.NAV_CHUNK = old
 
