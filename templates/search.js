@@ -1,10 +1,12 @@
 /* search.js: the header's search box (content/guides/site.md, "Search").
    The index is cut into scripts (sitegen/site/search_shards.py): search-index.js, the
    manifest, on first use; then, per query word, the key shard of its first characters and
-   the token shards it names; then one chunk per result shown. Each is a <script> appended
-   when needed that calls SITEGEN_SEARCH, so search works from file:// (where fetch cannot)
-   as well as served. A section matches when every query word is in its page title, heading
-   or text, anywhere in a word, and results are ranked as when the index was one script.
+   the token shards it names; then, per result shown, the script that holds its page's chunk
+   with those of the pages around it (the manifest's "group" pages a script). Each is a
+   <script> appended when needed that calls SITEGEN_SEARCH, so search works from file://
+   (where fetch cannot) as well as served. A section matches when every query word is in its
+   page title, heading or text, anywhere in a word, and results are ranked as when the index
+   was one script.
    Results are built as DOM text (never innerHTML): content can never become markup here. */
 (function () {
   "use strict";
@@ -33,11 +35,12 @@
   }
 
   function start() {
-    /* The manifest (sections per page, shard counts) and, when the site has code, its symbols. */
+    /* The manifest (sections per page, shard counts, pages per chunk script) and, when the
+       site has code, its symbols. */
     if (!ready) ready = need("manifest").then(function (m) {
       var first = [0];
       m.sections.forEach(function (n, p) { first.push(first[p] + n); });
-      index = {key: m.key, keys: m.keys, tokens: m.tokens, first: first, symbols: []};
+      index = {key: m.key, keys: m.keys, tokens: m.tokens, group: m.group, first: first, symbols: []};
       if (!m.symbols) return;
       return need("symbols").then(function (rows) {
         index.symbols = rows.map(function (s) {
@@ -162,13 +165,14 @@
   }
 
   function shown(result) {
-    /* What a result shows; a page's needs its chunk. */
+    /* What a result shows; a page's needs its chunk, chunk page % group of script
+       p<page / group> (search_shards.page_groups). */
     if (result.symbol !== undefined) {
       var sym = index.symbols[result.symbol];
       return {title: sym.name, heading: sym.kind + " in " + sym.path, text: "", href: sym.href, symbol: true};
     }
-    return need("p" + result.page).then(function (page) {
-      var s = page[2][result.section];
+    return need("p" + Math.floor(result.page / index.group)).then(function (chunks) {
+      var page = chunks[result.page % index.group], s = page[2][result.section];
       return {title: page[1], heading: s[0], text: s[2], href: page[0] + (s[1] ? "#" + s[1] : "")};
     });
   }

@@ -1,6 +1,7 @@
 """The search index as scripts loaded on demand: a small manifest, key shards, token shards,
-one chunk per page and the symbols, so that a first query at 5,000 pages downloads a few
-hundred KB instead of the whole index, still from ``file://`` (content/guides/site.md#search).
+the pages' chunks (PAGE_GROUP pages a script) and the symbols, so that a first query at 5,000
+pages downloads a few hundred KB instead of the whole index, still from ``file://``
+(content/guides/site.md#search).
 
 A query word matches where it occurs anywhere in a title, heading or text (a substring, as
 it always did), so the shards are keyed by what a word starts with and answer for every token
@@ -19,7 +20,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise
 from operator import add
@@ -50,6 +51,15 @@ BLOCK = 32
 BITMAP_BYTES = 1 << 22
 #: The size a shard aims at; the number of key and token shards is a power of two.
 SHARD_BYTES = 8192
+#: How many consecutive pages' chunks one script holds: page n is chunk n % PAGE_GROUP of
+#: p<n // PAGE_GROUP>. Creating a file costs 0.35-0.8 ms of kernel time where writing into
+#: one costs 0.02 ms, so a script a page cost 2-4 s of a 5,000-page build; but each result
+#: shown loads its page's whole script. Why 4 (bench/search.py --group, 5,000 pages, the
+#: issue's limit 1 MB for a first query): its queries download 307-383 KB set at once and
+#: 395-420 KB typed, about 40 % of the limit, the margin a reader typing slowly needs (each
+#: prefix's results are drawn: 788 KB for "caching" at 300 ms a key); 8 made it 574-733 KB
+#: and 16 up to 1.34 MB; 1 was 103-156 KB (bench/README.md, "Page scripts of 4 pages").
+PAGE_GROUP = 4
 
 _TOKEN = re.compile(r"[\w.]+")  # \w is [\p{L}\p{N}_], the characters search.js splits on
 #: Every ASCII character _TOKEN does not match, made a space: the words of an ASCII text are
@@ -471,15 +481,27 @@ def page_chunk(index: Ordered, page: int) -> str:
     return f"[{_string(href)},{_string(title)},{index.terms[page].chunk}]"
 
 
-def manifest(index: Ordered, keys: int, tokens: int) -> str:
+def page_groups(index: Ordered, group: int) -> Iterator[str]:
+    """The chunks of ``group`` consecutive pages a script, as a JSON list (the last group
+    may be shorter): script n holds pages n * group to n * group + group - 1. Made one at a
+    time: a group is as wide a string as its widest chunk, and held only until it is a script."""
+    count = len(index.pages)
+    for at in range(0, count, group):
+        chunks = [page_chunk(index, page) for page in range(at, min(at + group, count))]
+        yield "[" + ",".join(chunks) + "]"
+
+
+def manifest(index: Ordered, keys: int, tokens: int, group: int) -> str:
     """The manifest, loaded the first time the box is used: how many sections each page
-    has (in result order) and how many shards of each kind there are."""
+    has (in result order), how many shards of each kind there are and how many pages'
+    chunks a page script holds."""
     return _json(
         {
-            "version": 2,
+            "version": 3,
             "key": KEY_LENGTH,
             "keys": keys,
             "tokens": tokens,
+            "group": group,
             "sections": [len(s) for s in index.sections],
             "symbols": len(index.symbols),
         }
@@ -488,17 +510,20 @@ def manifest(index: Ordered, keys: int, tokens: int) -> str:
 
 def search_index_files(data: SearchData) -> dict[str, str]:
     """Every file of the index, by output path: ``search-index.js`` and the scripts of
-    ``search-index/`` (k<n>, t<n>, p<page>, symbols), each a call of SITEGEN_SEARCH."""
+    ``search-index/`` (k<n>, t<n>, p<page // PAGE_GROUP>, symbols), each a call of
+    SITEGEN_SEARCH."""
     index = ordered(data)
     post = postings(index)
     keys = key_shards(key_entries(post, *vocab_keys(tuple(post.vocab))), phrase_entries(index))
     tokens = token_shards(post)
-    files = {INDEX_FILE: script("manifest", manifest(index, len(keys), len(tokens)))}
-    parts = [(f"k{n}", text) for n, text in enumerate(keys)]
-    parts += [(f"t{n}", text) for n, text in enumerate(tokens)]
-    parts += [(f"p{n}", page_chunk(index, n)) for n in range(len(index.pages))]
-    if index.symbols:
-        parts.append(("symbols", _json([list(s) for s in index.symbols])))
+    group = PAGE_GROUP  # read here, so that bench/search.py --group can set it
+    files = {INDEX_FILE: script("manifest", manifest(index, len(keys), len(tokens), group))}
+    parts = chain(
+        ((f"k{n}", text) for n, text in enumerate(keys)),
+        ((f"t{n}", text) for n, text in enumerate(tokens)),
+        ((f"p{n}", text) for n, text in enumerate(page_groups(index, group))),
+        [("symbols", _json([list(s) for s in index.symbols]))] if index.symbols else [],
+    )
     for name, text in parts:
         files[f"{SHARD_FOLDER}/{name}.js"] = script(name, text)
     return files

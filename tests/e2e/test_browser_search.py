@@ -5,6 +5,7 @@ answers every query with the results and ranking of the one-script index
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -172,6 +173,28 @@ def test_a_query_loads_exactly_the_scripts_it_needs(
     named = {f"t{bucket(f, manifest['tokens'])}" for f in entry["t"]}
     needed = _token_shards(files, "kalos")
     assert needed < named
+    assert not errors
+
+
+def test_results_in_one_page_script_load_it_once(
+    browser: Any, built: tuple[Path, SearchData]
+) -> None:
+    """A page script holds the chunks of the manifest's "group" pages, numbered by title:
+    the pages titled "Café crème" sit side by side, and their results share scripts."""
+    site, _ = built
+    page, errors = _open(browser, site)
+    query = "café crème"
+    page.fill("#search-input", query)
+    _drawn(page, query)
+    files = _index_files(site)
+    manifest = parse(files[INDEX_FILE])[1]
+    scripts = [n for n in files if n.startswith(f"{SHARD_FOLDER}/p")]
+    pages = len(manifest["sections"])
+    assert manifest["group"] > 1 and len(scripts) == math.ceil(pages / manifest["group"])
+    shards = Shards(files)
+    found = sharded(shards, query)
+    assert _loaded(page) == shards.loaded
+    assert len([n for n in shards.loaded if n.startswith("p")]) < len(found.hits)
     assert not errors
 
 

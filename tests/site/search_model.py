@@ -144,7 +144,8 @@ def sharded(shards: Shards, query: str) -> Found:
         if score:
             results.append((score, (1, j, before)))
     results.sort(key=lambda r: (-r[0], _Order(r[1])))
-    return Found(len(results), [_shown(shards, symbols, r) for _, r in results[:LIMIT]])
+    shown = [_shown(shards, m["group"], symbols, r) for _, r in results[:LIMIT]]
+    return Found(len(results), shown)
 
 
 def _term_sets(shards: Shards, m: dict[str, Any], word: str) -> list[Any]:
@@ -207,12 +208,13 @@ class _Order:
         return a < bb if ka == 0 else not (b < ba)
 
 
-def _shown(shards: Shards, symbols: list[Any], r: tuple[int, int, int]) -> Hit:
+def _shown(shards: Shards, group: int, symbols: list[Any], r: tuple[int, int, int]) -> Hit:
+    """A result as search.js shows it: page n's chunk is chunk n % group of p<n // group>."""
     kind, n, section = r
     if kind == 1:
         name, sym_kind, href, path, _ = symbols[n]
         return Hit(name, f"{sym_kind} in {path}", "", href)
-    href, title, sections = shards.need(f"p{n}")
+    href, title, sections = shards.need(f"p{n // group}")[n % group]
     heading, anchor, text = sections[section]
     return Hit(title, heading, text, href + (f"#{anchor}" if anchor else ""))
 

@@ -6,25 +6,32 @@ same, and that no content can break out of."""
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from sitegen.site import search_shards
 from sitegen.site.search import SearchData, Section, page_sections
 from sitegen.site.search_shards import (
     CUT,
     FORM_LENGTH,
     INDEX_FILE,
     KEY_LENGTH,
+    PAGE_GROUP,
     SHARD_FOLDER,
     bucket,
     form,
+    ordered,
+    page_chunk,
     search_index_files,
 )
-from tests.site.search_model import Shards, parse, sample_data, sharded, unsharded
+from tests.site.search_model import Found, Shards, parse, sample_data, sharded, unsharded
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -111,16 +118,66 @@ def test_every_token_is_in_exactly_one_token_shard_and_every_key_in_one_key_shar
     assert {k for k in wanted if len(k) > 0} <= set(keys)
 
 
+def _page_scripts(files: dict[str, str]) -> list[list[Any]]:
+    """The data of p0, p1, ...: each a list of pages' chunks."""
+    count = len([p for p in files if p.startswith(f"{SHARD_FOLDER}/p")])
+    return [parse(files[f"{SHARD_FOLDER}/p{n}.js"])[1] for n in range(count)]
+
+
+def _scripts_of_shown(files: dict[str, str], found: Found) -> set[str]:
+    """The page scripts that hold the pages of the results shown: p<page // group>."""
+    group = parse(files[INDEX_FILE])[1]["group"]
+    hrefs = [chunk[0] for script in _page_scripts(files) for chunk in script]
+    pages = [h.href.split("#")[0] for h in found.hits if not h.href.startswith("code/")]
+    shown = [hrefs.index(href) for href in pages]
+    assert len(set(shown)) == len(shown)  # a page is listed once
+    return {f"p{page // group}" for page in shown}
+
+
 def test_a_query_loads_only_the_shards_it_needs(files: dict[str, str]) -> None:
     shards = Shards(files)
     found = sharded(shards, "karito")
     assert 0 < found.total <= 20
-    chunks = {n for n in shards.loaded if n.startswith("p")}
-    assert len(chunks) == found.total  # one chunk per result shown, no more
+    assert {n for n in shards.loaded if n.startswith("p")} == _scripts_of_shown(files, found)
     assert len([n for n in shards.loaded if n.startswith("k")]) == 1
     assert len([n for n in shards.loaded if n.startswith("t")]) <= 2
     assert "symbols" in shards.loaded and "manifest" in shards.loaded
     assert len(shards.loaded) < len(files) / 4
+
+
+def test_results_load_each_page_script_they_are_in_once(files: dict[str, str]) -> None:
+    """Pages of the same title are numbered side by side, so their results share scripts."""
+    shards = Shards(files)
+    found = sharded(shards, "café crème")
+    chunks = {n for n in shards.loaded if n.startswith("p")}
+    assert chunks == _scripts_of_shown(files, found)
+    assert len(chunks) < len(found.hits) <= 20
+
+
+@pytest.mark.parametrize("group", [1, 3, PAGE_GROUP, 1000])
+def test_a_page_script_holds_the_chunks_of_group_consecutive_pages(
+    data: SearchData, files: dict[str, str], group: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Page n's chunk is chunk n % group of p<n // group> (the last script may hold fewer),
+    the manifest says the group, and the other scripts are the same bytes whatever it is."""
+    monkeypatch.setattr(search_shards, "PAGE_GROUP", group)
+    grouped = search_index_files(data)
+    manifest = parse(grouped[INDEX_FILE])[1]
+    assert manifest["version"] == 3 and manifest["group"] == group
+    scripts = _page_scripts(grouped)
+    count = math.ceil(len(data.pages) / group)
+    sizes = [len(script) for script in scripts]
+    assert len(sizes) == count and sizes[:-1] == [group] * (count - 1) and sizes[-1] <= group
+    index = ordered(data)
+    chunks = [json.loads(page_chunk(index, page)) for page in range(len(data.pages))]
+    assert [chunk for script in scripts for chunk in script] == chunks
+    pages = {p for p in grouped if p.startswith(f"{SHARD_FOLDER}/p")}
+    rest = {p: t for p, t in grouped.items() if p not in pages and p != INDEX_FILE}
+    assert len(rest) + count + 1 == len(grouped)
+    assert rest == {p: t for p, t in files.items() if p in rest}
+    assert {**manifest, "group": PAGE_GROUP} == parse(files[INDEX_FILE])[1]
+    for query in QUERIES:
+        assert sharded(Shards(grouped), query) == unsharded(data, query), query
 
 
 def test_a_long_token_is_listed_by_its_cut_form(files: dict[str, str]) -> None:
@@ -170,7 +227,7 @@ def test_an_edit_rewrites_only_the_shards_of_what_changed(
     changed = {p for p in files if files[p] != after.get(p)}
     assert set(after) == set(files)  # same shard counts: the same files
     chunks = {p for p in changed if p.startswith(f"{SHARD_FOLDER}/p")}
-    assert len(chunks) == 1  # the page's own chunk; every other page's is the same bytes
+    assert len(chunks) == 1  # the page's own script; every other page's is the same bytes
     manifest = parse(after[INDEX_FILE])[1]
     # "quokka"'s token shard, and the key shards of its keys (at most one per key).
     keys = {"quokka"[i : i + n] for n in range(1, KEY_LENGTH + 1) for i in range(6)}
@@ -189,8 +246,8 @@ def test_no_script_can_be_closed_by_content() -> None:
     files = search_index_files(data)
     for text in files.values():
         assert "</script" not in text.lower() and "\u2028" not in text and "\u2029" not in text
-    chunk = parse(files[f"{SHARD_FOLDER}/p0.js"])[1]
-    assert chunk == ["x.html", data.pages[0][1], [["H </script>", "", data.sections[0][3]]]]
+    chunks = parse(files[f"{SHARD_FOLDER}/p0.js"])[1]
+    assert chunks == [["x.html", data.pages[0][1], [["H </script>", "", data.sections[0][3]]]]]
     assert sharded(Shards(files), "alert").hits[0].title == data.pages[0][1]
 
 
