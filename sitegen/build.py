@@ -10,7 +10,7 @@ import os
 import resource
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sitegen.addresses import Addresses
 from sitegen.cache import build_lock, prepare_cache
@@ -25,6 +25,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import snippet_names
 from sitegen.generators import SlugStyle
+from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_store, open_store
 from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, merge_graphs
@@ -47,6 +48,9 @@ from sitegen.paths import SitePath
 from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
+
+if TYPE_CHECKING:  # numpy and scipy are imported only when the analysis runs
+    from sitegen.analyse.insight import TextJob
 
 __all__ = ["BuildOptions", "BuildResult", "build"]
 
@@ -360,19 +364,19 @@ def link_code(
     return graph, list(diags)
 
 
-def cycles_step(result: BuildResult) -> Any:
+def cycles_step(result: BuildResult) -> CycleReport:
     from sitegen.analyse.step import cycles_of_build
 
     return cycles_of_build(result)
 
 
-def start_text_index(found: Crawl, jobs: int) -> Any:
+def start_text_index(found: Crawl, jobs: int) -> TextJob:
     from sitegen.analyse.insight import start_text_job
 
     return start_text_job(found, jobs)
 
 
-def insight_step(result: BuildResult, fingerprint: str, texts: Any) -> Any:
+def insight_step(result: BuildResult, fingerprint: str, texts: TextJob) -> Insight:
     """The graph core's figures, related pages and missing links (content/guides/related-pages.md)."""
     from sitegen.analyse.insight import analyse_graph, whole_graph
 
@@ -382,6 +386,7 @@ def insight_step(result: BuildResult, fingerprint: str, texts: Any) -> Any:
 def save_core_snapshot(config: Config, result: BuildResult) -> None:
     from sitegen.graph.snapshot import SNAPSHOT_FILE, save_snapshot
 
+    assert result.insight is not None, "the analysis runs before the snapshot is saved"
     save_snapshot(config.cache_dir / SNAPSHOT_FILE, result.insight.snapshot)
 
 

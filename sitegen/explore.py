@@ -52,8 +52,8 @@ def current_snapshot(config: Config) -> Snapshot:
     from sitegen.build import BuildOptions, build
 
     result = build(config, BuildOptions(write_site=False, quiet=True))
-    snapshot: Snapshot = result.insight.snapshot
-    return snapshot
+    assert result.insight is not None, "a build analyses its graphs"
+    return result.insight.snapshot
 
 
 def _site_fingerprint(config: Config) -> str:

@@ -6,14 +6,15 @@ Plain data shared by the build, the emitters and the commands; it never runs a s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from sitegen.addresses import Addresses
+from sitegen.code.graph import CodeGraph
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
+from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph
 from sitegen.link.step import Linked
 from sitegen.plural import counted
@@ -39,9 +40,12 @@ class BuildResult:
     linked: Linked
     #: The merged document graph (store + this crawl): what backlinks show.
     graph: Graph
-    code: Any = None  # sitegen.code.graph.CodeGraph, when source files were analysed
-    cycles: Any = None  # sitegen.analyse.cycles result
-    insight: Any = None  # sitegen.analyse.insight.Insight: figures, related pages, snapshot
+    #: The code graph, when source files were analysed.
+    code: CodeGraph | None = None
+    #: Code and relation cycles (sitegen/analyse/cycles.py), once the analysis ran.
+    cycles: CycleReport | None = None
+    #: Figures, related pages and the explore snapshot (sitegen/analyse/insight.py).
+    insight: Insight | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     written: int = 0

@@ -12,10 +12,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CyclicUnit
+from sitegen.analyse.cycles import UNIT_WORDS
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
 from sitegen.fsutil import write_atomically
+from sitegen.graph.analysis import CodeCycles, CyclicUnit
 from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK, MISSING_REL_TARGET, BrokenLink
 from sitegen.plural import agrees, counted
 

@@ -12,85 +12,15 @@ import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
 import networkx as nx
 
+from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit, InternalCycle
 from sitegen.graph.dependencies import DEPENDENCY_KINDS, REFERENCE, DepEdge, Unit
 from sitegen.graph.model import earliest, merge_by_key, merged_confidence
 
 #: How reports name the members of a cyclic unit, by unit kind (content/guides/cycles.md).
 UNIT_WORDS = {"file": "files", "package": "Go packages", "crate": "Rust crates", "mixed": "units"}
-
-
-@dataclass(frozen=True)
-class CyclicUnit:
-    """A strongly connected component of size > 1, or one node with a self-loop."""
-
-    #: Sorted member ids (unit ids at unit level, symbol ids at symbol level).
-    members: tuple[str, ...]
-    #: True when the unit is a single member depending on itself (a self-import; recursion).
-    self_loop: bool
-    #: Every edge with both ends inside the unit, sorted by ``(src, dst, kind)``.
-    edges: tuple[DepEdge, ...]
-    #: Refactor guidance: ``(src, dst)`` pairs whose removal (all kinds) leaves no cycle.
-    breaks: tuple[tuple[str, str], ...]
-    #: One shortest cycle through the first member, closed (first == last): a readable example.
-    example: tuple[str, ...]
-    #: The members' unit kind (``file``, ``package``, ``crate``), ``mixed`` when they differ,
-    #: ``symbol`` at symbol level.
-    kind: str = "file"
-
-
-@dataclass(frozen=True)
-class InternalCycle:
-    """Files of one Go package or Rust crate that depend on each other in a loop: allowed
-    (they compile together), so listed for information only, never a check finding."""
-
-    unit: str
-    kind: str
-    #: Sorted file paths of one strongly connected component inside the unit.
-    members: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CodeCycles:
-    """The code's cycle and deployability analysis."""
-
-    #: Unit-level cyclic units, sorted by members.
-    cyclic: tuple[CyclicUnit, ...]
-    #: Every acyclic unit, dependencies first (ties broken by id).
-    deploy_order: tuple[str, ...]
-    #: Acyclic units with no dependency edge in or out (a subset of ``deploy_order``).
-    independent: tuple[str, ...]
-    #: Symbol-level cyclic units: recursion (self-loops) and mutual recursion.
-    symbol_cyclic: tuple[CyclicUnit, ...] = ()
-    #: Sizes of the analysed graph, for summaries: files, units, unit-level edges.
-    file_count: int = 0
-    edge_count: int = 0
-    unit_count: int = 0
-    #: Kind of every unit that is not a plain file (``package``, ``crate``), by unit id.
-    unit_kinds: dict[str, str] = field(default_factory=dict)
-    #: Files of every unit that is not a plain file, sorted, by unit id.
-    unit_files: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: Loops among the files of one Go package or Rust crate (information only).
-    internal: tuple[InternalCycle, ...] = ()
-
-    def kind_of(self, unit: str) -> str:
-        return self.unit_kinds.get(unit, "file")
-
-    def files_of(self, unit: str) -> tuple[str, ...]:
-        return self.unit_files.get(unit, (unit,))
-
-
-@dataclass(frozen=True)
-class CycleReport:
-    """Everything the cycle reports show: code cycles and typed-relation cycles."""
-
-    code: CodeCycles
-    #: Per predicate (sorted), the cyclic units of its relation graph, each a sorted list of
-    #: node ids; a predicate without cycles maps to an empty list.
-    relations: dict[str, list[list[str]]] = field(default_factory=dict)
 
 
 def analyse_code_cycles(

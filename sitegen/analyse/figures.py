@@ -6,11 +6,10 @@ Pure functions of the graph, deterministic (seeded, sorted); never mutate the gr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import scipy.sparse as sp
 
+from sitegen.graph.analysis import Figures
 from sitegen.graph.communities import COMMUNITY_SEED, louvain, participation
 from sitegen.graph.core import GraphCore
 from sitegen.graph.core import pagerank as core_pagerank
@@ -21,22 +20,6 @@ _LOCAL = (NodeKind.PAGE, NodeKind.SOURCE)
 BRIDGES = 10
 
 __all__ = ["COMMUNITY_SEED", "Figures", "compute_figures", "core_of_graph", "figures_of_core"]
-
-
-@dataclass(frozen=True)
-class Figures:
-    #: PageRank normalized to [0, 1] by its maximum.
-    pagerank: dict[str, float]
-    #: Community number per node (0 is the largest community).
-    communities: dict[str, int]
-    #: PageRank converged within its 50 iterations.
-    converged: bool
-    #: Louvain's passes, and whether it stopped because no move helped (not at its cap).
-    community_passes: int = 0
-    communities_converged: bool = True
-    modularity: float = 0.0
-    #: Pages whose links span communities, most spread first: (node, participation).
-    bridges: tuple[tuple[str, float], ...] = ()
 
 
 def core_of_graph(graph: Graph) -> GraphCore:

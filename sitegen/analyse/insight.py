@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from sitegen.analyse.figures import Figures, core_of_graph, figures_of_core
+from sitegen.analyse.figures import core_of_graph, figures_of_core
 from sitegen.analyse.related import (
-    Relatedness,
     co_change_matrix,
     link_dimensions,
     relatedness,
     text_dimension,
 )
 from sitegen.crawl import Crawl
+from sitegen.graph.analysis import Insight
 from sitegen.graph.core import GraphCore
 from sitegen.graph.history import History, read_history
 from sitegen.graph.model import Edge, Graph
@@ -32,15 +32,6 @@ from sitegen.paths import NodeId, SitePath
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
-
-
-@dataclass(frozen=True)
-class Insight:
-    figures: Figures
-    relatedness: Relatedness
-    #: The graph the core was built from: documents plus the code's imports.
-    whole: Graph
-    snapshot: Snapshot
 
 
 def node_paths(result: BuildResult) -> dict[str, str]:

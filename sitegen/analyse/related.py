@@ -8,12 +8,11 @@ the finished graph and its texts, never mutates them and never writes anything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import scipy.sparse as sp
 
 from sitegen.graph.activation import causal_transition, spread_all, structural_transition
+from sitegen.graph.analysis import MissingLink, Relatedness, RelatedPage
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
 from sitegen.graph.history import History
 from sitegen.graph.relations import relation_heading
@@ -37,35 +36,6 @@ MISSING_MAX = 200
 #: "Changed together recently" when a pair's co-change is at least this share of the most
 #: a page has with any other.
 TOGETHER = 0.5
-
-
-@dataclass(frozen=True)
-class RelatedPage:
-    """A page shown as related to another: its node id, merged score and the one reason
-    (the strongest dimension) the page gives for it."""
-
-    node: str
-    score: float
-    reason: str
-
-
-@dataclass(frozen=True)
-class MissingLink:
-    """Two pages, ``a`` before ``b``, each among the other's related pages with at least
-    ``MISSING_MIN``, that do not link to each other: a link the reader probably wants."""
-
-    a: str
-    b: str
-    score: float
-    reason: str
-
-
-@dataclass(frozen=True)
-class Relatedness:
-    """Every page's related pages (node id -> best first) and the missing links."""
-
-    related: dict[str, tuple[RelatedPage, ...]]
-    missing: tuple[MissingLink, ...]
 
 
 def _row_max_normalized(m: sp.csr_matrix) -> sp.csr_matrix:

@@ -11,7 +11,8 @@ import json
 import math
 from typing import Any
 
-from sitegen.analyse.cycles import UNIT_WORDS, CodeCycles, CycleReport, CyclicUnit
+from sitegen.analyse.cycles import UNIT_WORDS
+from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit
 from sitegen.graph.dependencies import DepEdge
 from sitegen.plural import counted
 

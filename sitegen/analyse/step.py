@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.cycles import CycleReport, analyse_cycles
+from sitegen.analyse import check
+from sitegen.analyse.check import Finding, Locator
+from sitegen.analyse.cycles import analyse_cycles
+from sitegen.graph.analysis import CycleReport
 from sitegen.graph.dependencies import DepEdge, Unit
-from sitegen.paths import page_node_of
+from sitegen.paths import NodeId, page_node_of
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -31,9 +34,7 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
     return analyse_cycles(files, file_edges, symbol_edges, relations, units)
 
 
-def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]
-    from sitegen.analyse import check
-
+def findings_of_build(result: BuildResult) -> list[Finding]:
     assert result.cycles is not None
     findings = (
         check.link_findings(result.linked.broken)
@@ -44,9 +45,8 @@ def findings_of_build(result: BuildResult) -> list:  # type: ignore[type-arg]
     return sorted(findings)
 
 
-def _missing_links(result: BuildResult) -> list:  # type: ignore[type-arg]
-    from sitegen.analyse import check
-    from sitegen.analyse.insight import node_paths
+def _missing_links(result: BuildResult) -> list[Finding]:
+    from sitegen.analyse.insight import node_paths  # numpy and scipy: only when needed
 
     if result.insight is None:
         return []
@@ -56,11 +56,11 @@ def _missing_links(result: BuildResult) -> list:  # type: ignore[type-arg]
     )
 
 
-def _rel_sources(result: BuildResult):  # type: ignore[no-untyped-def]
+def _rel_sources(result: BuildResult) -> Locator:
     """Where a page's relations are declared: its file, at the first rel- key's line."""
     content = result.config.content_rel
     where = {
         page_node_of(content, p.path): (p.path, min((r.line for r in p.relations), default=1), 1)
         for p in result.pages
     }
-    return lambda node: where.get(node, (node, 1, 1))
+    return lambda node: where.get(NodeId(node), (node, 1, 1))

@@ -16,8 +16,8 @@ from markdown_it.token import Token
 
 from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, PageText
 from sitegen.docs.positions import KIND as KIND_META
+from sitegen.docs.records import LinkKind
 
-KIND = "autoref"
 #: The href a docstring's ``[text][pkg.name]`` gets from the comment-link extraction.
 CODE_PREFIX = "autoref:"
 _DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+"
@@ -67,7 +67,7 @@ def directive_links(state: StateCore) -> None:
             continue
         opener = Token("link_open", "a", 1)
         opener.attrs = {"href": found.group(1), "class": "autoref"}
-        opener.meta[POS], opener.meta[KIND_META] = 0, KIND
+        opener.meta[POS], opener.meta[KIND_META] = 0, LinkKind.AUTOREF
         if isinstance(source, PageText):
             line_start = source.line_starts[token.map[0]]
             opener.meta[SOURCE] = source.text.find(":::", line_start, source.line_end(token.map[0]))

@@ -49,7 +49,7 @@ from sitegen.docs.positions import (
     recording_rows,
 )
 from sitegen.docs.rawlinks import HtmlLink, RawLink, mark_urls, raw_links, recording_html
-from sitegen.docs.records import IMAGE_KINDS, Heading, Link, PageRecord
+from sitegen.docs.records import IMAGE_KINDS, Heading, Link, LinkKind, PageRecord
 from sitegen.docs.sanitize import (
     ENV_RAW_HTML,
     TRUSTED,
@@ -162,8 +162,8 @@ def _build_parser() -> _Markdown:
     md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
     md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
     _replace_rule(md.inline.ruler, "link", recording(link, None))
-    _replace_rule(md.inline.ruler, "image", recording(image, "image"))
-    _replace_rule(md.inline.ruler, "autolink", recording(autolink, "autolink"))
+    _replace_rule(md.inline.ruler, "image", recording(image, LinkKind.IMAGE))
+    _replace_rule(md.inline.ruler, "autolink", recording(autolink, LinkKind.AUTOLINK))
     _replace_rule(md.inline.ruler, "html_inline", recording_html(html_inline))
     _replace_rule(md.block.ruler, "table", recording_rows(table))
     _replace_rule(md.core.ruler, "inline", parse_inlines)

@@ -19,6 +19,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from sitegen.docs.records import LinkKind
+
 #: Key of the page's ``PageText`` in the markdown-it ``env``.
 ENV_SOURCE = "sitegen_source"
 #: Token meta keys: ``POS`` is set by the inline rules (index into the inline content),
@@ -126,7 +128,7 @@ def _line_starts(text: AnyStr, newline: AnyStr) -> list[int]:
 InlineRule = Callable[[StateInline, bool], bool]
 
 
-def recording(rule: InlineRule, kind: str | None) -> InlineRule:
+def recording(rule: InlineRule, kind: LinkKind | None) -> InlineRule:
     """Wrap a link-making inline rule so the token it makes knows where in the content it began.
 
     ``kind`` None means "inline or reference", told apart by how the link ended.
@@ -144,7 +146,7 @@ def recording(rule: InlineRule, kind: str | None) -> InlineRule:
                 if token.type in ("link_open", "image"):
                     token.meta[POS] = start
                     token.meta[KIND] = kind or (
-                        "inline" if state.src[state.pos - 1] == ")" else "reference"
+                        LinkKind.INLINE if state.src[state.pos - 1] == ")" else LinkKind.REFERENCE
                     )
                     state.env.setdefault(_FOUND, []).append(token)
                     break

@@ -18,14 +18,14 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from sitegen.docs.positions import PLACES, InlineRule, PageText, to_place
-from sitegen.docs.records import HTML_IMAGE, HTML_LINK
+from sitegen.docs.records import LinkKind
 from sitegen.docs.sanitize import MARKED, TRUSTED
 
 #: The attribute that holds the URL, per tag, and the kind of link it makes.
 LINK_ATTRIBUTES = {
-    "a": ("href", HTML_LINK),
-    "img": ("src", HTML_IMAGE),
-    "source": ("src", HTML_IMAGE),
+    "a": ("href", LinkKind.HTML),
+    "img": ("src", LinkKind.HTML_IMAGE),
+    "source": ("src", LinkKind.HTML_IMAGE),
 }
 #: Token meta key: the links an ``html_inline`` token holds (a list of ``HtmlLink``).
 _LINKS = "sitegen_html_links"
@@ -47,7 +47,7 @@ _LINK_TAG = re.compile(r"<(?:a|img|source)[\t\n\f\r />]", re.IGNORECASE)
 class HtmlLink:
     """One link attribute in a fragment of raw HTML; indices are into the fragment."""
 
-    kind: str
+    kind: LinkKind
     url: str  # as a browser reads it: character references decoded
     at: int  # the URL's first character (after the opening quote)
     #: The attribute as written, with the separator before its name: what its
@@ -122,12 +122,12 @@ def html_links(html: str) -> list[HtmlLink]:
     for link, text in finder.found:
         closed = "\0" in text
         label = " ".join("".join(text).partition("\0")[0].split())
-        out.append(replace(link, label=label, open=link.kind == HTML_LINK and not closed))
+        out.append(replace(link, label=label, open=link.kind is LinkKind.HTML and not closed))
     return out
 
 
 def _link_attribute(
-    tag: str, start: int, wanted: str, kind: str, attrs: list[tuple[str, str | None]]
+    tag: str, start: int, wanted: str, kind: LinkKind, attrs: list[tuple[str, str | None]]
 ) -> HtmlLink | None:
     """The first ``wanted`` attribute of the start tag ``tag`` (written at ``start``)."""
     url = next((v for k, v in attrs if k == wanted), None)
@@ -238,7 +238,7 @@ def _inline_label(
             break
         else:
             found: list[HtmlLink] = token.meta.get(_LINKS) or []
-            parts.extend(link.label for link in found if link.kind == HTML_IMAGE)
+            parts.extend(link.label for link in found if link.kind is LinkKind.HTML_IMAGE)
     return " ".join("".join(parts).split())
 
 

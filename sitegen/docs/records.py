@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import starmap
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -24,11 +25,24 @@ class Heading:
     offset: int  # byte offset of the heading's first byte
 
 
-#: The kinds of link of the page's own HTML (sitegen/docs/rawlinks.py): an ``<a href>``;
-#: an ``<img src>`` or ``<source src>``.
-HTML_LINK, HTML_IMAGE = "html", "html-image"
+class LinkKind(StrEnum):
+    """How a link is written in a page. The value is what the page cache holds, so a value
+    never changes (a new kind is a new value)."""
+
+    INLINE = "inline"  # text and destination in brackets and parentheses
+    REFERENCE = "reference"  # a label defined elsewhere in the page
+    AUTOLINK = "autolink"  # a URL in angle brackets
+    IMAGE = "image"  # an inline or reference image
+    WIKILINK = "wikilink"  # a page named in double brackets (sitegen/docs/wikilinks.py)
+    AUTOREF = "autoref"  # a dotted code name as a label, or ``:::`` (sitegen/docs/autorefs.py)
+    HTML = "html"  # an a element's href in the page's own HTML (sitegen/docs/rawlinks.py)
+    HTML_IMAGE = "html-image"  # an img or source element's src in the page's own HTML
+
+
 #: Kinds whose URL is an image's: the URL gate lets ``data:image/…`` through there.
-IMAGE_KINDS = frozenset({"image", HTML_IMAGE})
+IMAGE_KINDS = frozenset({LinkKind.IMAGE, LinkKind.HTML_IMAGE})
+#: Each kind by its value, for records read back from the cache.
+_KIND_OF = {kind.value: kind for kind in LinkKind}
 
 
 @dataclass(frozen=True)
@@ -38,7 +52,7 @@ class Link:
 
     href: str  # the destination as markdown-it normalized it (percent-encoded)
     label: str  # plain text, whitespace collapsed; an image's alt text
-    kind: str  # "inline" | "reference" | "autolink" | "image" | "html" | "html-image" | …
+    kind: LinkKind
     #: 0-based byte offset of the link's first byte ('[' or '!' or '<'); in raw HTML, of the
     #: URL's first byte (inside the attribute's quotes)
     offset: int
@@ -112,7 +126,7 @@ class PageRecord:
             title=_typed(d, "title", str),
             front_matter=_typed(d, "front_matter", dict),
             headings=list(starmap(Heading, _HEADING.rows(d["headings"]))),
-            links=list(starmap(Link, _LINK.rows(d["links"]))),
+            links=_links(_LINK.rows(d["links"])),
             relations=list(starmap(Relation, _RELATION.rows(d["relations"]))),
             html=_typed(d, "html", str),
             link_mark=_typed(d, "link_mark", str),
@@ -189,6 +203,17 @@ def _copied(value: Any) -> Any:
     # Nothing else comes out of docs/frontmatter.py's _json_safe; a date a caller put in
     # front matter is copied as asdict copies it.
     return copy.deepcopy(value)
+
+
+def _links(rows: list[tuple[Any, ...]]) -> list[Link]:
+    """Links read back, each kind one of ``LinkKind`` (``TypeError`` for any other)."""
+    try:
+        return [
+            Link(href, label, _KIND_OF[kind], offset, line, column, anchor)
+            for href, label, kind, offset, line, column, anchor in rows
+        ]
+    except KeyError as unknown:
+        raise TypeError(f"unknown link kind {unknown}") from None
 
 
 def _typed(d: dict[str, Any], key: str, kind: type) -> Any:

@@ -14,18 +14,17 @@ from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.deflist import deflist_plugin
 
 from sitegen.docs.attributes import bounded_attrs
-from sitegen.docs.autorefs import KIND as AUTOREF
 from sitegen.docs.autorefs import autoref, directive_links
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.fences import fences_plugin
 from sitegen.docs.positions import BlockRule, recording
+from sitegen.docs.records import LinkKind
 from sitegen.docs.toc import toc_plugin
 from sitegen.docs.unsupported import report_unsupported
-from sitegen.docs.wikilinks import KIND as WIKILINK
 from sitegen.docs.wikilinks import report_embeds, wikilink
 
-__all__ = ["ATTRS_START", "ENV_PROBLEMS", "WIKILINK", "use_doc_syntax"]
+__all__ = ["ATTRS_START", "ENV_PROBLEMS", "use_doc_syntax"]
 
 
 #: An attribute list starts with an id, a class or a key: ``{#id}``, ``{ .class }``,
@@ -59,8 +58,8 @@ def use_doc_syntax(md: MarkdownIt) -> None:
     deflist_plugin(md)
     fences_plugin(md)
     toc_plugin(md)
-    md.inline.ruler.before("link", "sitegen_wikilink", recording(wikilink, WIKILINK))
-    md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, AUTOREF))
+    md.inline.ruler.before("link", "sitegen_wikilink", recording(wikilink, LinkKind.WIKILINK))
+    md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, LinkKind.AUTOREF))
     md.core.ruler.after("inline", "sitegen_embeds", report_embeds)
     md.core.ruler.after("inline", "sitegen_unsupported", report_unsupported)
     md.core.ruler.after("inline", "sitegen_directive_links", directive_links)

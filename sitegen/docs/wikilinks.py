@@ -16,7 +16,6 @@ from markdown_it.rules_inline import StateInline
 from sitegen.docs.blocks import report
 from sitegen.docs.positions import SOURCE
 
-KIND = "wikilink"
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp")
 _EMBED = "sitegen_embed"
 #: ``find_closer``'s memo per inline state: closer -> (searched from, found at or -1).

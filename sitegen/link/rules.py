@@ -14,7 +14,7 @@ The rule, in the order ``resolve`` applies it:
    (``SiteIndex.lookup``); none of them is ``MISSING``, a node named by the path looked up;
 6. none of them: the URL a page is published at, or a redirect's old address, read from the
    site root or from the linking page's own URL (``Addresses.find``, content/guides/urls.md);
-7. the fragment is checked against the target's heading ids or line count (``check_fragment``).
+7. the fragment is checked against the target's heading ids or line count (``AnchorIndex``).
 
 Works on the set of crawled paths only: never touches the file system.
 """
@@ -24,12 +24,13 @@ from __future__ import annotations
 import ipaddress
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
+from sitegen.docs.records import PageRecord
 from sitegen.paths import (
     NodeId,
     RepoPath,
@@ -250,18 +251,53 @@ def first_line_anchor(fragment: str) -> str:
     return f"L{m.group(1)}" if m else fragment
 
 
-def check_fragment(
-    fragment: str, heading_ids: Callable[[], set[str]] | None, line_count: int | None
-) -> bool:
-    """Whether a fragment names a heading of a page or a line (range) of a source file."""
-    if not fragment:
+class AnchorIndex:
+    """Every fragment a link may name, by node: a page's heading ids and its other anchors
+    (``{#id}``, raw HTML ``id`` and ``<a name>``), its headings by text (``[[Page#Heading]]``),
+    and a source file's lines (``#L12``, ``#L12-L20``). The one place a fragment is checked;
+    a page's names are gathered the first time a link names the page."""
+
+    def __init__(
+        self, pages: Mapping[NodeId, PageRecord], line_counts: Mapping[NodeId, int]
+    ) -> None:
+        self._pages = pages
+        self._line_counts = line_counts
+        self._ids: dict[NodeId, frozenset[str]] = {}
+        self._texts: dict[NodeId, dict[str, str]] = {}
+
+    def ids(self, node: NodeId) -> frozenset[str]:
+        """The ids of the page ``node``: its headings' and its other anchors (none for any
+        other node)."""
+        ids = self._ids.get(node)
+        if ids is None:
+            record = self._pages.get(node)
+            found = [h.id for h in record.headings] + record.anchors if record else []
+            ids = self._ids[node] = frozenset(found)
+        return ids
+
+    def by_text(self, node: NodeId, text: str) -> str | None:
+        """The id of the page's first heading whose text is ``text``, compared as
+        ``[[Page#Heading]]`` writes it (surrounding space and case ignored)."""
+        texts = self._texts.get(node)
+        if texts is None:
+            texts = self._texts[node] = {}
+            record = self._pages.get(node)
+            for h in record.headings if record else ():
+                texts.setdefault(h.text.strip().lower(), h.id)
+        return texts.get(text.strip().lower())
+
+    def has(self, node: NodeId, fragment: str) -> bool:
+        """Whether ``fragment`` names a heading or anchor of the page ``node``, or a line or
+        line range of the source file ``node``; an asset has nothing to check."""
+        if not fragment:
+            return True
+        line_count = self._line_counts.get(node)
+        if line_count is not None:
+            m = _LINE_ANCHOR.fullmatch(fragment)
+            if not m:
+                return False
+            first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+            return 1 <= first <= last <= line_count
+        if node in self._pages:
+            return fragment in self.ids(node)
         return True
-    if line_count is not None:
-        m = _LINE_ANCHOR.fullmatch(fragment)
-        if not m:
-            return False
-        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
-        return 1 <= first <= last <= line_count
-    if heading_ids is not None:
-        return fragment in heading_ids()
-    return True

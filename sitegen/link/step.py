@@ -17,9 +17,7 @@ from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl
 from sitegen.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
-from sitegen.docs.autorefs import KIND as AUTOREF
-from sitegen.docs.records import Link, PageRecord
-from sitegen.docs.wikilinks import KIND as WIKILINK
+from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.link.broken import (
     AMBIGUOUS_WIKILINK,
@@ -29,16 +27,14 @@ from sitegen.link.broken import (
     MISSING_REL_TARGET,
     BrokenLink,
 )
-from sitegen.link.rules import Outcome, Resolved, SiteIndex, check_fragment, resolve
+from sitegen.link.rules import AnchorIndex, Outcome, Resolved, SiteIndex, resolve
 from sitegen.link.symbols import SymbolIndex, SymbolPlace, symbol_index
 from sitegen.link.wiki import WikiNames, resolve_wikilink, wiki_names
 from sitegen.paths import (
     NodeId,
     RepoPath,
     content_relative,
-    is_source_node,
     source_node_id,
-    source_repo_path,
 )
 from sitegen.urlgate import allowed_url, refusal
 
@@ -77,33 +73,15 @@ class _Linker:
         self.index = index
         self.why_unread = why_unread
         self.by_path = {p.path: p for p in pages}
-        self.line_counts = line_counts
-        self.page_of_node = {index.node_for(p): p for p in self.by_path}
-        self._ids: dict[str, set[str]] = {}
-        self._texts: dict[str, dict[str, str]] = {}
+        self.page_of_node = {self._node_of_page(p): p for p in self.by_path}
+        self.anchors = AnchorIndex(
+            {node: self.by_path[p] for node, p in self.page_of_node.items()},
+            {source_node_id(RepoPath(p)): n for p, n in line_counts.items()},
+        )
         self.code: list[CodeRecord] = []
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
         self.suggester = Suggester(_as_written(index.content, p) for p in index.pages)
-
-    def heading_ids(self, repo_path: str) -> set[str]:
-        if repo_path not in self._ids:
-            record = self.by_path.get(repo_path)
-            self._ids[repo_path] = (
-                {h.id for h in record.headings} | set(record.anchors) if record else set()
-            )
-        return self._ids[repo_path]
-
-    def fragment_ok(self, node: NodeId | None, fragment: str, from_path: str) -> bool:
-        if node is None:  # a link to the linking file itself
-            return check_fragment(fragment, lambda: self.heading_ids(from_path), None)
-        if is_source_node(node):
-            path = source_repo_path(node)
-            return check_fragment(fragment, None, self.line_counts.get(path))
-        repo = self.page_of_node.get(node)
-        if repo is not None:
-            return check_fragment(fragment, lambda: self.heading_ids(repo), None)
-        return True  # assets: nothing to check
 
     def add_nodes(self, code: Iterable[CodeRecord]) -> None:
         for rec in self.by_path.values():
@@ -135,9 +113,9 @@ class _Linker:
         edges: list[Edge] = []
         resolutions: list[Resolved] = []
         for link in rec.links:
-            if link.kind == WIKILINK:
+            if link.kind is LinkKind.WIKILINK:
                 res = self._wikilink(rec.path, link)
-            elif link.kind == AUTOREF:
+            elif link.kind is LinkKind.AUTOREF:
                 res = self._autoref(rec.path, link.href, link.line, link.column)
             else:
                 res = self._api_anchor(resolve(link.href, rec.path, self.index), rec.path)
@@ -198,22 +176,14 @@ class _Linker:
             self.report(
                 BrokenLink(path, link.line, link.column, AMBIGUOUS_WIKILINK, link.href, msg)
             )
-        heading = link.href.partition("#")[2].strip().lower()
+        heading = link.href.partition("#")[2]
         res = target.resolved
-        if heading and res.outcome in (Outcome.INTERNAL, Outcome.SELF):
-            by_text = self._heading_texts(target.found or path)
-            if heading in by_text:  # [[Page#Heading]] names the heading by its text
-                res = replace(res, fragment=by_text[heading])
+        page = self.index.node_for(target.found or path)
+        if heading.strip() and res.outcome in (Outcome.INTERNAL, Outcome.SELF) and page:
+            by_text = self.anchors.by_text(page, heading)
+            if by_text is not None:  # [[Page#Heading]] names the heading by its text
+                res = replace(res, fragment=by_text)
         return res
-
-    def _heading_texts(self, repo_path: str) -> dict[str, str]:
-        if repo_path not in self._texts:
-            record = self.by_path.get(repo_path)
-            texts: dict[str, str] = {}
-            for h in record.headings if record else ():
-                texts.setdefault(h.text.strip().lower(), h.id)
-            self._texts[repo_path] = texts
-        return self._texts[repo_path]
 
     @functools.cached_property
     def symbols(self) -> SymbolIndex:
@@ -241,7 +211,7 @@ class _Linker:
         symbol's source page when the page lacks the anchor (content/syntax/autorefs.md)."""
         if res.outcome is not Outcome.INTERNAL or "." not in res.fragment or not self.code:
             return res
-        if self.fragment_ok(res.node, res.fragment, path):
+        if res.node is not None and self.anchors.has(res.node, res.fragment):
             return res
         place = self.symbols.find(res.fragment)
         return self._symbol(place, path) if place is not None else res
@@ -302,14 +272,13 @@ class _Linker:
             )
             return None
         if res.outcome is Outcome.SELF:
-            if not rel and not self.fragment_ok(None, res.fragment, path):
-                self._broken_anchor(path, line, col, written, res.fragment, path)
+            here = self.index.node_for(path)
+            if not rel and here is not None and not self.anchors.has(here, res.fragment):
+                self._broken_anchor(path, line, col, written, res.fragment, here)
             return None  # self links and self-references are not edges
         assert res.node is not None
-        if res.outcome is Outcome.INTERNAL and not self.fragment_ok(res.node, res.fragment, path):
-            self._broken_anchor(
-                path, line, col, written, res.fragment, self.page_of_node.get(res.node)
-            )
+        if res.outcome is Outcome.INTERNAL and not self.anchors.has(res.node, res.fragment):
+            self._broken_anchor(path, line, col, written, res.fragment, res.node)
         if res.outcome in _OUTCOME_KIND:
             self.graph.add_node(Node(res.node, _OUTCOME_KIND[res.outcome]))
         if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
@@ -338,12 +307,11 @@ class _Linker:
         col: int,
         written: str,
         fragment: str,
-        target_page: str | None = None,
+        target: NodeId,
     ) -> None:
         # The closest heading id of the target page, as broken files get the closest file.
-        ids = self.heading_ids(target_page) if target_page is not None else set()
         msg = f"link '{written}': no heading or line '#{fragment}' in the target"
-        msg += closest_anchor(fragment, ids)
+        msg += closest_anchor(fragment, self.anchors.ids(target))
         self.report(BrokenLink(path, line, col, BROKEN_ANCHOR, written, msg))
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sitegen.analyse.cycles import CodeCycles, CycleReport, CyclicUnit
 from sitegen.analyse.reports import (
     KIND_NOUN,
     confidence_text,
@@ -17,6 +16,7 @@ from sitegen.analyse.reports import (
     summary_sentence,
     unit_title,
 )
+from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit
 from sitegen.graph.dependencies import DepEdge
 from sitegen.paths import NodeId, OutPath, SitePath, href_between, html_out_path
 

@@ -56,6 +56,7 @@ def emit_site(
         together = [(e, outs) for e, outs in claimed if e.background]
         for emitter, outs in claimed[:start]:
             emitter.emit(run, outs)
+        assert result.insight is not None, "the analysis runs before the site"
         key = digest(site.site_key, graph_key(result), result.insight.relatedness.missing)
         fresh = [out for _, outs in together for out in outs if not writer.reuse(out, key)]
         # Own templates render here, so an error in one is a ThemeError line, not a crash.

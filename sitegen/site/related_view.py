@@ -12,7 +12,7 @@ from sitegen.paths import NodeId, OutPath
 from sitegen.site.views import LinkItem, ReportCell, ReportView
 
 if TYPE_CHECKING:
-    from sitegen.analyse.related import RelatedPage
+    from sitegen.graph.analysis import RelatedPage
     from sitegen.site.state import SiteState
 
 

@@ -11,10 +11,10 @@ from markdown_it.common import normalize_url
 
 from sitegen.diagnostics import Level
 from sitegen.docs.markdown import MARKDOWN, extract_page
-from sitegen.docs.records import HTML_IMAGE, HTML_LINK, PageRecord
+from sitegen.docs.records import LinkKind, PageRecord
 
 FIRST_BYTE = {"image": b"!", "autolink": b"<", "inline": b"[", "reference": b"["}
-RAW_HTML_KINDS = (HTML_LINK, HTML_IMAGE)
+RAW_HTML_KINDS = (LinkKind.HTML, LinkKind.HTML_IMAGE)
 
 
 def line_and_column(data: bytes, offset: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
+from sitegen.docs.records import LinkKind, PageRecord
 
 RICH = (
     "---\ntitle: T\ndate: 2024-05-06\ntags: [a, b]\nextra: {n: 1, xs: [1.5, true, null]}\n"
@@ -66,6 +66,15 @@ def test_from_dict_takes_back_what_to_dict_gives() -> None:
     assert PageRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec
 
 
+def test_a_link_kind_is_cached_as_its_plain_value_and_read_back_as_the_enum() -> None:
+    rec = rich_record()
+    text = json.dumps(rec.to_dict())
+    assert '"kind": "inline"' in text and '"kind": "reference"' in text
+    back = PageRecord.from_dict(json.loads(text))
+    assert [type(x.kind) for x in back.links] == [LinkKind] * len(back.links)
+    assert [x.kind for x in back.links] == [x.kind for x in rec.links]
+
+
 def _forged(change: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(json.dumps(rich_record().to_dict()))
     if change == "a bool for an int":
@@ -88,6 +97,8 @@ def _forged(change: str) -> dict[str, Any]:
         data["links"] = {"0": data["links"][0]}
     elif change == "no html":
         del data["html"]
+    elif change == "no such link kind":
+        data["links"][0]["kind"] = "hyperlink"
     return data
 
 
@@ -104,6 +115,7 @@ def _forged(change: str) -> dict[str, Any]:
         "a list for the front matter",
         "an object for the links",
         "no html",
+        "no such link kind",
     ],
 )
 def test_from_dict_refuses_any_other_shape(change: str) -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.rawlinks import html_links
-from sitegen.docs.records import HTML_IMAGE, HTML_LINK, Link, PageRecord
+from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.docs.sanitize import RawHtml
 from tests.docs.test_extract import line_and_column, offsets_of
 from tests.docs.test_sanitize import published
@@ -63,7 +63,7 @@ CASES = {
 def _assert_at_their_urls(data: bytes, rec: PageRecord) -> None:
     for link in rec.links:
         assert (link.line, link.column) == line_and_column(data, link.offset), link
-        if link.kind in (HTML_LINK, HTML_IMAGE):
+        if link.kind in (LinkKind.HTML, LinkKind.HTML_IMAGE):
             written = html.unescape(data[link.offset :].decode()).encode()
             assert written.startswith(html.unescape(link.href).encode()), link
 
@@ -94,13 +94,13 @@ def test_labels_kinds_and_sections() -> None:
     rec = extract_page("content/p.md", text.encode())
     got = [(link.href, link.kind, link.label, link.anchor) for link in rec.links]
     assert got == [
-        ("a.md", HTML_LINK, "the A page", ""),
-        ("b.md", HTML_LINK, "B icon text", "one"),
-        ("i.png", HTML_IMAGE, "icon", "one"),
-        ("c.png", HTML_IMAGE, "the C", "two"),
-        ("d.webm", HTML_IMAGE, "", "two"),
-        ("e.md", HTML_LINK, "unclosed", "two"),
-        ("f.md", HTML_LINK, "F", "two"),
+        ("a.md", LinkKind.HTML, "the A page", ""),
+        ("b.md", LinkKind.HTML, "B icon text", "one"),
+        ("i.png", LinkKind.HTML_IMAGE, "icon", "one"),
+        ("c.png", LinkKind.HTML_IMAGE, "the C", "two"),
+        ("d.webm", LinkKind.HTML_IMAGE, "", "two"),
+        ("e.md", LinkKind.HTML, "unclosed", "two"),
+        ("f.md", LinkKind.HTML, "F", "two"),
     ]
 
 
@@ -199,7 +199,7 @@ def test_html_links_reads_the_stdlib_parsers_attributes() -> None:
     (a, img) = html_links(fragment)
     assert (a.url, a.attribute, a.label, a.open) == ("one.md", "href", "x", False)
     assert fragment[slice(*a.span)] == ' href = "one.md"' and a.at == fragment.index("one")
-    assert (img.url, img.kind) == ("two.png/", HTML_IMAGE)
+    assert (img.url, img.kind) == ("two.png/", LinkKind.HTML_IMAGE)
 
 
 # --- the same links in every mode, over generated HTML ------------------------------------
@@ -258,7 +258,7 @@ def test_every_mode_records_the_same_links(page: str, ending: str) -> None:
     allowed = records[RawHtml.ALLOW]
     assert sorted(_published_urls(allowed)) == sorted(link.href for link in allowed.links)
     escaped = records[RawHtml.ESCAPE]
-    raw_kinds = (HTML_LINK, HTML_IMAGE)
+    raw_kinds = (LinkKind.HTML, LinkKind.HTML_IMAGE)
     assert all(escaped.links[int(i)].kind not in raw_kinds for i in _marks(escaped))
 
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from sitegen.docs.records import Heading, PageRecord
 from sitegen.link.rules import (
+    AnchorIndex,
     Outcome,
     SiteIndex,
-    check_fragment,
     is_loopback,
     normalize_url,
     resolve,
 )
+from sitegen.paths import NodeId
 
 
 @pytest.fixture
@@ -123,11 +125,45 @@ def test_protocol_relative_is_external(index: SiteIndex) -> None:
     assert (res.outcome, res.node) == (Outcome.EXTERNAL, "https://example.com/x")
 
 
-def test_line_anchors() -> None:
-    assert check_fragment("L3", None, 10)
-    assert check_fragment("L3-L10", None, 10)
-    assert not check_fragment("L11", None, 10)
-    assert not check_fragment("L5-L3", None, 10)
-    assert not check_fragment("intro", None, 10)
-    assert check_fragment("intro", lambda: {"intro"}, None)
-    assert not check_fragment("nope", lambda: {"intro"}, None)
+def _page(path: str, headings: list[tuple[str, str]], anchors: list[str]) -> PageRecord:
+    return PageRecord(
+        path=path,
+        content_hash="",
+        title="",
+        front_matter={},
+        headings=[Heading(2, text, id_, i + 1, 0) for i, (text, id_) in enumerate(headings)],
+        links=[],
+        relations=[],
+        html="",
+        link_mark="",
+        anchors=anchors,
+    )
+
+
+@pytest.fixture
+def anchors() -> AnchorIndex:
+    page = _page("content/a.md", [("Intro", "intro"), (" Set Up ", "set-up")], ["raw"])
+    return AnchorIndex({NodeId("/a.md"): page}, {NodeId("/code/sitegen/graph.py"): 10})
+
+
+def test_line_anchors(anchors: AnchorIndex) -> None:
+    source = NodeId("/code/sitegen/graph.py")
+    assert anchors.has(source, "L3")
+    assert anchors.has(source, "L3-L10")
+    assert not anchors.has(source, "L11")
+    assert not anchors.has(source, "L5-L3")
+    assert not anchors.has(source, "intro")
+
+
+def test_page_anchors_are_heading_ids_and_other_anchors(anchors: AnchorIndex) -> None:
+    page = NodeId("/a.md")
+    assert anchors.has(page, "intro") and anchors.has(page, "raw") and anchors.has(page, "")
+    assert not anchors.has(page, "nope") and not anchors.has(page, "L3")
+    assert anchors.ids(page) == {"intro", "set-up", "raw"}
+    assert anchors.by_text(page, "set up") == "set-up"
+    assert anchors.by_text(page, "raw") is None
+
+
+def test_an_asset_or_unknown_node_has_nothing_to_check(anchors: AnchorIndex) -> None:
+    assert anchors.has(NodeId("/img/logo.png"), "anything")
+    assert anchors.ids(NodeId("/img/logo.png")) == frozenset()

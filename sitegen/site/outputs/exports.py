@@ -6,7 +6,7 @@ Serializes the finished graphs with their own exporters; never changes them.
 
 from __future__ import annotations
 
-from sitegen.analyse.figures import Figures
+from sitegen.graph.analysis import Figures
 from sitegen.graph.export import export_graph_md
 from sitegen.graph.graphjson import dump_graph_json
 from sitegen.paths import OutPath
@@ -31,7 +31,9 @@ class GraphJson(OneFile):
     background = True
 
     def render(self, run: EmitRun, out: OutPath) -> str:
-        return dump_graph_json(run.site.graph, _figure_table(run.site.result.insight.figures))
+        insight = run.site.result.insight
+        assert insight is not None, "the analysis runs before the site"
+        return dump_graph_json(run.site.graph, _figure_table(insight.figures))
 
 
 def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.figures import Figures
+from sitegen.graph.analysis import Figures
 from sitegen.graph.model import Graph
 from sitegen.paths import (
     NodeId,
@@ -29,7 +29,9 @@ class GraphPage(OneFile):
         from sitegen.site.graphview import GraphDrawing, render_graph_page
 
         site = run.site
-        whole, figures = site.result.insight.whole, site.result.insight.figures
+        insight = site.result.insight
+        assert insight is not None, "the analysis runs before the site"
+        whole, figures = insight.whole, insight.figures
         nodes = [n for _, n in sorted(whole.nodes.items()) if n.id in figures.pagerank]
         edges = [
             e for e in whole.edges() if e.src in figures.pagerank and e.dst in figures.pagerank
