@@ -20,10 +20,10 @@ from sitegen.config import Config
 from sitegen.crawl import Crawl, crawl
 from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.includes import include_names
 from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
-from sitegen.docs.snippets import snippet_names
 from sitegen.generators import SlugStyle
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph, NodeKind
@@ -164,7 +164,7 @@ def _build_locked(
     with progress, long_lived_objects():
         # 1. crawl: the only step that reads the project
         timings = _Timings()
-        found = crawl(config, includes=snippet_names)
+        found = crawl(config, includes=include_names)
         fingerprint = build_fingerprint(config, found)
         timings.mark("crawl")
         previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)

@@ -325,12 +325,13 @@ class _Walker:
         guards as every other read. A name that leads nowhere is left out, and one that leads
         to a file that cannot be read is left out with the reason (the page says either)."""
         tried: set[str] = set()
+        base = include_base(self.config)
         for page in self.crawl.pages:
-            for name in includes(page.data):
+            for name in includes(page.path, page.data):
                 if name in tried:
                     continue
                 tried.add(name)
-                for rel in snippet_candidates(self.content, name):
+                for rel in snippet_candidates(self.content, name, base):
                     data = self._snippet(rel)
                     if isinstance(data, bytes):
                         self.crawl.snippets[name] = data
@@ -391,12 +392,13 @@ class _Walker:
         return data
 
 
-#: The file names a page's bytes ask to include (``sitegen.docs.snippets.snippet_names``). The
-#: driver passes it in, since the syntax belongs to the docs layer above (ARCHITECTURE.md#layers).
-Includes = Callable[[bytes], list[str]]
+#: The file names a page (its path, its bytes) asks to include
+#: (``sitegen.docs.includes.include_names``). The driver passes it in, since the syntax
+#: belongs to the docs layer above (ARCHITECTURE.md#layers).
+Includes = Callable[[str, bytes], list[str]]
 
 
-def _no_includes(data: bytes) -> list[str]:
+def _no_includes(path: str, data: bytes) -> list[str]:
     return []
 
 
@@ -414,14 +416,32 @@ def crawl(config: Config, includes: Includes = _no_includes) -> Crawl:
     return result
 
 
-def snippet_candidates(content: str, name: str) -> list[RepoPath]:
-    """The repository paths a snippet line's ``name`` is looked for at, in order: from the
-    project root, then from the content folder (content/syntax/snippets.md)."""
+def snippet_candidates(content: str, name: str, base: str = "") -> list[RepoPath]:
+    """The repository paths an included ``name`` is looked for at, in order: from the
+    project root, the content folder, then ``base`` (the folder of mkdocs.yml, where
+    MkDocs' include extensions start); ``@/x`` from the content folder only (VitePress'
+    source root), ``/x`` from the root only (content/syntax/includes.md)."""
+    bases: tuple[str, ...]
+    if name.startswith("@/"):
+        bases, name = (content,), name[2:]
+    elif name.startswith("/"):
+        bases, name = ("",), name[1:]
+    else:
+        bases = ("", content, base)
     found = (
-        normalize_repo_path(posixpath.join(base, name)) if base else normalize_repo_path(name)
-        for base in dict.fromkeys(("", content))
+        normalize_repo_path(posixpath.join(folder, name)) if folder else normalize_repo_path(name)
+        for folder in dict.fromkeys(bases)
     )
     return [rel for rel in found if rel]
+
+
+def include_base(config: Config) -> str:
+    """The folder of the project's mkdocs.yml, a repository path ("" for none or the root):
+    markdown-include, mdx_include and pymdownx.snippets read from where MkDocs runs."""
+    found = config.generator
+    if found is None or found.name != "MkDocs":
+        return ""
+    return posixpath.dirname(found.config_file)
 
 
 class Reads(enum.Enum):
@@ -457,7 +477,8 @@ def build_reads(
     if real == root or not is_within(real, root):
         return Reads.NOTHING
     rel = real.relative_to(root).as_posix()
-    if any(rel in snippet_candidates(config.content_rel, n) for n in snippets):
+    base = include_base(config)
+    if any(rel in snippet_candidates(config.content_rel, n, base) for n in snippets):
         # Read wherever it lies, through the snippet guard only (never a hidden path).
         hidden = any(part.startswith(".") for part in rel.split("/"))
         return Reads.NOTHING if hidden else Reads.BYTES

@@ -35,7 +35,7 @@ import click
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
 from sitegen.crawl import Crawl, Reads, build_reads
-from sitegen.docs.snippets import snippet_names
+from sitegen.docs.includes import include_names
 from sitegen.ownership import OUTPUT_MARKER
 from sitegen.paths import is_within
 from sitegen.result import BuildResult
@@ -350,8 +350,9 @@ def _bytes_of(path: Path) -> bytes | None:
 
 
 def included_names(found: Crawl) -> frozenset[str]:
-    """Every name a page's snippet lines give, read or not: a file created at one is read."""
-    return frozenset(name for page in found.pages for name in snippet_names(page.data))
+    """Every name a page's snippets and includes give, read or not: a file created at one is
+    read."""
+    return frozenset(name for page in found.pages for name in include_names(page.path, page.data))
 
 
 def site_stamps(out: Path) -> dict[str, str]:

@@ -12,7 +12,7 @@ import pytest
 
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl, snippet_candidates
-from sitegen.docs.snippets import snippet_names
+from sitegen.docs.includes import include_names
 from sitegen.serve import (
     BadRequest,
     Builder,
@@ -126,7 +126,7 @@ def project(tmp_path: Path) -> Path:
 
 def _reads(root: Path, rel: str) -> Reads:
     config = load_config(root)
-    found = crawl(config, includes=snippet_names)
+    found = crawl(config, includes=include_names)
     return build_reads(config, root / rel, included_names(found), config_files(config, None))
 
 
@@ -153,7 +153,7 @@ def test_the_predicate_agrees_with_the_crawl(project: Path) -> None:
     """Every file on disk: read by the crawl -> BYTES, listed only -> NAME, else NOTHING (but
     the files read outside the walk: config, theme, .gitignore, snippets)."""
     config = load_config(project)
-    found = crawl(config, includes=snippet_names)
+    found = crawl(config, includes=include_names)
     names = included_names(found)
     read: set[str] = {f.path for f in found.pages} | {f.path for f in found.code}
     read |= set(found.assets) | set(found.manifests)

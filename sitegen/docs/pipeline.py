@@ -12,10 +12,11 @@ from collections.abc import Callable, Mapping
 from functools import partial
 
 from sitegen.crawl import SourceFile
+from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
-from sitegen.docs.snippets import Expanded, expand, map_back, snippet_names
+from sitegen.docs.snippets import Expanded, map_back
 from sitegen.generators import SlugStyle
 from sitegen.parallel import run_forked
 from sitegen.paths import RepoPath
@@ -37,14 +38,15 @@ def extract_pages(
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html``
     mode). The key is ``record_key`` of the bytes' hash and the ``slugs`` style, so a page
-    extracted under another style is extracted again. A page with snippet lines
-    is parsed with the snippets in place (content/syntax/snippets.md); its cache key is the
-    hash of those bytes and of the snippets' problems, so a changed snippet file parses the
-    page again, and so does a snippet left out for another reason (the warning says which)."""
+    extracted under another style is extracted again. A page with snippet lines or includes
+    is parsed with them in place (content/syntax/snippets.md, includes.md); its cache key is
+    the hash of those bytes and of their problems, so a changed included file parses the
+    page again, and so does one left out for another reason (the warning says which)."""
     expanded = {
-        f.path: expand(f.data, snippets or {}, unread_snippets, page=f.path, paths=snippet_paths)
+        f.path: ex
         for f in files
-        if snippet_names(f.data)
+        if (ex := expand_includes(f.path, f.data, snippets or {}, unread_snippets, snippet_paths))
+        is not None
     }
     keys = {
         f.path: record_key(

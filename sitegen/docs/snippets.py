@@ -91,6 +91,17 @@ def _inserted(
     return problem, _lines(body, *lines, indent)
 
 
+@dataclass(frozen=True)
+class Replacement:
+    """Part of one line of a page (``start`` to ``end``, no line break) and what takes its
+    place; ``problem`` is the warning at its line, if any."""
+
+    start: int
+    end: int
+    text: bytes
+    problem: str | None = None
+
+
 def expand(
     data: bytes,
     files: Mapping[str, bytes | None],
@@ -105,15 +116,22 @@ def expand(
     line: why it was not read when ``unread`` says (over ``max_file_size``, binary), else no
     such file (missing, outside the root). ``paths`` gives the repository path each name was
     read from, so a snippet of the page ``page`` itself is refused as such."""
-    out: list[bytes] = []
-    splices: list[Splice] = []
-    problems: list[tuple[int, str]] = []
-    pos = grown = 0
-    lines_before = 0
+    return splice(data, snippet_replacements(data, files, unread, page=page, paths=paths))
+
+
+def snippet_replacements(
+    data: bytes,
+    files: Mapping[str, bytes | None],
+    unread: Mapping[str, str] | None = None,
+    *,
+    page: str = "",
+    paths: Mapping[str, str] | None = None,
+) -> list[Replacement]:
+    """What each snippet line of ``data`` becomes (``expand``), in page order."""
+    out: list[Replacement] = []
     for m in SNIPPET_LINE.finditer(data) if b"8<" in data else ():
         name = m.group("name").decode("utf-8", "replace")
         path, start, end = split_range(name)
-        lines_before += data.count(b"\n", pos, m.start())
         line_end = m.end() if not data[m.start() : m.end()].endswith(b"\r") else m.end() - 1
         if m.group("escape"):  # ";--8<-- ..." shows the snippet line itself, as pymdownx does
             problem, text = None, data[m.start() : line_end].replace(b";", b"", 1)
@@ -123,23 +141,40 @@ def expand(
             problem, text = _inserted(
                 files.get(path), path, (start, end), m.group("indent"), own, why
             )
-        if problem is not None:
-            problems.append((lines_before + 1, f"snippet '{name}': {problem}"))
-        out.append(data[pos : m.start()])
-        new_offset = m.start() + grown
-        out.append(text)
+        message = None if problem is None else f"snippet '{name}': {problem}"
+        out.append(Replacement(m.start(), line_end, text, message))
+    return out
+
+
+def splice(data: bytes, replacements: list[Replacement]) -> Expanded:
+    """``data`` with each replacement made (in page order; one that overlaps the one before
+    is left out), and the splices that map the result back to ``data``."""
+    out: list[bytes] = []
+    splices: list[Splice] = []
+    problems: list[tuple[int, str]] = []
+    pos = grown = 0
+    lines_before = 0
+    for r in replacements:
+        if r.start < pos:
+            continue
+        lines_before += data.count(b"\n", pos, r.start)
+        if r.problem is not None:
+            problems.append((lines_before + 1, r.problem))
+        out.append(data[pos : r.start])
+        out.append(r.text)
+        length = r.end - r.start
         splices.append(
             Splice(
-                m.start(),
-                line_end - m.start(),
-                new_offset,
-                len(text),
+                r.start,
+                length,
+                r.start + grown,
+                len(r.text),
                 lines_before + 1,
-                max(text.count(b"\n") + 1, 1),
+                max(r.text.count(b"\n") + 1, 1),
             )
         )
-        grown += len(text) - (line_end - m.start())
-        pos = line_end
+        grown += len(r.text) - length
+        pos = r.end
     out.append(data[pos:])
     return Expanded(b"".join(out), splices, problems)
 

@@ -15,11 +15,24 @@ from markdown_it.token import Token
 from sitegen.docs.blocks import report
 from sitegen.docs.positions import ENV_SOURCE, PageText
 
-#: (pattern, what it is) for text in paragraphs.
+#: (pattern, what it is) for text in paragraphs; each is one kind, warned once per page.
 _IN_TEXT = (
     (
         re.compile(r"\{%-?\s*(include|include_relative|include_cached)\b[^%]*%\}"),
         "the Liquid/Jinja include '{text}' (Jekyll, mkdocs-macros) is not run; it is shown as text",
+    ),
+    (
+        re.compile(r"\{%-?\s*(?!-?\s*(?:include|include_relative|include_cached)\b)[^%\n]*%\}"),
+        "the template tag '{text}' (Jinja, Liquid, mkdocs-macros) is not run; it is shown as text",
+    ),
+    (
+        re.compile(r"\{\{[^{}\n]*\}\}"),
+        "the template expression '{text}' (Vue, Jinja, mkdocs-macros) is not evaluated; "
+        "it is shown as text",
+    ),
+    (
+        re.compile(r"\{\*[^\n]*?\*\}"),
+        "the include '{text}' (a project's own markdown extension) is not run; it is shown as text",
     ),
     (
         re.compile(r"\{!\s*[^!{}]+?\s*!\}"),
@@ -37,43 +50,62 @@ _IN_TEXT = (
         ),
     ),
 )
-_IN_HTML = re.compile(r"<!--\s*@?include[:\s][^>]*-->", re.IGNORECASE)
+_IN_HTML = (
+    (
+        re.compile(r"<!--\s*@?include[:\s][^>]*-->", re.IGNORECASE),
+        "the include comment '{text}' (VitePress, markdown-include) is not run; nothing is included",
+    ),
+    _IN_TEXT[2],  # {{ }} in a Vue template
+)
 _MYST_FENCE = re.compile(r"\{[A-Za-z][\w:-]*\}")
+#: Containers whose content is shown as written, with no template meaning (VitePress).
+_AS_WRITTEN = ("container_v-pre_open", "container_v-pre_close")
+
+
+class _Found:
+    """The syntaxes found on one page: the first place of each kind, and how many more."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, tuple[int, str]] = {}
+        self.more: dict[str, int] = {}
+
+    def add(self, kind: str, index: int, message: str) -> None:
+        if kind in self.first:
+            self.more[kind] = self.more.get(kind, 0) + 1
+        else:
+            self.first[kind] = (index, message)
+
+    def report(self, state: StateCore) -> None:
+        for kind, (index, message) in self.first.items():
+            more = self.more.get(kind, 0)
+            said = f"{message} ({more} more on this page)" if more else message
+            report(state, index, said, "unsupported-syntax")
 
 
 def report_unsupported(state: StateCore) -> None:
+    """One warning per kind of syntax and page, at its first place, saying how many more."""
     source = state.env.get(ENV_SOURCE)
     if not isinstance(source, PageText):
         return
+    found = _Found()
+    as_written = 0
     for token in state.tokens:
-        if not token.map:
+        if token.type in _AS_WRITTEN:
+            as_written += 1 if token.nesting == 1 else -1
+        if not token.map or as_written > 0:
             continue
         if token.type == "inline" and token.children:
-            _scan(state, source, token.map, _IN_TEXT, _text_of(token.children))
+            _scan(found, source, token.map, _IN_TEXT, _text_of(token.children))
         elif token.type == "html_block":
-            _scan(
-                state,
-                source,
-                token.map,
-                (
-                    (
-                        _IN_HTML,
-                        (
-                            "the include comment '{text}' (VitePress, markdown-include) "
-                            "is not run; nothing is included"
-                        ),
-                    ),
-                ),
-            )
+            _scan(found, source, token.map, _IN_HTML)
         elif token.type == "fence" and _MYST_FENCE.match(token.info.strip()):
-            index = source.line_starts[token.map[0]]
-            report(
-                state,
-                index,
-                f"the MyST directive '```{token.info.strip()}' is not "
-                "supported; it is shown as code",
-                "unsupported-syntax",
+            written = f"```{token.info.strip()}"
+            found.add(
+                "myst-fence",
+                source.line_starts[token.map[0]],
+                f"the MyST directive '{written}' is not supported; it is shown as code",
             )
+    found.report(state)
 
 
 def _text_of(children: list[Token]) -> str:
@@ -86,27 +118,22 @@ def _text_of(children: list[Token]) -> str:
 
 
 def _scan(
-    state: StateCore,
+    found: _Found,
     source: PageText,
     lines: list[int],
     patterns: tuple[tuple[re.Pattern[str], str], ...],
     text: str | None = None,
 ) -> None:
-    """Report each match in ``text`` (default: the source lines), placed at its first
+    """Add each match in ``text`` (default: the source lines), placed at its first
     occurrence in the lines."""
     start = source.line_starts[lines[0]]
     stop = source.line_end(max(lines[1] - 1, lines[0]))
     for pattern, message in patterns:
         cursor = start
-        for found in pattern.finditer(
+        for match in pattern.finditer(
             source.text if text is None else text, *((start, stop) if text is None else ())
         ):
-            written = found.group(0).strip()
+            written = match.group(0).strip()
             at = source.text.find(written, cursor, stop)
             cursor = at + len(written) if at >= 0 else cursor
-            report(
-                state,
-                at if at >= 0 else start,
-                message.format(text=written[:80]),
-                "unsupported-syntax",
-            )
+            found.add(message, at if at >= 0 else start, message.format(text=written[:80]))

@@ -15,10 +15,10 @@ import copy
 import dataclasses
 
 from sitegen.defaults import UnreadFiles
+from sitegen.docs.includes import include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
-from sitegen.docs.snippets import snippet_names
 from sitegen.generators import SlugStyle
 from sitegen.link.addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
 from sitegen.link.rules import SiteIndex
@@ -58,11 +58,11 @@ class Preview:
     def render(self, path: str, data: bytes) -> tuple[OutPath, bytes] | None:
         """The HTML of the page at repository path ``path`` with the bytes ``data``, in the
         last build's site; None when the build must decide (a page that was not published,
-        or one with snippet lines, whose included files the preview does not read)."""
+        or one with snippets or includes, whose files the preview does not read)."""
         site = self.site
         node = SitePath.page(path, site.result.config.content_rel).node
         old = site.pages_by_node.get(node)
-        if old is None or old.path != path or snippet_names(data):
+        if old is None or old.path != path or include_names(path, data):
             return None
         config = site.result.config
         rec = extract_page(path, data, RawHtml(config.raw_html), SlugStyle(config.slugs))
