@@ -38,6 +38,9 @@ DEFAULT_CHECKS = {
     "relation-cycles": "error",
     # Off by default: a suggestion to link, not an error (content/guides/related-pages.md).
     "missing-links": "ignore",
+    # Off by default: a link to a loopback or private host is kept as the author wrote it
+    # (content/guides/linking.md#links-to-your-own-machine).
+    "loopback-link": "ignore",
 }
 
 

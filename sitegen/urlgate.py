@@ -5,12 +5,16 @@ Every emitter asks ``allowed_url`` (content/guides/safety.md, "Links that cannot
 sanitizer for the author's HTML, the link substitution for markdown links, wikilinks,
 autorefs, images and the links in callout and tab titles, the MathML filter, and the
 templates' ``href`` filter. A new syntax that writes a URL goes through it too, so it cannot
-forget the rule. Pure: never reads files.
+forget the rule. It also says which hosts only the author's own machine or network can reach
+(``is_private_url``): such links stay in the page but leave nothing other sites read.
+Pure: never reads files.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
+from urllib.parse import urlsplit
 
 #: Schemes a link may use; a URL without a scheme (relative, ``#x``, ``/x``, ``//host``) is
 #: always allowed. The sanitizer's allow-list, after GitHub's html-pipeline.
@@ -53,3 +57,46 @@ def refusal(url: str) -> str:
     """Why ``url`` is refused, in the words of a diagnostic's message."""
     scheme = url_scheme(url) or ""
     return f"the scheme '{scheme}:' is not one a page may link to; it is published as text"
+
+
+def _host(url: str) -> str:
+    """The host of an absolute URL, lower-cased, without a trailing dot or IPv6 brackets;
+    "" when there is none or the URL cannot be parsed."""
+    try:
+        return (urlsplit(as_read(url)).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return ""
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host.partition("%")[0])  # fe80::1%eth0: the zone is no address
+    except ValueError:
+        return None
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` names this machine: ``localhost``, a name under ``.localhost``, a
+    loopback address (``127.0.0.0/8``, ``[::1]``) or the unspecified one (``0.0.0.0``,
+    ``[::]``). The filter federation ingest applies to a peer's targets (issue 22)."""
+    host = _host(url)
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    addr = _address(host)
+    return addr is not None and (addr.is_loopback or addr.is_unspecified)
+
+
+def is_private_url(url: str) -> bool:
+    """Whether only the author's machine or network can reach ``url``: a loopback host
+    (``is_loopback``), or a private or link-local address (``10.0.0.0/8``, ``172.16.0.0/12``,
+    ``192.168.0.0/16``, ``169.254.0.0/16``, ``fc00::/7``, ``fe80::/10``). Such a link is kept
+    in the page as written, but is no edge: it never reaches ``graph.md``, ``graph.json`` or
+    a peer that reads them (content/guides/linking.md#links-to-your-own-machine)."""
+    if is_loopback(url):
+        return True
+    addr = _address(_host(url))
+    if addr is None:
+        return False
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    return addr.is_private or addr.is_link_local

@@ -17,7 +17,13 @@ from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
 from sitegen.fsutil import write_atomically
 from sitegen.graph.analysis import CodeCycles, CyclicUnit
-from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK, MISSING_REL_TARGET, BrokenLink
+from sitegen.link.broken import (
+    BROKEN_ANCHOR,
+    BROKEN_LINK,
+    LOOPBACK_LINK,
+    MISSING_REL_TARGET,
+    BrokenLink,
+)
 from sitegen.plural import agrees, counted
 
 BROKEN_LINKS = "broken-links"
@@ -117,6 +123,7 @@ LINK_CHECKS = {
     BROKEN_LINK: BROKEN_LINKS,
     BROKEN_ANCHOR: BROKEN_ANCHORS,
     MISSING_REL_TARGET: MISSING_REL_TARGETS,
+    LOOPBACK_LINK: LOOPBACK_LINK,  # off by default: such a link is kept as written
 }
 
 

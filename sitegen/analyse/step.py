@@ -37,7 +37,7 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
 def findings_of_build(result: BuildResult) -> list[Finding]:
     assert result.cycles is not None
     findings = (
-        check.link_findings(result.linked.broken)
+        check.link_findings(result.linked.broken + result.linked.loopback)
         + check.code_cycle_findings(result.cycles.code)
         + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
         + _missing_links(result)

@@ -17,6 +17,19 @@ BROKEN_ANCHOR = "broken-anchor"
 MISSING_REL_TARGET = "missing-rel-target"
 BROKEN_AUTOREF = "broken-autoref"
 AMBIGUOUS_WIKILINK = "ambiguous-wikilink"
+#: Not broken: a link to a loopback or private host, which stays in the page as written but
+#: makes no edge. Kept apart from the broken ones (``Linked.loopback``), never a warning: the
+#: ``loopback-link`` check (default ``ignore``) reports it to whoever asks.
+LOOPBACK_LINK = "loopback-link"
+
+
+def loopback_message(what: str, written: str) -> str:
+    """The ``loopback-link`` finding's sentence (``what`` is "link" or "relation 'rel-x'")."""
+    return (
+        f"{what} to '{written}' points at a loopback or private host that only your own "
+        "machine or network can reach; it stays in the page but is no edge of graph.md or "
+        "graph.json"
+    )
 
 
 class BrokenLink(NamedTuple):

@@ -4,8 +4,8 @@
 The rule, in the order ``resolve`` applies it:
 
 1. blank, ``mailto:``, ``tel:`` and other schemes are no edge (``IGNORED``); ``//host`` is https;
-2. an absolute URL is an external node, normalized (``normalize_url``), unless its host is a
-   loopback one (``LOOPBACK``, dropped with a warning);
+2. an absolute URL is an external node, normalized (``normalize_url``), unless its host is
+   the author's machine or network (``LOOPBACK``: kept in the page, no edge);
 3. the path part is percent-decoded; empty, it is the linking file itself (``SELF``);
 4. ``/x`` is read from the content folder (a file of VitePress's ``public/`` folder first),
    anything else from the linking file's folder, as GitHub does; a path that climbs out of
@@ -21,7 +21,6 @@ Works on the set of crawled paths only: never touches the file system.
 
 from __future__ import annotations
 
-import ipaddress
 import posixpath
 import re
 from collections.abc import Mapping
@@ -42,6 +41,7 @@ from sitegen.paths import (
     repo_path_within,
     source_node_id,
 )
+from sitegen.urlgate import is_private_url
 
 _LINE_ANCHOR = re.compile(r"L(\d+)(?:-L(\d+))?")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
@@ -54,7 +54,7 @@ class Outcome(StrEnum):
     MISSING = "missing"  # a local target that does not exist
     OUTSIDE = "outside"  # a local target outside the project root (a missing node)
     SELF = "self"  # the linking file itself: no edge, fragment checked
-    LOOPBACK = "loopback"  # dropped with a warning
+    LOOPBACK = "loopback"  # a loopback or private host: kept in the page, no edge
     IGNORED = "ignored"  # mailto:, tel:, empty …: not an edge
 
 
@@ -146,20 +146,6 @@ def normalize_url(url: str) -> str | None:
     return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
 
 
-def is_loopback(url: str) -> bool:
-    try:
-        host = (urlsplit(url).hostname or "").rstrip(".").lower()
-    except ValueError:
-        return False
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        addr = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return addr.is_loopback or addr.is_unspecified
-
-
 def resolve(href: str, from_path: str, index: SiteIndex) -> Resolved:
     """Resolve one destination from the repository file ``from_path``."""
     key = (href, posixpath.dirname(from_path))
@@ -235,7 +221,7 @@ def _resolve_absolute(href: str) -> Resolved:
     scheme = href.split(":", 1)[0].lower()
     if scheme not in ("http", "https", "ftp", "ftps"):
         return Resolved(Outcome.IGNORED)
-    if is_loopback(href):
+    if is_private_url(href):
         return Resolved(Outcome.LOOPBACK, NodeId(href))
     url = normalize_url(href)
     if url is None:

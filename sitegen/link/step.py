@@ -24,8 +24,10 @@ from sitegen.link.broken import (
     BROKEN_ANCHOR,
     BROKEN_AUTOREF,
     BROKEN_LINK,
+    LOOPBACK_LINK,
     MISSING_REL_TARGET,
     BrokenLink,
+    loopback_message,
 )
 from sitegen.link.rules import AnchorIndex, Outcome, Resolved, SiteIndex, resolve
 from sitegen.link.symbols import SymbolIndex, SymbolPlace, symbol_index
@@ -60,6 +62,9 @@ class Linked:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: Every broken link, anchor, relation target and cross-reference, in the order found.
     broken: list[BrokenLink] = field(default_factory=list)
+    #: Every link to a loopback or private host (kept in its page, no edge), in the order
+    #: found: the ``loopback-link`` check's findings, never a warning of the build.
+    loopback: list[BrokenLink] = field(default_factory=list)
 
 
 class _Linker:
@@ -262,13 +267,8 @@ class _Linker:
         if res.outcome is Outcome.IGNORED:
             return None
         if res.outcome is Outcome.LOOPBACK:
-            self.diag(
-                path,
-                line,
-                col,
-                f"{what} to '{written}' points at a loopback host that no "
-                "reader can follow; dropped",
-                "loopback",
+            self.out.loopback.append(
+                BrokenLink(path, line, col, LOOPBACK_LINK, written, loopback_message(what, written))
             )
             return None
         if res.outcome is Outcome.SELF:

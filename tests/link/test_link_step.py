@@ -171,11 +171,29 @@ def test_two_spellings_of_one_url_are_one_external_node() -> None:
     assert edge.count == 2
 
 
-@pytest.mark.parametrize("host", ["localhost:8000", "127.0.0.1", "[::1]", "0.0.0.0"])
-def test_a_loopback_link_is_dropped_with_a_warning(host: str) -> None:
-    linked = _link({"content/a.md": f"[dev](http://{host}/x)\n"})
+@pytest.mark.parametrize(
+    "host", ["localhost:8000", "127.0.0.1", "[::1]", "0.0.0.0", "10.0.0.7", "192.168.1.20:8080"]
+)
+def test_a_loopback_or_private_link_is_no_edge_and_no_warning(host: str) -> None:
+    linked = _link({"content/a.md": f"# Run it\n\nOpen [dev](http://{host}/x).\n"})
     assert linked.graph.edges_from("/a.md") == []
-    assert [d.code for d in linked.diagnostics] == ["loopback"]
+    assert not any(h.startswith("http") for h in linked.graph.nodes)
+    assert linked.diagnostics == [] and linked.broken == []
+    (found,) = linked.loopback
+    assert (found.path, found.line, found.col) == ("content/a.md", 3, 6)
+    assert (found.check, found.target) == ("loopback-link", f"http://{host}/x")
+    # the page keeps the link: its resolution says where it goes, for the renderer
+    (res,) = linked.resolutions["/a.md"]
+    assert res.outcome.value == "loopback"
+
+
+def test_a_relation_to_a_loopback_host_is_no_edge_and_is_reported_apart() -> None:
+    linked = _link({"content/a.md": "---\nrel-see-also: http://localhost:3000/\n---\n# A\n"})
+    assert linked.graph.edges_from("/a.md") == []
+    assert [(f.check, f.target) for f in linked.loopback] == [
+        ("loopback-link", "http://localhost:3000/")
+    ]
+    assert "relation 'rel-see-also'" in linked.loopback[0].message
 
 
 def test_mail_links_are_not_edges_and_not_reported() -> None:

@@ -9,11 +9,11 @@ from sitegen.link.rules import (
     AnchorIndex,
     Outcome,
     SiteIndex,
-    is_loopback,
     normalize_url,
     resolve,
 )
 from sitegen.paths import NodeId
+from sitegen.urlgate import is_loopback, is_private_url
 
 
 @pytest.fixture
@@ -102,9 +102,36 @@ def test_non_edges(index: SiteIndex, href: str) -> None:
         "https://LOCALHOST./a",
     ],
 )
-def test_loopback_is_dropped(index: SiteIndex, href: str) -> None:
+def test_loopback_is_no_edge(index: SiteIndex, href: str) -> None:
     assert is_loopback(href)
+    assert is_private_url(href)
     assert resolve(href, "content/x.md", index).outcome is Outcome.LOOPBACK
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "http://10.0.0.7:8080/admin",
+        "http://172.16.4.2/",
+        "http://192.168.1.20/x",
+        "http://169.254.1.1/",
+        "http://[fd12:3456::1]/",
+        "http://[fe80::1%25eth0]/",
+        "http://[::ffff:192.168.0.1]/",
+    ],
+)
+def test_a_private_address_is_no_edge_but_not_loopback(index: SiteIndex, href: str) -> None:
+    assert not is_loopback(href)
+    assert is_private_url(href)
+    assert resolve(href, "content/x.md", index).outcome is Outcome.LOOPBACK
+
+
+@pytest.mark.parametrize(
+    "href", ["http://172.32.0.1/", "http://8.8.8.8/", "https://localhost.example.com/", "http://x/"]
+)
+def test_public_hosts_stay_external(index: SiteIndex, href: str) -> None:
+    assert not is_private_url(href)
+    assert resolve(href, "content/x.md", index).outcome is Outcome.EXTERNAL
 
 
 @pytest.mark.parametrize(
