@@ -24,6 +24,9 @@ from sitegen.docs.includes import include_names
 from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
+from sitegen.federation.ingest import site_prefix
+from sitegen.federation.model import Federation
+from sitegen.federation.step import PeerReading, federate, read_peers
 from sitegen.generators import SlugStyle
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph, NodeKind
@@ -33,6 +36,7 @@ from sitegen.incremental import (
     STATE_FILE,
     BuildState,
     SiteRecord,
+    digest,
     finished_fingerprint,
     load_state,
     mark_finished,
@@ -165,11 +169,17 @@ def _build_locked(
         # 1. crawl: the only step that reads the project
         timings = _Timings()
         found = crawl(config, includes=include_names)
+        # 1b. the peers' graph.md (or their stored copies): part of the input
+        peers = read_peers(config, options.offline)
         fingerprint = build_fingerprint(config, found)
+        if peers.peers:
+            fingerprint = digest(fingerprint, peers.fingerprint)
         timings.mark("crawl")
         previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
         if options.write_site and not clean_pages and _unchanged(config, previous, fingerprint):
-            return _previous_result(config, found, previous, started)
+            result = _previous_result(config, found, previous, started)
+            result.diagnostics = sorted(set(result.diagnostics + peers.diagnostics))
+            return result
         mark_unfinished(config.cache_dir)
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
@@ -191,12 +201,14 @@ def _build_locked(
         store, graph, store_diags = _store_step(config, found, linked)
         result = BuildResult(config, found, pages, code_records, linked, graph, code)
         result.addresses = addresses
+        result.federation = _federation_step(config, peers, addresses, graph)
         timings.mark("store merge")
         # The store is written (atomically) by a forked process while the site is made.
         with run_in_background(store.save, graph, jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
             result.cycles = cycles_step(result)
             found_here = code_diags + code_link_diags + store_diags + _dropped(state)
+            found_here += result.federation.diagnostics
             result.diagnostics = _all_diagnostics(config, result, found_here)
             timings.mark("analyse")
             result.insight = insight_step(result, fingerprint, texts)
@@ -239,6 +251,13 @@ def _link_step(
     linked = link_all(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
     linked.diagnostics += problems
     return addresses, linked
+
+
+def _federation_step(
+    config: Config, peers: PeerReading, addresses: Addresses, graph: Graph
+) -> Federation:
+    """Backlinks from the peers' pages into this site's (content/guides/federation.md)."""
+    return federate(peers, site_prefix(config.base_url), addresses, graph.nodes)
 
 
 def _store_step(

@@ -159,17 +159,20 @@ def main() -> None:
 @_project_options
 @click.option("--strict", is_flag=True, help="Exit 1 when any warning was raised.")
 @click.option("--clean", is_flag=True, help="Ignore the caches and rebuild everything.")
+@click.option("--offline", is_flag=True, help="Read no peer; use their stored copies only.")
 def build(
     project: ProjectOptions,
     strict: bool,
     clean: bool,
+    offline: bool,
 ) -> None:
     """Build the site into the output folder."""
     from sitegen.build import BuildOptions
     from sitegen.build import build as run_build
 
     config = project.config()
-    result = run_build(config, BuildOptions(jobs=project.workers, clean=clean, quiet=project.quiet))
+    options = BuildOptions(jobs=project.workers, clean=clean, quiet=project.quiet, offline=offline)
+    result = run_build(config, options)
     _print_diagnostics(result.diagnostics)
     if not project.quiet:
         from sitegen.defaults import layout_line
@@ -240,10 +243,12 @@ def cycles(
 @click.option(
     "--json", "as_json", is_flag=True, help='Print {"node": ..., "groups": [...]} instead of text.'
 )
+@click.option("--offline", is_flag=True, help="Read no peer; use their stored copies only.")
 def backlinks(
     project: ProjectOptions,
     page: str,
     as_json: bool,
+    offline: bool,
 ) -> None:
     """Print what links to PAGE (a node id like /guides/a.md or a path), grouped as its page's
     "Linked from" or "Referenced by" section shows it: typed relations, links, links from
@@ -254,7 +259,8 @@ def backlinks(
     from sitegen.site.what_links_here import what_links_here, what_links_here_json
 
     config = project.config()
-    result = run_build(config, BuildOptions(write_site=False, jobs=project.workers, quiet=True))
+    options = BuildOptions(write_site=False, jobs=project.workers, quiet=True, offline=offline)
+    result = run_build(config, options)
     node = _page_node_arg(page, config, set(result.graph.nodes))
     if node is None:
         raise click.BadParameter(f"no page or source file '{page}' in the graph", param_hint="PAGE")

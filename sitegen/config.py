@@ -25,6 +25,16 @@ class ConfigError(Exception):
     """A usage or configuration error: the CLI exits with code 2."""
 
 
+@dataclass(frozen=True)
+class PeerOption:
+    """One entry of ``peers``: where its graph.md is read (an http(s) URL, or a path from the
+    root, which may lie outside it: only that file is read), its public URL and its name."""
+
+    url: str = ""
+    path: str = ""
+    name: str = ""
+
+
 SEVERITIES = ("error", "warn", "ignore")
 RAW_HTML_MODES = ("sanitize", "escape", "allow")
 #: The values of ``urls``: ``page.html`` or ``page/index.html`` (content/guides/urls.md).
@@ -84,6 +94,10 @@ class Config:
     #: (``guides/a/index.html``); by default ``use_directory_urls`` of an ``mkdocs.yml``
     #: (MkDocs' default: directory), else ``html`` (content/guides/urls.md).
     urls: str = ""
+    #: Other sites whose published ``graph.md`` gives this site's pages "Linked from other
+    #: sites" backlinks: a site's base URL, a local site folder or a graph.md file, or a table
+    #: ``{ path = "...", url = "...", name = "..." }`` (content/guides/federation.md).
+    peers: tuple[PeerOption, ...] = ()
     #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
     #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
     set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -173,6 +187,8 @@ def _coerce(name: str, value: Any) -> Any:
         if value not in URL_STYLES:
             raise ConfigError(f"option 'urls' must be 'html' or 'directory', not {value!r}")
         return value
+    if name == "peers":
+        return _coerce_peers(value)
     if name == "checks":
         if not isinstance(value, dict):
             raise ConfigError("option 'checks' must be a table of check = severity")
@@ -201,6 +217,32 @@ def check_base_url(url: str) -> None:
             f"option 'base_url' must be an absolute http(s) URL such as "
             f"'https://docs.example.com/', not '{url}'"
         )
+
+
+def _coerce_peers(value: Any) -> tuple[PeerOption, ...]:
+    """``peers``: strings (a URL, a folder or a file) or tables of ``path``, ``url``, ``name``."""
+    items = value if isinstance(value, list) else [value]
+    peers = []
+    for given in items:
+        item = given
+        if isinstance(given, str):
+            is_url = bool(urlsplit(given).scheme) and "://" in given
+            item = {"url": given} if is_url else {"path": given}
+        if not isinstance(item, dict) or not set(item) <= {"url", "path", "name"}:
+            raise ConfigError(
+                "option 'peers' must list URLs, paths or tables of path, url and name, "
+                'such as peers = ["https://docs.example.org/", "../other/site"]'
+            )
+        if not all(isinstance(v, str) for v in item.values()) or not (
+            item.get("url") or item.get("path")
+        ):
+            raise ConfigError("option 'peers': each peer needs a url or a path (strings)")
+        if item.get("url"):
+            parts = urlsplit(item["url"])
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ConfigError(f"option 'peers': '{item['url']}' is not an absolute http(s) URL")
+        peers.append(PeerOption(item.get("url", ""), item.get("path", ""), item.get("name", "")))
+    return tuple(peers)
 
 
 def parse_languages(names: list[Any]) -> tuple[LangId, ...]:

@@ -14,6 +14,7 @@ from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
+from sitegen.federation.model import Federation
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph
 from sitegen.link.step import Linked
@@ -29,6 +30,8 @@ class BuildOptions:
     #: Ignore the caches (extraction shards, incremental state).
     clean: bool = False
     quiet: bool = False
+    #: Read no peer: their stored copies only (content/guides/federation.md).
+    offline: bool = False
 
 
 @dataclass
@@ -53,6 +56,8 @@ class BuildResult:
     unchanged: str = ""
     #: Where each page is published, and the redirects (sitegen/link/addresses.py).
     addresses: Addresses = field(default_factory=Addresses)
+    #: Backlinks from other sites' pages, and what was read of each peer (sitegen/federation/).
+    federation: Federation = field(default_factory=Federation)
 
     @property
     def warnings(self) -> int:
@@ -68,6 +73,7 @@ class BuildResult:
             f"{counted(len(self.pages), 'page')}, "
             f"{counted(len(self.code_records), 'source file')}, {counted(links, 'link')}, "
             f"{counted(broken, 'broken link')}, {counted(self.warnings, 'warning')}"
+            + self.federation.counts()
         )
 
     def summary(self) -> str:

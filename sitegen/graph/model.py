@@ -18,7 +18,8 @@ from sitegen.paths import NodeId
 
 class NodeKind(StrEnum):
     """What a node stands for: a page, a source file or a symbol in one, an asset, a URL
-    outside the site, or a link target that does not exist."""
+    outside the site, a link target that does not exist, or a page of another site that
+    links here (read from its graph.md: content/guides/federation.md)."""
 
     PAGE = "page"
     SOURCE = "source"
@@ -26,6 +27,7 @@ class NodeKind(StrEnum):
     ASSET = "asset"
     EXTERNAL = "external"
     MISSING = "missing"
+    PEER = "peer"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -167,6 +169,7 @@ _KIND_RANK = {
     NodeKind.SYMBOL: 4,
     NodeKind.ASSET: 3,
     NodeKind.EXTERNAL: 2,
+    NodeKind.PEER: 2,
     NodeKind.MISSING: 1,
 }
 

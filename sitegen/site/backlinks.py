@@ -8,9 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from sitegen.federation.model import Federation
 from sitegen.graph.model import Edge, edge_annotation
 from sitegen.graph.relations import PLAIN_HEADING, relation_heading
+from sitegen.paths import NodeId
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
+
+#: The heading of the backlinks from other sites' pages (content/guides/federation.md).
+PEERS_HEADING = "Linked from other sites"
 
 
 def _entry(edge: Edge, titles: Mapping[str, str], href_for: Callable[[Edge], str]) -> BacklinkEntry:
@@ -42,6 +47,27 @@ def backlink_groups(
         heading = relation_heading(rel) if rel else PLAIN_HEADING
         groups.append(BacklinkGroup(heading=heading, rel=rel, entries=tuple(entries)))
     return tuple(groups)
+
+
+def peer_groups(federation: Federation, node: NodeId) -> tuple[BacklinkGroup, ...]:
+    """The "Linked from other sites" group of ``node``, or none: one entry per edge from a
+    peer's page, with the linking page's title, its EdgeAnnotation (a typed relation keeps
+    its predicate) and the peer site's name; sorted by site, then title and URL."""
+    entries = [
+        BacklinkEntry(
+            title=federation.graph.title_of(e.src),
+            href=federation.hrefs.get(e.src, ""),
+            annotation=edge_annotation(e.rel, e.label, e.anchor, e.count),
+            rel=e.rel,
+            detail=f"on {federation.site_of.get(e.src, '')}",
+            source=str(e.src),
+        )
+        for e in federation.graph.backlinks_of(node)
+    ]
+    if not entries:
+        return ()
+    entries.sort(key=lambda e: (e.detail.casefold(), e.title.casefold(), e.title, e.href, e.rel))
+    return (BacklinkGroup(PEERS_HEADING, "", tuple(entries), group_id="peers"),)
 
 
 def format_backlinks_text(

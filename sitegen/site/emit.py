@@ -136,7 +136,10 @@ def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
     reports = [("All pages", str(index_out(site))), ("Broken links", "broken-links.html")]
     if site.result.cycles is not None:
         reports.append(("Cycles", "cycles.html"))
-    return (*reports, ("Missing links", "missing-links.html"), ("Graph", "graph.html"))
+    reports += [("Missing links", "missing-links.html"), ("Graph", "graph.html")]
+    if site.result.config.peers:
+        reports.append(("Peers", "peers.html"))
+    return tuple(reports)
 
 
 def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:

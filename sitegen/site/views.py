@@ -83,6 +83,8 @@ class BacklinkGroup:
     heading: str  # "Superseded by", "Linked from", ...
     rel: str  # the predicate; "" for plain body links
     entries: tuple[BacklinkEntry, ...]
+    #: The heading's id after ``backlinks-`` when not made from ``rel`` (``peers``).
+    group_id: str = ""
 
     @property
     def count(self) -> int:

@@ -18,7 +18,7 @@ from sitegen.paths import (
     is_source_node,
     source_repo_path,
 )
-from sitegen.site.backlinks import backlink_groups
+from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
 
 if TYPE_CHECKING:
@@ -47,6 +47,7 @@ def what_links_here(result: BuildResult, node: NodeId) -> tuple[BacklinkGroup, .
     code = [e for e in incoming if is_source_node(e.src)]
     if not is_source_node(node):  # a page: relations and links, then "Referenced from code"
         groups = list(backlink_groups(docs, titles, _where))
+        groups += peer_groups(result.federation, node)
         refs = tuple(
             BacklinkEntry(
                 title=f"{source_repo_path(e.src)}:{_line(e)}",

@@ -17,6 +17,7 @@ from sitegen.site.outputs.graph_page import GraphPage
 from sitegen.site.outputs.missing_links import MissingLinks
 from sitegen.site.outputs.not_found import NotFound
 from sitegen.site.outputs.pages import Pages
+from sitegen.site.outputs.peers import PeersPage
 from sitegen.site.outputs.redirects import Redirects
 from sitegen.site.outputs.search_index import SearchIndex
 from sitegen.site.outputs.sitemap import Sitemap
@@ -43,6 +44,7 @@ OUTPUTS: tuple[Emitter, ...] = (
     CyclesPage(),
     # Back in the build's own process.
     CodeIndex(),
+    PeersPage(),
     Sitemap(),
     ThemeFiles(),
     Pages(),

@@ -24,7 +24,7 @@ from sitegen.paths import (
     raw_out_path,
     source_repo_path,
 )
-from sitegen.site.backlinks import backlink_groups
+from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.navigation import breadcrumbs
 from sitegen.site.outputs.tags import tag_links
@@ -117,6 +117,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         incoming,
         site.dates.get(rec.path, ""),
         related_key(site, node),
+        site.result.federation.key_of(node),
     )
 
 
@@ -143,7 +144,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     code_edges = [e for e in incoming if is_source_node(e.src)]
     groups = backlink_groups(
         doc_edges, site.titles, lambda e: edge_source_href(e, out, graph, site.addresses)
-    )
+    ) + peer_groups(site.result.federation, node)
     code_refs = tuple(
         CodeRef(
             path=source_repo_path(e.src),

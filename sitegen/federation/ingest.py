@@ -1,0 +1,120 @@
+"""A peer's graph.md to the edges that point at this site: ParseExport's reading, then the
+target filter (content/reference/urls.md normalization, loopback and private hosts
+dropped).
+
+Pure: bytes in, a ``PeerCopy`` out; never reads files, never fetches. Linear in the input.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from urllib.parse import urlsplit
+
+from sitegen.federation.model import PeerCopy, PeerEdge
+from sitegen.graph.export import parse_graph_md
+from sitegen.link.rules import normalize_url
+
+_TITLE = re.compile(r" {0,3}# +(.+?)(?: +#+)? *$")
+#: Where a non-UTF-8 line stood: a row the table reader reads and the edge reader skips.
+_BAD_ROW = "|"
+
+
+def decode_rows(data: bytes) -> tuple[str, dict[int, str]]:
+    """The text, and the 1-based lines that are not valid UTF-8 (each replaced by a row the
+    parser skips, so the table around it is read on)."""
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff"), {}
+    except UnicodeDecodeError:
+        pass
+    lines = data.split(b"\n")
+    bad: dict[int, str] = {}
+    out = []
+    for number, raw in enumerate(lines, start=1):
+        try:
+            out.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            bad[number] = f"row is not valid UTF-8 (byte {exc.start + 1}); row skipped"
+            out.append(_BAD_ROW)
+    return "\n".join(out).removeprefix("\ufeff"), bad
+
+
+def graph_title(text: str) -> str:
+    """The peer's name from its graph.md's first heading: ``# Docs A graph`` is ``Docs A``."""
+    for line in text.splitlines()[:20]:
+        m = _TITLE.match(line)
+        if m:
+            title = m.group(1).strip()
+            return title.removesuffix(" graph").strip() if title != "graph" else title
+    return ""
+
+
+def site_prefix(base_url: str) -> str:
+    """This site's base URL normalized, ending in ``/``: a target under it is one of ours."""
+    norm = normalize_url(base_url) if base_url else None
+    if not norm:
+        return ""
+    return norm if norm.endswith("/") else norm + "/"
+
+
+def is_private_host(url: str) -> bool:
+    """A target no reader elsewhere can follow: loopback, private, link-local, unspecified."""
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return addr.is_loopback or addr.is_private or addr.is_link_local or addr.is_unspecified
+
+
+def ingest(data: bytes, key: str, site: str, read_at: str, digest: str) -> PeerCopy:
+    """The stored copy of one peer's graph.md: its edges whose target lies under ``site``
+    (this site's normalized base URL), with the linking pages' titles."""
+    text, bad = decode_rows(data)
+    parsed = parse_graph_md(text)
+    titles = {n.id: n.title for n in parsed.nodes}
+    problems = [(line, message) for line, message in parsed.errors if line not in bad]
+    problems += sorted(bad.items())
+    edges: list[PeerEdge] = []
+    dropped = 0
+    for edge in parsed.edges:
+        dst = edge.dst
+        if "://" not in dst:  # the peer's own pages: most rows end here
+            continue
+        target, _, fragment = dst.partition("#")
+        norm = normalize_url(target)
+        if norm is None:
+            continue
+        if is_private_host(norm):
+            dropped += 1
+            continue
+        if site and norm.startswith(site):
+            src = edge.src
+            edges.append(
+                PeerEdge(
+                    src,
+                    titles.get(src, ""),
+                    norm,
+                    fragment,
+                    edge.rel,
+                    edge.label,
+                    edge.anchor,
+                    edge.count,
+                )
+            )
+    return PeerCopy(
+        key=key,
+        site=site,
+        name=graph_title(text),
+        read_at=read_at,
+        digest=digest,
+        total=len(parsed.edges),
+        dropped=dropped,
+        edges=tuple(edges),
+        problems=tuple(sorted(problems)),
+    )

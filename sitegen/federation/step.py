@@ -1,0 +1,318 @@
+"""The federation step of a build: read every configured peer (or keep its last good copy),
+then turn the stored edges into backlinks from nodes of kind ``peer``.
+
+Reads only the peers the configuration names and writes only their copies below
+``.sitegen/peers/``; the last crawl of each peer wins (content/guides/federation.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
+
+from sitegen.addresses import Addresses
+from sitegen.config import Config, PeerOption
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.federation.fetch import Fetched, FetchPolicy, Validators, fetch_url, read_file
+from sitegen.federation.ingest import ingest, site_prefix
+from sitegen.federation.model import (
+    Federation,
+    Peer,
+    PeerCopy,
+    PeerEdge,
+    PeerReport,
+    PeerState,
+)
+from sitegen.federation.store import forget_others, load_copy, save_copy
+from sitegen.graph.model import Edge, Node, NodeKind, Occurrence
+from sitegen.incremental import digest
+from sitegen.paths import NodeId
+from sitegen.plural import counted
+
+DEFAULT_POLICY = FetchPolicy()
+#: The diagnostics' code: ``peer``.
+PEER = "peer"
+
+
+def peers_of(config: Config) -> list[Peer]:
+    """The configured peers, each once (by key), in the configuration's order."""
+    peers: dict[str, Peer] = {}
+    for option in config.peers:
+        peer = _peer(config.root, option)
+        peers.setdefault(peer.key, peer)
+    return list(peers.values())
+
+
+def _peer(root: Path, option: PeerOption) -> Peer:
+    public = option.url if not option.url or option.url.endswith("/") else option.url + "/"
+    if option.path:
+        path = Path(option.path)
+        where = path if path.is_absolute() else root / path
+        return Peer(option.path, "", str(where), public, option.name)
+    if urlsplit(option.url).path.lower().endswith(".md"):  # the graph.md itself
+        folder = option.url.rsplit("/", 1)[0] + "/"
+        return Peer(option.url, option.url, "", folder, option.name)
+    return Peer(option.url, public + "graph.md", "", public, option.name)
+
+
+@dataclass
+class PeerReading:
+    """What reading the peers gave: each peer with its copy (None: nothing usable) and what
+    happened, and the diagnostics."""
+
+    peers: list[tuple[Peer, PeerCopy | None, PeerState]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def fingerprint(self) -> str:
+        """Everything the site shows of the peers, for the build's input fingerprint."""
+        return digest(
+            [(p.key, p.name, p.public, c.digest if c else "", _shown(s)) for p, c, s in self.peers]
+        )
+
+
+def read_peers(
+    config: Config,
+    offline: bool = False,
+    policy: FetchPolicy = DEFAULT_POLICY,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> PeerReading:
+    """Read each peer, or keep its stored copy: the last good reading of a peer wins."""
+    reading = PeerReading()
+    peers = peers_of(config)
+    for key in forget_others(config.cache_dir, {p.key for p in peers}):
+        reading.diagnostics.append(
+            _diag(key, Level.INFO, f"peer '{key}' is no longer configured; its copy was removed")
+        )
+    site = site_prefix(config.base_url)
+    if peers and not site:
+        reading.diagnostics.append(
+            _diag(
+                "sitegen.toml",
+                Level.WARNING,
+                "peers are configured but base_url is not set: no link of theirs can be "
+                'known to point here (base_url = "https://docs.example.com/" says which '
+                "URLs are this site's)",
+            )
+        )
+    for peer in peers:
+        copy, state, diags = _read_one(config.cache_dir, peer, site, offline, policy, now)
+        reading.peers.append((peer, copy, state))
+        reading.diagnostics += diags
+    return reading
+
+
+def _read_one(
+    cache_dir: Path,
+    peer: Peer,
+    site: str,
+    offline: bool,
+    policy: FetchPolicy,
+    now: Callable[[], datetime],
+) -> tuple[PeerCopy | None, PeerState, list[Diagnostic]]:
+    stored = load_copy(cache_dir, peer.key)
+    if stored is not None and stored.site != site:  # chosen for another base_url
+        stored = None
+    if offline:
+        if stored is None:
+            return None, PeerState.MISSING, [_diag(peer.key, Level.WARNING, _never(peer, True))]
+        return stored, PeerState.OFFLINE, []
+    seen = Validators(stored.etag, stored.last_modified, stored.stat) if stored else Validators()
+    got = (
+        fetch_url(peer.url, seen, policy) if peer.url else read_file(Path(peer.path), seen, policy)
+    )
+    if got.unchanged and stored is not None:
+        return stored, PeerState.UNCHANGED, _problems(peer, stored)
+    if got.data is None:
+        return _unreadable(peer, stored, got, now())
+    copy = _new_copy(peer, site, got, stored, now())
+    save_copy(cache_dir, copy)
+    return copy, PeerState.READ, _problems(peer, copy)
+
+
+def _new_copy(
+    peer: Peer, site: str, got: Fetched, stored: PeerCopy | None, now: datetime
+) -> PeerCopy:
+    """The copy of what was just read. Its date is the stored one when the bytes are the
+    same, so a build of unchanged inputs shows the same date."""
+    assert got.data is not None
+    sha = hashlib.sha256(got.data).hexdigest()
+    same = stored is not None and stored.digest == sha
+    read_at = stored.read_at if same and stored is not None else _stamp(now)
+    copy = ingest(got.data, peer.key, site, read_at, sha)
+    v = got.validators
+    return replace(copy, etag=v.etag, last_modified=v.last_modified, stat=v.stat)
+
+
+def _unreadable(
+    peer: Peer, stored: PeerCopy | None, got: Fetched, now: datetime
+) -> tuple[PeerCopy | None, PeerState, list[Diagnostic]]:
+    if stored is None:
+        message = f"peer {peer.key} could not be read: {got.error}; it gives no backlinks"
+        return None, PeerState.MISSING, [_diag(peer.key, Level.WARNING, message)]
+    message = (
+        f"peer {peer.key} could not be read: {got.error}; its last good copy, read "
+        f"{stored.read_at} ({_age(stored.read_at, now)} old), is used"
+    )
+    return stored, PeerState.STALE, [_diag(peer.key, Level.WARNING, message)]
+
+
+def _problems(peer: Peer, copy: PeerCopy) -> list[Diagnostic]:
+    """The malformed rows of the peer's graph.md, each at its line."""
+    where = peer.url or peer.path
+    return [
+        Diagnostic(where, line, 1, Level.WARNING, f"peer graph.md: {message}", PEER)
+        for line, message in copy.problems
+    ]
+
+
+def _never(peer: Peer, offline: bool) -> str:
+    why = "--offline reads no peer and" if offline else "it"
+    return f"peer {peer.key}: {why} has no stored copy; it gives no backlinks"
+
+
+def _diag(path: str, level: Level, message: str) -> Diagnostic:
+    return Diagnostic(path, 1, 1, level, message, PEER)
+
+
+def _stamp(now: datetime) -> str:
+    return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _age(read_at: str, now: datetime) -> str:
+    """How long ago ``read_at`` was, in the largest whole unit."""
+    try:
+        then = datetime.strptime(read_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return "of unknown age,"
+    seconds = max(0, int((now - then).total_seconds()))
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            return counted(seconds // size, unit)
+    return counted(seconds, "second")
+
+
+def _shown(state: PeerState) -> str:
+    """What the peers page says of a state: a revalidated copy reads as a fresh one."""
+    return PeerState.READ if state is PeerState.UNCHANGED else state
+
+
+# ---------------------------------------------------------------- into backlinks
+
+
+def federate(
+    reading: PeerReading, site: str, addresses: Addresses, nodes: Mapping[NodeId, Node]
+) -> Federation:
+    """Backlinks from the peers' pages (nodes of kind ``peer``) to this site's pages.
+
+    Only after the link step, since a target is matched against the pages' addresses."""
+    fed = Federation(diagnostics=list(reading.diagnostics))
+    reports = []
+    for peer, copy, state in reading.peers:
+        name = peer.name or (copy.name if copy else "") or _fallback_name(peer)
+        given = _add_edges(fed, peer, name, copy.edges if copy else (), site, addresses, nodes)
+        reports.append(_report(peer, name, copy, state, given))
+        if copy is not None:
+            fed.diagnostics.append(_summary(peer, name, copy, given))
+    fed.peers = tuple(reports)
+    return fed
+
+
+def _add_edges(
+    fed: Federation,
+    peer: Peer,
+    name: str,
+    edges: Iterable[PeerEdge],
+    site: str,
+    addresses: Addresses,
+    nodes: Mapping[NodeId, Node],
+) -> int:
+    given = 0
+    for pe in edges:
+        target = page_of(pe.target, site, addresses, nodes)
+        if target is None:
+            continue
+        src, href = _source_node(peer, pe.source)
+        fed.graph.add_node(Node(src, NodeKind.PEER, pe.title))
+        fed.site_of[src] = name
+        if href:
+            fed.hrefs[src] = href
+        occurrences = [Occurrence(0, 0, 0, pe.fragment)] if pe.fragment else []
+        fed.graph.add_edge(Edge(src, target, pe.rel, pe.label, pe.anchor, pe.count, occurrences))
+        given += 1
+    return given
+
+
+def page_of(
+    target: str, site: str, addresses: Addresses, nodes: Mapping[NodeId, Node]
+) -> NodeId | None:
+    """This site's page at the normalized URL ``target`` (one under ``site``): by its HTML
+    address in either style, or its raw markdown at the node's own path."""
+    if not site or not target.startswith(site):
+        return None
+    path = unquote(urlsplit(target).path)[len(urlsplit(site).path) - 1 :]
+    node = nodes.get(NodeId(path))
+    if node is not None and node.kind in (NodeKind.PAGE, NodeKind.SOURCE):
+        return node.id
+    found = addresses.find(path)
+    if found is not None and found.node in nodes:
+        return found.node
+    return None
+
+
+def _source_node(peer: Peer, source: str) -> tuple[NodeId, str]:
+    """The node of a peer's linking page (its URL when known) and the href to it."""
+    if "://" in source:
+        return NodeId(source), source if _is_web(source) else ""
+    if peer.public and source.startswith("/"):
+        url = peer.public + quote(source.lstrip("/"), safe="/-._~!$&'()*+,;=:@")
+        return NodeId(url), url if _is_web(url) else ""
+    return NodeId(f"{peer.key}:{source}"), ""
+
+
+def _is_web(url: str) -> bool:
+    """Only http(s) URLs of a peer are ever written into a page."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+
+
+def _fallback_name(peer: Peer) -> str:
+    if peer.public:
+        return urlsplit(peer.public).hostname or peer.key
+    return posixpath.basename(peer.key.rstrip("/")) or peer.key
+
+
+def _report(
+    peer: Peer, name: str, copy: PeerCopy | None, state: PeerState, given: int
+) -> PeerReport:
+    return PeerReport(
+        name=name,
+        location=peer.url or peer.key,
+        public=peer.public if _is_web(peer.public) else "",
+        state=PeerState(_shown(state)),
+        read_at=copy.read_at if copy else "",
+        backlinks=given,
+        total=copy.total if copy else 0,
+        dropped=copy.dropped if copy else 0,
+    )
+
+
+def _summary(peer: Peer, name: str, copy: PeerCopy, given: int) -> Diagnostic:
+    dropped = (
+        f"; {counted(copy.dropped, 'target')} on loopback or private addresses dropped"
+        if copy.dropped
+        else ""
+    )
+    message = (
+        f"peer '{name}': {counted(given, 'backlink')} to this site from "
+        f"{counted(copy.total, 'edge')}{dropped}"
+    )
+    return _diag(peer.url or peer.key, Level.INFO, message)
