@@ -16,10 +16,8 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit
 
-from sitegen.plural import counted
-
 #: What the user-agent header says: who is asking.
-USER_AGENT = "sitegen-federation/1 (+https://github.com/sitegen; reads graph.md)"
+USER_AGENT = "sitegen (federation: reads a peer site's graph.md)"
 _CHUNK = 1 << 16
 
 
@@ -135,7 +133,7 @@ def _read_limited(response: IO[bytes], policy: FetchPolicy, deadline: float) -> 
 
 
 def _too_large(policy: FetchPolicy) -> str:
-    return f"it is larger than the limit of {counted(policy.max_bytes, 'byte')}; not read"
+    return f"it is larger than the limit of {policy.max_bytes:,} bytes; not read"
 
 
 def read_file(path: Path, seen: Validators, policy: FetchPolicy) -> Fetched:
