@@ -45,6 +45,7 @@ from sitegen.incremental import (
     site_fingerprint,
 )
 from sitegen.link.addresses import page_addresses, url_style
+from sitegen.link.documents import StaleReport
 from sitegen.link.step import Linked, crawl_index, line_counts, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_in_background
@@ -207,7 +208,8 @@ def _build_locked(
         with run_in_background(store.save, graph, jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
             result.cycles = cycles_step(result)
-            found_here = code_diags + code_link_diags + store_diags + _dropped(state)
+            result.stale, stale_diags = stale_step(result)
+            found_here = code_diags + code_link_diags + store_diags + _dropped(state) + stale_diags
             found_here += result.federation.diagnostics
             result.diagnostics = _all_diagnostics(config, result, found_here)
             timings.mark("analyse")
@@ -387,6 +389,14 @@ def cycles_step(result: BuildResult) -> CycleReport:
     from sitegen.analyse.step import cycles_of_build
 
     return cycles_of_build(result)
+
+
+def stale_step(result: BuildResult) -> tuple[StaleReport, list[Diagnostic]]:
+    """Stale pages, from git (content/guides/stale-pages.md)."""
+    from sitegen.analyse.stale import stale_diagnostics, stale_of_build
+
+    report = stale_of_build(result)
+    return report, stale_diagnostics(report)
 
 
 def start_text_index(found: Crawl, jobs: int) -> TextJob:

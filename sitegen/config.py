@@ -35,7 +35,7 @@ class PeerOption:
     name: str = ""
 
 
-SEVERITIES = ("error", "warn", "ignore")
+SEVERITIES = ("error", "warn", "info", "ignore")
 RAW_HTML_MODES = ("sanitize", "escape", "allow")
 #: The values of ``urls``: ``page.html`` or ``page/index.html`` (content/guides/urls.md).
 URL_STYLES = ("html", "directory")
@@ -51,6 +51,8 @@ DEFAULT_CHECKS = {
     # Off by default: a link to a loopback or private host is kept as the author wrote it
     # (content/guides/linking.md#links-to-your-own-machine).
     "loopback-link": "ignore",
+    # Pages whose documented code changed after them: a reminder (content/guides/stale-pages.md).
+    "stale-doc": "info",
 }
 
 
@@ -85,7 +87,7 @@ class Config:
     store: str = "json"
     #: Worker processes for extraction; 0 means one per core.
     jobs: int = 0
-    #: Severity per check of ``sitegen check`` (error / warn / ignore).
+    #: Severity per check of ``sitegen check`` (error / warn / info / ignore).
     checks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CHECKS))
     #: Raw HTML in pages: ``sanitize`` (GitHub's allow-list), ``escape`` (shown as text) or
     #: ``allow`` (published as written; the build says so).

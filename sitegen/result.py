@@ -17,6 +17,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.federation.model import Federation
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph
+from sitegen.link.documents import StaleReport
 from sitegen.link.step import Linked
 from sitegen.plural import counted
 
@@ -49,6 +50,8 @@ class BuildResult:
     cycles: CycleReport | None = None
     #: Figures, related pages and the explore snapshot (sitegen/analyse/insight.py).
     insight: Insight | None = None
+    #: What each page documents and which pages are stale (sitegen/analyse/stale.py).
+    stale: StaleReport | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     written: int = 0

@@ -58,7 +58,7 @@ def test_command_line_overrides_and_explicit_file(tmp_path: Path) -> None:
         ("raw_html = true\n", "'raw_html' must be 'sanitize', 'escape' or 'allow'"),
         ("max_file_size = -1\n", "non-negative integer"),
         ('[checks]\nspelling = "warn"\n', "unknown check 'spelling'"),
-        ('[checks]\nbroken-links = "fatal"\n', "severity must be one of error, warn, ignore"),
+        ('[checks]\nbroken-links = "fatal"\n', "severity must be one of error, warn, info, ignore"),
         ("title = [\n", "invalid TOML"),
     ],
 )

@@ -246,13 +246,16 @@ def evaluate(
         if severity == "ignore":
             ignored += 1
             continue
-        level = Level.ERROR if severity == "error" else Level.WARNING
+        level = _LEVELS.get(severity, Level.WARNING)
         results.append(Result(finding, level, known.knows(finding)))
     lines = [line for r in results if not r.baselined for line in _output_lines(r, annotate)]
     failed = any(r.level == Level.ERROR and not r.baselined for r in results)
     stale = known.stale(unique)
     summary = _summary(results, ignored, stale, failed, severities)
     return CheckOutcome(1 if failed else 0, [*lines, summary], results, ignored, stale, summary)
+
+
+_LEVELS = {"error": Level.ERROR, "info": Level.INFO}
 
 
 def format_json(outcome: CheckOutcome) -> str:
@@ -288,7 +291,7 @@ def format_json(outcome: CheckOutcome) -> str:
 
 def github_annotation(level: Level, finding: Finding) -> str:
     """``::error file=…,line=…,col=…,title=…::message``, escaped per GitHub's workflow commands."""
-    command = "error" if level == Level.ERROR else "warning"
+    command = {Level.ERROR: "error", Level.INFO: "notice"}.get(level, "warning")
     props = ",".join(
         f"{name}={_escape_property(str(value))}"
         for name, value in (

@@ -41,6 +41,7 @@ def findings_of_build(result: BuildResult) -> list[Finding]:
         + check.code_cycle_findings(result.cycles.code)
         + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
         + _missing_links(result)
+        + _stale_docs(result)
     )
     return sorted(findings)
 
@@ -54,6 +55,12 @@ def _missing_links(result: BuildResult) -> list[Finding]:
     return check.missing_link_findings(
         (path_of.get(m.a, m.a), m.a, m.b, m.reason) for m in result.insight.relatedness.missing
     )
+
+
+def _stale_docs(result: BuildResult) -> list[Finding]:
+    from sitegen.analyse.stale import stale_findings
+
+    return stale_findings(result.stale) if result.stale is not None else []
 
 
 def _rel_sources(result: BuildResult) -> Locator:

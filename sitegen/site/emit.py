@@ -20,6 +20,7 @@ from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.outputs import OUTPUTS
 from sitegen.site.outputs.all_pages import index_out
+from sitegen.site.outputs.stale_docs import STALE_DOCS, stale_report
 from sitegen.site.pagemeta import git_dates
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState
@@ -136,6 +137,8 @@ def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
     reports = [("All pages", str(index_out(site))), ("Broken links", "broken-links.html")]
     if site.result.cycles is not None:
         reports.append(("Cycles", "cycles.html"))
+    if stale_report(site) is not None:
+        reports.append(("Stale docs", str(STALE_DOCS)))
     reports += [("Missing links", "missing-links.html"), ("Graph", "graph.html")]
     if site.result.config.peers:
         reports.append(("Peers", "peers.html"))

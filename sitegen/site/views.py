@@ -112,6 +112,27 @@ class LinkItem:
 
 
 @dataclass(frozen=True)
+class StaleItem:
+    """One documented thing that changed after the page: ``a.py:Parser.feed``, its source
+    line's href, how the page points at it, and the commits (count, latest)."""
+
+    target: str
+    href: str
+    how: str
+    commits: str
+
+
+@dataclass(frozen=True)
+class StaleNotice:
+    """ "The code this page documents changed after it", on a stale page."""
+
+    title: str
+    since: str  # the page's last change: date and short hash
+    items: tuple[StaleItem, ...]
+    report_href: str = ""
+
+
+@dataclass(frozen=True)
 class PageView:
     title: str
     body_html: str  # sitegen's rendered markdown: marked Markup (trusted) on construction
@@ -125,6 +146,7 @@ class PageView:
     edit_href: str = ""  # "Edit this page" (repo_url + edit_uri), "" for none
     modified: str = ""  # YYYY-MM-DD of the last commit that changed the page, "" outside git
     tags: tuple[LinkItem, ...] = ()  # each to its tag page
+    stale: StaleNotice | None = None  # when the code it documents changed after it
 
     def __post_init__(self) -> None:
         _as_markup(self, "body_html")

@@ -22,6 +22,7 @@ from sitegen.site.outputs.redirects import Redirects
 from sitegen.site.outputs.search_index import SearchIndex
 from sitegen.site.outputs.sitemap import Sitemap
 from sitegen.site.outputs.source_pages import SourcePages
+from sitegen.site.outputs.stale_docs import StaleDocs
 from sitegen.site.outputs.tags import TagPages
 from sitegen.site.outputs.theme_files import ThemeFiles
 
@@ -45,6 +46,7 @@ OUTPUTS: tuple[Emitter, ...] = (
     # Back in the build's own process.
     CodeIndex(),
     PeersPage(),
+    StaleDocs(),
     Sitemap(),
     ThemeFiles(),
     Pages(),

@@ -27,6 +27,7 @@ from sitegen.paths import (
 from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.navigation import breadcrumbs
+from sitegen.site.outputs.stale_docs import stale_notice
 from sitegen.site.outputs.tags import tag_links
 from sitegen.site.pagemeta import edit_href
 from sitegen.site.related_view import related_items, related_key
@@ -118,6 +119,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         site.dates.get(rec.path, ""),
         related_key(site, node),
         site.result.federation.key_of(node),
+        stale_notice(site, rec.path, site.addresses.out(node)),
     )
 
 
@@ -170,6 +172,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         edit_href=edit_href(site.result.config, rec.path),
         modified=site.dates.get(rec.path, ""),
         tags=tag_links(node, site, out),
+        stale=stale_notice(site, rec.path, out),
     )
 
 

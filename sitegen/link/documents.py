@@ -1,0 +1,277 @@
+"""What each page documents: the source files, line ranges and symbols it points at, each
+with the way it points (a link, a line link, an autoref, ``::: pkg.Name``, a snippet, a
+relation) and the exact place in the page (content/guides/stale-pages.md).
+
+Read from the link step's resolutions, the code records' symbol ranges and the pages' bytes
+(for snippet lines); never reads files and never asks git.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from sitegen.code.records import CodeRecord, Symbol, Visibility
+from sitegen.docs.records import Link, LinkKind, PageRecord
+from sitegen.docs.snippets import SNIPPET_LINE, split_range
+from sitegen.graph.model import Edge
+from sitegen.link.rules import Outcome, Resolved
+from sitegen.paths import NodeId, is_source_node, source_repo_path
+
+#: How a page points at what it documents.
+LINK, LINE_LINK, RANGE_LINK = "link", "line link", "range link"
+DIRECTIVE, SNIPPET, SNIPPET_RANGE, RELATION = "directive", "snippet", "snippet range", "relation"
+AUTOREF = str(LinkKind.AUTOREF)
+KINDS = (LINK, LINE_LINK, RANGE_LINK, AUTOREF, DIRECTIVE, SNIPPET, SNIPPET_RANGE, RELATION)
+
+_LINES = re.compile(r"L(\d+)(?:-L(\d+))?")
+
+
+@dataclass(frozen=True, order=True)
+class DocRef:
+    """One thing a page documents. ``start``/``end`` are the documented lines of ``path``
+    (1-based, inclusive) in the files as the build read them; both 0 for the whole file.
+    ``symbol`` is the qualified name when the page points at a symbol of the code graph."""
+
+    page: str  # repository path of the page
+    line: int  # where the page points: 1-based line and column (bytes)
+    column: int
+    how: str  # one of KINDS
+    path: str  # repository path of the documented file
+    symbol: str = ""
+    start: int = 0
+    end: int = 0
+    public: bool = True
+
+    @property
+    def whole_file(self) -> bool:
+        return self.start == 0
+
+    def target(self) -> str:
+        """``a.py:Parser.feed``, ``a.py:3-9``, or ``a.py``: what is documented, in words."""
+        if self.symbol:
+            return f"{self.path}:{self.symbol}"
+        if self.whole_file:
+            return self.path
+        return f"{self.path}:{self.start}" + (f"-{self.end}" if self.end != self.start else "")
+
+
+# --- what git says about them (sitegen/analyse/stale.py fills these in) ------------------
+
+
+@dataclass(frozen=True)
+class Commit:
+    hash: str
+    date: str  # committer date, YYYY-MM-DD
+    subject: str
+
+    @property
+    def short(self) -> str:
+        return self.hash[:10]
+
+
+@dataclass(frozen=True)
+class StaleRef:
+    """One thing a page documents that changed after the page, and the commits that changed
+    it (newest first)."""
+
+    ref: DocRef
+    commits: tuple[Commit, ...]
+
+
+@dataclass(frozen=True)
+class StalePage:
+    page: str  # repository path
+    last_change: Commit  # the page's own last change
+    refs: tuple[StaleRef, ...]
+    #: Every commit since the page's last change that changed what it documents, newest
+    #: first (history order), each once.
+    commits: tuple[Commit, ...]
+
+    def changed(self) -> str:
+        """What changed, in words: ``a.py:Parser.feed, b.py``."""
+        return ", ".join(dict.fromkeys(r.ref.target() for r in self.refs))
+
+
+@dataclass
+class Cost:
+    """What the pass read, for the benchmark and the curious (never shown on the site)."""
+
+    commits: int = 0  # commits of the file pass
+    line_commits: int = 0  # commits the line-level pass read
+    line_files: int = 0  # documented files whose lines were followed
+    seconds: float = 0.0
+
+
+@dataclass
+class StaleReport:
+    """The stale pages (sorted by path), or why there is no report (``reason``)."""
+
+    pages: list[StalePage] = field(default_factory=list)
+    reason: str = ""
+    #: Every page that documents something, with what it documents.
+    documented: dict[str, list[DocRef]] = field(default_factory=dict)
+    cost: Cost = field(default_factory=Cost)
+
+    def of(self, page: str) -> StalePage | None:
+        for p in self.pages:
+            if p.page == page:
+                return p
+        return None
+
+
+class _Symbols:
+    """The symbols of each source file, by the line they start on."""
+
+    def __init__(self, code: Iterable[CodeRecord]) -> None:
+        self.by_line: dict[str, dict[int, list[Symbol]]] = {}
+        for rec in code:
+            starts: dict[int, list[Symbol]] = {}
+            for sym in rec.symbols:
+                starts.setdefault(sym.source_range.start_line, []).append(sym)
+                if sym.name_range is not None and sym.name_range.start_line != (
+                    sym.source_range.start_line
+                ):  # a decorated definition: its name's line names it too
+                    starts.setdefault(sym.name_range.start_line, []).append(sym)
+            self.by_line[rec.path] = starts
+
+    def at(self, path: str, line: int) -> Symbol | None:
+        """The outermost symbol starting at ``line`` (a class and its first decorated method
+        may share a line)."""
+        found = self.by_line.get(path, {}).get(line, [])
+        return min(found, key=_span_key) if found else None
+
+    def named(self, path: str, line: int, dotted: str) -> Symbol | None:
+        """The symbol starting at ``line`` that ``dotted`` names by its qualified name's tail;
+        None when the name fell back to an owner (the symbol is gone, or an attribute the
+        graph has no symbol for): the link stands, but nothing is invented about it."""
+        for sym in self.by_line.get(path, {}).get(line, []):
+            if dotted == sym.qualified_name or dotted.endswith("." + sym.qualified_name):
+                return sym
+        return None
+
+
+def _span_key(sym: Symbol) -> tuple[int, str]:
+    r = sym.source_range
+    return (-(r.end_line - r.start_line), sym.qualified_name)
+
+
+def _is_public(sym: Symbol) -> bool:
+    return sym.visibility is not Visibility.PRIVATE and not any(
+        part.startswith("_") and not part.startswith("__") for part in sym.qualified_name.split(".")
+    )
+
+
+def documented(
+    pages: Iterable[PageRecord],
+    resolutions: Mapping[str, list[Resolved]],
+    code: Iterable[CodeRecord],
+    page_bytes: Mapping[str, bytes],
+    snippet_paths: Mapping[str, str],
+    edges: Mapping[str, list[Edge]] | None = None,
+    broken: Iterable[tuple[str, int, int]] = (),
+) -> dict[str, list[DocRef]]:
+    """Every page (by repository path) -> what it documents, sorted by place in the page.
+
+    ``resolutions`` holds each page's link resolutions by its repository path (the link
+    step's, aligned with ``PageRecord.links``); ``snippet_paths`` the repository path each
+    snippet name was read from (``Crawl.snippet_paths``); ``sources`` the analysed source
+    files; ``edges`` each page's outgoing edges (for its typed relations); ``broken`` the
+    places (page, line, column) of the broken links and anchors, which document nothing. A
+    page that
+    documents nothing has no entry."""
+    symbols = _Symbols(code)
+    broken_at = set(broken)
+    out: dict[str, list[DocRef]] = {}
+    for rec in sorted(pages, key=lambda p: p.path):
+        data = page_bytes.get(rec.path, b"")
+        refs = [
+            *_from_links(rec, resolutions.get(rec.path, []), symbols, data, broken_at),
+            *_from_snippets(rec.path, data, snippet_paths),
+            *_from_relations(rec, (edges or {}).get(rec.path, [])),
+        ]
+        if refs:
+            out[rec.path] = sorted(set(refs))
+    return out
+
+
+def _from_links(
+    rec: PageRecord,
+    resolutions: list[Resolved],
+    symbols: _Symbols,
+    data: bytes,
+    broken: set[tuple[str, int, int]],
+) -> Iterable[DocRef]:
+    for link, res in zip(rec.links, resolutions, strict=False):
+        if res.outcome is not Outcome.INTERNAL or res.node is None or not is_source_node(res.node):
+            continue
+        if (rec.path, link.line, link.column) in broken:
+            continue  # a line past the file's end: a broken anchor, never stale
+        ref = _link_ref(rec.path, link, path_of(res.node), res.fragment, symbols, data)
+        if ref is not None:
+            yield ref
+
+
+def _from_relations(rec: PageRecord, edges: Iterable[Edge]) -> Iterable[DocRef]:
+    """``rel-documents: ../pkg/a.py`` (any predicate) documents the whole file, at the key's line."""
+    for edge in edges:
+        if edge.rel and is_source_node(edge.dst):
+            line = min((r.line for r in rec.relations if r.predicate == edge.rel), default=1)
+            yield DocRef(rec.path, line, 1, RELATION, str(source_repo_path(edge.dst)))
+
+
+def path_of(node: str) -> str:
+    return str(source_repo_path(NodeId(node)))
+
+
+def _link_ref(
+    page: str, link: Link, path: str, fragment: str, symbols: _Symbols, data: bytes
+) -> DocRef | None:
+    """A link into a source file: the symbol an autoref or ``:::`` names, the symbol whose
+    first line a line link points at, a line range, or the whole file."""
+    found = _LINES.fullmatch(fragment)
+    if found is None:
+        return DocRef(page, link.line, link.column, LINK, path)
+    first = int(found.group(1))
+    last = int(found.group(2) or first)
+    if link.kind is LinkKind.AUTOREF:
+        how = DIRECTIVE if data[link.offset : link.offset + 3] == b":::" else AUTOREF
+        sym = symbols.named(path, first, link.href)
+        if sym is None:
+            return None
+    else:
+        how = LINE_LINK if found.group(2) is None else RANGE_LINK
+        sym = symbols.at(path, first) if how == LINE_LINK else None
+    if sym is None:
+        return DocRef(page, link.line, link.column, how, path, "", first, max(last, first))
+    r = sym.source_range
+    return DocRef(
+        page, link.line, link.column, how, path, sym.qualified_name, r.start_line,
+        max(r.end_line, r.start_line), _is_public(sym),
+    )  # fmt: skip
+
+
+def _from_snippets(page: str, data: bytes, snippet_paths: Mapping[str, str]) -> Iterable[DocRef]:
+    """``--8<-- "pkg/a.py"`` documents the file, ``--8<-- "pkg/a.py:3:9"`` its lines 3 to 9
+    (an open end: to the file's end, taken as the whole file from ``start`` on)."""
+    if b"8<" not in data:
+        return
+    for m in SNIPPET_LINE.finditer(data):
+        if m.group("escape"):
+            continue
+        name = m.group("name").decode("utf-8", "replace")
+        written, start, end = split_range(name)
+        path = snippet_paths.get(written)
+        if path is None or path == page:
+            continue
+        line = data.count(b"\n", 0, m.start()) + 1
+        column = len(m.group("indent")) + 1
+        if start <= 1 and end == 0:
+            yield DocRef(page, line, column, SNIPPET, path)
+        else:
+            yield DocRef(page, line, column, SNIPPET_RANGE, path, "", start, end or _OPEN_END)
+
+
+#: The end of a range written without one (``file.py:40``): every line from its start on.
+_OPEN_END = 10**9

@@ -1,0 +1,110 @@
+"""``stale-docs.html``: every page whose documented code changed after it, with what changed,
+the commits since the page's last change and a link to each symbol's source line; and the
+notice a stale page shows above its body (content/guides/stale-pages.md).
+
+Shows the stale-pages pass's findings (sitegen/analyse/stale.py); never asks git itself.
+"""
+
+from __future__ import annotations
+
+from sitegen.analyse.stale import NOTICE, commits_summary
+from sitegen.graph.model import NodeKind
+from sitegen.link.documents import DocRef, StalePage, StaleReport
+from sitegen.paths import OutPath, RepoPath, href_between, source_node_id
+from sitegen.site.emitter import EmitRun, OneFile
+from sitegen.site.state import SiteState, href_for_node
+from sitegen.site.views import ReportCell, ReportView, StaleItem, StaleNotice
+
+STALE_DOCS = OutPath("stale-docs.html")
+
+
+def stale_report(site: SiteState) -> StaleReport | None:
+    """The build's stale-pages report, or None when it has none (outside git, nothing
+    documented)."""
+    report = site.result.stale
+    if not isinstance(report, StaleReport) or report.reason or not report.documented:
+        return None
+    return report
+
+
+class StaleDocs(OneFile):
+    """Written every build (never reused): what it shows depends on the history as well as
+    the graph, and it is one small file."""
+
+    name = "stale docs"
+
+    def path(self, site: SiteState) -> OutPath | None:
+        return STALE_DOCS if stale_report(site) is not None else None
+
+    def render(self, run: EmitRun, out: OutPath) -> str:
+        return run.site.renderer.render_report(
+            run.site.context(out), stale_docs_view(run.site, out)
+        )
+
+
+def stale_docs_view(site: SiteState, out: OutPath) -> ReportView:
+    report = stale_report(site)
+    rows = []
+    node_of = {rec.path: node for node, rec in site.pages_by_node.items()}
+    for page in report.pages if report else ():
+        node = node_of.get(page.page)
+        title = site.titles.get(node, page.page) if node else page.page
+        page_cell = ReportCell(title, site.page_href(out, node) if node else "")
+        last = f"{page.last_change.date} {page.last_change.short} {page.last_change.subject}"
+        for stale in page.refs:
+            ref = stale.ref
+            rows.append(
+                (
+                    page_cell,
+                    ReportCell(last, code=False),
+                    ReportCell(f"{ref.page}:{ref.line}:{ref.column}", code=True),
+                    ref.how,
+                    ReportCell(ref.target(), _source_href(site, ref, out), code=True),
+                    commits_summary(stale.commits),
+                )
+            )
+    documented = len(report.documented) if report else 0
+    return ReportView(
+        title="Stale docs",
+        columns=("Page", "Page's last change", "Where", "How", "What changed", "Commits since"),
+        rows=tuple(rows),
+        intro=(
+            f"Pages whose documented code changed in a commit after the page's own last change "
+            f"({len(report.pages) if report else 0} of the {documented} pages that document code). "
+            "A symbol counts only when a commit touched its lines."
+        ),
+        empty_text="No stale pages: every page is newer than the code it documents.",
+    )
+
+
+def _source_href(site: SiteState, ref: DocRef, out: OutPath) -> str:
+    """The documented file's source page, at the symbol's (or range's) first line."""
+    node = source_node_id(RepoPath(ref.path))
+    found = site.graph.nodes.get(node)
+    if found is None or found.kind != NodeKind.SOURCE:
+        return ""
+    line = ref.start if ref.start and ref.start < 10**8 else 0
+    return href_for_node(node, f"L{line}" if line else "", out, NodeKind.SOURCE, site.addresses)
+
+
+def stale_notice(site: SiteState, path: str, out: OutPath) -> StaleNotice | None:
+    """What a stale page says above its body: what changed, and since when."""
+    report = stale_report(site)
+    page: StalePage | None = report.of(path) if report else None
+    if page is None:
+        return None
+    items = tuple(
+        StaleItem(
+            target=s.ref.target(),
+            href=_source_href(site, s.ref, out),
+            how=s.ref.how,
+            commits=commits_summary(s.commits),
+        )
+        for s in page.refs
+    )
+    return StaleNotice(
+        title=NOTICE,
+        since=f"{page.last_change.date} {page.last_change.short}",
+        items=items,
+        report_href=href_between(out, STALE_DOCS),
+    )
