@@ -100,6 +100,9 @@ class Config:
     #: sites" backlinks: a site's base URL, a local site folder or a graph.md file, or a table
     #: ``{ path = "...", url = "...", name = "..." }`` (content/guides/federation.md).
     peers: tuple[PeerOption, ...] = ()
+    #: Whether the site header links to the reports (broken links, cycles, missing links,
+    #: graph); ``false`` leaves only "All pages" there. The reports are written either way.
+    header_reports: bool = True
     #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
     #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
     set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -171,6 +174,10 @@ def _coerce(name: str, value: Any) -> Any:
     if name in ("max_file_size", "jobs"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"option '{name}' must be a non-negative integer")
+        return value
+    if name == "header_reports":
+        if not isinstance(value, bool):
+            raise ConfigError(f"option '{name}' must be true or false")
         return value
     if name == "store":
         if value not in ("json", "sqlite"):

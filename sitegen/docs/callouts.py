@@ -56,6 +56,11 @@ KNOWN_TYPES = frozenset(LOOKS) | frozenset(_LOOK_OF)
 CONTAINER_TYPES = ("note", "tip", "info", "important", "warning", "caution", "danger", "details")
 _ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)")
 _CONTAINER_INFO = re.compile(r"\s*([A-Za-z][\w-]*)(?:\[(.*)\])?\s*(.*)")
+#: VitePress' container options after the title: ``::: tip {no-title}``, ``::: details {open}``.
+_CONTAINER_OPTIONS = re.compile(r"\s*\{\s*((?:no-title|open)(?:\s+(?:no-title|open))*)\s*\}\s*$")
+#: Containers that are wrappers, not callouts (VitePress): ``v-pre`` shows its content with no
+#: template meaning, ``raw`` keeps the theme's styles off it. Both render as a plain ``div``.
+WRAPPERS = ("v-pre", "raw")
 #: Meta key of a title token made here; ``place_titles`` fixes its links' positions.
 TITLE_LINE = "sitegen_title_line"
 
@@ -155,19 +160,25 @@ def containers_to_callouts(state: StateCore) -> None:
     stack: list[Token] = []
     for token in state.tokens:
         if token.type.startswith("container_") and token.type.endswith("_open"):
+            if token.type.removeprefix("container_").removesuffix("_open") in WRAPPERS:
+                out.append(token)
+                continue
             found = _CONTAINER_INFO.fullmatch(token.info)
             kind = found.group(1).lower() if found else "note"
             title = ((found.group(2) or found.group(3)) if found else "").strip()
-            fold = "closed" if kind == "details" else ""
+            options = _CONTAINER_OPTIONS.search(title)
+            words = options.group(1).split() if options else []
+            title = title[: options.start()].strip() if options else title
+            fold = ("open" if "open" in words else "closed") if kind == "details" else ""
+            title = "" if "no-title" in words else title or default_title(kind)
             line = (token.map or [0])[0]
-            made = open_tokens(
-                Callout(kind, title or default_title(kind), fold), line, token.level, token
-            )
+            made = open_tokens(Callout(kind, title, fold), line, token.level, token)
             made[0].map = token.map
             stack.append(made[0])
             out += made
         elif token.type.startswith("container_") and token.type.endswith("_close"):
-            out.append(close_token(stack.pop(), token))
+            wrapper = token.type.removeprefix("container_").removesuffix("_close") in WRAPPERS
+            out.append(token if wrapper else close_token(stack.pop(), token))
         else:
             out.append(token)
     state.tokens = out
@@ -285,7 +296,7 @@ def render_title_close(
 def callouts_plugin(md: MarkdownIt) -> None:
     """Every family, rewritten into callouts right after the block parse."""
     admon_plugin(md)
-    for name in CONTAINER_TYPES:
+    for name in CONTAINER_TYPES + WRAPPERS:
         container_plugin(md, name, validate=_container_validator(name))
     md.core.ruler.after("block", "sitegen_admonitions", admonitions_to_callouts)
     md.core.ruler.after("sitegen_admonitions", "sitegen_containers", containers_to_callouts)

@@ -23,6 +23,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from sitegen.docs.components import components_as_text
 from sitegen.urlgate import LINK_SCHEMES, allowed_url
 
 
@@ -221,7 +222,9 @@ class _Raw:
 
     def __init__(self, token: Token) -> None:
         #: What is published (links placeholdered) and what is shown as text (as written).
-        self.html, self.text = token.meta.get(MARKED, token.content), token.content
+        # a Vue component is its text in a span (sitegen/docs/components.py)
+        self.html = components_as_text(token.meta.get(MARKED, token.content))
+        self.text = token.content
         self.block = token.type == "html_block"
 
 

@@ -13,6 +13,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from sitegen.docs.blocks import report
+from sitegen.docs.components import component_names
 from sitegen.docs.positions import ENV_SOURCE, PageText
 
 #: (pattern, what it is) for text in paragraphs; each is one kind, warned once per page.
@@ -98,6 +99,11 @@ def report_unsupported(state: StateCore) -> None:
             _scan(found, source, token.map, _IN_TEXT, _text_of(token.children))
         elif token.type == "html_block":
             _scan(found, source, token.map, _IN_HTML)
+            _components(found, source, source.line_starts[token.map[0]], token.content)
+        if token.type == "inline":
+            for child in token.children or ():
+                if child.type == "html_inline":
+                    _components(found, source, source.line_starts[token.map[0]], child.content)
         elif token.type == "fence" and _MYST_FENCE.match(token.info.strip()):
             written = f"```{token.info.strip()}"
             found.add(
@@ -106,6 +112,17 @@ def report_unsupported(state: StateCore) -> None:
                 f"the MyST directive '{written}' is not supported; it is shown as code",
             )
     found.report(state)
+
+
+def _components(found: _Found, source: PageText, start: int, html: str) -> None:
+    """A Vue component, one kind per name: its first tag, found from ``start`` on."""
+    for _, name in component_names(html):
+        at = source.text.find(f"<{name}", start)
+        found.add(
+            f"component:{name}",
+            at if at >= 0 else start,
+            f"the Vue component <{name}> is not run; its text is kept, its other content is not",
+        )
 
 
 def _text_of(children: list[Token]) -> str:

@@ -133,7 +133,10 @@ def graph_key(result: BuildResult) -> str:
 
 
 def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
-    """The reports the header links to, by title, with hrefs relative to the site root."""
+    """The reports the header links to, by title, with hrefs relative to the site root; only
+    "All pages" when the ``header_reports`` option is off."""
+    if not site.result.config.header_reports:
+        return (("All pages", str(index_out(site))),)
     reports = [("All pages", str(index_out(site))), ("Broken links", "broken-links.html")]
     if site.result.cycles is not None:
         reports.append(("Cycles", "cycles.html"))

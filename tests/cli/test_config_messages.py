@@ -9,8 +9,9 @@ from sitegen.config import OPTION_NAMES
 from tests.cli.conftest import sitegen, write
 
 VALID = (
-    "Valid options: base_url, checks, content, edit_uri, exclude, include_dirs, jobs, lang, "
-    "languages, max_file_size, out, peers, raw_html, repo_url, ruby_load_paths, slugs, source, "
+    "Valid options: base_url, checks, content, edit_uri, exclude, header_reports, include_dirs, "
+    "jobs, lang, languages, max_file_size, out, peers, raw_html, repo_url, ruby_load_paths, "
+    "slugs, source, "
     "store, theme_dir, title, urls."
 )
 

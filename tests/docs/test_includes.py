@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from sitegen.crawl import snippet_candidates
 from sitegen.docs.includes import expand_includes, include_names
 from sitegen.docs.markdown import extract_page
@@ -150,6 +152,7 @@ def test_positions_after_includes_are_the_pages_own_and_problems_are_at_their_li
     assert any(w[0] == 7 and "no region or section 'nowhere'" in w[2] for w in warnings)
 
 
+@pytest.mark.slow  # two whole builds, in subprocesses
 def test_includes_in_a_build_read_inside_the_root_and_rebuild(tmp_path: Path) -> None:
     root = make_project(
         tmp_path,

@@ -24,7 +24,10 @@ from sitegen.site.writer import SiteWriter
 
 PROJECT = {
     "sitegen.toml": 'base_url = "https://docs.example.com/"\nsource = ["pkg"]\n',
-    "content/index.md": "# Home\n\nSee [the guide](guide/intro.md) and [gone](nowhere.md).\n",
+    "content/index.md": (
+        "# Home\n\nSee [the guide](guide/intro.md) and [gone](nowhere.md).\n\n"
+        "![logo](img/logo.svg)\n"
+    ),
     "content/guide/intro.md": "---\ntags: [setup]\n---\n# Intro\n\nBack [home](../index.md).\n",
     "content/img/logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>\n",
     "pkg/a.py": "import pkg.b\n",
@@ -72,7 +75,7 @@ def test_sitegens_own_files_win_a_clash_with_content(tmp_path: Path) -> None:
     root = _project(
         tmp_path,
         {
-            "content/index.md": "# Home\n",
+            "content/index.md": "# Home\n\n[My style](style.css)\n",
             "content/broken-links.md": "# A page of mine\n",
             "content/style.css": "body { color: red }\n",
         },

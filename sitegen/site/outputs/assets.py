@@ -1,6 +1,7 @@
-"""The assets: every non-markdown file under the content folder (images, downloads, a
-CNAME), copied to its own path in the site, and the files of VitePress's ``public/`` folder
-to theirs in that folder (content/guides/site.md).
+"""The assets: the files of the content folder that a page links to (images, downloads) and the
+site's own files at its top (a CNAME, robots.txt), copied to their own path in the site, and
+every file of VitePress's ``public/`` folder to theirs in that folder (content/guides/site.md).
+A file no page links to (``package.json``, ``config.ts``) is not published.
 
 Copies bytes as they are; never reads outside the project root and never renders anything.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sitegen.paths import OutPath, SitePath
+from sitegen.paths import OutPath, SitePath, repo_path_within
 from sitegen.site.emitter import EmitRun, Emitter
 
 
@@ -31,12 +32,23 @@ class Assets(Emitter):
                 run.writer.copy(out, run.site.result.config.root / asset)
 
 
+#: Files a host reads at the top of a site, published though no page links to them.
+SITE_FILES = frozenset(
+    {"CNAME", "robots.txt", "favicon.ico", "favicon.svg", "_redirects", "_headers", "404.html"}
+)
+
+
 def _assets(run: EmitRun) -> list[tuple[str, OutPath]]:
-    """Each asset's repository path and its output path: its path inside the content folder,
-    or inside the public folder for one of VitePress's ``public/`` (``Config.public_rel``)."""
-    config = run.site.result.config
-    content, public = config.content_rel, config.public_rel
-    return [
-        (asset, SitePath.asset(asset, content, public).raw)
-        for asset in run.site.result.crawl.assets
-    ]
+    """Each published asset's repository path and its output path: its path inside the
+    content folder, or inside the public folder for one of VitePress's ``public/``
+    (``Config.public_rel``)."""
+    result = run.site.result
+    content, public = result.config.content_rel, result.config.public_rel
+    linked = {edge.dst for edge in result.graph}
+    out: list[tuple[str, OutPath]] = []
+    for asset in result.crawl.assets:
+        where = SitePath.asset(asset, content, public)
+        in_public = bool(public) and repo_path_within(asset, public)
+        if in_public or where.node in linked or where.raw in SITE_FILES:
+            out.append((asset, where.raw))
+    return out
