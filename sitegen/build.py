@@ -251,7 +251,7 @@ def _link_step(
     addresses, problems = page_addresses(config, pages, found.manifests, texts)
     index = crawl_index(config, found, addresses)
     linked = link_all(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
-    linked.diagnostics += problems
+    linked.diagnostics += problems + index.inventories.diagnostics
     return addresses, linked
 
 

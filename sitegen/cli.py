@@ -237,6 +237,25 @@ def cycles(
     print_cycles(config, as_json=as_json, jobs=project.workers)
 
 
+@main.command(short_help="Print why the link at PAGE:LINE[:COL] resolved as it did.")
+@_project_options
+@click.argument("where", metavar="PAGE:LINE[:COL]")
+@click.option("--json", "as_json", is_flag=True, help="Print the same steps as one JSON document.")
+def explain(
+    project: ProjectOptions,
+    where: str,
+    as_json: bool,
+) -> None:
+    """Print why the link at PAGE:LINE[:COL] resolved as it did: each rule the link step
+    applied (relative or absolute, file or folder, address, redirect, wikilink, autoref,
+    inventory, anchor), the candidates it rejected, the result and what the build reports.
+    PAGE is the page's repository path, or its path from the content folder;
+    without COL, the first link on the line."""
+    from sitegen.commands import print_explanation
+
+    print_explanation(project.config(), where, as_json=as_json, jobs=project.workers)
+
+
 @main.command(short_help="Print what links to PAGE, grouped as on its page.")
 @_project_options
 @click.argument("page")

@@ -1,5 +1,5 @@
-"""The commands built on a whole build without writing the site: ``sitegen cycles`` and
-``sitegen check``. They print; exit codes are returned to the CLI.
+"""The commands built on a whole build without writing the site: ``sitegen cycles``,
+``sitegen check`` and ``sitegen explain``. They print; exit codes are returned to the CLI.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import click
 from sitegen.analyse.step import findings_of_build
 from sitegen.build import BuildOptions, BuildResult, build
 from sitegen.config import Config
+from sitegen.docs.records import PageRecord
 from sitegen.plural import counted
 
 
@@ -27,6 +28,62 @@ def print_cycles(config: Config, as_json: bool, jobs: int) -> None:
         render_cycles_json(result.cycles) if as_json else render_cycles_text(result.cycles),
         nl=False,
     )
+
+
+def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> None:
+    """Why the link at ``where`` (``PAGE:LINE[:COL]``) resolved as it did; a place that is
+    not one, or holds no link, is a ``click.BadParameter`` (one sentence, exit 2)."""
+    from sitegen.defaults import UnreadFiles
+    from sitegen.link.explain import (
+        Place,
+        explanation,
+        explanation_json,
+        explanation_text,
+        link_at,
+        link_lines,
+    )
+    from sitegen.link.step import crawl_index, line_counts, trace_link
+
+    place = Place.parse(where)
+    if place is None:
+        raise click.BadParameter(
+            f"'{where}' is not PAGE:LINE[:COL] (for example content/index.md:12:5)",
+            param_hint="PAGE:LINE[:COL]",
+        )
+    result = _build(config, jobs)
+    rec = _page_record(result, place.page)
+    if rec is None:
+        raise click.BadParameter(f"no page '{place.page}' was built", param_hint="PAGE")
+    link = link_at(rec, place.line, place.column)
+    if link is None:
+        lines = ", ".join(map(str, link_lines(rec))) or "none"
+        raise click.BadParameter(
+            f"no link at {rec.path}:{place.line}"
+            + (f":{place.column}" if place.column else "")
+            + f" (the page's links start on lines: {lines})",
+            param_hint="PAGE:LINE[:COL]",
+        )
+    found = result.crawl
+    traced = trace_link(
+        crawl_index(config, found, result.addresses),
+        result.pages,
+        result.code_records,
+        line_counts(found.code),
+        UnreadFiles(config, found),
+        rec,
+        link,
+    )
+    data = explanation(rec.path, link, traced)
+    click.echo(explanation_json(data) if as_json else explanation_text(data), nl=False)
+
+
+def _page_record(result: BuildResult, page: str) -> PageRecord | None:
+    """PAGE as written: a page's repository path, a path from the content folder, or its
+    node id (``/guides/a.md``)."""
+    content = result.config.content_rel
+    wanted = page.strip().removeprefix("./")
+    candidates = {wanted, f"{content}/{wanted.lstrip('/')}" if content else wanted.lstrip("/")}
+    return next((p for p in result.pages if p.path in candidates), None)
 
 
 def run_check(

@@ -103,6 +103,10 @@ class Config:
     #: Whether the site header links to the reports (broken links, cycles, missing links,
     #: graph); ``false`` leaves only "All pages" there. The reports are written either way.
     header_reports: bool = True
+    #: Sphinx inventories (``objects.inv``) that autorefs may name, read offline: a list of
+    #: paths inside the root, or a table of base URL = path; kept as (path, base URL) pairs
+    #: (content/syntax/autorefs.md#inventories).
+    inventories: tuple[tuple[str, str], ...] = ()
     #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
     #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
     set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -198,6 +202,8 @@ def _coerce(name: str, value: Any) -> Any:
         return value
     if name == "peers":
         return _coerce_peers(value)
+    if name == "inventories":
+        return _inventories(value)
     if name == "checks":
         if not isinstance(value, dict):
             raise ConfigError("option 'checks' must be a table of check = severity")
@@ -216,6 +222,29 @@ def _coerce(name: str, value: Any) -> Any:
     if name == "base_url" and value:
         check_base_url(value)
     return value
+
+
+def _inventories(value: Any) -> tuple[tuple[str, str], ...]:
+    """``["objects.inv"]`` (addresses absolute in the file) or ``{ "https://docs.python.org/3/"
+    = "inv/python.inv" }``: (path, base URL) pairs, paths as written, base URLs ending in /."""
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple((path, "") for path in value)
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise ConfigError(
+            "option 'inventories' must be a list of paths or a table of base URL = path, "
+            'such as { "https://docs.python.org/3/" = "inventories/python.inv" }'
+        )
+    for url in value:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ConfigError(
+                f"option 'inventories': a base URL must be an absolute http(s) URL, not '{url}'"
+            )
+    return tuple((path, url if url.endswith("/") else url + "/") for url, path in value.items())
 
 
 def check_base_url(url: str) -> None:

@@ -115,6 +115,9 @@ class Crawl:
     snippets: dict[str, bytes] = field(default_factory=dict)
     #: The repository path each of those was read from, by the name written.
     snippet_paths: dict[str, str] = field(default_factory=dict)
+    #: The inventory files the configuration names (``inventories``), by the path written:
+    #: the bytes, or why they were not read.
+    inventories: dict[str, bytes | str] = field(default_factory=dict)
     #: Snippet files found but not read, by the name written: why, as a clause the page's
     #: warning quotes ("big.txt is 500 bytes, over the size limit of 100 bytes …").
     unread_snippets: dict[str, str] = field(default_factory=dict)
@@ -341,7 +344,18 @@ class _Walker:
                     if data is not None:  # the first file found is the one to explain
                         self.crawl.unread_snippets.setdefault(name, data.reason)
 
-    def _snippet(self, rel: str) -> bytes | _Unread | None:
+    def read_inventories(self) -> None:
+        """The inventory files of the ``inventories`` option, inside the root only and never
+        hidden, through the same guards as a snippet (an inventory is compressed: binary)."""
+        for written, _ in self.config.inventories:
+            rel = normalize_repo_path(written.strip().lstrip("/"))
+            data = self._snippet(rel, binary=True) if rel is not None else None
+            if data is None:
+                self.crawl.inventories[written] = "no such file inside the project root"
+            else:
+                self.crawl.inventories[written] = data if isinstance(data, bytes) else data.reason
+
+    def _snippet(self, rel: str, binary: bool = False) -> bytes | _Unread | None:
         """The bytes of ``rel``, why it was not read, or None when no such file may be read.
         Nothing is warned at the file: the page's warning at the snippet line says it."""
         path = Path(os.path.realpath(self.root / rel))
@@ -349,7 +363,7 @@ class _Walker:
             return None  # outside the root (whatever a link says), or not a file
         if any(part.startswith(".") for part in path.relative_to(self.root).parts):
             return None  # never the cache, the repository's .git or another hidden file
-        return self._load(rel, path.stat().st_size)
+        return self._load(rel, path.stat().st_size, binary)
 
     def _hash(self, rel: str) -> str:
         digest = hashlib.sha256()
@@ -369,7 +383,7 @@ class _Walker:
             return None
         return data
 
-    def _load(self, rel: str, size: int) -> bytes | _Unread:
+    def _load(self, rel: str, size: int, binary: bool = False) -> bytes | _Unread:
         limit = self.config.max_file_size
         if size > limit:
             return _Unread(
@@ -383,7 +397,7 @@ class _Walker:
             return _Unread(
                 "io", f"cannot read file: {exc.strerror}", f"cannot read {rel}: {exc.strerror}"
             )
-        if b"\0" in data[:_BINARY_SNIFF]:
+        if not binary and b"\0" in data[:_BINARY_SNIFF]:
             return _Unread(
                 "binary",
                 "binary file (contains NUL bytes); skipped",
@@ -410,6 +424,7 @@ def crawl(config: Config, includes: Includes = _no_includes) -> Crawl:
     walker = _Walker(config, result)
     walker.walk("")
     walker.read_snippets(includes)
+    walker.read_inventories()
     result.pages.sort(key=lambda f: f.path)
     result.assets.sort()
     result.code.sort(key=lambda f: f.path)

@@ -78,13 +78,13 @@ class Suggester:
             self._by_name.setdefault(name, []).append(path)
             self._by_folder.setdefault(folder, []).append(path)
         self._names = sorted(self._by_name)
-        self._cache: dict[str, str] = {}
+        self._cache: dict[str, str | None] = {}
         self._near_names: dict[str, str | None] = {}
 
-    def suggest(self, wanted: str) -> str:
+    def closest(self, wanted: str) -> str | None:
+        """The candidate a mistyped ``wanted`` most likely meant, or None."""
         if wanted not in self._cache:
-            found = self._closest(wanted)
-            self._cache[wanted] = f" Did you mean '{found}'?" if found else ""
+            self._cache[wanted] = self._closest(wanted)
         return self._cache[wanted]
 
     def _closest(self, wanted: str) -> str | None:
@@ -109,7 +109,7 @@ def _near(name: str, pool: list[str], cutoff: float) -> str | None:
     return found[0] if found else None
 
 
-def closest_anchor(fragment: str, heading_ids: Iterable[str]) -> str:
-    """``". Did you mean '#first-run'?"`` for a mistyped fragment, or "" when nothing is close."""
+def closest_anchor(fragment: str, heading_ids: Iterable[str]) -> str | None:
+    """The id a mistyped fragment most likely meant (``first-run``), or None."""
     found = difflib.get_close_matches(fragment, sorted(heading_ids), n=1, cutoff=0.6)
-    return f". Did you mean '#{found[0]}'?" if found else ""
+    return found[0] if found else None

@@ -310,6 +310,10 @@ def site_fingerprint(
     files += [
         (p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())
     ]
+    files += [
+        ("inventory:" + p, hashlib.sha256(d if isinstance(d, bytes) else d.encode()).hexdigest())
+        for p, d in sorted(found.inventories.items())
+    ]
     return input_fingerprint(
         repr(options),
         templates,

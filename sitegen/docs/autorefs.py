@@ -20,15 +20,19 @@ from sitegen.docs.records import LinkKind
 
 #: The href a docstring's ``[text][pkg.name]`` gets from the comment-link extraction.
 CODE_PREFIX = "autoref:"
-_DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+"
-_IN_PAGE = re.compile(rf"\[([^\[\]\n]+)\]\[({_DOTTED})?\]")
-_IDENTIFIER = re.compile(rf"`?({_DOTTED})`?")
+#: In a page a name need not be dotted: ``[dataclasses][dataclasses]`` names a module of
+#: another project's inventory (a reference definition of that label, when there is one,
+#: takes the link first).
+_NAME = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*"
+_IN_PAGE = re.compile(rf"\[([^\[\]\n]+)\]\[({_NAME})?\]")
+_IDENTIFIER = re.compile(rf"`?({_NAME})`?")
 #: mkdocstrings' ``::: pkg.mod.Name`` (its indented options follow on the next lines).
 _DIRECTIVE = re.compile(r":::[ \t]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*(?:\n|$)")
 
 
 def autoref(state: StateInline, silent: bool) -> bool:
-    """``[text][a.b]``, or ``[a.b][]`` / ``[`a.b`][]``, when no reference definition took it."""
+    """``[text][a.b]``, or ``[a.b][]`` / ``[`a.b`][]`` (a name with or without dots), when no
+    reference definition took it."""
     if state.src[state.pos] != "[":
         return False
     found = _IN_PAGE.match(state.src, state.pos)

@@ -16,20 +16,23 @@ The rule, in the order ``resolve`` applies it:
    site root or from the linking page's own URL (``Addresses.find``, content/guides/urls.md);
 7. the fragment is checked against the target's heading ids or line count (``AnchorIndex``).
 
-Works on the set of crawled paths only: never touches the file system.
+Given a ``Trace``, the same code records each rule it applied and each candidate it rejected
+(``sitegen explain``, content/guides/linking.md#why-a-link-resolved-as-it-did); without one
+it records nothing. Works on the set of crawled paths only: never touches the file system.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
 from sitegen.docs.records import PageRecord
+from sitegen.link.inventory import Inventories
 from sitegen.paths import (
     NodeId,
     RepoPath,
@@ -56,6 +59,65 @@ class Outcome(StrEnum):
     SELF = "self"  # the linking file itself: no edge, fragment checked
     LOOPBACK = "loopback"  # a loopback or private host: kept in the page, no edge
     IGNORED = "ignored"  # mailto:, tel:, empty …: not an edge
+    UNRESOLVED = "unresolved"  # an autoref nothing knows: its text, not a link
+
+
+class Rule(StrEnum):
+    """The rules a resolution may apply, in the words ``sitegen explain`` prints."""
+
+    DESTINATION = "destination"  # the destination as written, split and decoded
+    URL = "url"  # an absolute URL (a scheme, or //host)
+    FRAGMENT_ONLY = "fragment-only"  # #x: the linking page itself
+    RELATIVE = "relative"  # read from the linking file's folder
+    ABSOLUTE = "absolute"  # /x: read from the content folder
+    PUBLIC = "public"  # VitePress's public/ folder, published at the site root
+    FILE = "file"  # the file, a folder's index, x.md for x or x.html
+    ADDRESS = "address"  # a page's published URL (permalink, url, slug, the URL style)
+    REDIRECT = "redirect"  # a redirect's old address
+    SELF = "self"  # the target is the linking file
+    WIKILINK = "wikilink"  # Obsidian's rule of names
+    AUTOREF = "autoref"  # a code symbol's dotted name
+    INVENTORY = "inventory"  # a name of an objects.inv inventory
+    ANCHOR = "anchor"  # the fragment among the target's ids or lines
+    SUGGESTION = "suggestion"  # what "Did you mean" names
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A candidate a rule looked at and did not take, and why."""
+
+    candidate: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One rule applied to one link: what it did, what it found ("" for nothing) and the
+    candidates it rejected on the way."""
+
+    rule: Rule
+    says: str
+    found: str = ""
+    rejected: tuple[Rejected, ...] = ()
+
+
+class Trace:
+    """The steps of one link's resolution, in order, when asked for; ``NO_TRACE`` (what the
+    build passes) records nothing, so the build and ``sitegen explain`` run the same code."""
+
+    def __init__(self, recording: bool = True) -> None:
+        self.recording = recording
+        self.steps: list[Step] = []
+
+    def step(
+        self, rule: Rule, says: str, found: str = "", rejected: Iterable[Rejected] = ()
+    ) -> None:
+        if self.recording:
+            self.steps.append(Step(rule, says, found, tuple(rejected)))
+
+
+#: The trace of a build: nothing recorded.
+NO_TRACE = Trace(recording=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +129,9 @@ class Resolved:
     looked_up: str = ""
     #: The old address of the redirect the link went through ("" for none).
     via: str = ""
+    #: The URL the link is published with when it is not the one written: an autoref found
+    #: in an inventory (with its fragment, which the external node drops).
+    url: str = ""
 
 
 @dataclass
@@ -82,6 +147,8 @@ class SiteIndex:
     addresses: Addresses = field(default_factory=Addresses)
     #: The folder published at the site root (VitePress's ``public/``), "" for none.
     public: str = ""
+    #: Names of other projects' docs, from the ``inventories`` option (objects.inv files).
+    inventories: Inventories = field(default_factory=Inventories)
     #: (destination, linking folder) -> resolution, filled by ``resolve``.
     cache: dict[tuple[str, str], tuple[Resolved, str | None]] = field(default_factory=dict)
 
@@ -95,7 +162,7 @@ class SiteIndex:
             return source_node_id(RepoPath(repo_path))
         return None
 
-    def lookup(self, repo_path: str, trailing_slash: bool) -> str | None:
+    def lookup(self, repo_path: str, trailing_slash: bool, trace: Trace = NO_TRACE) -> str | None:
         """The existing file a local link means: the file, a folder's index, x.html/x -> x.md."""
         candidates = [] if trailing_slash else [repo_path]
         if trailing_slash or repo_path in self.dirs or repo_path == self.content:
@@ -108,10 +175,24 @@ class SiteIndex:
             candidates += [stem + ".md", stem + ".markdown"]
         elif not ext:
             candidates += [repo_path + ".md", repo_path + ".markdown"]
-        for cand in candidates:
-            if self.node_for(cand) is not None:
-                return cand
-        return None
+        found = next((cand for cand in candidates if self.node_for(cand) is not None), None)
+        if trace.recording:
+            tried = candidates[: candidates.index(found)] if found else candidates
+            trace.step(
+                Rule.FILE,
+                "the file as written, else a folder's index.md or README.md, else x.md for x "
+                "or x.html: the first that exists",
+                found or "",
+                (Rejected(c, self._why_not(c)) for c in tried),
+            )
+        return found
+
+    def _why_not(self, repo_path: str) -> str:
+        if repo_path in self.dirs:
+            return "a folder"
+        if repo_path in self.assets:
+            return "outside the content folder, not published"
+        return "no such page, asset or source file"
 
     def public_asset(self, site_path: str) -> str | None:
         """The file of the public folder a site-absolute path names (``/search.png``), which
@@ -146,42 +227,57 @@ def normalize_url(url: str) -> str | None:
     return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
 
 
-def resolve(href: str, from_path: str, index: SiteIndex) -> Resolved:
+def resolve(href: str, from_path: str, index: SiteIndex, trace: Trace = NO_TRACE) -> Resolved:
     """Resolve one destination from the repository file ``from_path``."""
     key = (href, posixpath.dirname(from_path))
-    hit = index.cache.get(key)
+    hit = None if trace.recording else index.cache.get(key)
     if hit is None:  # the same destination from the same folder resolves the same way
-        hit = index.cache[key] = _resolve_from(href, key[1], index)
+        hit = _resolve_from(href, key[1], index, trace)
+        if not trace.recording:
+            index.cache[key] = hit
     res, found = hit
     if res.outcome is Outcome.MISSING:  # rare: not worth a cache of its own
-        res, found = _by_address(href, from_path, index, res) or (res, found)
+        res, found = _by_address(href, from_path, index, res, trace) or (res, found)
     if found == from_path:
+        trace.step(Rule.SELF, "the target is the linking file itself: no edge", from_path)
         return Resolved(Outcome.SELF, fragment=res.fragment)
     return res
 
 
-def _resolve_from(href: str, from_dir: str, index: SiteIndex) -> tuple[Resolved, str | None]:
+def _resolve_from(
+    href: str, from_dir: str, index: SiteIndex, trace: Trace
+) -> tuple[Resolved, str | None]:
     href = href.strip()
     if not href:
+        trace.step(Rule.DESTINATION, "an empty destination: not a link")
         return Resolved(Outcome.IGNORED), None
     if href.startswith("//"):
+        trace.step(Rule.URL, "a protocol-relative URL (//host): read as https")
         href = "https:" + href
     if _URL_SCHEME.match(href):
-        return _resolve_absolute(href), None
+        return _resolve_absolute(href, trace), None
     path_part, _, fragment = href.partition("#")
     path_part = path_part.partition("?")[0]
     path_part, fragment = unquote(path_part), unquote(fragment)
+    trace.step(Rule.DESTINATION, f"path '{path_part}', fragment '{fragment}' (decoded)")
     if not path_part:
+        trace.step(Rule.FRAGMENT_ONLY, "a fragment only: the linking page itself")
         return Resolved(Outcome.SELF, fragment=fragment), None
     if path_part.startswith("/"):  # from the site root, which is the content folder
         joined: str = content_repo_path(index.content, path_part)
+        rule, where = Rule.ABSOLUTE, f"from the site root, the content folder '{index.content}'"
     else:
         joined = posixpath.join(from_dir, path_part)
+        rule, where = Rule.RELATIVE, f"from the linking file's folder '{from_dir or '.'}'"
     repo_path = normalize_repo_path(joined)
+    trace.step(rule, f"read {where}", repo_path or "")
     if repo_path is None:
+        trace.step(rule, "the path climbs out of the project root: nothing there is read")
         return Resolved(Outcome.OUTSIDE, NodeId(href.partition("#")[0]), fragment), None
     found = index.public_asset(path_part) if path_part.startswith("/") else None
-    found = found or index.lookup(repo_path, path_part.endswith("/"))
+    if index.public and path_part.startswith("/"):
+        trace.step(Rule.PUBLIC, f"a file of the public folder '{index.public}'", found or "")
+    found = found or index.lookup(repo_path, path_part.endswith("/"), trace)
     if found is None:
         return Resolved(Outcome.MISSING, index.missing_node(repo_path), fragment, repo_path), None
     node = index.node_for(found)
@@ -190,7 +286,7 @@ def _resolve_from(href: str, from_dir: str, index: SiteIndex) -> tuple[Resolved,
 
 
 def _by_address(
-    href: str, from_path: str, index: SiteIndex, missing: Resolved
+    href: str, from_path: str, index: SiteIndex, missing: Resolved, trace: Trace
 ) -> tuple[Resolved, str] | None:
     """A destination written as the URL of a page or of a redirect's old address, read from
     the site root or from the URL the linking page is published at; or a page that is gone
@@ -201,31 +297,55 @@ def _by_address(
     addresses = index.addresses
     if path_part.lower().endswith((".md", ".markdown")):
         urls = []  # a file, never an address: most broken links, so checked first
+        trace.step(Rule.ADDRESS, "a .md file is never a published address: none looked up")
     elif path_part.startswith("/"):
         urls = [path_part]
     elif here is not None:
         urls = [posixpath.join(f, path_part) for f in addresses.folder_urls(here)]
     else:
         return None
-    found = next(filter(None, map(addresses.find, urls)), None) or addresses.moved(
-        index.missing_node(missing.looked_up)
-    )
+    tried = list(map(addresses.find, urls))
+    if urls:
+        trace.step(
+            Rule.ADDRESS,
+            "the URL of a page or of a redirect's old address"
+            + ("" if path_part.startswith("/") else ", from the linking page's own URL"),
+            next((u for u, f in zip(urls, tried, strict=True) if f is not None), ""),
+            (
+                Rejected(u, "no page or redirect there")
+                for u, f in zip(urls, tried, strict=True)
+                if f is None
+            ),
+        )
+    found = next(filter(None, tried), None)
+    if found is None:
+        found = addresses.moved(index.missing_node(missing.looked_up))
+        if found is not None:
+            trace.step(Rule.REDIRECT, f"a redirect is published where '{missing.looked_up}' was")
     if found is None:
         return None
+    if found.via:
+        trace.step(
+            Rule.REDIRECT, f"the redirect at '{found.via}' sends to '{found.node}'", found.node
+        )
     if found.node == here:
         return Resolved(Outcome.SELF, fragment=fragment or found.fragment), from_path
     return Resolved(Outcome.INTERNAL, found.node, fragment or found.fragment, via=found.via), ""
 
 
-def _resolve_absolute(href: str) -> Resolved:
+def _resolve_absolute(href: str, trace: Trace) -> Resolved:
     scheme = href.split(":", 1)[0].lower()
     if scheme not in ("http", "https", "ftp", "ftps"):
+        trace.step(Rule.URL, f"a '{scheme}:' URL: not an edge")
         return Resolved(Outcome.IGNORED)
     if is_private_url(href):
+        trace.step(Rule.URL, "a loopback or private host: kept in the page, no edge")
         return Resolved(Outcome.LOOPBACK, NodeId(href))
     url = normalize_url(href)
     if url is None:
+        trace.step(Rule.URL, "an absolute URL without a usable host: not an edge")
         return Resolved(Outcome.IGNORED)
+    trace.step(Rule.URL, "an absolute URL: an external node, normalized", url)
     return Resolved(Outcome.EXTERNAL, NodeId(url))
 
 

@@ -29,7 +29,19 @@ from sitegen.link.broken import (
     BrokenLink,
     loopback_message,
 )
-from sitegen.link.rules import AnchorIndex, Outcome, Resolved, SiteIndex, resolve
+from sitegen.link.inventory import load_inventories
+from sitegen.link.rules import (
+    NO_TRACE,
+    AnchorIndex,
+    Outcome,
+    Resolved,
+    Rule,
+    SiteIndex,
+    Step,
+    Trace,
+    normalize_url,
+    resolve,
+)
 from sitegen.link.symbols import SymbolIndex, SymbolPlace, symbol_index
 from sitegen.link.wiki import WikiNames, resolve_wikilink, wiki_names
 from sitegen.paths import (
@@ -39,6 +51,9 @@ from sitegen.paths import (
     source_node_id,
 )
 from sitegen.urlgate import allowed_url, refusal
+
+#: The info line of an autoref that names nothing the build knows.
+UNRESOLVED_AUTOREF = "unresolved-autoref"
 
 #: Why an existing repository path was not read, or None when it does not exist.
 _WhyUnread = Callable[[str], str | None]
@@ -87,6 +102,9 @@ class _Linker:
         self.graph = Graph()
         self.out = Linked(self.graph, {}, {})
         self.suggester = Suggester(_as_written(index.content, p) for p in index.pages)
+        #: What the rules record while they resolve: nothing in a build, one link's steps
+        #: for ``sitegen explain`` (``explain_link``).
+        self.trace: Trace = NO_TRACE
 
     def add_nodes(self, code: Iterable[CodeRecord]) -> None:
         for rec in self.by_path.values():
@@ -118,27 +136,9 @@ class _Linker:
         edges: list[Edge] = []
         resolutions: list[Resolved] = []
         for link in rec.links:
-            if link.kind is LinkKind.WIKILINK:
-                res = self._wikilink(rec.path, link)
-            elif link.kind is LinkKind.AUTOREF:
-                res = self._autoref(rec.path, link.href, link.line, link.column)
-            else:
-                res = self._api_anchor(resolve(link.href, rec.path, self.index), rec.path)
+            res, edge = self.link_one(rec.path, src, link)
             resolutions.append(res)
-            if res.via:
-                self._through_redirect(rec.path, link, res)
-            if res.outcome is Outcome.IGNORED and not allowed_url(link.href, image=link.is_image):
-                self.diag(
-                    rec.path,
-                    link.line,
-                    link.column,
-                    f"link '{link.href}': {refusal(link.href)}",
-                    "unsafe-url",
-                )
-            occ = Occurrence(link.offset, link.line, link.column, res.fragment)
-            edge = self._edge_for(rec.path, src, res, link.href, link.line, link.column, "")
             if edge is not None:
-                edge.label, edge.anchor, edge.occurrences = link.label, link.anchor, [occ]
                 edges.append(edge)
         for rel in rec.relations:
             res = resolve(rel.ref, rec.path, self.index)
@@ -147,6 +147,31 @@ class _Linker:
                 edges.append(edge)
         self.out.resolutions[src] = resolutions
         self._commit(src, edges)
+
+    def link_one(self, path: str, src: NodeId, link: Link) -> tuple[Resolved, Edge | None]:
+        """How one link of the page ``path`` resolves, and the edge it makes (None for none),
+        reporting what is broken, redirected or unsafe about it."""
+        if link.kind is LinkKind.WIKILINK:
+            res = self._wikilink(path, link)
+        elif link.kind is LinkKind.AUTOREF:
+            res = self._autoref(path, link)
+        else:
+            res = self._api_anchor(resolve(link.href, path, self.index, self.trace), path)
+        if res.via:
+            self._through_redirect(path, link, res)
+        if res.outcome is Outcome.IGNORED and not allowed_url(link.href, image=link.is_image):
+            self.diag(
+                path,
+                link.line,
+                link.column,
+                f"link '{link.href}': {refusal(link.href)}",
+                "unsafe-url",
+            )
+        edge = self._edge_for(path, src, res, link.href, link.line, link.column, "")
+        if edge is not None:
+            occ = Occurrence(link.offset, link.line, link.column, res.fragment)
+            edge.label, edge.anchor, edge.occurrences = link.label, link.anchor, [occ]
+        return res, edge
 
     def _through_redirect(self, path: str, link: Link, res: Resolved) -> None:
         """A link to an old address works (its redirect page is published), but it costs the
@@ -171,7 +196,7 @@ class _Linker:
     def _wikilink(self, path: str, link: Link) -> Resolved:
         """``[[Page]]`` by name or title (content/syntax/wikilinks.md); several matches are
         reported like a broken link, and the nearest one is linked."""
-        target = resolve_wikilink(link.href, path, self.wiki, self.index)
+        target = resolve_wikilink(link.href, path, self.wiki, self.index, self.trace)
         if target.others:
             names = ", ".join(sorted((target.found, *target.others)))
             msg = (
@@ -187,6 +212,9 @@ class _Linker:
         if heading.strip() and res.outcome in (Outcome.INTERNAL, Outcome.SELF) and page:
             by_text = self.anchors.by_text(page, heading)
             if by_text is not None:  # [[Page#Heading]] names the heading by its text
+                self.trace.step(
+                    Rule.ANCHOR, f"the heading '{heading.strip()}' by its text", by_text
+                )
                 res = replace(res, fragment=by_text)
         return res
 
@@ -199,16 +227,37 @@ class _Linker:
             return Resolved(Outcome.SELF)
         return Resolved(Outcome.INTERNAL, source_node_id(RepoPath(place.path)), f"L{place.line}")
 
-    def _autoref(self, path: str, target: str, line: int, column: int) -> Resolved:
-        """``[Model][pkg.Model]`` in a page: the symbol's line on its source page; a name of
-        one of the project's packages that names nothing is reported, any other is text."""
+    def _autoref(self, path: str, link: Link) -> Resolved:
+        """``[Model][pkg.Model]`` in a page: the symbol's line on its source page, else the
+        name's URL in an inventory (content/syntax/autorefs.md); a name of one of the
+        project's packages that names nothing is reported, any other is its text, said once."""
+        target = link.href
         place = self.symbols.find(target)
+        where = f"{place.path}:{place.line}" if place is not None else ""
+        self.trace.step(Rule.AUTOREF, "a symbol of the code graph by its dotted name", where)
         if place is not None:
             return self._symbol(place, path)
+        known = self.index.inventories.find(target)
+        if self.index.inventories.by_name or self.trace.recording:
+            said = f"a name of the inventories ({len(self.index.inventories.by_name)} names)"
+            self.trace.step(Rule.INVENTORY, said, f"{known[0]} ({known[1]})" if known else "")
+        if known is not None:
+            url = known[0]
+            return Resolved(Outcome.EXTERNAL, NodeId(normalize_url(url) or url), url=url)
         if target.split(".")[0] in self.symbols.packages and not self.symbols.is_imported(target):
             msg = f"cross-reference '{target}' names no symbol of the code graph"
-            self.report(BrokenLink(path, line, column, BROKEN_AUTOREF, target, msg))
-        return Resolved(Outcome.SELF)
+            self.report(BrokenLink(path, link.line, link.column, BROKEN_AUTOREF, target, msg))
+        else:
+            self.diag(
+                path,
+                link.line,
+                link.column,
+                f"cross-reference '{target}' names nothing of the code graph or an inventory; "
+                f"it is shown as its text, '{link.label}'",
+                UNRESOLVED_AUTOREF,
+                Level.INFO,
+            )
+        return Resolved(Outcome.UNRESOLVED)
 
     def _api_anchor(self, res: Resolved, path: str) -> Resolved:
         """``api/config.md#pkg.config.ConfigDict`` names an anchor that mkdocstrings would
@@ -219,7 +268,14 @@ class _Linker:
         if res.node is not None and self.anchors.has(res.node, res.fragment):
             return res
         place = self.symbols.find(res.fragment)
-        return self._symbol(place, path) if place is not None else res
+        if place is None:
+            return res
+        self.trace.step(
+            Rule.AUTOREF,
+            f"the page lacks '#{res.fragment}', a symbol's name: its source line instead",
+            f"{place.path}:{place.line}",
+        )
+        return self._symbol(place, path)
 
     def _from_code(self, href: str, path: str) -> Resolved:
         """A docstring link is often written for the API page mkdocstrings renders it on, not
@@ -264,7 +320,7 @@ class _Linker:
     ) -> Edge | None:
         """The edge a resolved destination makes, reporting what is broken or dropped."""
         what = f"relation 'rel-{rel}'" if rel else "link"
-        if res.outcome is Outcome.IGNORED:
+        if res.outcome in (Outcome.IGNORED, Outcome.UNRESOLVED):
             return None
         if res.outcome is Outcome.LOOPBACK:
             self.out.loopback.append(
@@ -273,17 +329,29 @@ class _Linker:
             return None
         if res.outcome is Outcome.SELF:
             here = self.index.node_for(path)
-            if not rel and here is not None and not self.anchors.has(here, res.fragment):
+            if not rel and here is not None and not self._anchor_ok(here, res.fragment):
                 self._broken_anchor(path, line, col, written, res.fragment, here)
             return None  # self links and self-references are not edges
         assert res.node is not None
-        if res.outcome is Outcome.INTERNAL and not self.anchors.has(res.node, res.fragment):
+        if res.outcome is Outcome.INTERNAL and not self._anchor_ok(res.node, res.fragment):
             self._broken_anchor(path, line, col, written, res.fragment, res.node)
         if res.outcome in _OUTCOME_KIND:
             self.graph.add_node(Node(res.node, _OUTCOME_KIND[res.outcome]))
         if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
             self._broken(path, line, col, written, res, rel)
         return Edge(src, res.node, rel)
+
+    def _anchor_ok(self, node: NodeId, fragment: str) -> bool:
+        """Whether the fragment names something on ``node`` (the anchor index's rule)."""
+        ok = self.anchors.has(node, fragment)
+        if fragment:
+            is_one = "is" if ok else "is not"
+            self.trace.step(
+                Rule.ANCHOR,
+                f"'#{fragment}' {is_one} an id or line of '{node}'",
+                fragment if ok else "",
+            )
+        return ok
 
     def _broken(
         self, path: str, line: int, col: int, written: str, res: Resolved, rel: str
@@ -296,7 +364,9 @@ class _Linker:
         elif unread:  # the file is there, only not analysed or published: say so
             msg = f"{what} '{written}' {unread}"
         else:
-            hint = self.suggester.suggest(_as_written(self.index.content, res.looked_up))
+            near = self.suggester.closest(_as_written(self.index.content, res.looked_up))
+            self.trace.step(Rule.SUGGESTION, "the existing file nearest to it", near or "")
+            hint = f" Did you mean '{near}'?" if near else ""
             msg = f"{what} '{written}' does not exist (looked for '{res.looked_up}').{hint}"
         self.report(BrokenLink(path, line, col, check, written, msg))
 
@@ -310,8 +380,10 @@ class _Linker:
         target: NodeId,
     ) -> None:
         # The closest heading id of the target page, as broken files get the closest file.
+        near = closest_anchor(fragment, self.anchors.ids(target))
+        self.trace.step(Rule.SUGGESTION, "the id of the target nearest to it", near or "")
         msg = f"link '{written}': no heading or line '#{fragment}' in the target"
-        msg += closest_anchor(fragment, self.anchors.ids(target))
+        msg += f". Did you mean '#{near}'?" if near else ""
         self.report(BrokenLink(path, line, col, BROKEN_ANCHOR, written, msg))
 
 
@@ -354,13 +426,56 @@ def link_one(
     """How each link of ``rec`` resolves among ``pages`` (``rec`` in place of the page of
     its path): one page's share of ``link_all``, for `sitegen serve`'s preview of a saved
     page (sitegen/site/preview.py)."""
+    linker = _linker_with(index, pages, code, line_counts, why_unread, rec)
+    linker.link_page(rec)
+    return linker.out.resolutions[linker._node_of_page(rec.path)]
+
+
+@dataclass(frozen=True)
+class TracedLink:
+    """One link resolved by the link step with its trace: every rule applied and candidate
+    rejected, the resolution, and what the step reported about the link."""
+
+    steps: tuple[Step, ...]
+    resolved: Resolved
+    #: Whether the link is an edge of the graph.
+    edge: bool
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def trace_link(
+    index: SiteIndex,
+    pages: list[PageRecord],
+    code: list[CodeRecord],
+    line_counts: dict[str, int],
+    why_unread: _WhyUnread | None,
+    rec: PageRecord,
+    link: Link,
+) -> TracedLink:
+    """How ``link`` of ``rec`` resolves, step by step (``sitegen explain``): the build's own
+    code, run for one link with a recording trace, so what it prints is what the build did."""
+    linker = _linker_with(index, pages, code, line_counts, why_unread, rec)
+    linker.trace = Trace()
+    res, edge = linker.link_one(rec.path, linker._node_of_page(rec.path), link)
+    out = linker.out.diagnostics
+    return TracedLink(tuple(linker.trace.steps), res, edge is not None, tuple(out))
+
+
+def _linker_with(
+    index: SiteIndex,
+    pages: list[PageRecord],
+    code: list[CodeRecord],
+    line_counts: dict[str, int],
+    why_unread: _WhyUnread | None,
+    rec: PageRecord,
+) -> _Linker:
+    """A linker of every page and source file, with ``rec`` in place of its page."""
     linker = _Linker(
         index, [rec if p.path == rec.path else p for p in pages], line_counts, why_unread
     )
     linker.code = code
     linker.add_nodes(code)
-    linker.link_page(rec)
-    return linker.out.resolutions[linker._node_of_page(rec.path)]
+    return linker
 
 
 def crawl_index(config: Config, found: Crawl, addresses: Addresses | None = None) -> SiteIndex:
@@ -374,6 +489,7 @@ def crawl_index(config: Config, found: Crawl, addresses: Addresses | None = None
         dirs=found.all_dirs,
         addresses=addresses or Addresses(),
         public=config.public_rel,
+        inventories=load_inventories(config.inventories, found.inventories),
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from sitegen.docs.slug import github_slug
-from sitegen.link.rules import Outcome, Resolved, SiteIndex
+from sitegen.link.rules import NO_TRACE, Outcome, Rejected, Resolved, Rule, SiteIndex, Trace
 from sitegen.paths import content_relative, content_repo_path
 
 _PAGE_EXTENSIONS = (".md", ".markdown")
@@ -50,32 +50,58 @@ class WikiTarget:
     others: tuple[str, ...] = ()  # other paths the name also matches (ambiguous when any)
 
 
-def resolve_wikilink(target: str, from_path: str, names: WikiNames, index: SiteIndex) -> WikiTarget:
+def resolve_wikilink(
+    target: str, from_path: str, names: WikiNames, index: SiteIndex, trace: Trace = NO_TRACE
+) -> WikiTarget:
     """Obsidian's rule: a path that names one file exactly, else the file whose name (or
     title) is unique; among several, the one nearest the linking page, reported."""
     name, _, heading = target.partition("#")
     fragment = "" if heading.startswith("^") else _fragment(heading)
     written = name.strip().removesuffix(".md").lstrip("/")
     key = written.lower()
+    shown = f", heading '{heading.strip()}' as '#{fragment}'" if heading.strip() else ""
+    trace.step(Rule.WIKILINK, f"the name '{key}'{shown}")
     if not key:
+        trace.step(Rule.SELF, "no name: the linking page itself")
         return WikiTarget(Resolved(Outcome.SELF, fragment=fragment))
-    exact = names.by_path.get(key)
-    matches = (
-        [exact]
-        if exact
-        else _by_suffix(names.by_name.get(posixpath.basename(key), []), key, names.content)
-    )
-    if not matches:
-        matches = names.by_title.get(key, [])
+    matches = _matches(key, names, trace)
     if not matches:
         looked = content_repo_path(names.content, written + ".md")
         return WikiTarget(Resolved(Outcome.MISSING, index.missing_node(looked), fragment, looked))
     chosen = _nearest(matches, from_path)
+    others = tuple(m for m in matches if m != chosen)
+    trace.step(
+        Rule.WIKILINK,
+        "the nearest to the linking page" if others else "one file matches",
+        chosen,
+        (Rejected(m, f"farther from the linking page than '{chosen}'") for m in others),
+    )
     node = index.node_for(chosen)
     if chosen == from_path or node is None:
+        trace.step(Rule.SELF, "the target is the linking file itself: no edge", chosen)
         return WikiTarget(Resolved(Outcome.SELF, fragment=fragment), chosen)
-    others = tuple(m for m in matches if m != chosen)
     return WikiTarget(Resolved(Outcome.INTERNAL, node, fragment), chosen, others)
+
+
+def _matches(key: str, names: WikiNames, trace: Trace) -> list[str]:
+    """The files a wikilink's name matches: its path exactly, else the files of its name
+    whose path ends with it, else the pages of that title."""
+    exact = names.by_path.get(key)
+    trace.step(Rule.WIKILINK, "a file at that path (from the content folder)", exact or "")
+    if exact:
+        return [exact]
+    named = names.by_name.get(posixpath.basename(key), [])
+    matches = _by_suffix(named, key, names.content)
+    trace.step(
+        Rule.WIKILINK,
+        "files of that name",
+        ", ".join(matches),
+        (Rejected(p, f"its path does not end with '{key}'") for p in named if p not in matches),
+    )
+    if not matches:
+        matches = names.by_title.get(key, [])
+        trace.step(Rule.WIKILINK, "pages of that title", ", ".join(matches))
+    return matches
 
 
 def _fragment(heading: str) -> str:

@@ -10,8 +10,8 @@ from tests.cli.conftest import sitegen, write
 
 VALID = (
     "Valid options: base_url, checks, content, edit_uri, exclude, header_reports, include_dirs, "
-    "jobs, lang, languages, max_file_size, out, peers, raw_html, repo_url, ruby_load_paths, "
-    "slugs, source, "
+    "inventories, jobs, lang, languages, max_file_size, out, peers, raw_html, repo_url, "
+    "ruby_load_paths, slugs, source, "
     "store, theme_dir, title, urls."
 )
 

@@ -180,6 +180,8 @@ def _link_href(
     res: Resolved, written: str, from_out: OutPath, graph: Graph, addresses: Addresses
 ) -> str:
     """The URL a link points at on the published site."""
+    if res.url:
+        return res.url
     if res.outcome is Outcome.INTERNAL and res.node is not None:
         node = graph.nodes.get(res.node)
         kind = node.kind if node else None
@@ -210,8 +212,8 @@ def substitute_links(
         res, link = resolutions[i], rec.links[i]
         url = _link_href(res, link.href, from_out, graph, addresses)
         quote, classes = m.group(3) or "", m.group(4)
-        if not allowed_url(url, image=link.is_image):
-            written = _REFUSED if quote else "#"
+        if res.outcome is Outcome.UNRESOLVED or not allowed_url(url, image=link.is_image):
+            written = _REFUSED if quote else "#"  # the link stays as its text
         else:
             written = htmlmod.escape(url, quote=True)
         if quote and res.outcome in (Outcome.MISSING, Outcome.OUTSIDE) and written != _REFUSED:
