@@ -56,7 +56,8 @@ _IN_HTML = (
         re.compile(r"<!--\s*@?include[:\s][^>]*-->", re.IGNORECASE),
         "the include comment '{text}' (VitePress, markdown-include) is not run; nothing is included",
     ),
-    _IN_TEXT[2],  # {{ }} in a Vue template
+    _IN_TEXT[1],  # {% for %} around HTML (mkdocs-macros)
+    _IN_TEXT[2],  # {{ }} in a Vue or Jinja template
 )
 _MYST_FENCE = re.compile(r"\{[A-Za-z][\w:-]*\}")
 #: Containers whose content is shown as written, with no template meaning (VitePress).

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.crawl import snippet_candidates
+from sitegen.config import load_config
+from sitegen.crawl import crawl, include_base, snippet_candidates
 from sitegen.docs.includes import expand_includes, include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.snippets import map_back
@@ -198,3 +199,30 @@ def test_syntax_not_run_is_one_warning_per_page_and_kind_at_its_first_line() -> 
     assert "'{* ../../docs_src/a.py hl[3] *}'" in found[0][2] and "1 more" in found[0][2]
     assert "'{{ $frontmatter.title }}'" in found[1][2] and "2 more" in found[1][2]
     assert "'{% if x %}'" in found[2][2] and "more" not in found[2][2]
+
+
+def test_markdown_include_reads_from_the_folder_of_mkdocs_yml(tmp_path: Path) -> None:
+    # FastAPI's layout: docs/en/mkdocs.yml, pages in docs/en/docs, examples in docs_src/
+    root = make_project(
+        tmp_path,
+        {
+            "docs/en/mkdocs.yml": "site_name: x\n",
+            "docs/en/docs/index.md": "# Home\n\n```python\n{!../../docs_src/app.py!}\n```\n",
+            "docs_src/app.py": "import os\n",
+            "sitegen.toml": 'content = "docs/en/docs"\n',
+        },
+    )
+    config = load_config(root)
+    assert include_base(config) == "docs/en"
+    found = crawl(config, includes=include_names)
+    assert found.snippets == {"../../docs_src/app.py": b"import os\n"}
+    assert found.snippet_paths == {"../../docs_src/app.py": "docs_src/app.py"}
+
+
+def test_template_syntax_inside_html_is_reported_too() -> None:
+    text = (
+        '# T\n\n<div>\n{% for s in sponsors %}\n<a href="{{ s.url }}">x</a>\n{% endfor %}\n</div>\n'
+    )
+    rec = extract_page(PAGE, text.encode())
+    found = sorted((d.line, d.message.split("'")[1]) for d in rec.diagnostics)
+    assert found == [(4, "{% for s in sponsors %}"), (5, "{{ s.url }}")]
