@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.config import load_config
-from sitegen.crawl import crawl, include_base, snippet_candidates
+from sitegen.crawl import Reads, build_reads, crawl, include_base, snippet_candidates
 from sitegen.docs.includes import expand_includes, include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.snippets import map_back
@@ -226,3 +226,26 @@ def test_template_syntax_inside_html_is_reported_too() -> None:
     rec = extract_page(PAGE, text.encode())
     found = sorted((d.line, d.message.split("'")[1]) for d in rec.diagnostics)
     assert found == [(4, "{% for s in sponsors %}"), (5, "{{ s.url }}")]
+
+
+def test_serve_rebuilds_when_an_included_file_outside_the_content_changes(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path,
+        {
+            "docs/index.md": "<<< ../examples/a.js\n\n{!shared/b.md!}\n",
+            "shared/b.md": "B\n",
+            "other/c.md": "C\n",
+            "sitegen.toml": 'content = "docs"\n',
+        },
+    )
+    config = load_config(root)
+    names = {
+        n
+        for page in crawl(config, includes=include_names).pages
+        for n in include_names(page.path, page.data)
+    }
+    assert names == {"/examples/a.js", "shared/b.md"}
+    # a file not there yet is read once it is created; a file no page includes is not
+    assert build_reads(config, root / "examples/a.js", names) is Reads.BYTES
+    assert build_reads(config, root / "shared/b.md", names) is Reads.BYTES
+    assert build_reads(config, root / "other/c.md", names) is not Reads.BYTES
