@@ -55,22 +55,48 @@ class Generator:
     #: The folder whose files are published at the site root (VitePress's ``public/`` in the
     #: content folder), a repository path; "" for none.
     public: str = ""
+    #: The folder the configuration reads pages from (MkDocs' ``docs_dir``, relative to the
+    #: ``mkdocs.yml`` that names it), a repository path; "" for the root or not known.
+    docs_dir: str = ""
+    #: The configuration files the page tree is read from, (repository path, text): read
+    #: here, once, so that the build's fingerprint holds them (content/guides/navigation.md).
+    sources: tuple[tuple[str, str], ...] = ()
+
+    def source(self, path: str) -> str | None:
+        """The text of the configuration file ``path`` read with it, or None."""
+        return next((text for rel, text in self.sources if rel == path), None)
 
 
 def find_generator(root: Path, content: str) -> Generator | None:
     """The generator whose configuration holds the content folder ``content`` (a repository
-    path, "" for the root): MkDocs when ``mkdocs.yml`` at the root has it in its
-    ``docs_dir``, else VitePress when a ``.vitepress`` configuration sits in the content
-    folder or a folder above it; None for neither."""
-    mkdocs = root / MKDOCS_FILE
-    if mkdocs.is_file():
+    path, "" for the root): MkDocs when an ``mkdocs.yml`` in the content folder or a folder
+    above it (up to the root) reads its pages from a ``docs_dir`` that holds the content or
+    lies inside it (``docs/en/mkdocs.yml`` with ``docs_dir: docs``), the nearest first;
+    else VitePress when a ``.vitepress`` configuration sits in the content folder or a
+    folder above it; None for neither."""
+    real_root = root.resolve()
+    for folder in _folders_up(content):
+        rel = posixpath.join(folder, MKDOCS_FILE)
+        path = root / rel
+        if not path.is_file() or not is_within(path.resolve(), real_root):
+            continue
         try:
-            found = mkdocs_generator(mkdocs.read_text(encoding="utf-8", errors="replace"), content)
+            text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
-            found = None
+            continue
+        found = mkdocs_generator(text, content, rel)
         if found is not None:
             return found
     return _vitepress(root, content)
+
+
+def _folders_up(folder: str) -> list[str]:
+    """``folder`` and each folder above it, up to the root (""), nearest first."""
+    out = [folder]
+    while folder:
+        folder = posixpath.dirname(folder)
+        out.append(folder)
+    return out
 
 
 def _vitepress(root: Path, content: str) -> Generator | None:
@@ -86,10 +112,44 @@ def _vitepress(root: Path, content: str) -> Generator | None:
                     SlugStyle.VITEPRESS,
                     approximated=_own_slugify(root, posixpath.join(folder, ".vitepress")),
                     public=public if (root / public).is_dir() else "",
+                    docs_dir=folder,
+                    sources=_vitepress_sources(root, rel, folder),
                 )
         if not folder:
             return None
         folder = posixpath.dirname(folder)
+
+
+def _vitepress_sources(root: Path, config: str, folder: str) -> tuple[tuple[str, str], ...]:
+    """The texts the page tree is read from: the configuration ``config``, then the
+    additional configurations of VitePress 2 (``config.ts`` in the source folder ``folder``
+    and in each folder just below it: one per locale), by path. Read as text only."""
+    real_root = root.resolve()
+    found = [config]
+    names = [f"config.{ext}" for ext in ("js", "ts", "mjs", "mts")]
+    try:
+        below = sorted(
+            p.name for p in (root / folder).iterdir() if p.is_dir() and not p.name.startswith(".")
+        )
+    except OSError:
+        below = []
+    for sub in ["", *below]:
+        for name in names:
+            rel = posixpath.join(folder, sub, name)
+            if (root / rel).is_file():
+                found.append(rel)
+    sources = []
+    for rel in found:
+        path = root / rel
+        if not is_within(path.resolve(), real_root):
+            continue
+        try:
+            sources.append(
+                (rel, path.read_text(encoding="utf-8", errors="replace")[:_SCRIPT_LIMIT])
+            )
+        except OSError:
+            continue
+    return tuple(sources)
 
 
 #: ``markdown: { anchor: { slugify … } }``: a VitePress site that makes its own ids.
@@ -157,25 +217,41 @@ def read_mkdocs_yml(text: str) -> Any:
     return yaml.load(text, Loader=_TagsAsText)  # a SafeLoader subclass: nothing is run
 
 
-def mkdocs_docs_dir(config: Any) -> str:
-    """The folder MkDocs reads pages from, as a repository path ("docs" by default)."""
+def mkdocs_docs_dir(config: Any, config_file: str = MKDOCS_FILE) -> str:
+    """The folder MkDocs reads pages from, as a repository path ("docs" by default),
+    relative to the folder of ``config_file`` as MkDocs reads it; "" for the root, and
+    ".." when it would lie above the root (never read)."""
     given = config.get("docs_dir") if isinstance(config, dict) else None
-    folder = posixpath.normpath(given.strip("/")) if isinstance(given, str) and given else "docs"
+    named = given.strip("/") if isinstance(given, str) and given.strip("/") else "docs"
+    folder = posixpath.normpath(posixpath.join(posixpath.dirname(config_file), named))
+    if folder == ".." or folder.startswith("../"):
+        return ".."
     return "" if folder == "." else folder
 
 
-def mkdocs_generator(text: str, content: str) -> Generator | None:
+def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) -> Generator | None:
     """MkDocs, with the slug style its ``toc`` settings ask for, when the ``mkdocs.yml``
-    whose text is ``text`` reads pages from a folder holding ``content``; else None. A file
-    that is not YAML counts as MkDocs with its defaults (MkDocs itself would refuse it)."""
+    at ``config_file`` whose text is ``text`` reads pages from a folder holding ``content``
+    or inside it; else None. A file that is not YAML counts as MkDocs with its defaults
+    (MkDocs itself would refuse it)."""
     try:
         config = read_mkdocs_yml(text)
     except yaml.YAMLError:
         config = {}
-    if not repo_path_within(content, mkdocs_docs_dir(config)):
+    docs_dir = mkdocs_docs_dir(config, config_file)
+    if docs_dir == ".." or not (
+        repo_path_within(content, docs_dir) or repo_path_within(docs_dir, content)
+    ):
         return None
     slugs, approximated = toc_slug_style(_toc_options(config))
-    return Generator("MkDocs", MKDOCS_FILE, slugs, approximated)
+    return Generator(
+        "MkDocs",
+        config_file,
+        slugs,
+        approximated,
+        docs_dir=docs_dir,
+        sources=((config_file, text),),
+    )
 
 
 def _toc_options(config: Any) -> dict[str, Any]:

@@ -63,8 +63,9 @@ def url_style_reason(config: Config, manifests: Mapping[str, str]) -> str:
 
 
 def _mkdocs_data(config: Config, manifests: Mapping[str, str]) -> dict[str, Any] | None:
-    """The data of the root's ``mkdocs.yml`` when its ``docs_dir`` holds the content folder."""
-    text = manifests.get(MKDOCS_FILE)
+    """The data of the ``mkdocs.yml`` whose ``docs_dir`` holds the content folder (the root's,
+    or one found above or beside the content: sitegen/generators.py)."""
+    text, file = _mkdocs_text(config, manifests)
     if text is None:
         return None
     try:
@@ -73,7 +74,20 @@ def _mkdocs_data(config: Config, manifests: Mapping[str, str]) -> dict[str, Any]
         return {}  # MkDocs' defaults; the nav reports the file
     if not isinstance(data, dict):
         return {}
-    return data if repo_path_within(config.content_rel, mkdocs_docs_dir(data)) else None
+    docs_dir = mkdocs_docs_dir(data, file)
+    if repo_path_within(config.content_rel, docs_dir) or repo_path_within(
+        docs_dir, config.content_rel
+    ):
+        return data
+    return None
+
+
+def _mkdocs_text(config: Config, manifests: Mapping[str, str]) -> tuple[str | None, str]:
+    """The text of the generator's ``mkdocs.yml`` and its path, else the root's."""
+    found = config.generator
+    if found is not None and found.name == "MkDocs":
+        return found.source(found.config_file), found.config_file
+    return manifests.get(MKDOCS_FILE), MKDOCS_FILE
 
 
 @dataclass(frozen=True)
@@ -101,7 +115,9 @@ def page_addresses(
     claims = [found.claim(rec, style) for rec in sorted(pages, key=lambda r: r.path)]
     published = found.decide(claims)
     redirects = found.redirects(claims, published, style)
-    redirects += found.redirect_maps(_mkdocs_data(config, manifests), manifests, style)
+    redirects += found.redirect_maps(
+        _mkdocs_data(config, manifests), _mkdocs_text(config, manifests), style
+    )
     addresses = Addresses(style, published, found.place(redirects, published))
     return addresses, sorted(found.diagnostics)
 
@@ -218,14 +234,15 @@ class _Found:
             yield from ((key, v.strip()) for v in values if v.strip())
 
     def redirect_maps(
-        self, data: dict[str, Any] | None, manifests: Mapping[str, str], style: UrlStyle
+        self, data: dict[str, Any] | None, source: tuple[str | None, str], style: UrlStyle
     ) -> list[Redirect]:
-        """The redirects of the mkdocs-redirects plugin: ``old.md: new.md`` (or a URL)."""
+        """The redirects of the mkdocs-redirects plugin: ``old.md: new.md`` (or a URL);
+        ``source`` is the text of the mkdocs.yml and its path."""
         maps = _redirect_maps(data)
         if not maps or data is None:
             return []
-        docs_dir = mkdocs_docs_dir(data)
-        text = manifests.get(MKDOCS_FILE, "")
+        text, file = source[0] or "", source[1]
+        docs_dir = mkdocs_docs_dir(data, file)
         found: list[Redirect] = []
         for old, new in maps:
             line = text.count("\n", 0, max(text.find(old), 0)) + 1
@@ -234,7 +251,7 @@ class _Found:
             if out is None or target is None:
                 self.diagnostics.append(
                     Diagnostic(
-                        MKDOCS_FILE,
+                        file,
                         line,
                         1,
                         Level.WARNING,
@@ -245,7 +262,7 @@ class _Found:
                 )
                 continue
             node, fragment = target
-            found.append(Redirect(out, node, fragment, MKDOCS_FILE, line, old))
+            found.append(Redirect(out, node, fragment, file, line, old))
         return found
 
     def _map_target(self, docs_dir: str, new: str) -> tuple[NodeId, str] | None:
@@ -279,7 +296,9 @@ class _Found:
         by the declaring page's path. A redirect that loses its file is reported."""
         pages = {out: node for node, out in published.items()}
         placed: dict[OutPath, Redirect] = {}
-        for r in sorted(redirects, key=lambda r: (r.out, r.source != MKDOCS_FILE, r.source)):
+        for r in sorted(
+            redirects, key=lambda r: (r.out, posixpath.basename(r.source) != MKDOCS_FILE, r.source)
+        ):
             holder = pages.get(r.out)
             taken = placed.get(r.out)
             if holder is None and taken is None:

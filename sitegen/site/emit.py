@@ -11,19 +11,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sitegen.docs.records import PageRecord
-from sitegen.generators import MKDOCS_FILE
 from sitegen.incremental import SiteRecord, code_version, digest
 from sitegen.parallel import run_in_background
 from sitegen.paths import NodeId, OutPath, SitePath
 from sitegen.progress import Progress
 from sitegen.site.emitter import EmitRun, Emitter
-from sitegen.site.navigation import build_nav, mkdocs_nav
+from sitegen.site.navigation import build_nav, project_nav
 from sitegen.site.outputs import OUTPUTS
 from sitegen.site.outputs.all_pages import index_out
 from sitegen.site.outputs.stale_docs import STALE_DOCS, stale_report
 from sitegen.site.pagemeta import git_dates
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState
+from sitegen.site.vitepress import site_routes
 from sitegen.site.writer import SiteWriter
 
 if TYPE_CHECKING:
@@ -88,9 +88,8 @@ def site_state(result: BuildResult) -> SiteState:
     pages = publishable_pages(result)
     addresses = result.addresses
     nav, folder_index = build_nav(pages, addresses)
-    given = result.crawl.manifests.get(MKDOCS_FILE)
-    if given is not None:
-        nav = mkdocs_nav(given, config.content, pages, result.diagnostics, addresses) or nav
+    given, page_navs = project_nav(config, pages, result.diagnostics, addresses)
+    nav = given or nav
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root, config.theme_dir)
     result.diagnostics += renderer.theme.diagnostics
@@ -101,7 +100,9 @@ def site_state(result: BuildResult) -> SiteState:
         titles,
         pages,
         folder_index,
+        page_navs={addresses.out(n): tree for n, tree in page_navs.items()},
     )
+    site.routes = site_routes(config.generator, config.content_rel, pages)
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
     site.frame_key = digest(
@@ -116,7 +117,7 @@ def site_state(result: BuildResult) -> SiteState:
         addresses.style,
         addresses.declared,  # every href to a page whose front matter gives its address
     )
-    site.site_key = digest(site.frame_key, nav, folder_index)
+    site.site_key = digest(site.frame_key, nav, folder_index, sorted(site.page_navs.items()))
     return site
 
 

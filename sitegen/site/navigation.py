@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
+from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
@@ -26,9 +27,11 @@ from sitegen.paths import (
     href_between,
     page_node_id,
     raw_out_path,
+    repo_path_within,
     url_path,
 )
 from sitegen.site.views import Crumb, NavItem
+from sitegen.site.vitepress import vitepress_nav
 
 #: The front-matter key sitegen documents, then the names other generators use for it.
 ORDER_KEYS = ("order", "nav_order", "weight")
@@ -153,35 +156,65 @@ def breadcrumbs(
     return tuple(crumbs)
 
 
+def project_nav(
+    config: Config,
+    pages: Mapping[NodeId, PageRecord],
+    diagnostics: list[Diagnostic],
+    addresses: Addresses = HTML_ADDRESSES,
+) -> tuple[tuple[NavItem, ...] | None, dict[NodeId, tuple[NavItem, ...]]]:
+    """The page tree the project's own generator configuration gives
+    (content/guides/navigation.md), and the tree of each page that shows another one (a
+    VitePress sidebar per path prefix): an ``mkdocs.yml`` ``nav:``, VitePress'
+    ``themeConfig.sidebar``; (None, {}) when there is none, and the tree is the folders'."""
+    found = config.generator
+    if found is None:
+        return None, {}
+    text = found.source(found.config_file)
+    if found.name == "MkDocs" and text is not None:
+        nav = mkdocs_nav(text, config.content, pages, diagnostics, addresses, found.config_file)
+        return nav, {}
+    if found.name == "VitePress":
+        trees = vitepress_nav(found, config.content_rel, pages, diagnostics, addresses)
+        if trees is not None:
+            per_page = {node: trees.nav_of(node) for node in sorted(pages)}
+            return trees.nav_of(NodeId("/index.md")), per_page
+    return None, {}
+
+
 def mkdocs_nav(
     text: str,
     content: str,
     pages: Mapping[NodeId, PageRecord],
     diagnostics: list[Diagnostic],
     addresses: Addresses = HTML_ADDRESSES,
+    config_file: str = MKDOCS_FILE,
 ) -> tuple[NavItem, ...] | None:
-    """The page tree of an ``mkdocs.yml`` whose ``docs_dir`` is the content folder, or None
-    when it has no ``nav:`` (or is about another folder)."""
+    """The page tree of the ``mkdocs.yml`` at ``config_file`` whose ``docs_dir`` (relative
+    to that file's folder) is the content folder or a folder inside it, or None when it has
+    no ``nav:`` (or is about another folder)."""
     try:
         config = read_mkdocs_yml(text)  # its ``!!python/name:`` tags stay text
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         diagnostics.append(
             Diagnostic(
-                MKDOCS_FILE,
+                config_file,
                 (mark.line + 1) if mark else 1,
                 1,
                 Level.WARNING,
-                "mkdocs.yml is not valid YAML; its nav is not used",
+                f"{posixpath.basename(config_file)} is not valid YAML; its nav is not used",
                 "mkdocs-nav",
             )
         )
         return None
     if not isinstance(config, dict) or not isinstance(config.get("nav"), list):
         return None
-    if mkdocs_docs_dir(config) != content.strip("/"):
+    docs_dir, content = mkdocs_docs_dir(config, config_file), content.strip("/")
+    if docs_dir == ".." or not repo_path_within(docs_dir, content):
         return None
-    return tuple(_entries(config["nav"], _Reader(text, pages, diagnostics, addresses)))
+    prefix = docs_dir[len(content) :].strip("/") if content else docs_dir
+    reader = _Reader(text, pages, diagnostics, addresses, config_file, prefix)
+    return tuple(_entries(config["nav"], reader))
 
 
 @dataclass
@@ -190,6 +223,9 @@ class _Reader:
     pages: Mapping[NodeId, PageRecord]
     diagnostics: list[Diagnostic]
     addresses: Addresses
+    #: The mkdocs.yml read, and where its docs_dir lies inside the content folder.
+    config_file: str = MKDOCS_FILE
+    prefix: str = ""
 
     def line_of(self, path: str) -> int:
         at = self.text.find(path)
@@ -220,12 +256,12 @@ def _title_and_value(entry: Any) -> tuple[str, Any]:
 def _page_item(title: str, path: str, reader: _Reader) -> NavItem | None:
     if "://" in path or path.startswith(("mailto:", "/")):
         return None  # links out of the site: the page tree lists pages only
-    node = page_node_id(posixpath.normpath(path))
+    node = page_node_id(posixpath.normpath(posixpath.join(reader.prefix, path)))
     rec = reader.pages.get(node)
     if rec is None:
         reader.diagnostics.append(
             Diagnostic(
-                MKDOCS_FILE,
+                reader.config_file,
                 reader.line_of(path),
                 1,
                 Level.WARNING,

@@ -283,7 +283,9 @@ class Renderer:
         self.env.filters["counted"] = counted  # {{ n|counted("line") }}: "1 line", "2 lines"
         self.env.globals["nav"] = self.nav
         self._templates: dict[str, Template] = {}
-        self._nav_state: _NavState | None = None
+        #: One state per tree, by the tree's identity (a site may show several: a VitePress
+        #: sidebar per path prefix, a tree per locale); the state holds the tree alive.
+        self._nav_states: dict[int, _NavState] = {}
         for name in ThemeLoader(self.theme).list_templates():  # syntax errors before any page
             self.template(name)
 
@@ -371,10 +373,11 @@ class Renderer:
         return current, path, html
 
     def _nav_for(self, nav: tuple[NavItem, ...]) -> _NavState:
-        if self._nav_state is None or self._nav_state.nav is not nav:
-            self._nav_state = _NavState(nav)
-            self._nav_state.index(nav)
-        return self._nav_state
+        state = self._nav_states.get(id(nav))
+        if state is None or state.nav is not nav:
+            state = self._nav_states[id(nav)] = _NavState(nav)
+            state.index(nav)
+        return state
 
     # -- static files
 

@@ -16,6 +16,7 @@ from sitegen.link.rules import first_line_anchor
 from sitegen.paths import NodeId, OutPath, href_between, is_source_node, raw_out_path
 from sitegen.site.render import Renderer
 from sitegen.site.views import NavItem, SiteContext, site_context_for
+from sitegen.site.vitepress import Routes
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -40,6 +41,11 @@ class SiteState:
     reports: tuple[tuple[str, str], ...] = ()
     #: Repository path -> date of the last commit that changed it (empty outside git).
     dates: dict[str, str] = field(default_factory=dict)
+    #: The page tree of each page that shows another one than ``nav`` (a VitePress
+    #: sidebar per path prefix), by its HTML file; the same tuple for the pages of one tree.
+    page_navs: dict[OutPath, tuple[NavItem, ...]] = field(default_factory=dict)
+    #: How links outside the markdown (a home page's hero) name pages: VitePress' routes.
+    routes: Routes | None = None
 
     @functools.cached_property
     def page_bytes(self) -> dict[str, bytes]:
@@ -62,7 +68,7 @@ class SiteState:
     def context(self, out: OutPath) -> SiteContext:
         return site_context_for(
             self.result.config.site_title,
-            self.nav,
+            self.page_navs.get(out, self.nav),
             out,
             reports=self.reports,
             lang=self.result.config.lang,

@@ -133,6 +133,27 @@ class StaleNotice:
 
 
 @dataclass(frozen=True)
+class HomeFeature:
+    """One feature of a home page: its title, its details and, when it links, its href."""
+
+    title: str
+    details: str = ""
+    href: str = ""
+
+
+@dataclass(frozen=True)
+class HomeView:
+    """What a ``layout: home`` page's front matter shows above its body (VitePress' hero
+    and features): plain text and hrefs, escaped by the template."""
+
+    name: str = ""
+    text: str = ""
+    tagline: str = ""
+    actions: tuple[LinkItem, ...] = ()  # note: the action's theme ("brand", "alt")
+    features: tuple[HomeFeature, ...] = ()
+
+
+@dataclass(frozen=True)
 class PageView:
     title: str
     body_html: str  # sitegen's rendered markdown: marked Markup (trusted) on construction
@@ -147,6 +168,7 @@ class PageView:
     modified: str = ""  # YYYY-MM-DD of the last commit that changed the page, "" outside git
     tags: tuple[LinkItem, ...] = ()  # each to its tag page
     stale: StaleNotice | None = None  # when the code it documents changed after it
+    home: HomeView | None = None  # a ``layout: home`` page's hero and features
 
     def __post_init__(self) -> None:
         _as_markup(self, "body_html")

@@ -26,13 +26,14 @@ from sitegen.paths import (
 )
 from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.emitter import EmitRun, Emitter
+from sitegen.site.home import home_view
 from sitegen.site.navigation import breadcrumbs
 from sitegen.site.outputs.stale_docs import stale_notice
 from sitegen.site.outputs.tags import tag_links
 from sitegen.site.pagemeta import edit_href
 from sitegen.site.related_view import related_items, related_key
 from sitegen.site.state import SiteState, edge_source_href, href_for_node
-from sitegen.site.views import CodeRef, PageView, TocEntry
+from sitegen.site.views import CodeRef, HomeView, PageView, TocEntry
 from sitegen.site.writer import SiteWriter
 from sitegen.urlgate import allowed_url
 
@@ -120,6 +121,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         related_key(site, node),
         site.result.federation.key_of(node),
         stale_notice(site, rec.path, site.addresses.out(node)),
+        _home(node, rec, site),
     )
 
 
@@ -173,7 +175,15 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         modified=site.dates.get(rec.path, ""),
         tags=tag_links(node, site, out),
         stale=stale_notice(site, rec.path, out),
+        home=_home(node, rec, site),
     )
+
+
+def _home(node: NodeId, rec: PageRecord, site: SiteState) -> HomeView | None:
+    """A ``layout: home`` page's hero and features (sitegen/site/home.py), else None."""
+    if site.routes is None:
+        return None
+    return home_view(node, rec, site.routes, site.addresses, site.addresses.out(node))
 
 
 def _link_href(

@@ -1,0 +1,332 @@
+"""VitePress's page tree: ``themeConfig.sidebar`` (one tree, or one per path prefix) and
+``nav`` of its configuration files, read as literals (sitegen/code/literals.py), never run
+(content/guides/navigation.md#vitepress).
+
+Pure functions of the configuration texts the generator read and of the page records; never
+reads files and never renders anything.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sitegen.addresses import HTML_ADDRESSES, Addresses
+from sitegen.code.literals import SPREAD, NotLiteral, read_module
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.docs.records import PageRecord
+from sitegen.generators import Generator
+from sitegen.languages import LangId
+from sitegen.paths import NodeId, content_relative, page_node_id, url_path
+from sitegen.site.views import NavItem
+
+CODE = "vitepress-nav"
+#: The extensions of a configuration script and the grammar each is read with.
+_GRAMMAR = {".ts": LangId.TYPESCRIPT, ".mts": LangId.TYPESCRIPT}
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """What the page tree needs of one VitePress configuration file: its path, its
+    ``themeConfig``, and (the main file only) ``locales``, ``rewrites`` and ``srcDir``."""
+
+    path: str
+    text: str
+    data: dict[str, Any]
+
+
+def read_configs(generator: Generator) -> list[ConfigFile]:
+    """Every configuration file the generator read, as literals (a file that has no default
+    object export gives an empty one)."""
+    out = []
+    for path, text in generator.sources:
+        lang = _GRAMMAR.get(posixpath.splitext(path)[1], LangId.JAVASCRIPT)
+        value = read_module(text.encode("utf-8"), lang).default
+        out.append(ConfigFile(path, text, value if isinstance(value, dict) else {}))
+    return out
+
+
+@dataclass(frozen=True)
+class Routes:
+    """Page routes as VitePress names them (``/guide/routing``), and back: the source
+    folder, relative to the content folder, and the ``rewrites`` of the configuration."""
+
+    content: str
+    src_dir: str
+    rewrites: tuple[tuple[str, str], ...] = ()
+    pages: Mapping[NodeId, PageRecord] = field(default_factory=dict)
+
+    def node_of(self, link: str) -> NodeId | None:
+        """The page a site-absolute VitePress link names (``/guide/x``, ``/guide/``,
+        ``/guide/x.html#y``), or None when no page of the content is that route."""
+        path = re.split(r"[#?]", link, maxsplit=1)[0].lstrip("/")
+        if not path or path.endswith("/"):
+            path += "index"
+        stem = re.sub(r"\.(html|md)$", "", path)
+        for file in (*self._sources_of(stem + ".md"), stem + ".md", stem + "/index.md"):
+            repo = posixpath.normpath(posixpath.join(self.src_dir, file))
+            rel = content_relative(self.content, repo)
+            if rel is not None and page_node_id(rel) in self.pages:
+                return page_node_id(rel)
+        return None
+
+    def route_of(self, node: NodeId) -> str:
+        """A page's route: its source path, rewritten, ``/``-led, without ``.md``."""
+        repo = posixpath.join(self.content, node.lstrip("/"))
+        rel = content_relative(self.src_dir, repo) if self.src_dir else repo
+        path = rel if rel is not None else node.lstrip("/")
+        for source, target in self.rewrites:
+            found = _pattern(source).fullmatch(path)
+            if found is not None:
+                path = _fill(target, found.groupdict())
+                break
+        path = re.sub(r"(^|/)index\.md$", r"\1", path)
+        return "/" + re.sub(r"\.md$", "", path)
+
+    def _sources_of(self, file: str) -> list[str]:
+        """The source files a rewritten path comes from (``guide/x.md`` <- ``en/guide/x.md``)."""
+        out = []
+        for source, target in self.rewrites:
+            found = _pattern(target).fullmatch(file)
+            if found is not None:
+                out.append(_fill(source, found.groupdict()))
+        return out
+
+
+_PARAM = re.compile(r":(\w+)(\*?)")
+
+
+def _pattern(route: str) -> re.Pattern[str]:
+    """A rewrite's side as a regular expression: ``:name`` one segment, ``:name*`` any."""
+    out, at = [], 0
+    for m in _PARAM.finditer(route):
+        out.append(re.escape(route[at : m.start()]))
+        out.append(f"(?P<{m.group(1)}>.*)" if m.group(2) else f"(?P<{m.group(1)}>[^/]+)")
+        at = m.end()
+    out.append(re.escape(route[at:]))
+    return re.compile("".join(out))
+
+
+def _fill(route: str, values: dict[str, str]) -> str:
+    return _PARAM.sub(lambda m: values.get(m.group(1), ""), route)
+
+
+def routes_of(
+    configs: list[ConfigFile],
+    generator: Generator,
+    content: str,
+    pages: Mapping[NodeId, PageRecord],
+) -> Routes:
+    """The routes of the site the main configuration describes (its ``srcDir``, its
+    ``rewrites`` of literal strings)."""
+    main = configs[0].data if configs else {}
+    src = main.get("srcDir")
+    src_dir = generator.docs_dir
+    if isinstance(src, str):
+        src_dir = posixpath.normpath(posixpath.join(generator.docs_dir, src.strip("/") or "."))
+        src_dir = "" if src_dir == "." else src_dir
+    given = main.get("rewrites")
+    rewrites = tuple(
+        (k, v) for k, v in (given.items() if isinstance(given, dict) else ()) if isinstance(v, str)
+    )
+    return Routes(content, src_dir, rewrites, pages)
+
+
+def site_routes(
+    generator: Generator | None, content: str, pages: Mapping[NodeId, PageRecord]
+) -> Routes:
+    """How the site's links name pages: by VitePress' routes when its configuration was
+    found, else by their paths in the content folder."""
+    if generator is None or generator.name != "VitePress":
+        return Routes(content, content, (), pages)
+    return routes_of(read_configs(generator)[:1], generator, content, pages)
+
+
+@dataclass
+class _Reader:
+    """Turns sidebar items into nav items; remembers the first thing that was no literal."""
+
+    routes: Routes
+    addresses: Addresses
+    config: ConfigFile
+    diagnostics: list[Diagnostic]
+    not_literal: NotLiteral | None = None
+
+    def items(self, given: Any, base: str) -> tuple[NavItem, ...]:
+        if isinstance(given, NotLiteral):
+            self.not_literal = self.not_literal or given
+            return ()
+        if not isinstance(given, list):
+            return ()
+        return tuple(item for entry in given if (item := self.item(entry, base)) is not None)
+
+    def item(self, entry: Any, base: str) -> NavItem | None:
+        if isinstance(entry, NotLiteral):
+            self.not_literal = self.not_literal or entry
+            return None
+        if not isinstance(entry, dict):
+            return None
+        for value in entry.values():
+            if isinstance(value, NotLiteral):
+                self.not_literal = self.not_literal or value
+                return None
+        own = entry.get("base")
+        base = own if isinstance(own, str) else base
+        text, link = entry.get("text"), entry.get("link")
+        title = text if isinstance(text, str) else ""
+        href = self.href(link, base) if isinstance(link, str) else ""
+        if "items" in entry:
+            children = self.items(entry.get("items"), base)
+            return NavItem(title=title or "Section", href=href, children=children, is_folder=True)
+        if not href:
+            return None  # a link out of the site, or to no page: the tree lists pages only
+        return NavItem(title=title, href=href)
+
+    def href(self, link: str, base: str) -> str:
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:|^//", link):
+            return ""
+        full = link if link.startswith("/") else "/" + (base.lstrip("/") + link).lstrip("/")
+        node = self.routes.node_of(full)
+        if node is None:
+            self.diagnostics.append(
+                Diagnostic(
+                    self.config.path,
+                    _line_of(self.config.text, link),
+                    1,
+                    Level.WARNING,
+                    f"the sidebar entry '{link}' names no page of the content folder; it is "
+                    "left out of the page tree",
+                    CODE,
+                )
+            )
+            return ""
+        return url_path(self.addresses.out(node))
+
+
+def _line_of(text: str, value: str) -> int:
+    at = text.find(value)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 1
+
+
+@dataclass(frozen=True)
+class VitePressNav:
+    """The trees of a VitePress site: each sidebar by the route prefix it serves (the
+    longest prefix of a page's route wins), and each locale's top ``nav`` by its prefix
+    (what a page that no sidebar serves shows)."""
+
+    sidebars: tuple[tuple[str, tuple[NavItem, ...]], ...]
+    top: tuple[tuple[str, tuple[NavItem, ...]], ...]
+    routes: Routes
+
+    def nav_of(self, node: NodeId) -> tuple[NavItem, ...]:
+        """The tree the page ``node`` shows: its sidebar, else its locale's top nav."""
+        route = self.routes.route_of(node)
+        for trees in (self.sidebars, self.top):
+            served = [(prefix, tree) for prefix, tree in trees if _serves(prefix, route)]
+            if served:
+                return max(served, key=lambda p: len(p[0]))[1]
+        return ()
+
+
+def _serves(prefix: str, route: str) -> bool:
+    prefix = "/" + prefix.strip("/")
+    return prefix in ("/", route) or route.startswith(prefix + "/")
+
+
+def vitepress_nav(
+    generator: Generator,
+    content: str,
+    pages: Mapping[NodeId, PageRecord],
+    diagnostics: list[Diagnostic],
+    addresses: Addresses = HTML_ADDRESSES,
+) -> VitePressNav | None:
+    """The sidebars and top navs of every configuration file (the main one, its
+    ``locales``' ``themeConfig``, the additional ``config.ts`` of each locale folder), or None
+    when none has a sidebar, or when one is not a literal (one warning: the tree is then
+    the folders')."""
+    configs = read_configs(generator)
+    routes = routes_of(configs, generator, content, pages)
+    sidebars: list[tuple[str, tuple[NavItem, ...]]] = []
+    top: list[tuple[str, tuple[NavItem, ...]]] = []
+    for config, prefix, theme in _themes(configs, routes):
+        reader = _Reader(routes, addresses, config, diagnostics)
+        given = theme.get("sidebar")
+        if isinstance(given, dict):
+            for key, value in given.items():
+                tree = value.get("items") if isinstance(value, dict) else value
+                base = value.get("base", "") if isinstance(value, dict) else ""
+                sidebars.append((key, reader.items(tree, base if isinstance(base, str) else "")))
+        elif given is not None:
+            sidebars.append((prefix, reader.items(given, "")))
+        if reader.not_literal is not None:
+            diagnostics.append(_not_literal(config.path, "themeConfig.sidebar", reader.not_literal))
+            return None
+        top_reader = _Reader(routes, addresses, config, [])
+        nav = top_reader.items(theme.get("nav"), "")
+        if top_reader.not_literal is not None:
+            diagnostics.append(_not_literal(config.path, "themeConfig.nav", top_reader.not_literal))
+        if nav:
+            top.append((prefix, nav))
+    if not sidebars:
+        diagnostics.extend(_unread_spreads(configs))
+        return None
+    return VitePressNav(tuple(sidebars), tuple(top), routes)
+
+
+def _themes(
+    configs: list[ConfigFile], routes: Routes
+) -> list[tuple[ConfigFile, str, dict[str, Any]]]:
+    """Each ``themeConfig`` with the route prefix of its locale ("/" for the root): the main
+    file's, each of its ``locales``' own, then each additional file's (by its folder)."""
+    if not configs:
+        return []
+    main = configs[0]
+    out = [(main, "/", _theme(main.data))]
+    locales = main.data.get("locales")
+    for key, locale in locales.items() if isinstance(locales, dict) else ():
+        if isinstance(locale, dict) and key != "root":
+            out.append((main, f"/{key}/", _theme(locale)))
+    for extra in configs[1:]:
+        folder = posixpath.dirname(extra.path)
+        below = content_relative(routes.src_dir, folder) if routes.src_dir else folder
+        prefix = "/" if not below or folder == routes.src_dir else f"/{below}/"
+        out.append((extra, prefix, _theme(extra.data)))
+    return out
+
+
+def _unread_spreads(configs: list[ConfigFile]) -> list[Diagnostic]:
+    """When no sidebar was found: a warning for a configuration whose object spreads in
+    something that is no literal (``...shared``), where a sidebar may hide."""
+    out = []
+    for config in configs:
+        for where in (config.data, _theme(config.data)):
+            spread = where.get(SPREAD)
+            if isinstance(spread, NotLiteral):
+                out.append(_not_literal(config.path, "themeConfig.sidebar", spread))
+                break
+    return out
+
+
+def _theme(data: dict[str, Any]) -> dict[str, Any]:
+    theme = data.get("themeConfig")
+    return theme if isinstance(theme, dict) else {}
+
+
+def _not_literal(path: str, what: str, value: NotLiteral) -> Diagnostic:
+    return Diagnostic(
+        path,
+        value.line,
+        value.column,
+        Level.WARNING,
+        f"{what} holds '{value.text}', which is not a literal: sitegen reads the "
+        "configuration's literals only and never runs it"
+        + (
+            "; the page tree is made from the folders"
+            if what.endswith("sidebar")
+            else "; that entry is left out"
+        ),
+        CODE,
+    )
