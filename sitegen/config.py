@@ -89,6 +89,9 @@ class Config:
     jobs: int = 0
     #: Severity per check of ``sitegen check`` (error / warn / info / ignore).
     checks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CHECKS))
+    #: Python imports that run later or never, put back into the cycle analysis:
+    #: ``deferred`` (inside a function), ``type-only`` (under ``if TYPE_CHECKING:``).
+    cycles_include: tuple[str, ...] = ()
     #: Raw HTML in pages: ``sanitize`` (GitHub's allow-list), ``escape`` (shown as text) or
     #: ``allow`` (published as written; the build says so).
     raw_html: str = "sanitize"
@@ -175,6 +178,8 @@ def _coerce(name: str, value: Any) -> Any:
         return tuple(value)
     if name == "languages":
         return parse_languages(value if isinstance(value, list) else [value])
+    if name == "cycles_include":
+        return _cycles_include(value)
     if name in ("max_file_size", "jobs"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"option '{name}' must be a non-negative integer")
@@ -245,6 +250,21 @@ def _inventories(value: Any) -> tuple[tuple[str, str], ...]:
                 f"option 'inventories': a base URL must be an absolute http(s) URL, not '{url}'"
             )
     return tuple((path, url if url.endswith("/") else url + "/") for url, path in value.items())
+
+
+#: The values of ``cycles_include`` (content/guides/cycles.md#when-an-import-runs).
+CYCLE_CONTEXTS = ("deferred", "type-only")
+
+
+def _cycles_include(value: Any) -> tuple[str, ...]:
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ConfigError("option 'cycles_include' must be a list of strings")
+    for v in values:
+        if v not in CYCLE_CONTEXTS:
+            valid = ", ".join(f"'{c}'" for c in CYCLE_CONTEXTS)
+            raise ConfigError(f"option 'cycles_include': {v!r} is not one of {valid}")
+    return tuple(c for c in CYCLE_CONTEXTS if c in values)
 
 
 def check_base_url(url: str) -> None:

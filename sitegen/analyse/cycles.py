@@ -11,12 +11,20 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 import networkx as nx
 
 from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit, InternalCycle
-from sitegen.graph.dependencies import DEPENDENCY_KINDS, REFERENCE, DepEdge, Unit
+from sitegen.graph.dependencies import (
+    DEPENDENCY_KINDS,
+    IMPORT_CONTEXTS,
+    REFERENCE,
+    RUNTIME,
+    DepEdge,
+    Unit,
+    strongest_context,
+)
 from sitegen.graph.model import earliest, merge_by_key, merged_confidence
 
 #: How reports name the members of a cyclic unit, by unit kind (content/guides/cycles.md).
@@ -28,6 +36,7 @@ def analyse_code_cycles(
     file_edges: Iterable[DepEdge],
     symbol_edges: Iterable[DepEdge] = (),
     units: Mapping[str, Unit] | None = None,
+    include: Collection[str] = (),
 ) -> CodeCycles:
     """Classify the deployment units and the symbols by their SCCs.
 
@@ -38,15 +47,23 @@ def analyse_code_cycles(
     ``files`` (external modules) are not part of the graph. ``units`` maps a file to its
     deployment unit (default: the file itself); file edges are projected onto units, and an
     edge inside a package or crate projects to nothing (its loops are ``internal``).
+
+    Edges whose import runs later or never (``DepEdge.context``: ``deferred``, ``type-only``)
+    are left out of the units' graph unless ``include`` names their context or a weaker one
+    (``type-only`` puts ``deferred`` back too: an import that runs late is better evidence
+    than one that never runs, and an edge written both ways counts as the stronger); they
+    are counted in ``left_out``. Symbol-level recursion sees every reference.
     """
+    include = included_contexts(include)
     unit_of = {f: (units or {}).get(f, Unit(f)) for f in sorted(set(files))}
     symbol_deps = [e for e in symbol_edges if e.kind == REFERENCE]
     projected = [_project(e) for e in symbol_deps if e.src_file and e.dst_file]
-    usable = [
+    candidates = [
         e
         for e in [*_dependencies(file_edges), *projected]
         if e.src in unit_of and e.dst in unit_of and not (e.kind == REFERENCE and e.src == e.dst)
     ]
+    usable, left_out = _in_context(candidates, include)
     between, inside = _onto_units(usable, unit_of)
     merged = merge_edges(between)
     kinds = {u.id: u.kind for u in unit_of.values() if u.kind != "file"}
@@ -69,7 +86,30 @@ def analyse_code_cycles(
         unit_kinds=dict(sorted(kinds.items())),
         unit_files={u: tuple(fs) for u, fs in sorted(unit_files.items())},
         internal=_internal_cycles(inside, unit_of),
+        left_out=left_out,
+        included=tuple(c for c in IMPORT_CONTEXTS if c and c in include),
     )
+
+
+def included_contexts(named: Collection[str]) -> frozenset[str]:
+    """The contexts analysed: load time, and every one at least as strong as the weakest
+    of ``named`` (in ``IMPORT_CONTEXTS`` order)."""
+    ranks = [IMPORT_CONTEXTS.index(c) for c in named if c in IMPORT_CONTEXTS]
+    return frozenset(IMPORT_CONTEXTS[: max(ranks, default=0) + 1])
+
+
+def _in_context(
+    edges: list[DepEdge], include: Collection[str]
+) -> tuple[list[DepEdge], dict[str, int]]:
+    """(the edges whose import runs at load time or whose context is included; how many
+    file-level dependencies of each other context were left out, by context)."""
+    kept, left = [], defaultdict(set)
+    for e in edges:
+        if e.context == RUNTIME or e.context in include:
+            kept.append(e)
+        else:
+            left[e.context].add((e.src, e.dst, e.kind))
+    return kept, {c: len(left[c]) for c in sorted(left)}
 
 
 def _onto_units(
@@ -86,7 +126,9 @@ def _onto_units(
             between.append(e)
         else:
             between.append(
-                DepEdge(src.id, dst.id, e.kind, e.confidence, e.line, e.count, e.src, e.dst)
+                DepEdge(
+                    src.id, dst.id, e.kind, e.confidence, e.line, e.count, e.src, e.dst, e.context
+                )
             )
     return between, inside
 
@@ -112,10 +154,11 @@ def analyse_cycles(
     symbol_edges: Iterable[DepEdge] = (),
     relation_edges: Iterable[tuple[str, str, str]] = (),
     units: Mapping[str, Unit] | None = None,
+    include: Collection[str] = (),
 ) -> CycleReport:
     """Both analyses at once, as the reports and ``sitegen check`` take them."""
     return CycleReport(
-        analyse_code_cycles(files, file_edges, symbol_edges, units),
+        analyse_code_cycles(files, file_edges, symbol_edges, units, include),
         analyse_relation_cycles(relation_edges),
     )
 
@@ -216,7 +259,15 @@ def _dependencies(edges: Iterable[DepEdge]) -> list[DepEdge]:
 
 
 def _project(edge: DepEdge) -> DepEdge:
-    return DepEdge(edge.src_file, edge.dst_file, REFERENCE, edge.confidence, edge.line, edge.count)
+    return DepEdge(
+        edge.src_file,
+        edge.dst_file,
+        REFERENCE,
+        edge.confidence,
+        edge.line,
+        edge.count,
+        context=edge.context,
+    )
 
 
 def _finite_or(value: float, default: float) -> float:
@@ -236,6 +287,7 @@ def _merge_group(group: list[DepEdge]) -> DepEdge:
         sum(e.count for e in group),
         first.src_file,
         first.dst_file,
+        strongest_context(e.context for e in group),
     )
 
 

@@ -52,6 +52,8 @@ def cycles_json(result: CycleReport) -> dict[str, Any]:
             "files": code.file_count,
             "unit_count": code.unit_count,
             "edges": code.edge_count,
+            "left_out": dict(code.left_out),
+            "included": list(code.included),
         },
         "relations": {p: [list(m) for m in units] for p, units in sorted(result.relations.items())},
     }
@@ -84,6 +86,8 @@ def _edge_json(edge: DepEdge) -> dict[str, Any]:
         "line": edge.line,
         "count": edge.count,
     }
+    if edge.context:
+        out["context"] = edge.context
     if edge.src_file:
         out.update(src_file=edge.src_file, dst_file=edge.dst_file)
     return out
@@ -102,9 +106,15 @@ def unit_title(unit: CyclicUnit) -> str:
     return f"{len(unit.members)} {UNIT_WORDS.get(unit.kind, 'units')}"
 
 
+def edge_kind_words(edge: DepEdge) -> str:
+    """``import``, or ``import (deferred)`` / ``reference (type-only)`` for a dependency whose
+    import runs later or never."""
+    return f"{edge.kind} ({edge.context})" if edge.context else str(edge.kind)
+
+
 def _edge_words(edge: DepEdge) -> str:
     """``import, line 3, confidence 0.9, x2``."""
-    parts = [str(edge.kind)]
+    parts = [edge_kind_words(edge)]
     if edge.line > 0:
         parts.append(f"line {edge.line}")
     parts.append(f"confidence {confidence_text(edge.confidence)}")
@@ -178,6 +188,20 @@ def summary_sentence(result: CycleReport) -> str:
         f"({len(code.independent)} independent); "
         f"{counted(len(code.symbol_cyclic), 'recursive symbol group')}; "
         f"{counted(relation_cycles, 'relation cycle')}."
+    ) + left_out_sentence(code)
+
+
+def left_out_sentence(code: CodeCycles) -> str:
+    """`` Left out: 2 deferred and 1 type-only dependency (cycles_include puts them back).``
+    — Python imports that run later or never, not part of the cycles; "" when none."""
+    if not code.left_out:
+        return ""
+    counts = [f"{n} {context}" for context, n in sorted(code.left_out.items())]
+    total = sum(code.left_out.values())
+    noun = "dependency" if total == 1 else "dependencies"
+    pronoun = "it" if total == 1 else "them"
+    return (
+        f" Left out: {' and '.join(counts)} {noun} (the cycles_include option puts {pronoun} back)."
     )
 
 
@@ -241,7 +265,7 @@ def _unit_md(index: int, unit: CyclicUnit) -> list[str]:
         cells = [
             _code_span(e.src),
             _code_span(e.dst),
-            str(e.kind),
+            edge_kind_words(e),
             str(e.line or ""),
             confidence_text(e.confidence),
             str(e.count),

@@ -31,7 +31,9 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
         file_edges, symbol_edges = dependency_edges(result.code)
         units = deployment_units(result.code)
     relations = [(e.src, e.dst, e.rel) for e in result.graph.edges() if e.rel]
-    return analyse_cycles(files, file_edges, symbol_edges, relations, units)
+    return analyse_cycles(
+        files, file_edges, symbol_edges, relations, units, result.config.cycles_include
+    )
 
 
 def findings_of_build(result: BuildResult) -> list[Finding]:

@@ -160,13 +160,16 @@ def _range_quads(prefix: str, r: Range | None) -> Iterator[tuple[str, str]]:
 
 
 def _edge_quad(edge: CodeEdge, ids: dict[str, int]) -> str:
-    """Facets: ``line`` always, ``confidence`` when finite (Dgraph has no NaN), ``flow_kind``."""
+    """Facets: ``line`` always, ``confidence`` when finite (Dgraph has no NaN), ``flow_kind``,
+    ``context`` (a deferred or type-only import's)."""
     facets = []
     if math.isfinite(edge.confidence):
         facets.append(f"confidence={float(edge.confidence)!r}")
     facets.append(f"line={edge.line}")
     if edge.flow_kind is not None:
         facets.append(f"flow_kind={quote(edge.flow_kind)}")
+    if edge.context:
+        facets.append(f"context={quote(edge.context)}")
     return (
         f"_:n{ids[edge.src]} <{EDGE_PREDICATES[edge.kind]}> _:n{ids[edge.dst]} "
         f"({', '.join(facets)}) ."
@@ -248,6 +251,7 @@ def _assemble(
                     confidence,
                     int(facets.get("line", "0")),
                     facets.get("flow_kind"),
+                    facets.get("context", ""),
                 )
             )
     except (KeyError, ValueError) as err:

@@ -14,6 +14,7 @@ from tree_sitter import Node
 
 from sitegen.code.records import Binding, Import, Symbol, SymbolKind, Visibility
 from sitegen.code.source import CodeSource, line_of
+from sitegen.graph.dependencies import DEFERRED, RUNTIME, TYPE_ONLY
 from sitegen.languages import LangId
 
 PUBLIC, PRIVATE = Visibility.PUBLIC, Visibility.PRIVATE
@@ -42,6 +43,9 @@ class Dialect:
     #: Import builders by form, for statements whose bindings need structure; any other
     #: ``@import.<form>`` is read generically from ``@import.source`` / ``@import.alias``.
     imports: dict[str, ImportRule] = field(default_factory=dict)
+    #: When an import statement runs ("" at load time; ``Import.context``), for languages
+    #: where it can be later or never.
+    import_context: Callable[[Node], str] | None = None
 
 
 # ---------------------------------------------------------------- Python
@@ -79,6 +83,34 @@ def python_from_import(node: Node, caps: Captures, src: CodeSource) -> list[Impo
             bindings.append(binding)
     star = any(child.type == "wildcard_import" for child in node.children)
     return [Import(module, "from", line_of(node), tuple(bindings), star=star, level=level)]
+
+
+def python_import_context(node: Node) -> str:
+    """``type-only`` under ``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:`` (its body,
+    not its ``else``), as grimp reads it; else ``deferred`` inside a function (or lambda)
+    body, which runs only when called; else "" (a class body runs at import time)."""
+    deferred = False
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type in ("function_definition", "lambda"):
+            deferred = True
+        elif parent.type == "if_statement" and _is_type_checking_branch(parent, child):
+            return TYPE_ONLY
+        child, parent = parent, parent.parent
+    return DEFERRED if deferred else RUNTIME
+
+
+def _is_type_checking_branch(statement: Node, branch: Node) -> bool:
+    consequence = statement.child_by_field_name("consequence")
+    condition = statement.child_by_field_name("condition")
+    if consequence is None or condition is None or branch.start_byte != consequence.start_byte:
+        return False
+    name: Node | None = None
+    if condition.type == "identifier":
+        name = condition
+    elif condition.type == "attribute":
+        name = condition.child_by_field_name("attribute")
+    return name is not None and name.text == b"TYPE_CHECKING"
 
 
 # ---------------------------------------------------------------- JavaScript, TypeScript
@@ -444,7 +476,7 @@ _ECMASCRIPT = Dialect(
 )
 
 DIALECTS: dict[LangId, Dialect] = {
-    LangId.PYTHON: Dialect(python_visibility, {"from": python_from_import}),
+    LangId.PYTHON: Dialect(python_visibility, {"from": python_from_import}, python_import_context),
     LangId.JAVASCRIPT: _ECMASCRIPT,
     LangId.TYPESCRIPT: _ECMASCRIPT,
     LangId.TSX: _ECMASCRIPT,

@@ -363,10 +363,11 @@ def _imports(
         if key in chosen and chosen[key][0] > pattern:
             continue
         rule = dialect.imports.get(form)
-        chosen[key] = (
-            pattern,
-            rule(node, caps, src) if rule else _plain_import(form, node, caps, src),
-        )
+        built = rule(node, caps, src) if rule else _plain_import(form, node, caps, src)
+        context = dialect.import_context(node) if dialect.import_context else ""
+        if context:
+            built = [replace(imp, context=context) for imp in built]
+        chosen[key] = (pattern, built)
     return [imp for key in sorted(chosen) for imp in chosen[key][1]]
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
 from sitegen.code.records import Range, Symbol, SymbolKind, Visibility
+from sitegen.graph.dependencies import DEFERRED, RUNTIME, TYPE_ONLY, strongest_context
 from sitegen.graph.model import merge_by_key, merged_confidence, strongest
 from sitegen.languages import LangId
 
@@ -23,6 +24,19 @@ SAME_FILE = 1.0
 DIRECT_IMPORT = 0.9
 TRANSITIVE_IMPORT = 0.7
 CROSS_LANGUAGE = 0.5
+#: A dependency through an import that runs only when its function is called (Python).
+DEFERRED_IMPORT = 0.4
+#: A dependency through an import that never runs (``if TYPE_CHECKING:``): types only.
+TYPE_ONLY_IMPORT = 0.2
+
+#: The most an edge's confidence can be, by the context of the import behind it
+#: (content/reference/code-graph.md#confidence): a dependency is no surer than its import runs.
+CONTEXT_CEILING = {RUNTIME: SAME_FILE, DEFERRED: DEFERRED_IMPORT, TYPE_ONLY: TYPE_ONLY_IMPORT}
+
+
+def confidence_in_context(confidence: float, context: str) -> float:
+    """``confidence`` capped by the context's ceiling (an unknown context caps nothing)."""
+    return min(confidence, CONTEXT_CEILING.get(context, SAME_FILE))
 
 
 class ConfidenceTier(Enum):
@@ -30,6 +44,8 @@ class ConfidenceTier(Enum):
     DIRECT_IMPORT = "direct_import"
     TRANSITIVE_IMPORT = "transitive_import"
     CROSS_LANGUAGE = "cross_language"
+    DEFERRED_IMPORT = "deferred_import"
+    TYPE_ONLY_IMPORT = "type_only_import"
     UNKNOWN = "unknown"
 
 
@@ -38,6 +54,8 @@ _TIERS = (
     (DIRECT_IMPORT, ConfidenceTier.DIRECT_IMPORT),
     (TRANSITIVE_IMPORT, ConfidenceTier.TRANSITIVE_IMPORT),
     (CROSS_LANGUAGE, ConfidenceTier.CROSS_LANGUAGE),
+    (DEFERRED_IMPORT, ConfidenceTier.DEFERRED_IMPORT),
+    (TYPE_ONLY_IMPORT, ConfidenceTier.TYPE_ONLY_IMPORT),
 )
 
 
@@ -173,6 +191,9 @@ class CodeEdge:
     confidence: float
     line: int  # 1-based line of the evidence in the source endpoint's file
     flow_kind: str | None = None
+    #: Import and reference edges: when the import behind it runs ("" at load time,
+    #: "deferred", "type-only"; content/guides/cycles.md#when-an-import-runs).
+    context: str = RUNTIME
 
     @property
     def key(self) -> EdgeKey:
@@ -193,14 +214,17 @@ def merge_edges(a: CodeEdge, b: CodeEdge) -> CodeEdge:
     Commutative and associative, so the result never depends on arrival order: the graph
     model's rule gives the confidence (the strongest finite one; NaN when none is finite)
     and the line of the strongest evidence (ties: the earlier line). The first flow kind
-    wins, "first" meaning first in ``FLOW_KINDS`` — arrival order cannot be what decides.
+    wins, "first" meaning first in ``FLOW_KINDS`` — arrival order cannot be what decides —
+    and so does the strongest context (an import written at module level and again inside
+    a function runs at load time).
     """
     assert a.key == b.key, (a.key, b.key)
     best = strongest((a, b), lambda e: e.confidence, lambda e: e.line)
     confidence = merged_confidence((a.confidence, b.confidence))
     kinds = [e.flow_kind for e in (a, b) if e.flow_kind is not None]
     flow_kind = min(kinds, key=_flow_rank) if kinds else None
-    return CodeEdge(a.src, a.dst, a.kind, confidence, best.line, flow_kind)
+    context = strongest_context((a.context, b.context))
+    return CodeEdge(a.src, a.dst, a.kind, confidence, best.line, flow_kind, context)
 
 
 def merge_into(merged: dict[EdgeKey, CodeEdge], edge: CodeEdge) -> None:

@@ -24,6 +24,7 @@ from sitegen.code.graph import (
     ExternalNode,
     FileNode,
     SymbolNode,
+    confidence_in_context,
     external_endpoint,
     file_endpoint,
     normalize_edges,
@@ -36,6 +37,7 @@ from sitegen.code.records import CodeRecord, Symbol
 from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.graph.dependencies import IMPORT_CONTEXTS, RUNTIME
 from sitegen.languages import LangId
 
 
@@ -128,8 +130,9 @@ def _resolve(
         out.diagnostics += found
         _add_import_edges(out, record, resolved, languages)
     names = NameTable(graph, imports, {r.path: r.references for r in records}, index)
+    contexts = ImportContexts(out.edges.values())
     for record in records:
-        _add_reference_edges(out, names, record)
+        _add_reference_edges(out, names, record, contexts)
         out.diagnostics += _add_metacall_edges(out, names, record)
     return out
 
@@ -228,7 +231,8 @@ def _add_import_edges(
     resolved: list[ResolvedImport],
     languages: dict[str, LangId],
 ) -> None:
-    """Same-language imports carry DIRECT_IMPORT, imports between languages CROSS_LANGUAGE."""
+    """Same-language imports carry DIRECT_IMPORT, imports between languages CROSS_LANGUAGE;
+    an import that runs later or never (``ri.context``) carries no more than its ceiling."""
     src = file_endpoint(record.language, record.path)
     for ri in resolved:
         for target in ri.targets:
@@ -246,11 +250,18 @@ def _add_import_edges(
                 dst = external_endpoint(record.language, name)
                 out.add_external(ExternalNode(dst, name, record.language))
                 confidence = DIRECT_IMPORT
-            out.add_edge(CodeEdge(src, dst, EdgeKind.IMPORT, confidence, ri.line))
+            confidence = confidence_in_context(confidence, ri.context)
+            out.add_edge(
+                CodeEdge(src, dst, EdgeKind.IMPORT, confidence, ri.line, context=ri.context)
+            )
 
 
-def _add_reference_edges(out: Resolution, names: NameTable, record: CodeRecord) -> None:
-    """References inside symbols; none at module level (content/reference/code-graph.md)."""
+def _add_reference_edges(
+    out: Resolution, names: NameTable, record: CodeRecord, contexts: ImportContexts
+) -> None:
+    """References inside symbols; none at module level (content/reference/code-graph.md).
+    A reference into another file takes the context of the imports that reach it."""
+    file_id = file_endpoint(record.language, record.path)
     for ref in record.references:
         if ref.enclosing is None:
             continue
@@ -258,9 +269,65 @@ def _add_reference_edges(out: Resolution, names: NameTable, record: CodeRecord) 
         if src is None:
             continue
         for cand in names.resolve(record.path, ref.name, ref.kind, ref.enclosing):
+            context = contexts.between(file_id, cand.symbol.file_id)
+            confidence = confidence_in_context(cand.confidence, context)
             out.add_edge(
-                CodeEdge(src.id, cand.symbol.id, EdgeKind.REFERENCE, cand.confidence, ref.line)
+                CodeEdge(
+                    src.id,
+                    cand.symbol.id,
+                    EdgeKind.REFERENCE,
+                    confidence,
+                    ref.line,
+                    context=context,
+                )
             )
+
+
+class ImportContexts:
+    """When one file's use of another runs, read off the import edges between files: the
+    context of a direct import, else the strongest over the chains of imports that reach it
+    (a chain is as weak as its weakest import), else at load time (a Go package's files, a
+    name found outside the imports). Computed once per file asked about, breadth first."""
+
+    def __init__(self, edges: Iterable[CodeEdge]) -> None:
+        self._out: dict[str, list[tuple[str, str]]] = {}
+        for edge in edges:
+            if edge.kind == EdgeKind.IMPORT and edge.src != edge.dst:
+                self._out.setdefault(edge.src, []).append((edge.dst, edge.context))
+        for targets in self._out.values():
+            targets.sort()
+        self._direct = {
+            (src, dst): context for src, targets in self._out.items() for dst, context in targets
+        }
+        self._reached: dict[str, dict[str, str]] = {}
+
+    def between(self, src: str, dst: str) -> str:
+        if src == dst:
+            return RUNTIME
+        direct = self._direct.get((src, dst))
+        if direct is not None:
+            return direct
+        if src not in self._reached:
+            self._reached[src] = self._reach(src)
+        return self._reached[src].get(dst, RUNTIME)
+
+    def _reach(self, start: str) -> dict[str, str]:
+        """The strongest context each file is reached in: one breadth-first pass per
+        context, strongest first, each through the imports at least that strong."""
+        reached: dict[str, str] = {}
+        for rank, context in enumerate(IMPORT_CONTEXTS):
+            allowed = set(IMPORT_CONTEXTS[: rank + 1])
+            seen, queue = {start}, [start]
+            while queue:
+                nxt = []
+                for node in queue:
+                    for dst, via in self._out.get(node, ()):
+                        if via in allowed and dst not in seen:
+                            seen.add(dst)
+                            reached.setdefault(dst, context)
+                            nxt.append(dst)
+                queue = nxt
+        return reached
 
 
 def _add_metacall_edges(out: Resolution, names: NameTable, record: CodeRecord) -> list[Diagnostic]:
@@ -367,14 +434,25 @@ def dependency_edges(graph: CodeGraph) -> tuple[list[Any], list[Any]]:
         if edge.kind == EdgeKind.REFERENCE and (src.path, edge.dst, edge.line) in in_symbols:
             continue
         if edge.kind == EdgeKind.IMPORT or (edge.kind == EdgeKind.REFERENCE and src.id != dst.id):
-            file_edges.append(CodeEdge(src.path, dst.path, edge.kind, edge.confidence, edge.line))
+            file_edges.append(
+                CodeEdge(
+                    src.path, dst.path, edge.kind, edge.confidence, edge.line, context=edge.context
+                )
+            )
     files = [
-        DepEdge(e.src, e.dst, str(e.kind), e.confidence, e.line)
+        DepEdge(e.src, e.dst, str(e.kind), e.confidence, e.line, context=e.context)
         for e in normalize_edges(file_edges)
     ]
     symbols = [
         DepEdge(
-            d.src, d.dst, d.kind, d.confidence, d.line, src_file=d.src_file, dst_file=d.dst_file
+            d.src,
+            d.dst,
+            d.kind,
+            d.confidence,
+            d.line,
+            src_file=d.src_file,
+            dst_file=d.dst_file,
+            context=graph.edge_map[(d.src, d.dst, EdgeKind.REFERENCE)].context,
         )
         for d in symbol_dependency_edges(graph)
     ]

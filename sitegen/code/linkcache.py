@@ -35,10 +35,11 @@ from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
+from sitegen.graph.dependencies import IMPORT_CONTEXTS
 from sitegen.languages import LangId
 
 #: Raise when the file's layout changes (a change of sitegen's code invalidates it anyway).
-LINK_CACHE_VERSION = 1
+LINK_CACHE_VERSION = 2
 FILE_NAME = "links.json"
 _KINDS = {str(kind): kind for kind in (EdgeKind.IMPORT, EdgeKind.REFERENCE, EdgeKind.OWNERSHIP)}
 #: The modules whose code decides what resolution makes of the same inputs.
@@ -111,7 +112,8 @@ class LinkCache:
             "reads": {path: _text_digest(text) for path, text in sorted(reads.items())},
             "externals": [[n.id, n.name, str(n.language)] for n in resolution.externals.values()],
             "edges": [
-                [e.src, e.dst, str(e.kind), e.confidence, e.line] for e in resolution.edges.values()
+                [e.src, e.dst, str(e.kind), e.confidence, e.line, e.context]
+                for e in resolution.edges.values()
             ],
             "diagnostics": [
                 [d.path, d.line, d.col, str(d.level), d.message, d.code]
@@ -148,16 +150,18 @@ def _resolution(doc: dict[str, Any], graph: CodeGraph) -> Resolution | None:
             return None
         out.externals[node_id] = ExternalNode(node_id, name, lang)
     known = out.externals
-    for src, dst, kind, confidence, line in doc["edges"]:
+    for src, dst, kind, confidence, line, context in doc["edges"]:
         ends_known = all(
             isinstance(end, str) and (end in graph.files or end in graph.symbols or end in known)
             for end in (src, dst)
         )
         if not ends_known or type(line) is not int or type(confidence) is not float:
             return None
+        if context not in IMPORT_CONTEXTS:
+            return None
         if not math.isfinite(confidence):
             return None
-        edge = CodeEdge(src, dst, _KINDS[kind], confidence, line)
+        edge = CodeEdge(src, dst, _KINDS[kind], confidence, line, context=context)
         out.edges[(src, dst, edge.kind)] = edge
     for path, line, col, level, message, code in doc["diagnostics"]:
         if not all(isinstance(v, str) for v in (path, message, code)):

@@ -96,6 +96,9 @@ class Import:
     level: int = 0  # Python relative-import level (number of leading dots); for a Rust
     #              `use`: how many inline `mod m { … }` blocks enclose it (`super` stays in the file)
     alias: str | None = None  # `import a.b as c`, `import * as ns from`, Go's named import
+    #: When the statement runs (Python): "" at import time, "deferred" inside a function
+    #: body, "type-only" under ``if TYPE_CHECKING:`` (content/guides/cycles.md).
+    context: str = ""
 
 
 @dataclass(frozen=True)

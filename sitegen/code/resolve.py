@@ -68,6 +68,8 @@ class ResolvedImport:
     targets: tuple[ImportTarget, ...]
     #: A ``metacall_load_from_file``: targets serve ``metacall('name')``, not plain names.
     metacall: bool = False
+    #: When the statement runs: ``Import.context`` ("" at load time).
+    context: str = ""
 
 
 @dataclass
@@ -289,7 +291,9 @@ def _unresolved(
 
 def _add(out: _Result, src: str, imp: Import, targets: list[ImportTarget]) -> None:
     if targets:
-        out.imports.append(ResolvedImport(src, imp.line, imp.form, tuple(targets)))
+        out.imports.append(
+            ResolvedImport(src, imp.line, imp.form, tuple(targets), context=imp.context)
+        )
 
 
 def _external(name: str, exposure: Exposure = Exposure()) -> ImportTarget:

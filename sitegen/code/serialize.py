@@ -132,6 +132,8 @@ def _edge_obj(edge: CodeEdge, ids: dict[str, int]) -> dict[str, Any]:
     }
     if edge.flow_kind is not None:
         obj["flow_kind"] = edge.flow_kind
+    if edge.context:
+        obj["context"] = edge.context
     return obj
 
 
@@ -162,6 +164,7 @@ def load_code_graph_json(text: str) -> CodeGraph:
                     math.nan if confidence is None else float(confidence),
                     int(raw["line"]),
                     raw.get("flow_kind"),
+                    str(raw.get("context", "")),
                 )
             )
     except (KeyError, TypeError, ValueError) as err:

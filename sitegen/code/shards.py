@@ -37,8 +37,9 @@ from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
 from sitegen.languages import LangId
 
-#: 6 since shards carry def-use flow; a cache of any other version is refused and regenerated.
-SHARD_SCHEMA_VERSION = 6
+#: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its
+#: ``context``); a cache of any other version is refused and regenerated.
+SHARD_SCHEMA_VERSION = 7
 VERSION_KEY = "shard_schema_version"
 SHARD_SUFFIX = ".metast"
 
@@ -240,6 +241,7 @@ def _import_row(i: Import) -> dict[str, Any]:
         "star": i.star,
         "level": i.level,
         "alias": i.alias,
+        **({"context": i.context} if i.context else {}),
     }
 
 
@@ -343,6 +345,7 @@ def _read_import(rec: CodeRecord, file_id: str, row: dict[str, Any]) -> None:
             bool(row.get("star", False)),
             int(row.get("level", 0)),
             row.get("alias"),
+            str(row.get("context", "")),
         )
     )
 

@@ -70,6 +70,11 @@ class CodeCycles:
     unit_files: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: Loops among the files of one Go package or Rust crate (information only).
     internal: tuple[InternalCycle, ...] = ()
+    #: File-level dependencies left out because their import runs later or never, by
+    #: context (``deferred``, ``type-only``); those of ``included`` contexts were analysed.
+    left_out: dict[str, int] = field(default_factory=dict)
+    #: The contexts put back by the ``cycles_include`` option, in ``IMPORT_CONTEXTS`` order.
+    included: tuple[str, ...] = ()
 
     def kind_of(self, unit: str) -> str:
         return self.unit_kinds.get(unit, "file")

@@ -5,12 +5,34 @@ analysis, which reads them (content/guides/cycles.md); never computes anything i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: The only edge kinds that make dependencies (content/reference/cycles.md#the-graph-analysed).
 IMPORT = "import"
 REFERENCE = "reference"
 DEPENDENCY_KINDS = (IMPORT, REFERENCE)
+
+#: When an import runs (content/guides/cycles.md#when-an-import-runs): at import time (the
+#: empty string), only when the function around it is called, or never (``if TYPE_CHECKING:``).
+RUNTIME = ""
+DEFERRED = "deferred"
+TYPE_ONLY = "type-only"
+#: The contexts by strength: when one dependency is written several ways, the first wins.
+IMPORT_CONTEXTS = (RUNTIME, DEFERRED, TYPE_ONLY)
+
+
+def strongest_context(contexts: Iterable[str]) -> str:
+    """The context that decides for a dependency written several ways (``RUNTIME`` first);
+    an unknown context ranks after the known ones, by name, so merging stays order-free."""
+    return min(
+        contexts,
+        key=lambda c: (
+            IMPORT_CONTEXTS.index(c) if c in IMPORT_CONTEXTS else len(IMPORT_CONTEXTS),
+            c,
+        ),
+        default=RUNTIME,
+    )
 
 
 @dataclass(frozen=True)
@@ -20,7 +42,8 @@ class DepEdge:
     File level: ``src``/``dst`` are project-relative paths. Symbol level: they are symbol ids,
     and ``src_file``/``dst_file`` name the symbols' files (needed to project the reference
     onto files and to link to its source line). ``line`` is 1-based in ``src``'s file
-    (0 when unknown); ``count`` is how many occurrences the edge aggregates.
+    (0 when unknown); ``count`` is how many occurrences the edge aggregates. ``context`` says
+    when the import behind it runs: ``RUNTIME`` (""), ``DEFERRED`` or ``TYPE_ONLY``.
     """
 
     src: str
@@ -31,6 +54,7 @@ class DepEdge:
     count: int = 1
     src_file: str = ""
     dst_file: str = ""
+    context: str = RUNTIME
 
 
 @dataclass(frozen=True)

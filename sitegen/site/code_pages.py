@@ -48,8 +48,10 @@ class _CodeIndex:
     """The code graph seen per file: imports, imported by, references in and out."""
 
     def __init__(self, code: Any) -> None:
-        self.imports: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
-        self.imported_by: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        #: (target path or "", external name or "", line, context) by importing file.
+        self.imports: dict[str, list[tuple[str, str, int, str]]] = defaultdict(list)
+        #: (importing path, line, context) by imported file.
+        self.imported_by: dict[str, list[tuple[str, int, str]]] = defaultdict(list)
         self.refs_out: dict[str, set[tuple[str, str]]] = defaultdict(set)
         self.refs_in: dict[str, set[tuple[str, str]]] = defaultdict(set)
         if code is None:
@@ -62,10 +64,10 @@ class _CodeIndex:
                 continue
             dst = code.file_of(e.dst)
             if dst is not None:
-                self.imports[src.path].append((dst.path, "", e.line))
-                self.imported_by[dst.path].append((src.path, e.line))
+                self.imports[src.path].append((dst.path, "", e.line, e.context))
+                self.imported_by[dst.path].append((src.path, e.line, e.context))
             elif e.dst in code.externals:
-                self.imports[src.path].append(("", code.externals[e.dst].name, e.line))
+                self.imports[src.path].append(("", code.externals[e.dst].name, e.line, e.context))
         for e in code.edges(EdgeKind.REFERENCE):
             src, dst = code.file_of(e.src), code.file_of(e.dst)
             if src is None or dst is None:
@@ -104,9 +106,11 @@ def source_view(
         imports=_imports(rec.path, index, out),
         imported_by=tuple(
             LinkItem(
-                title=p, href=href_between(out, source_out(p), f"L{line}"), note=f"line {line}"
+                title=p,
+                href=href_between(out, source_out(p), f"L{line}"),
+                note=import_note(line, context),
             )
-            for p, line in sorted(index.imported_by.get(rec.path, []))
+            for p, line, context in sorted(index.imported_by.get(rec.path, []))
         ),
         references_out=_references(index.refs_out.get(rec.path, set()), out),
         references_in=_references(index.refs_in.get(rec.path, set()), out),
@@ -147,12 +151,18 @@ def _imports(path: str, index: _CodeIndex, out: OutPath) -> tuple[LinkItem, ...]
         LinkItem(
             title=target or name,
             href=href_between(out, source_out(target)) if target else "",
-            note=f"line {line}",
+            note=import_note(line, context),
         )
-        for target, name, line in sorted(
+        for target, name, line, context in sorted(
             index.imports.get(path, []), key=lambda t: (t[2], t[0], t[1])
         )
     )
+
+
+def import_note(line: int, context: str) -> str:
+    """``line 3``; ``line 3, deferred`` (inside a function) or ``line 3, type-only`` (under
+    ``if TYPE_CHECKING:``), the imports that cycles leave out (content/guides/cycles.md)."""
+    return f"line {line}, {context}" if context else f"line {line}"
 
 
 def _references(found: set[tuple[str, str]], out: OutPath) -> tuple[LinkItem, ...]:

@@ -12,6 +12,7 @@ from typing import Any
 from sitegen.analyse.reports import (
     KIND_NOUN,
     confidence_text,
+    edge_kind_words,
     pair_edges,
     summary_sentence,
     unit_title,
@@ -105,7 +106,7 @@ def _edge_view(edge: DepEdge, breaks: set[tuple[str, str]], href: PathLineHref) 
     return {
         "src": edge.src,
         "dst": edge.dst,
-        "kind": str(edge.kind),
+        "kind": edge_kind_words(edge),
         "line": edge.line,
         "confidence": confidence_text(edge.confidence),
         "count": edge.count,

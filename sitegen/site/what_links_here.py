@@ -78,7 +78,7 @@ def _group(heading: str, entries: tuple[BacklinkEntry, ...]) -> list[BacklinkGro
 
 def _code_groups(result: BuildResult, path: str) -> list[BacklinkGroup]:
     """Importers and symbol users of one source file, from the code graph."""
-    from sitegen.site.code_pages import code_index_of
+    from sitegen.site.code_pages import code_index_of, import_note
 
     index = code_index_of(result.code)
     importers = tuple(
@@ -86,10 +86,10 @@ def _code_groups(result: BuildResult, path: str) -> list[BacklinkGroup]:
             title=src,
             href="",
             annotation="",
-            detail=f"line {line}",
+            detail=import_note(line, context),
             source=SitePath.source(src).node,
         )
-        for src, line in sorted(index.imported_by.get(path, []))
+        for src, line, context in sorted(index.imported_by.get(path, []))
     )
     users = tuple(
         BacklinkEntry(

@@ -9,7 +9,8 @@ from sitegen.config import OPTION_NAMES
 from tests.cli.conftest import sitegen, write
 
 VALID = (
-    "Valid options: base_url, checks, content, edit_uri, exclude, header_reports, include_dirs, "
+    "Valid options: base_url, checks, content, cycles_include, edit_uri, exclude, "
+    "header_reports, include_dirs, "
     "inventories, jobs, lang, languages, max_file_size, out, peers, raw_html, repo_url, "
     "ruby_load_paths, slugs, source, "
     "store, theme_dir, title, urls."
