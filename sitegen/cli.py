@@ -190,10 +190,11 @@ def build(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "github"]),
     default="text",
     show_default=True,
-    help="text: one path:line:col: level: message line per finding; json: one document.",
+    help="text: one path:line:col: level: message line per finding; json: one document; "
+    "github: text plus GitHub Actions annotations.",
 )
 @click.option("--write-baseline", is_flag=True, help="Record the current findings as known debt.")
 @click.option(
@@ -202,11 +203,19 @@ def build(
     default=None,
     help="Baseline file (default: .sitegen-baseline.json at the root).",
 )
+@click.option(
+    "--changed-since",
+    metavar="REV",
+    default=None,
+    help="Fail (stale-doc) when a public symbol changed since REV is documented by a page "
+    "the change does not touch.",
+)
 def check(
     project: ProjectOptions,
     fmt: str,
     write_baseline: bool,
     baseline: Path | None,
+    changed_since: str | None,
 ) -> None:
     """Run every check without writing the site; exit 1 on any new error-level finding."""
     from sitegen.commands import run_check
@@ -219,8 +228,33 @@ def check(
         baseline=baseline,
         quiet=project.quiet,
         jobs=project.workers,
+        changed_since=changed_since,
     )
     sys.exit(code)
+
+
+@main.command(short_help="List the pages that document what changed since REV.")
+@_project_options
+@click.option(
+    "--since", "since", metavar="REV", required=True, help="The revision to compare with."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="text: the pages and reasons; json: one document; github: warning annotations on "
+    "the changed lines.",
+)
+def impact(project: ProjectOptions, since: str, as_json: bool, fmt: str) -> None:
+    """List the pages that document what changed between REV and the work tree, each with
+    the reason; pages documenting a changed file's importers come second, as indirect."""
+    from sitegen.commands import run_impact
+
+    config = project.config()
+    sys.exit(run_impact(config, since, "json" if as_json else fmt, project.workers))
 
 
 @main.command(short_help="Print the code's dependency cycles and deployment order.")

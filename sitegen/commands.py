@@ -1,5 +1,6 @@
 """The commands built on a whole build without writing the site: ``sitegen cycles``,
-``sitegen check`` and ``sitegen explain``. They print; exit codes are returned to the CLI.
+``sitegen check``, ``sitegen explain`` and ``sitegen impact``. They print; exit codes are
+returned to the CLI.
 """
 
 from __future__ import annotations
@@ -8,9 +9,11 @@ from pathlib import Path
 
 import click
 
+from sitegen.analyse.check import Finding
+from sitegen.analyse.impact import Impact
 from sitegen.analyse.step import findings_of_build
 from sitegen.build import BuildOptions, BuildResult, build
-from sitegen.config import Config
+from sitegen.config import Config, ConfigError
 from sitegen.docs.records import PageRecord
 from sitegen.plural import counted
 
@@ -87,23 +90,70 @@ def _page_record(result: BuildResult, page: str) -> PageRecord | None:
 
 
 def run_check(
-    config: Config, fmt: str, write_baseline: bool, baseline: Path | None, quiet: bool, jobs: int
+    config: Config,
+    fmt: str,
+    write_baseline: bool,
+    baseline: Path | None,
+    quiet: bool,
+    jobs: int,
+    changed_since: str | None = None,
 ) -> int:
-    """Every check; returns the exit code (1 on any new error-level finding)."""
+    """Every check; returns the exit code (1 on any new error-level finding). With
+    ``changed_since``, the stale-doc findings are the change's (content/guides/stale-pages.md)."""
     from sitegen.analyse import check
 
     result = _build(config, jobs)
     findings = findings_of_build(result)
+    severities = dict(config.checks)
+    if changed_since is not None:
+        findings, severities = _change_gate(result, changed_since, findings, severities)
     path = baseline or (config.root / check.BASELINE_FILE)
     if write_baseline:
         check.write_baseline(findings, path)
         click.echo(f"sitegen: wrote {counted(len(findings), 'finding')} to {path}", err=True)
         return 0
     known = check.load_baseline(path) if path.is_file() else check.Baseline()
-    outcome = check.evaluate(findings, config.checks, known)
+    outcome = check.evaluate(findings, severities, known, True if fmt == "github" else None)
     if fmt == "json":
         click.echo(check.format_json(outcome))
     else:
         for line in outcome.lines:
             click.echo(line)
     return outcome.exit_code
+
+
+def _change_gate(
+    result: BuildResult, since: str, findings: list[Finding], severities: dict[str, str]
+) -> tuple[list[Finding], dict[str, str]]:
+    """``check --changed-since``: the history's stale-doc findings give way to the change's,
+    at the stale-doc level; its default ``info`` is raised to ``error``, since the flag asks
+    for a gate (``warn`` reports without failing, ``ignore`` turns it off)."""
+    from sitegen.analyse.impact import STALE_DOC, gate_findings
+
+    impact = _impact(result, since, "--changed-since")
+    kept = [f for f in findings if f.check != STALE_DOC] + gate_findings(impact)
+    if severities.get(STALE_DOC, "info") == "info":
+        severities = {**severities, STALE_DOC: "error"}
+    return sorted(kept), severities
+
+
+def _impact(result: BuildResult, since: str, option: str = "--since") -> Impact:
+    from sitegen.analyse.impact import ImpactError, changes_since, impact_of, importers_of
+    from sitegen.analyse.stale import documents_of_build
+
+    try:
+        commit, diffs = changes_since(result.config.root, since, option)
+    except ImpactError as exc:
+        raise ConfigError(str(exc)) from exc
+    docs = result.stale.documented if result.stale is not None else documents_of_build(result)
+    return impact_of(commit, since, diffs, docs, importers_of(result.code))
+
+
+def run_impact(config: Config, since: str, fmt: str, jobs: int) -> int:
+    """``sitegen impact``: the pages that document what changed since ``since``; exit 0."""
+    from sitegen.analyse import impact
+
+    found = _impact(_build(config, jobs), since)
+    formats = {"json": impact.format_json, "github": impact.format_github}
+    click.echo(formats.get(fmt, impact.format_text)(found), nl=False)
+    return 0

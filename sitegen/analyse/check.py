@@ -289,14 +289,17 @@ def format_json(outcome: CheckOutcome) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def github_annotation(level: Level, finding: Finding) -> str:
-    """``::error file=…,line=…,col=…,title=…::message``, escaped per GitHub's workflow commands."""
+def github_annotation(level: Level, finding: Finding, end_line: int = 0) -> str:
+    """``::error file=…,line=…,col=…,title=…::message``, escaped per GitHub's workflow commands
+    (with ``endLine`` when the finding spans lines up to ``end_line``)."""
     command = {Level.ERROR: "error", Level.INFO: "notice"}.get(level, "warning")
+    span = (("endLine", end_line),) if end_line > finding.line else ()
     props = ",".join(
         f"{name}={_escape_property(str(value))}"
         for name, value in (
             ("file", finding.path),
             ("line", finding.line),
+            *span,
             ("col", finding.col),
             ("title", finding.check),
         )

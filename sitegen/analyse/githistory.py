@@ -317,9 +317,14 @@ def work_tree_diff(root: Path, since: str, paths: Sequence[str] = ()) -> list[Fi
 def resolve_revision(root: Path, rev: str) -> Commit:
     """The commit ``rev`` names; GitError when it names none. ``rev`` never reaches git as
     an option."""
-    if rev.startswith("-"):
+    if rev.startswith("-") or not rev.strip():
         raise GitError(f"'{rev}' is not a revision")
-    out = run_git(root, ["log", "-1", "--format=%H%x00%cs%x00%s", rev + "^{commit}", "--"])
+    try:
+        full = run_git(root, ["rev-parse", "--verify", "--quiet", rev + "^{commit}"])
+    except GitError as exc:
+        raise GitError(f"'{rev}' names no commit of this repository") from exc
+    commit = full.decode("ascii", "replace").strip()
+    out = run_git(root, ["log", "-1", "--format=%H%x00%cs%x00%s", commit, "--"])
     parts = out.decode("utf-8", "replace").strip("\n").split("\0")
     if len(parts) < 3:
         raise GitError(f"'{rev}' names no commit")
