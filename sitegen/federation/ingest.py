@@ -72,6 +72,27 @@ def is_private_host(url: str) -> bool:
     return addr.is_loopback or addr.is_private or addr.is_link_local or addr.is_unspecified
 
 
+#: A URL's scheme and authority: the part whose normalization is the same for every URL
+#: of one host, so it is worked out once per host, not once per row.
+_ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*")
+
+
+class _Origins:
+    """Per scheme and authority as written: its normalized form (``https://host/``, "" when
+    it is no URL) and whether it is a loopback or private host. Memoized: a graph names few
+    hosts, and this keeps the filter a dictionary lookup per row."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, tuple[str, bool]] = {}
+
+    def __call__(self, origin: str) -> tuple[str, bool]:
+        found = self.known.get(origin)
+        if found is None:
+            norm = normalize_url(origin + "/") or ""
+            found = self.known[origin] = (norm, bool(norm) and is_private_host(norm))
+        return found
+
+
 def ingest(data: bytes, key: str, site: str, read_at: str, digest: str) -> PeerCopy:
     """The stored copy of one peer's graph.md: its edges whose target lies under ``site``
     (this site's normalized base URL), with the linking pages' titles."""
@@ -80,33 +101,34 @@ def ingest(data: bytes, key: str, site: str, read_at: str, digest: str) -> PeerC
     titles = {n.id: n.title for n in parsed.nodes}
     problems = [(line, message) for line, message in parsed.errors if line not in bad]
     problems += sorted(bad.items())
+    site_origin = _ORIGIN.match(site)
+    ours = normalize_url(site_origin.group() + "/") if site_origin else None
+    origins = _Origins()
     edges: list[PeerEdge] = []
     dropped = 0
     for edge in parsed.edges:
-        dst = edge.dst
-        if "://" not in dst:  # the peer's own pages: most rows end here
+        m = _ORIGIN.match(edge.dst)
+        if m is None:  # the peer's own pages: most rows end here
             continue
-        target, _, fragment = dst.partition("#")
-        norm = normalize_url(target)
-        if norm is None:
-            continue
-        if is_private_host(norm):
+        origin, private = origins(m.group())
+        if private:
             dropped += 1
-            continue
-        if site and norm.startswith(site):
-            src = edge.src
-            edges.append(
-                PeerEdge(
-                    src,
-                    titles.get(src, ""),
-                    norm,
-                    fragment,
-                    edge.rel,
-                    edge.label,
-                    edge.anchor,
-                    edge.count,
+        elif origin and origin == ours:
+            target, _, fragment = edge.dst.partition("#")
+            norm = normalize_url(target)
+            if norm is not None and norm.startswith(site):
+                edges.append(
+                    PeerEdge(
+                        edge.src,
+                        titles.get(edge.src, ""),
+                        norm,
+                        fragment,
+                        edge.rel,
+                        edge.label,
+                        edge.anchor,
+                        edge.count,
+                    )
                 )
-            )
     return PeerCopy(
         key=key,
         site=site,
