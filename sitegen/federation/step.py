@@ -238,7 +238,7 @@ def _add_edges(
         if target is None:
             continue
         src, href = _source_node(peer, pe.source)
-        fed.graph.add_node(Node(src, NodeKind.PEER, pe.title))
+        fed.graph.add_node(Node(src, NodeKind.PEER, pe.title or pe.source))
         fed.site_of[src] = name
         if href:
             fed.hrefs[src] = href

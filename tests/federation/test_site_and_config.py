@@ -1,0 +1,111 @@
+"""What readers get from peers (issue 22, points 1 and 5): the configuration's peers and its
+one-sentence errors, the page's "Linked from other sites" group escaped and kept current by
+incremental builds, and peers.html."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sitegen.config import ConfigError, PeerOption, load_config
+from tests.cli.conftest import sitegen
+from tests.federation.helpers import PEER_A, build_site, wide_graph, write_site
+
+
+def _peer_file(tmp_path: Path, text: str = PEER_A) -> Path:
+    peer = tmp_path / "a" / "graph.md"
+    peer.parent.mkdir(parents=True, exist_ok=True)
+    peer.write_text(text, encoding="utf-8")
+    return peer
+
+
+def test_peers_are_urls_paths_or_tables(tmp_path: Path) -> None:
+    peers = '["https://docs.a.example/", "../a/site", { path = "x.md", name = "X" }]'
+    config = load_config(write_site(tmp_path, peers))
+    assert config.peers == (
+        PeerOption(url="https://docs.a.example/"),
+        PeerOption(path="../a/site"),
+        PeerOption(path="x.md", name="X"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("[1]", "option 'peers' must list URLs, paths or tables"),
+        ('["ftp://files.example/graph.md"]', "is not an absolute http(s) URL"),
+        ('[{ name = "no place" }]', "each peer needs a url or a path"),
+        ('[{ path = "a", colour = "red" }]', "option 'peers' must list URLs"),
+    ],
+)
+def test_a_bad_peer_is_one_sentence_and_exit_2(tmp_path: Path, value: str, message: str) -> None:
+    root = write_site(tmp_path, value)
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_config(root)
+    run = sitegen("build", root=root)
+    assert run.code == 2
+    [line] = run.err_lines
+    assert line.startswith("error: ") and message in line
+
+
+def test_the_group_is_escaped_and_only_web_links_are_links(tmp_path: Path) -> None:
+    hostile = wide_graph(
+        "<b>Evil</b>",
+        [
+            ("/x.md", "https://docs.b.example/guides/intro.html", "", "<img src=x>", "", "1"),
+            ("javascript:alert(1)", "https://docs.b.example/guides/intro.md", "", "", "", "1"),
+        ],
+        [("/x.md", "<script>alert(1)</script>")],
+    )
+    _peer_file(tmp_path, hostile)
+    root = write_site(tmp_path / "b", '[{ path = "../a/graph.md", url = "https://a.example/" }]')
+    build_site(root, write=True)
+    html = (root / "site/guides/intro.html").read_text(encoding="utf-8")
+    section = html[html.index('id="backlinks-peers"') :]
+    assert "<script>alert(1)" not in html and "<img src=x>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in section
+    assert "on &lt;b&gt;Evil&lt;/b&gt;" in section
+    assert 'href="https://a.example/x.md"' in section
+    assert 'href="javascript:' not in html
+    assert "<span>javascript:alert(1)</span>" in section  # shown, never a link
+
+
+def test_an_incremental_build_shows_the_peers_new_links(tmp_path: Path) -> None:
+    peer = _peer_file(tmp_path)
+    root = write_site(tmp_path / "b", '[{ path = "../a/graph.md", url = "https://a.example/" }]')
+    build_site(root, write=True)
+    page = root / "site/guides/intro.html"
+    assert "Home A" in page.read_text(encoding="utf-8")
+    peer.write_text(
+        wide_graph(
+            "Docs A",
+            [("/n.md", "https://docs.b.example/guides/intro.html", "", "", "", "1")],
+            [("/n.md", "Newer page")],
+        ),
+        encoding="utf-8",
+    )
+    os.utime(peer, ns=(7, 7))
+    build_site(root, write=True)
+    text = page.read_text(encoding="utf-8")
+    assert "Newer page" in text and "Home A" not in text
+
+
+def test_the_peers_page_lists_each_peer(tmp_path: Path) -> None:
+    _peer_file(tmp_path)
+    peers = '[{ path = "../a/graph.md", url = "https://a.example/" }, "../missing/graph.md"]'
+    root = write_site(tmp_path / "b", peers)
+    build_site(root, write=True)
+    html = (root / "site/peers.html").read_text(encoding="utf-8")
+    rows = html[html.index("<tbody") :].split("<tr")[1:]
+    assert len(rows) == 2
+    assert "Docs A" in rows[0] and "2 (of 6 edges, 2 loopback or private targets" in rows[0]
+    assert "never" in rows[1] and "never read" in rows[1]
+
+
+def test_a_site_without_peers_has_no_peers_page(tmp_path: Path) -> None:
+    root = write_site(tmp_path, "[]")
+    build_site(root, write=True)
+    assert not (root / "site/peers.html").exists()
+    assert not (root / ".sitegen/peers").exists()
