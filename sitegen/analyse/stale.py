@@ -222,7 +222,7 @@ def stale_findings(report: StaleReport) -> list[Finding]:
     points at it; the key names the page and the target, never a line of the page."""
     out = []
     for page in report.pages:
-        for stale in page.refs:
+        for stale in page.by_target():
             ref = stale.ref
             out.append(
                 Finding(

@@ -89,6 +89,14 @@ class StalePage:
     #: first (history order), each once.
     commits: tuple[Commit, ...]
 
+    def by_target(self) -> tuple[StaleRef, ...]:
+        """One entry per thing documented, at the first place the page points at it (a page
+        may link one symbol several times)."""
+        first: dict[str, StaleRef] = {}
+        for ref in self.refs:
+            first.setdefault(ref.ref.target(), ref)
+        return tuple(first.values())
+
     def changed(self) -> str:
         """What changed, in words: ``a.py:Parser.feed, b.py``."""
         return ", ".join(dict.fromkeys(r.ref.target() for r in self.refs))

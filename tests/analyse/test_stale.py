@@ -184,3 +184,17 @@ def test_hunks_touch_a_range_only_on_its_lines() -> None:
     # a range the hunk inserted whole did not exist before it
     start, end = map_back(2, 3, [before])
     assert start > end
+
+
+def test_a_symbol_linked_twice_is_one_finding_at_its_first_place() -> None:
+    from sitegen.link.documents import Commit, StalePage, StaleRef
+
+    commit = Commit("f" * 40, "2024-01-03", "feed lowers")
+    start = Commit("s" * 40, "2024-01-01", "start")
+    first = DocRef("content/p.md", 3, 10, "autoref", "a.py", "Parser.feed", 8, 9)
+    again = DocRef("content/p.md", 7, 1, "autoref", "a.py", "Parser.feed", 8, 9)
+    page = StalePage(
+        "content/p.md", start, (StaleRef(first, (commit,)), StaleRef(again, (commit,))), (commit,)
+    )
+    findings = stale_findings(StaleReport(pages=[page]))
+    assert [(f.path, f.line, f.col) for f in findings] == [("content/p.md", 3, 10)]

@@ -100,7 +100,7 @@ def stale_notice(site: SiteState, path: str, out: OutPath) -> StaleNotice | None
             how=s.ref.how,
             commits=commits_summary(s.commits),
         )
-        for s in page.refs
+        for s in page.by_target()
     )
     return StaleNotice(
         title=NOTICE,
