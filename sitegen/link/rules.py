@@ -175,7 +175,11 @@ class SiteIndex:
             candidates += [stem + ".md", stem + ".markdown"]
         elif not ext:
             candidates += [repo_path + ".md", repo_path + ".markdown"]
-        found = next((cand for cand in candidates if self.node_for(cand) is not None), None)
+        found = None
+        for cand in candidates:
+            if self.node_for(cand) is not None:
+                found = cand
+                break
         if trace.recording:
             tried = candidates[: candidates.index(found)] if found else candidates
             trace.step(
@@ -259,20 +263,20 @@ def _resolve_from(
     path_part, _, fragment = href.partition("#")
     path_part = path_part.partition("?")[0]
     path_part, fragment = unquote(path_part), unquote(fragment)
-    trace.step(Rule.DESTINATION, f"path '{path_part}', fragment '{fragment}' (decoded)")
+    if trace.recording:  # the resolver's hot path: nothing formatted for a build
+        trace.step(Rule.DESTINATION, f"path '{path_part}', fragment '{fragment}' (decoded)")
     if not path_part:
         trace.step(Rule.FRAGMENT_ONLY, "a fragment only: the linking page itself")
         return Resolved(Outcome.SELF, fragment=fragment), None
-    if path_part.startswith("/"):  # from the site root, which is the content folder
+    absolute = path_part.startswith("/")
+    if absolute:  # from the site root, which is the content folder
         joined: str = content_repo_path(index.content, path_part)
-        rule, where = Rule.ABSOLUTE, f"from the site root, the content folder '{index.content}'"
     else:
         joined = posixpath.join(from_dir, path_part)
-        rule, where = Rule.RELATIVE, f"from the linking file's folder '{from_dir or '.'}'"
     repo_path = normalize_repo_path(joined)
-    trace.step(rule, f"read {where}", repo_path or "")
+    if trace.recording:
+        _say_where(trace, absolute, index.content, from_dir, repo_path)
     if repo_path is None:
-        trace.step(rule, "the path climbs out of the project root: nothing there is read")
         return Resolved(Outcome.OUTSIDE, NodeId(href.partition("#")[0]), fragment), None
     found = index.public_asset(path_part) if path_part.startswith("/") else None
     if index.public and path_part.startswith("/"):
@@ -283,6 +287,19 @@ def _resolve_from(
     node = index.node_for(found)
     assert node is not None
     return Resolved(Outcome.INTERNAL, node, fragment), found
+
+
+def _say_where(
+    trace: Trace, absolute: bool, content: str, from_dir: str, repo_path: str | None
+) -> None:
+    """The step that reads a path from the site root or from the linking file's folder."""
+    if absolute:
+        rule, where = Rule.ABSOLUTE, f"from the site root, the content folder '{content}'"
+    else:
+        rule, where = Rule.RELATIVE, f"from the linking file's folder '{from_dir or '.'}'"
+    trace.step(rule, f"read {where}", repo_path or "")
+    if repo_path is None:
+        trace.step(rule, "the path climbs out of the project root: nothing there is read")
 
 
 def _by_address(
@@ -305,7 +322,7 @@ def _by_address(
     else:
         return None
     tried = list(map(addresses.find, urls))
-    if urls:
+    if urls and trace.recording:
         trace.step(
             Rule.ADDRESS,
             "the URL of a page or of a redirect's old address"

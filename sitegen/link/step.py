@@ -238,9 +238,8 @@ class _Linker:
         if place is not None:
             return self._symbol(place, path)
         known = self.index.inventories.find(target)
-        if self.index.inventories.by_name or self.trace.recording:
-            said = f"a name of the inventories ({len(self.index.inventories.by_name)} names)"
-            self.trace.step(Rule.INVENTORY, said, f"{known[0]} ({known[1]})" if known else "")
+        said = f"a name of the inventories ({len(self.index.inventories.by_name)} names)"
+        self.trace.step(Rule.INVENTORY, said, f"{known[0]} ({known[1]})" if known else "")
         if known is not None:
             url = known[0]
             return Resolved(Outcome.EXTERNAL, NodeId(normalize_url(url) or url), url=url)
@@ -365,7 +364,8 @@ class _Linker:
             msg = f"{what} '{written}' {unread}"
         else:
             near = self.suggester.closest(_as_written(self.index.content, res.looked_up))
-            self.trace.step(Rule.SUGGESTION, "the existing file nearest to it", near or "")
+            said = "the existing file nearest to it" if near else "no existing file is close to it"
+            self.trace.step(Rule.SUGGESTION, said, near or "")
             hint = f" Did you mean '{near}'?" if near else ""
             msg = f"{what} '{written}' does not exist (looked for '{res.looked_up}').{hint}"
         self.report(BrokenLink(path, line, col, check, written, msg))
@@ -381,7 +381,10 @@ class _Linker:
     ) -> None:
         # The closest heading id of the target page, as broken files get the closest file.
         near = closest_anchor(fragment, self.anchors.ids(target))
-        self.trace.step(Rule.SUGGESTION, "the id of the target nearest to it", near or "")
+        said = (
+            "the id of the target nearest to it" if near else "no id of the target is close to it"
+        )
+        self.trace.step(Rule.SUGGESTION, said, near or "")
         msg = f"link '{written}': no heading or line '#{fragment}' in the target"
         msg += f". Did you mean '#{near}'?" if near else ""
         self.report(BrokenLink(path, line, col, BROKEN_ANCHOR, written, msg))
