@@ -24,14 +24,14 @@ from sitegen.docs.snippets import (
 
 #: ``<<< @/file#region{1,3 lang} [title]`` on a line of its own (VitePress code import).
 CODE_IMPORT = re.compile(
-    rb"^(?P<indent>[ \t]*)<<<[ \t]+(?P<path>[^\s{}#\[]+)(?:#(?P<region>[\w-]+))?"
+    rb"^(?P<indent>[ \t]*)<<<[ \t]+(?P<path>[^\s{}\[]+?)(?:#(?P<region>[\w.-]+))?"
     rb"(?:[ \t]*\{(?P<lines>[\d,\s-]*?)[ \t]*(?P<lang>[^\s{}]+)?\})?"
     rb"(?:[ \t]*\[(?P<title>[^\]\r\n]*)\])?[ \t]*\r?$",
     re.MULTILINE,
 )
 #: ``<!--@include: ./part.md#section{3,10}-->`` (VitePress); ``<!--@@include:`` is its escape.
 MD_INCLUDE = re.compile(
-    rb"<!--[ \t]*(?P<escape>@?)@include:[ \t]*(?P<path>[^\s{}#]+?)(?:#(?P<region>[\w-]+))?"
+    rb"<!--[ \t]*(?P<escape>@?)@include:[ \t]*(?P<path>[^\s{}]+?)(?:#(?P<region>[\w.-]+))?"
     rb"(?:\{(?P<start>\d*),?(?P<end>\d*)\})?[ \t]*-->"
 )
 #: markdown-include ``{!file!}`` and mdx_include ``{!+ file | utf-8 !}``; ``\{!`` escapes it.
@@ -44,9 +44,10 @@ MACROS_INCLUDE = re.compile(
 )
 _FENCE = re.compile(rb"^[ \t]*(?P<mark>`{3,}|~{3,})(?P<rest>.*)$")
 _REGION = re.compile(
-    r"^[ \t]*(?://|#|<!--|/\*|--|;|'|::|REM\b)?[ \t]*#?(?P<end>end)?region\b[ \t]*(?P<name>[\w-]*)",
+    r"^[ \t]*(?://|#|<!--|/\*|--|;|'|::|REM\b)?[ \t]*#?(?P<end>end)?region\b[ \t]*(?P<name>[\w.-]*)",
     re.IGNORECASE,
 )
+_FENCE_TEXT = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)(?:[ \t]+\{#(?P<id>[\w-]+)\})?[ \t]*#*[ \t]*$")
 
 _NOT_FOUND = (
@@ -263,38 +264,39 @@ def _replacement(
 
 def _region(lines: list[str], name: str, *, heading: bool) -> list[str] | None:
     """The lines of region ``name`` (``#region name`` to ``#endregion``, markers left out,
-    its common indentation removed); for a markdown include, else the section under the
-    heading whose id is ``name``. None when there is neither."""
-    depth, chosen = 0, list[str]()
+    its common indentation removed; every region of that name, one after the other); for a
+    markdown include, else the section under the heading whose id is ``name``. None when
+    there is neither."""
+    depth, found, chosen = 0, False, list[str]()
     for line in lines:
         marker = _REGION.match(line)
-        if marker and (depth or marker.group("name") == name) and not marker.group("end"):
-            depth += 1
-            continue
-        if marker and depth and marker.group("end"):
+        if marker and not marker.group("end") and (depth or marker.group("name") == name):
+            depth, found = depth + 1, True
+        elif marker and marker.group("end") and depth:
             depth -= 1
-            if not depth:
-                return _dedent(chosen)
-            continue
-        if depth and not marker:
+        elif depth and not marker:
             chosen.append(line)
-    if depth:
+    if found:
         return _dedent(chosen)
     return _section(lines, name) if heading else None
 
 
 def _section(lines: list[str], name: str) -> list[str] | None:
-    """The heading whose id is ``name`` and the lines under it, up to the next heading of
-    its level or above (VitePress' ids; ``{#id}`` when the heading gives one)."""
-    level, out = 0, []
+    """The lines under the heading whose id is ``name``, up to the next heading of its level
+    or above, the heading itself left out as VitePress does (its ids, or ``{#id}`` when the
+    heading gives one)."""
+    level, out, fence = 0, list[str](), ""
     for line in lines:
-        head = _HEADING.match(line)
+        mark = _FENCE_TEXT.match(line)
+        if mark and (not fence or mark.group(1).startswith(fence)):
+            fence = "" if fence else mark.group(1)
+        head = None if fence or mark else _HEADING.match(line)
         if head and level and len(head.group(1)) <= level:
             break
-        if head and not level and (head.group("id") or vitepress_slug(head.group(2))) == name:
-            level = len(head.group(1))
         if level:
             out.append(line)
+        elif head and (head.group("id") or vitepress_slug(head.group(2))) == name:
+            level = len(head.group(1))
     return out if level else None
 
 

@@ -31,7 +31,7 @@ REGION_JS = (
     b"const after = 2\n"
 )
 PART_MD = (
-    b"# Part\n\nIntro line.\n\n## Basic usage\n\nUse it.\n\n### Detail\n\nMore.\n\n"
+    b"# Part\n\nIntro line.\n\n## Basic usage\n\nUse it.\n\n### Detail\n\n```sh\n# not a heading\n```\n\n"
     b"## Next {#custom-id}\n\nLast.\n"
 )
 
@@ -54,6 +54,15 @@ def test_a_code_import_is_a_fence_with_its_region_highlights_language_and_title(
     html = extract_page(PAGE, data).html
     assert "foo" in html and "#region" not in html and "before" not in html
     assert "hll" in html  # the highlighted lines
+
+
+def test_every_region_of_a_name_is_taken_and_names_may_hold_dots() -> None:
+    body = (
+        b"<template>\n  <!-- #region v1.x -->\n  <p>one</p>\n  <!-- #endregion v1.x -->\n</template>\n"
+        b"<script>\n// #region v1.x\nconst two = 2\n// #endregion v1.x\n</script>\n"
+    )
+    data = _expanded(b"<<< ./Comp.vue#v1.x\n", {"/docs/guide/Comp.vue": body})
+    assert data == b"```vue [Comp.vue]\n  <p>one</p>\nconst two = 2\n```\n"
 
 
 def test_a_code_import_without_options_takes_its_language_from_the_extension() -> None:
@@ -81,8 +90,8 @@ def test_a_markdown_include_with_a_line_range_a_section_and_an_id() -> None:
     ranged = _expanded(b"<!--@include: ./parts/basics.md{3,3}-->\n", files)
     assert ranged == b"Intro line.\n"
     section = _expanded(b"<!--@include: ./parts/basics.md#basic-usage-->\n", files)
-    assert section == b"## Basic usage\n\nUse it.\n\n### Detail\n\nMore.\n\n"
-    custom = _expanded(b"<!--@include: ./parts/basics.md#custom-id{3,}-->\n", files)
+    assert section == b"\nUse it.\n\n### Detail\n\n```sh\n# not a heading\n```\n\n"
+    custom = _expanded(b"<!--@include: ./parts/basics.md#custom-id{2,}-->\n", files)
     assert custom == b"Last.\n"
 
 
