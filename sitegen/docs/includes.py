@@ -259,7 +259,33 @@ def _replacement(
     lines = lines[inc.lines[0] - 1 : inc.lines[1] or None]
     if inc.kind == "code import":
         lines = _fenced(lines, inc)
+    elif inc.kind == "include" and inc.name in paths:
+        lines = _rebased(lines, posixpath.dirname(paths[inc.name]), posixpath.dirname(page))
     return Replacement(inc.start, inc.end, _indented(lines, inc.indent), problem)
+
+
+#: A relative destination in markdown (``](dest``, ``[ref]: dest``) or HTML (``src="dest"``).
+_RELATIVE_URL = re.compile(
+    r"(?P<lead>\]\(|^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*|\b(?:src|href)=[\"'])"
+    r"(?P<url>(?![a-zA-Z][\w+.-]*:|/|#|<)[^\s)\"'#?]+)",
+    re.MULTILINE,
+)
+
+
+def _rebased(lines: list[str], included: str, page: str) -> list[str]:
+    """A markdown include's relative links and images, made relative to the including page,
+    so they still lead where they did from the included file (VitePress' rebaseRelativeUrls)."""
+    if included == page:
+        return lines
+
+    def rebase(m: re.Match[str]) -> str:
+        target = posixpath.normpath(posixpath.join(included, m.group("url")))
+        return m.group("lead") + posixpath.relpath(target, page or ".")
+
+    return [
+        _RELATIVE_URL.sub(rebase, line) if "](" in line or "]:" in line or "=" in line else line
+        for line in lines
+    ]
 
 
 def _region(lines: list[str], name: str, *, heading: bool) -> list[str] | None:

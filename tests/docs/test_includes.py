@@ -258,3 +258,19 @@ def test_serve_rebuilds_when_an_included_file_outside_the_content_changes(tmp_pa
     assert build_reads(config, root / "examples/a.js", names) is Reads.BYTES
     assert build_reads(config, root / "shared/b.md", names) is Reads.BYTES
     assert build_reads(config, root / "other/c.md", names) is not Reads.BYTES
+
+
+def test_relative_links_of_a_markdown_include_lead_where_they_did() -> None:
+    body = (
+        b'See [b](b.md#x), ![img](../img/p.png "t"), [abs](/x.md), [web](https://e.com/a), '
+        b'[frag](#y).\n\n[ref]: other/c.md\n<img src="i.png">\n'
+    )
+    name = "/docs/guide/parts/a.md"
+    ex = expand_includes(
+        PAGE, b"<!--@include: ./parts/a.md-->\n", {name: body}, paths={name: name[1:]}
+    )
+    assert ex is not None
+    assert ex.data == (
+        b'See [b](parts/b.md#x), ![img](img/p.png "t"), [abs](/x.md), [web](https://e.com/a), '
+        b'[frag](#y).\n\n[ref]: parts/other/c.md\n<img src="parts/i.png">\n'
+    )
