@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.analyse.cycles import UNIT_WORDS
+from sitegen.analyse.reports import reexport_words
 from sitegen.config import DEFAULT_CHECKS, ConfigError
 from sitegen.diagnostics import Level
 from sitegen.fsutil import write_atomically
@@ -215,6 +216,8 @@ def _code_cycle_finding(unit: CyclicUnit) -> Finding:
             f"Dependency cycle of {len(unit.members)} {words}: {', '.join(unit.members)} "
             f"(e.g. {example}); removing {fixes} makes them acyclic."
         )
+        for found in unit.reexports:
+            message += f" {found.package} -> {found.module}: {reexport_words(found)}."
     return Finding(
         CODE_CYCLES, evidence[0], evidence[1], 1, message, ", ".join(unit.members), unit.members
     )

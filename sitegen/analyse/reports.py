@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from sitegen.analyse.cycles import UNIT_WORDS
-from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit
+from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit, ReExport
 from sitegen.graph.dependencies import DepEdge
 from sitegen.plural import counted
 
@@ -68,12 +68,24 @@ def _unit_json(unit: CyclicUnit, code: CodeCycles | None = None) -> dict[str, An
         "members": list(unit.members),
         "self_loop": unit.self_loop,
         "edges": [_edge_json(e) for e in unit.edges],
-        "break": [{"src": s, "dst": d} for s, d in unit.breaks],
+        "break": [_break_json(unit, s, d) for s, d in unit.breaks],
         "cycle": list(unit.example),
     }
     if code is not None:  # unit level: what each member is
         out["unit_kind"] = unit.kind
         out["member_kinds"] = {m: code.kind_of(m) for m in unit.members}
+    return out
+
+
+def _break_json(unit: CyclicUnit, src: str, dst: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"src": src, "dst": dst}
+    found = unit.reexport(src, dst)
+    if found is not None:
+        out["reexport"] = {
+            "package": found.dotted,
+            "names": list(found.names),
+            "importers": list(found.importers),
+        }
     return out
 
 
@@ -123,6 +135,35 @@ def _edge_words(edge: DepEdge) -> str:
     return ", ".join(parts)
 
 
+def reexport_words(reexport: ReExport, most: int = 5) -> str:
+    """What removing a package's re-export breaks, as a clause: ``removing it breaks `from
+    pkg import A, B` for 2 importers: a.py, b.py`` (the first ``most`` names and files)."""
+    names = _first(list(reexport.names), most)
+    statement = _code_span(f"from {reexport.dotted} import {names}")
+    if not reexport.importers:
+        return (
+            f"it is a re-export of the package: removing it breaks {statement} for code "
+            "outside the project (no file here imports these names from the package)"
+        )
+    files = _first(list(reexport.importers), most)
+    return (
+        f"it is a re-export of the package: removing it breaks {statement} for "
+        f"{counted(len(reexport.importers), 'importer')}: {files}"
+    )
+
+
+def _first(items: list[str], most: int) -> str:
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
+def break_words(unit: CyclicUnit, src: str, dst: str) -> str:
+    """`` (…: removing it breaks …)`` after a pair the guidance removes, when that pair is a
+    package's re-export; "" otherwise."""
+    found = unit.reexport(src, dst)
+    return f"; {reexport_words(found)}" if found is not None else ""
+
+
 def pair_edges(unit: CyclicUnit, src: str, dst: str) -> list[DepEdge]:
     return [e for e in unit.edges if (e.src, e.dst) == (src, dst)]
 
@@ -160,7 +201,7 @@ def render_cycles_text(result: CycleReport) -> str:
 def _unit_text(unit: CyclicUnit) -> list[str]:
     lines = [f"  e.g. {' -> '.join(unit.example)}"]
     lines.extend(f"  {e.src} -> {e.dst} ({_edge_words(e)})" for e in unit.edges)
-    lines.extend(f"  break: remove {s} -> {d}" for s, d in unit.breaks)
+    lines.extend(f"  break: remove {s} -> {d}{break_words(unit, s, d)}" for s, d in unit.breaks)
     return lines
 
 
@@ -275,7 +316,9 @@ def _unit_md(index: int, unit: CyclicUnit) -> list[str]:
     out += ["", "Refactor guidance: removing these dependencies makes the files acyclic:", ""]
     for src, dst in unit.breaks:
         words = "; ".join(_edge_words(e) for e in pair_edges(unit, src, dst))
-        out.append(f"- {_code_span(src)} → {_code_span(dst)} ({words})")
+        out.append(
+            f"- {_code_span(src)} → {_code_span(dst)} ({words}){break_words(unit, src, dst)}"
+        )
     return out + [""]
 
 

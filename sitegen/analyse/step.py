@@ -4,6 +4,7 @@ findings ``sitegen check`` evaluates. Never mutates the graphs and never writes 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sitegen.analyse import check
@@ -31,9 +32,29 @@ def cycles_of_build(result: BuildResult) -> CycleReport:
         file_edges, symbol_edges = dependency_edges(result.code)
         units = deployment_units(result.code)
     relations = [(e.src, e.dst, e.rel) for e in result.graph.edges() if e.rel]
-    return analyse_cycles(
+    report = analyse_cycles(
         files, file_edges, symbol_edges, relations, units, result.config.cycles_include
     )
+    return _with_reexports(report, result)
+
+
+def _with_reexports(report: CycleReport, result: BuildResult) -> CycleReport:
+    """The guidance's cyclic units, each told what removing a package's re-export breaks."""
+    pairs = [pair for unit in report.code.cyclic for pair in unit.breaks]
+    if result.code is None or not pairs:
+        return report
+    from sitegen.code.reexports import reexports
+
+    found = reexports(
+        pairs, result.code_records, result.code, result.config, set(result.crawl.all_paths)
+    )
+    if not found:
+        return report
+    cyclic = tuple(
+        replace(unit, reexports=tuple(found[p] for p in unit.breaks if p in found))
+        for unit in report.code.cyclic
+    )
+    return replace(report, code=replace(report.code, cyclic=cyclic))
 
 
 def findings_of_build(result: BuildResult) -> list[Finding]:

@@ -19,6 +19,19 @@ if TYPE_CHECKING:  # numpy and scipy: imported by the analysis, never by naming 
 
 
 @dataclass(frozen=True)
+class ReExport:
+    """What removing a package's import of one of its modules breaks: ``package`` (its
+    ``__init__.py``) re-exports ``names`` from ``module``, and ``importers`` take one of them
+    (or ``*``) from the package, as ``from {dotted} import Name``."""
+
+    package: str
+    module: str
+    dotted: str
+    names: tuple[str, ...]
+    importers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CyclicUnit:
     """A strongly connected component of size > 1, or one node with a self-loop."""
 
@@ -35,6 +48,11 @@ class CyclicUnit:
     #: The members' unit kind (``file``, ``package``, ``crate``), ``mixed`` when they differ,
     #: ``symbol`` at symbol level.
     kind: str = "file"
+    #: For each pair of ``breaks`` that removes a package's re-export: what that breaks.
+    reexports: tuple[ReExport, ...] = ()
+
+    def reexport(self, src: str, dst: str) -> ReExport | None:
+        return next((r for r in self.reexports if (r.package, r.module) == (src, dst)), None)
 
 
 @dataclass(frozen=True)

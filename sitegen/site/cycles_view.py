@@ -14,6 +14,7 @@ from sitegen.analyse.reports import (
     confidence_text,
     edge_kind_words,
     pair_edges,
+    reexport_words,
     summary_sentence,
     unit_title,
 )
@@ -133,6 +134,7 @@ def _unit_view(
                 "src": s,
                 "dst": d,
                 "edges": [_edge_view(e, breaks, href) for e in pair_edges(unit, s, d)],
+                "reexport": reexport_words(found) if (found := unit.reexport(s, d)) else "",
             }
             for s, d in unit.breaks
         ],
