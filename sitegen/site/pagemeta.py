@@ -7,18 +7,16 @@ writes, and gives no date at all outside a git checkout (never the file's mtime)
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from sitegen.analyse.githistory import GitError, is_checkout, run_git
 from sitegen.config import Config
 from sitegen.docs.slug import github_slug
 from sitegen.paths import OutPath, content_relative
 
 TAGS_FOLDER = "tags"
-_GIT_TIMEOUT = 60
 _HOSTS_WITH_EDIT = ("github.com", "gitlab.com")
 
 
@@ -70,17 +68,15 @@ def tag_out(tag: str) -> OutPath:
 def git_dates(root: Path, folder: str = "") -> dict[str, str]:
     """Repository path -> the date (YYYY-MM-DD) of the last commit that changed it, from one
     ``git log`` over the history of ``folder``: deterministic for a commit. Empty when the root is not the
-    top of a git checkout (sitegen reads nothing above the root) or git is unavailable."""
-    if not (root / ".git").exists():
+    top of a git checkout (sitegen reads nothing above the root) or git is unavailable.
+    git runs as every history reader runs it (sitegen/analyse/githistory.py: fixed arguments,
+    a clean environment)."""
+    if not is_checkout(root):
         return {}
     try:
-        proc = subprocess.run(
+        out = run_git(
+            root,
             [
-                "git",
-                "-C",
-                str(root),
-                "-c",
-                "core.quotePath=false",
                 "log",
                 "--format=%x00%cs",
                 "--name-only",
@@ -89,16 +85,10 @@ def git_dates(root: Path, folder: str = "") -> dict[str, str]:
                 "--",
                 folder.strip("/") or ".",
             ],
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
         )
-    except (OSError, subprocess.SubprocessError):
+    except GitError:
         return {}
-    if proc.returncode != 0:
-        return {}
-    return _last_dates(proc.stdout.decode("utf-8", errors="replace"))
+    return _last_dates(out.decode("utf-8", errors="replace"))
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -117,15 +107,9 @@ def _last_dates(log: str) -> dict[str, str]:
 
 def git_head(root: Path) -> str:
     """The checked-out commit (part of the build's input: dates change with it), or ""."""
-    if not (root / ".git").exists():
+    if not is_checkout(root):
         return ""
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+        return run_git(root, ["rev-parse", "HEAD"]).decode().strip()
+    except GitError:
         return ""
-    return proc.stdout.decode().strip() if proc.returncode == 0 else ""
