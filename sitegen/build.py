@@ -10,6 +10,7 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sitegen.addresses import Addresses
@@ -30,7 +31,8 @@ from sitegen.federation.step import PeerReading, federate, read_peers
 from sitegen.generators import SlugStyle
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph, NodeKind
-from sitegen.graph.store import load_store, open_store
+from sitegen.graph.store import load_anchor_book, load_store, open_store
+from sitegen.graph.store.anchors import AnchorBook
 from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, merge_graphs
 from sitegen.incremental import (
     STATE_FILE,
@@ -45,11 +47,12 @@ from sitegen.incremental import (
     site_fingerprint,
 )
 from sitegen.link.addresses import page_addresses, url_style
+from sitegen.link.anchor_aliases import aliases_of_build, kept_anchors
 from sitegen.link.documents import StaleReport
 from sitegen.link.step import Linked, crawl_index, line_counts, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.parallel import run_in_background
-from sitegen.paths import SitePath
+from sitegen.paths import NodeId, SitePath, page_node_of
 from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
@@ -196,21 +199,26 @@ def _build_locked(
         # the whole set of files and those addresses
         code, code_link_diags = link_code(config, found, code_records)
         timings.mark("code graph")
+        # the anchors each page published before, and the aliases that keep them working
+        store = open_store(config.store, config.cache_dir)
+        stored_anchors, anchor_diags = load_anchor_book(store)
+        old_anchors = aliases_of_build(pages, stored_anchors, _page_node(config))
         addresses, linked = _link_step(config, found, pages, code_records)
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
-        store, graph, store_diags = _store_step(config, found, linked)
+        graph, store_diags = _store_step(config, found, linked, store)
         result = BuildResult(config, found, pages, code_records, linked, graph, code)
-        result.addresses = addresses
+        result.addresses, result.old_anchors = addresses, old_anchors
         result.federation = _federation_step(config, peers, addresses, graph)
         timings.mark("store merge")
         # The store is written (atomically) by a forked process while the site is made.
-        with run_in_background(store.save, graph, jobs > 1):
+        kept = kept_anchors(stored_anchors, old_anchors.book, _pages_of(graph))
+        with run_in_background(_save_store, (store, graph, kept), jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
             result.cycles = cycles_step(result)
             result.stale, stale_diags = stale_step(result)
             found_here = code_diags + code_link_diags + store_diags + _dropped(state) + stale_diags
-            found_here += result.federation.diagnostics
+            found_here += result.federation.diagnostics + anchor_diags + old_anchors.diagnostics
             result.diagnostics = _all_diagnostics(config, result, found_here)
             timings.mark("analyse")
             result.insight = insight_step(result, fingerprint, texts)
@@ -263,15 +271,30 @@ def _federation_step(
 
 
 def _store_step(
-    config: Config, found: Crawl, linked: Linked
-) -> tuple[GraphStore, Graph, list[Diagnostic]]:
-    """The store, the merged graph, and what reading the store reported."""
-    store = open_store(config.store, config.cache_dir)
+    config: Config, found: Crawl, linked: Linked, store: GraphStore
+) -> tuple[Graph, list[Diagnostic]]:
+    """The merged graph, and what reading the store reported."""
     stored, diagnostics = load_store(store, config, needed=bool(found.diagnostics))
     if found.diagnostics:
-        return store, merge_graphs(stored, crawl_result(found, linked, stored, config)), diagnostics
+        return merge_graphs(stored, crawl_result(found, linked, stored, config)), diagnostics
     # nothing skipped: the merge is the crawl's own graph (see crawl_result)
-    return store, linked.graph, diagnostics
+    return linked.graph, diagnostics
+
+
+def _page_node(config: Config) -> Callable[[str], NodeId]:
+    return lambda path: page_node_of(config.content_rel, path)
+
+
+def _pages_of(graph: Graph) -> list[NodeId]:
+    """The pages the merged graph holds: this crawl's, and those it saw but could not read."""
+    return [n for n, node in graph.nodes.items() if node.kind == NodeKind.PAGE]
+
+
+def _save_store(job: tuple[GraphStore, Graph, AnchorBook]) -> None:
+    """The merged graph and every page's anchors, each saved atomically."""
+    store, graph, anchors = job
+    store.save(graph)
+    store.save_anchors(anchors)
 
 
 def _all_diagnostics(

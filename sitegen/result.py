@@ -17,6 +17,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.federation.model import Federation
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph
+from sitegen.link.anchor_aliases import AliasesOfBuild
 from sitegen.link.documents import StaleReport
 from sitegen.link.step import Linked
 from sitegen.plural import counted
@@ -61,6 +62,9 @@ class BuildResult:
     addresses: Addresses = field(default_factory=Addresses)
     #: Backlinks from other sites' pages, and what was read of each peer (sitegen/federation/).
     federation: Federation = field(default_factory=Federation)
+    #: Every page's anchors and the aliases that keep its old ones working
+    #: (sitegen/link/anchor_aliases.py); none without a store.
+    old_anchors: AliasesOfBuild = field(default_factory=AliasesOfBuild)
 
     @property
     def warnings(self) -> int:

@@ -1,4 +1,4 @@
-"""``sitegen check``: findings of the five checks, severities, the baseline, and the output.
+"""``sitegen check``: findings of the checks, severities, the baseline, and the output.
 
 Pure functions over findings the build already computed (content/guides/ci.md); the baseline is
 the only thing read or written here, and only through ``load_baseline`` / ``write_baseline``.
@@ -15,7 +15,7 @@ from pathlib import Path
 from sitegen.analyse.cycles import UNIT_WORDS
 from sitegen.analyse.reports import reexport_words
 from sitegen.config import DEFAULT_CHECKS, ConfigError
-from sitegen.diagnostics import Level
+from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
 from sitegen.graph.analysis import CodeCycles, CyclicUnit
 from sitegen.link.broken import (
@@ -33,6 +33,9 @@ MISSING_REL_TARGETS = "missing-rel-targets"
 CODE_CYCLES = "code-cycles"
 RELATION_CYCLES = "relation-cycles"
 MISSING_LINKS = "missing-links"
+#: An old heading anchor kept by an alias or a notice, or a link written to one
+#: (sitegen/link/anchor_aliases.py): the diagnostic code is the check's name.
+ANCHOR_MOVED = "anchor-moved"
 #: Checks whose findings are cycles: a cycle in the baseline also covers any smaller cycle
 #: inside it, so breaking part of a known cycle never fails the check.
 CYCLE_CHECKS = (CODE_CYCLES, RELATION_CYCLES)
@@ -191,6 +194,17 @@ def missing_link_findings(pairs: Iterable[tuple[str, str, str, str]]) -> list[Fi
             f"{a} <-> {b}",
         )
         for path, a, b, reason in pairs
+    )
+
+
+def anchor_moved_findings(diagnostics: Iterable[Diagnostic]) -> list[Finding]:
+    """One finding per ``anchor-moved`` info line of the build: an alias, a removed section's
+    notice, or a link written to an old anchor. The key is the file and the sentence, which
+    names the anchors and no line."""
+    return sorted(
+        Finding(ANCHOR_MOVED, d.path, d.line, d.col, d.message, f"{d.path}: {d.message}")
+        for d in diagnostics
+        if d.code == ANCHOR_MOVED
     )
 
 

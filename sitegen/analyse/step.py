@@ -65,6 +65,7 @@ def findings_of_build(result: BuildResult) -> list[Finding]:
         + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
         + _missing_links(result)
         + _stale_docs(result)
+        + check.anchor_moved_findings(result.diagnostics)
     )
     return sorted(findings)
 

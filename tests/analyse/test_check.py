@@ -136,7 +136,8 @@ def test_no_findings_pass_with_a_summary() -> None:
     assert outcome.lines == [
         (
             "sitegen check passed: 0 errors, 0 warnings, 0 known in the baseline, 0 ignored; "
-            "checked broken-links, broken-anchors, missing-rel-targets, code-cycles, relation-cycles, stale-doc."
+            "checked broken-links, broken-anchors, missing-rel-targets, code-cycles, relation-cycles, stale-doc, "
+            "anchor-moved."
         )
     ]
 

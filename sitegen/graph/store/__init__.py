@@ -13,8 +13,9 @@ from pathlib import Path
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.graph.model import Graph
+from sitegen.graph.store.anchors import AnchorBook
 from sitegen.graph.store.base import GraphStore, StoreError
-from sitegen.graph.store.json import JsonStore
+from sitegen.graph.store.json import ANCHORS_FILE, JsonStore
 from sitegen.graph.store.sqlite import SqliteStore
 
 BACKENDS: dict[str, type[JsonStore | SqliteStore]] = {"json": JsonStore, "sqlite": SqliteStore}
@@ -48,6 +49,30 @@ def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, 
                 f"the graph store cannot be read ({err}); it was set aside as .sitegen/{aside.name}. "
                 "Lost: the stored links of pages this build could not read (they return when those "
                 "pages are read again)",
+                "store",
+            )
+        ]
+
+
+def load_anchor_book(store: GraphStore) -> tuple[AnchorBook, list[Diagnostic]]:
+    """Each page's stored anchors and aliases. An ``anchors.json`` that cannot be read is set
+    aside (renamed, never deleted) with a warning: the build then makes no alias, and the
+    aliases made before are lost."""
+    try:
+        return store.load_anchors(), []
+    except (StoreError, sqlite3.Error, OSError) as err:
+        file: Path = store.path.with_name(ANCHORS_FILE)  # type: ignore[attr-defined]
+        note = ""  # without the file, the SQLite database failed: load_store reports that
+        if file.exists():
+            note = f"; it was set aside as .sitegen/{_set_aside(file, '.unreadable').name}"
+        return {}, [
+            Diagnostic(
+                f".sitegen/{file.name}",
+                1,
+                1,
+                Level.WARNING,
+                f"the stored anchors cannot be read ({err}){note}. Lost: "
+                "the aliases that kept old heading anchors working (content/syntax/anchors.md)",
                 "store",
             )
         ]

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind
 from sitegen.paths import NodeId
+
+if TYPE_CHECKING:
+    from sitegen.graph.store.anchors import AnchorBook
 
 
 class SourceStatus(StrEnum):
@@ -60,6 +63,14 @@ class GraphStore(Protocol):
 
     def save(self, merged: Graph) -> None:
         """Persist a graph that ``merge_graphs`` made from this store's ``load()``, atomically."""
+        ...
+
+    def load_anchors(self) -> AnchorBook:
+        """Each page's published anchors and aliases (empty when none were stored yet)."""
+        ...
+
+    def save_anchors(self, book: AnchorBook) -> None:
+        """Persist every page's anchors and aliases, atomically, replacing what was stored."""
         ...
 
 

@@ -12,9 +12,12 @@ from pathlib import Path
 from sitegen.fsutil import write_atomically
 from sitegen.graph.graphjson import GraphJsonError, dump_graph_json, load_graph_json
 from sitegen.graph.model import Graph
+from sitegen.graph.store.anchors import AnchorBook, dump_anchors, load_anchors
 from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
 
 FILE_NAME = "graph.json"
+#: Each page's published anchors and aliases, beside the graph (content/reference/store.md#anchors).
+ANCHORS_FILE = "anchors.json"
 
 
 class JsonStore:
@@ -36,6 +39,26 @@ class JsonStore:
         """Persist a graph already merged by ``merge_graphs`` (the build does it in the
         background while the site is emitted)."""
         write_atomically(self.path, dump_graph_json(merged))
+
+    def load_anchors(self) -> AnchorBook:
+        return read_json_anchors(self.cache_dir / ANCHORS_FILE)
+
+    def save_anchors(self, book: AnchorBook) -> None:
+        write_atomically(self.cache_dir / ANCHORS_FILE, dump_anchors(book))
+
+
+def read_json_anchors(path: Path) -> AnchorBook:
+    """The anchors in an ``anchors.json`` file, empty if there is none."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as err:
+        raise StoreError(f"{path}: cannot read the stored anchors: {err}") from None
+    try:
+        return load_anchors(text)
+    except StoreError as err:
+        raise StoreError(f"{path}: {err}; delete it to start the anchors afresh") from None
 
 
 def read_json_store(path: Path) -> Graph:

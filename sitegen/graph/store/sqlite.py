@@ -14,9 +14,11 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
+from sitegen.graph.store.anchors import AnchorBook, PageAnchors, page_anchors
 from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
+from sitegen.graph.store.json import ANCHORS_FILE as JSON_ANCHORS_FILE
 from sitegen.graph.store.json import FILE_NAME as JSON_FILE_NAME
-from sitegen.graph.store.json import read_json_store
+from sitegen.graph.store.json import read_json_anchors, read_json_store
 from sitegen.paths import NodeId
 
 FILE_NAME = "graph.sqlite"
@@ -31,6 +33,16 @@ CREATE TABLE edges (
 CREATE TABLE occurrences (
   edge_id INTEGER NOT NULL, seq INTEGER NOT NULL, byte_offset INTEGER NOT NULL,
   line INTEGER NOT NULL, col INTEGER NOT NULL, fragment TEXT NOT NULL, PRIMARY KEY (edge_id, seq));
+"""
+# The anchors' tables came after version 1's first tables: a database without them is still
+# version 1, read as holding no anchors, and gets them when anchors are first saved.
+_ANCHOR_SCHEMA = """
+CREATE TABLE IF NOT EXISTS anchors (
+  node TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL, text TEXT NOT NULL,
+  PRIMARY KEY (node, seq));
+CREATE TABLE IF NOT EXISTS anchor_aliases (
+  node TEXT NOT NULL, old TEXT NOT NULL, target TEXT NOT NULL, text TEXT NOT NULL,
+  PRIMARY KEY (node, old));
 """
 
 
@@ -63,6 +75,23 @@ class SqliteStore:
         """Persist a graph already merged by ``merge_graphs``: only the rows that differ."""
         with self._writing() as (conn, on_disk):
             _write_difference(conn, on_disk, merged)
+
+    def load_anchors(self) -> AnchorBook:
+        """The stored anchors; ``anchors.json`` of the JSON store when this database has none yet."""
+        if self.path.exists():
+            with self._transaction("BEGIN") as conn:
+                if _has_anchor_tables(conn):
+                    return _read_anchors(conn)
+        return read_json_anchors(self.cache_dir / JSON_ANCHORS_FILE)
+
+    def save_anchors(self, book: AnchorBook) -> None:
+        """One transaction; only the pages whose anchors changed are rewritten."""
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        with self._transaction("BEGIN IMMEDIATE", wal=True) as conn:
+            for statement in _ANCHOR_SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            _write_anchor_difference(conn, _read_anchors(conn), book)
 
     @contextmanager
     def _writing(self) -> Iterator[tuple[sqlite3.Connection, Graph]]:
@@ -207,3 +236,41 @@ def _insert_edge(conn: sqlite3.Connection, edge: Edge) -> None:
             for i, o in enumerate(edge.occurrences)
         ],
     )
+
+
+def _has_anchor_tables(conn: sqlite3.Connection) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'anchor_aliases'"
+    ).fetchone()
+    return row is not None
+
+
+def _read_anchors(conn: sqlite3.Connection) -> AnchorBook:
+    rows: dict[str, tuple[list[list[str]], list[list[str]]]] = {}
+    for node, anchor_id, text in conn.execute(
+        "SELECT node, id, text FROM anchors ORDER BY node, seq"
+    ):
+        rows.setdefault(node, ([], []))[0].append([anchor_id, text])
+    aliases = conn.execute("SELECT node, old, target, text FROM anchor_aliases ORDER BY node, old")
+    for node, old, target, text in aliases:
+        rows.setdefault(node, ([], []))[1].append([old, target, text])
+    try:
+        return {NodeId(node): page_anchors(a, b) for node, (a, b) in sorted(rows.items())}
+    except TypeError as err:  # a value of another type than SQLite was given
+        raise StoreError(f"the stored anchors are unreadable: {err}") from None
+
+
+def _write_anchor_difference(conn: sqlite3.Connection, old: AnchorBook, new: AnchorBook) -> None:
+    changed = sorted(n for n in old.keys() | new.keys() if old.get(n) != new.get(n))
+    conn.executemany("DELETE FROM anchors WHERE node = ?", [(n,) for n in changed])
+    conn.executemany("DELETE FROM anchor_aliases WHERE node = ?", [(n,) for n in changed])
+    for node in changed:
+        page = new.get(node, PageAnchors())
+        conn.executemany(
+            "INSERT INTO anchors (node, seq, id, text) VALUES (?, ?, ?, ?)",
+            [(node, i, a.id, a.text) for i, a in enumerate(page.anchors)],
+        )
+        conn.executemany(
+            "INSERT INTO anchor_aliases (node, old, target, text) VALUES (?, ?, ?, ?)",
+            [(node, a.old, a.target, a.text) for a in page.aliases],
+        )

@@ -24,6 +24,7 @@ from sitegen.paths import (
     raw_out_path,
     source_repo_path,
 )
+from sitegen.site.anchor_marks import with_old_anchors
 from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.home import home_view
@@ -122,6 +123,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         site.result.federation.key_of(node),
         stale_notice(site, rec.path, site.addresses.out(node)),
         _home(node, rec, site),
+        site.result.old_anchors.of(node),  # the aliases come from the store, not the page
     )
 
 
@@ -143,6 +145,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     graph = site.graph
     resolutions = site.result.linked.resolutions.get(node, [])
     body = scrollable_boxes(substitute_links(rec, resolutions, out, graph, site.addresses))
+    body = with_old_anchors(body, site.result.old_anchors.of(node))
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]
     code_edges = [e for e in incoming if is_source_node(e.src)]
