@@ -203,7 +203,7 @@ def _build_locked(
         store = open_store(config.store, config.cache_dir)
         stored_anchors, anchor_diags = load_anchor_book(store)
         old_anchors = aliases_of_build(pages, stored_anchors, _page_node(config))
-        addresses, linked = _link_step(config, found, pages, code_records)
+        addresses, linked = _link_step(config, found, pages, code_records, old_anchors.book)
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         graph, store_diags = _store_step(config, found, linked, store)
@@ -250,14 +250,19 @@ def _extract_pages_step(
 
 
 def _link_step(
-    config: Config, found: Crawl, pages: list[PageRecord], code: list[CodeRecord]
+    config: Config,
+    found: Crawl,
+    pages: list[PageRecord],
+    code: list[CodeRecord],
+    old_anchors: AnchorBook,
 ) -> tuple[Addresses, Linked]:
     """Where each page is published (the URL style, the front matter's addresses and the
     redirects: sitegen/link/addresses.py), then the document graph of every link against the
-    files and those addresses. What is wrong with an address is reported with the links."""
+    files, those addresses and the pages' old anchors. What is wrong with an address is
+    reported with the links."""
     texts: dict[str, bytes] = {f.path: f.data for f in found.pages}  # a key's line
     addresses, problems = page_addresses(config, pages, found.manifests, texts)
-    index = crawl_index(config, found, addresses)
+    index = crawl_index(config, found, addresses, old_anchors)
     linked = link_all(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
     linked.diagnostics += problems + index.inventories.diagnostics
     return addresses, linked

@@ -32,6 +32,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
 from sitegen.docs.records import PageRecord
+from sitegen.graph.store.anchors import AnchorAlias, PageAnchors
 from sitegen.link.inventory import Inventories
 from sitegen.paths import (
     NodeId,
@@ -149,6 +150,9 @@ class SiteIndex:
     public: str = ""
     #: Names of other projects' docs, from the ``inventories`` option (objects.inv files).
     inventories: Inventories = field(default_factory=Inventories)
+    #: Each page's old anchors kept working by an alias or a notice
+    #: (sitegen/link/anchor_aliases.py); empty without a store.
+    old_anchors: Mapping[NodeId, PageAnchors] = field(default_factory=dict)
     #: (destination, linking folder) -> resolution, filled by ``resolve``.
     cache: dict[tuple[str, str], tuple[Resolved, str | None]] = field(default_factory=dict)
 
@@ -381,10 +385,14 @@ class AnchorIndex:
     a page's names are gathered the first time a link names the page."""
 
     def __init__(
-        self, pages: Mapping[NodeId, PageRecord], line_counts: Mapping[NodeId, int]
+        self,
+        pages: Mapping[NodeId, PageRecord],
+        line_counts: Mapping[NodeId, int],
+        old_anchors: Mapping[NodeId, PageAnchors] | None = None,
     ) -> None:
         self._pages = pages
         self._line_counts = line_counts
+        self._old = old_anchors or {}
         self._ids: dict[NodeId, frozenset[str]] = {}
         self._texts: dict[NodeId, dict[str, str]] = {}
 
@@ -397,6 +405,12 @@ class AnchorIndex:
             found = [h.id for h in record.headings] + record.anchors if record else []
             ids = self._ids[node] = frozenset(found)
         return ids
+
+    def moved(self, node: NodeId, fragment: str) -> AnchorAlias | None:
+        """The alias or notice that keeps ``fragment``, an id the page ``node`` published
+        once and has no more, working (content/syntax/anchors.md#anchors-that-last)."""
+        page = self._old.get(node)
+        return next((a for a in page.aliases if a.old == fragment), None) if page else None
 
     def by_text(self, node: NodeId, text: str) -> str | None:
         """The id of the page's first heading whose text is ``text``, compared as

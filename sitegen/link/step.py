@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from sitegen.addresses import Addresses, public_url
@@ -19,6 +19,8 @@ from sitegen.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
+from sitegen.graph.store.anchors import PageAnchors
+from sitegen.link.anchor_aliases import ANCHOR_MOVED
 from sitegen.link.broken import (
     AMBIGUOUS_WIKILINK,
     BROKEN_ANCHOR,
@@ -97,6 +99,7 @@ class _Linker:
         self.anchors = AnchorIndex(
             {node: self.by_path[p] for node, p in self.page_of_node.items()},
             {source_node_id(RepoPath(p)): n for p, n in line_counts.items()},
+            index.old_anchors,
         )
         self.code: list[CodeRecord] = []
         self.graph = Graph()
@@ -328,12 +331,12 @@ class _Linker:
             return None
         if res.outcome is Outcome.SELF:
             here = self.index.node_for(path)
-            if not rel and here is not None and not self._anchor_ok(here, res.fragment):
-                self._broken_anchor(path, line, col, written, res.fragment, here)
+            if not rel and here is not None:
+                self._check_anchor(path, line, col, written, res.fragment, here)
             return None  # self links and self-references are not edges
         assert res.node is not None
-        if res.outcome is Outcome.INTERNAL and not self._anchor_ok(res.node, res.fragment):
-            self._broken_anchor(path, line, col, written, res.fragment, res.node)
+        if res.outcome is Outcome.INTERNAL:
+            self._check_anchor(path, line, col, written, res.fragment, res.node)
         if res.outcome in _OUTCOME_KIND:
             self.graph.add_node(Node(res.node, _OUTCOME_KIND[res.outcome]))
         if res.outcome in (Outcome.MISSING, Outcome.OUTSIDE):
@@ -351,6 +354,42 @@ class _Linker:
                 fragment if ok else "",
             )
         return ok
+
+    def _check_anchor(
+        self, path: str, line: int, col: int, written: str, fragment: str, node: NodeId
+    ) -> None:
+        """A fragment names an id of ``node``, or an old one an alias keeps working, or it
+        is a broken anchor."""
+        if self._anchor_ok(node, fragment) or self._old_anchor(
+            path, line, col, written, fragment, node
+        ):
+            return
+        self._broken_anchor(path, line, col, written, fragment, node)
+
+    def _old_anchor(
+        self, path: str, line: int, col: int, written: str, fragment: str, node: NodeId
+    ) -> bool:
+        """Whether the fragment is an old anchor of ``node`` that an alias or a notice keeps
+        working: then the link lands there, and one info line says what to write instead."""
+        moved = self.anchors.moved(node, fragment)
+        if moved is None:
+            return False
+        if moved.removed:
+            self.trace.step(Rule.ANCHOR, f"'#{fragment}' was removed: a notice holds it", fragment)
+            msg = (
+                f"link '{written}' names '#{fragment}', the section \"{moved.text}\" that was "
+                "removed from its page; it lands on the notice that says so"
+            )
+        else:
+            self.trace.step(
+                Rule.ANCHOR, f"'#{fragment}' is an alias of '#{moved.target}'", moved.target
+            )
+            msg = (
+                f"link '{written}' names '#{fragment}', the old anchor of '#{moved.target}' "
+                f"(\"{moved.text}\"); it lands there through an alias; write '#{moved.target}'"
+            )
+        self.diag(path, line, col, msg, ANCHOR_MOVED, Level.INFO)
+        return True
 
     def _broken(
         self, path: str, line: int, col: int, written: str, res: Resolved, rel: str
@@ -481,9 +520,15 @@ def _linker_with(
     return linker
 
 
-def crawl_index(config: Config, found: Crawl, addresses: Addresses | None = None) -> SiteIndex:
-    """What a link may name: every file the crawl found, by kind, and where each page is
-    published (sitegen/link/addresses.py)."""
+def crawl_index(
+    config: Config,
+    found: Crawl,
+    addresses: Addresses | None = None,
+    old_anchors: Mapping[NodeId, PageAnchors] | None = None,
+) -> SiteIndex:
+    """What a link may name: every file the crawl found, by kind, where each page is
+    published (sitegen/link/addresses.py), and the old anchors each page keeps working
+    (sitegen/link/anchor_aliases.py)."""
     return SiteIndex(
         content=config.content_rel,
         pages={f.path for f in found.pages},
@@ -493,6 +538,7 @@ def crawl_index(config: Config, found: Crawl, addresses: Addresses | None = None
         addresses=addresses or Addresses(),
         public=config.public_rel,
         inventories=load_inventories(config.inventories, found.inventories),
+        old_anchors=old_anchors or {},
     )
 
 

@@ -50,7 +50,7 @@ class Preview:
         found = result.crawl
         return cls(
             site_state(result),
-            crawl_index(result.config, found, result.addresses),
+            crawl_index(result.config, found, result.addresses, result.old_anchors.book),
             line_counts(found.code),
             UnreadFiles(result.config, found),
         )

@@ -5,6 +5,8 @@ are the same bytes in a clean build with the same store, and a build without a s
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,6 +22,7 @@ QUIET = BuildOptions(jobs=1, quiet=True)
 CLEAN = BuildOptions(jobs=1, quiet=True, clean=True)
 
 GUIDE_V1 = "# Guide\n\n## Install it\n\ntext\n\n## Usage\n\nmore\n\n## Old stuff\n\nx\n\n## FAQ\n"
+B_PAGE = "# B\n\n[install](index.md#install-it) and [old](index.md#old-stuff)\n"
 GUIDE_V2 = "# Guide\n\n## Installing\n\ntext\n\n## Usage\n\nmore\n\n## FAQ\n"
 
 
@@ -76,7 +79,7 @@ def two_builds(tmp_path: Path) -> Path:
         {
             "sitegen.toml": 'title = "Anchors"\n',
             "content/index.md": GUIDE_V1,
-            "content/b.md": "# B\n\n[install](index.md#install-it) and [old](index.md#old-stuff)\n",
+            "content/b.md": B_PAGE,
         },
     )
     build(load_config(root), QUIET)
@@ -92,13 +95,51 @@ def test_a_renamed_heading_holds_its_old_id_and_a_removed_one_leaves_a_notice(
     ids = page_ids(root / "site/index.html")
     assert ids.ids["install-it"] == ("installing",)  # inside the heading that replaced it
     assert ids.text["old-stuff"] == "The section “Old stuff” was removed from this page."
-    moved = [d.format() for d in result.diagnostics if d.code == "anchor-moved"]
-    assert moved[:2] == [
+    moved = [
+        d.format() for d in result.diagnostics if d.code == "anchor-moved" and "index" in d.path
+    ]
+    assert moved == [
         "content/index.md:1:1: info: the section '#old-stuff' (\"Old stuff\") was removed; a "
         "notice on the page keeps its anchor, so old links land there",
         "content/index.md:3:1: info: anchor '#install-it' (\"Install it\") is now "
         "'#installing'; an alias on the heading keeps old links working",
     ]
+
+
+def test_links_to_an_old_anchor_land_on_it_with_an_info_line_not_a_warning(
+    tmp_path: Path,
+) -> None:
+    root = two_builds(tmp_path)
+    result = build(load_config(root), QUIET)
+    assert not result.linked.broken and result.warnings == 0
+    lines = [d.format() for d in result.diagnostics if d.path == "content/b.md"]
+    assert lines == [
+        "content/b.md:3:1: info: link 'index.md#install-it' names '#install-it', the old anchor "
+        "of '#installing' (\"Install it\"); it lands there through an alias; write '#installing'",
+        "content/b.md:3:36: info: link 'index.md#old-stuff' names '#old-stuff', the section "
+        '"Old stuff" that was removed from its page; it lands on the notice that says so',
+    ]
+    b = (root / "site/b.html").read_text(encoding="utf-8")
+    assert 'href="index.html#install-it"' in b and 'href="index.html#old-stuff"' in b
+
+
+def test_check_gates_on_anchor_moved_when_asked(tmp_path: Path) -> None:
+    root = two_builds(tmp_path)
+
+    def check(extra: str) -> subprocess.CompletedProcess[str]:
+        (root / "sitegen.toml").write_text(f'title = "Anchors"\n{extra}', encoding="utf-8")
+        command = [sys.executable, "-m", "sitegen.cli", "check", "--root", str(root)]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+
+    default = check("")
+    assert default.returncode == 0
+    moved = [line for line in default.stdout.splitlines() if line.endswith("[anchor-moved]")]
+    assert len(moved) == 4 and all(": info: " in line for line in moved)
+    gated = check('[checks]\nanchor-moved = "error"\n')
+    assert gated.returncode == 1
+    assert "content/index.md:3:1: error: anchor '#install-it'" in gated.stdout
+    quiet = check('[checks]\nanchor-moved = "ignore"\n')
+    assert quiet.returncode == 0 and "[anchor-moved]" not in quiet.stdout
 
 
 def test_aliases_last_over_rebuilds_and_are_the_same_bytes_in_a_clean_build(
@@ -112,9 +153,7 @@ def test_aliases_last_over_rebuilds_and_are_the_same_bytes_in_a_clean_build(
     # a third build of the same pages, then one with --clean: nothing changes
     (root / "content/b.md").write_text("# B\n\nEdited.\n", encoding="utf-8")
     build(load_config(root), QUIET)
-    (root / "content/b.md").write_text(
-        "# B\n\n[install](index.md#install-it) and [old](index.md#old-stuff)\n", encoding="utf-8"
-    )
+    (root / "content/b.md").write_text(B_PAGE, encoding="utf-8")
     build(load_config(root), CLEAN)
     assert site_bytes(root) == first
     # another folder, the same pages and the store as the second build found it: same bytes

@@ -139,3 +139,32 @@ def test_every_id_ever_published_still_lands_and_a_rebuild_changes_nothing(build
         assert ever <= ids | set(olds)
         ever |= ids
         assert after(page, *texts) == page  # the same store and headings: the same aliases
+
+
+# --- the link step ----------------------------------------------------------------------------
+
+
+def test_a_link_to_an_old_anchor_resolves_with_an_info_line_and_nothing_broken() -> None:
+    from sitegen.link.rules import SiteIndex
+    from sitegen.link.step import link_all
+
+    pages = {
+        "content/p.md": b"# P\n\n## Installing\n",
+        "content/q.md": b"[a](p.md#install) [b](p.md#gone) [c](p.md#never)\n",
+    }
+    records = [extract_page(p, t) for p, t in sorted(pages.items())]
+    old = {
+        NodeId("/p.md"): PageAnchors(
+            (Anchor("p", "P"), Anchor("installing", "Installing")),
+            (AnchorAlias("gone", "", "Gone"), AnchorAlias("install", "installing", "Install")),
+        )
+    }
+    index = SiteIndex(
+        content="content", pages=set(pages), assets=set(), sources=set(), dirs={"content"}
+    )
+    index.old_anchors = old
+    linked = link_all(index, records, [], {})
+    assert [b.target for b in linked.broken] == ["p.md#never"]
+    moved = [(d.line, d.col, d.level) for d in linked.diagnostics if d.code == ANCHOR_MOVED]
+    assert moved == [(1, 1, Level.INFO), (1, 19, Level.INFO)]
+    assert [r.fragment for r in linked.resolutions[NodeId("/q.md")]] == ["install", "gone", "never"]
