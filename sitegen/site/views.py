@@ -129,6 +129,7 @@ class StaleNotice:
     title: str
     since: str  # the page's last change: date and short hash
     items: tuple[StaleItem, ...]
+    commits: str = ""  # the commits since that changed what it documents: count, the newest
     report_href: str = ""
 
 

@@ -13,7 +13,7 @@ from sitegen.link.documents import DocRef, StalePage, StaleReport
 from sitegen.paths import OutPath, RepoPath, href_between, source_node_id
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState, href_for_node
-from sitegen.site.views import ReportCell, ReportView, StaleItem, StaleNotice
+from sitegen.site.views import ReportCell, ReportTable, ReportView, StaleItem, StaleNotice
 
 STALE_DOCS = OutPath("stale-docs.html")
 
@@ -43,20 +43,28 @@ class StaleDocs(OneFile):
 
 
 def stale_docs_view(site: SiteState, out: OutPath) -> ReportView:
+    """One row per stale page (its last change, the commits since that changed what it
+    documents, and what changed), then one row per place a page points at changed code."""
     report = stale_report(site)
-    rows = []
+    pages, places = [], []
     node_of = {rec.path: node for node, rec in site.pages_by_node.items()}
     for page in report.pages if report else ():
         node = node_of.get(page.page)
         title = site.titles.get(node, page.page) if node else page.page
         page_cell = ReportCell(title, site.page_href(out, node) if node else "")
-        last = f"{page.last_change.date} {page.last_change.short} {page.last_change.subject}"
+        last = page.last_change
+        pages.append(
+            (
+                page_cell,
+                ReportCell(f"{last.date} {last.short} {last.subject}"),
+                commits_summary(page.commits),
+                ReportCell(page.changed(), code=True),
+            )
+        )
         for stale in page.refs:
             ref = stale.ref
-            rows.append(
+            places.append(
                 (
-                    page_cell,
-                    ReportCell(last, code=False),
                     ReportCell(f"{ref.page}:{ref.line}:{ref.column}", code=True),
                     ref.how,
                     ReportCell(ref.target(), _source_href(site, ref, out), code=True),
@@ -66,12 +74,22 @@ def stale_docs_view(site: SiteState, out: OutPath) -> ReportView:
     documented = len(report.documented) if report else 0
     return ReportView(
         title="Stale docs",
-        columns=("Page", "Page's last change", "Where", "How", "What changed", "Commits since"),
-        rows=tuple(rows),
+        columns=("Page", "Page's last change", "Commits since", "What changed"),
+        rows=tuple(pages),
+        tables=(
+            ReportTable(
+                "Where each page points at changed code",
+                ("Where", "How", "What changed", "Commits that changed it"),
+                tuple(places),
+                "Each link, autoref, directive or snippet, with a link to the code's source line.",
+            ),
+        )
+        if places
+        else (),
         intro=(
             f"Pages whose documented code changed in a commit after the page's own last change "
             f"({len(report.pages) if report else 0} of the {documented} pages that document code). "
-            "A symbol counts only when a commit touched its lines."
+            "A symbol or a range counts only when a commit touched its lines."
         ),
         empty_text="No stale pages: every page is newer than the code it documents.",
     )
@@ -106,5 +124,6 @@ def stale_notice(site: SiteState, path: str, out: OutPath) -> StaleNotice | None
         title=NOTICE,
         since=f"{page.last_change.date} {page.last_change.short}",
         items=items,
+        commits=commits_summary(page.commits),
         report_href=href_between(out, STALE_DOCS),
     )
