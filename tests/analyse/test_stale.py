@@ -198,3 +198,36 @@ def test_a_symbol_linked_twice_is_one_finding_at_its_first_place() -> None:
     )
     findings = stale_findings(StaleReport(pages=[page]))
     assert [(f.path, f.line, f.col) for f in findings] == [("content/p.md", 3, 10)]
+
+
+def test_uncommitted_edits_are_carried_back_to_the_committed_lines(
+    repo: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    copy = tmp_path / "proj"
+    shutil.copytree(repo[0], copy)
+    a = copy / "a.py"
+    a.write_text("import os\nimport sys\nimport re\n" + a.read_text())  # not committed
+    report = report_of(copy)
+    # feed is lines 11-12 of the work tree, lines 8-9 of HEAD: still stale by its own commit;
+    # close (14-15 now, 11-12 in HEAD) is still untouched
+    assert report.documented["content/parser.md"][0].start == 11
+    assert subjects(report, "content/parser.md") == ["feed lowers"]
+    assert report.of("content/calm.md") is None
+
+
+def test_the_repository_configuration_runs_nothing(
+    repo: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    copy = tmp_path / "proj"
+    shutil.copytree(repo[0], copy)
+    marker = tmp_path / "ran"
+    script = tmp_path / "hook.sh"
+    script.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    script.chmod(0o755)
+    for key in ("core.fsmonitor", "diff.external", "core.pager"):
+        git(copy, "config", key, str(script))
+    git(copy, "config", "diff.python.textconv", str(script))
+    (copy / ".gitattributes").write_text("*.py diff=python\n")
+    report = report_of(copy)
+    assert subjects(report, "content/parser.md") == ["feed lowers"]
+    assert not marker.exists()
