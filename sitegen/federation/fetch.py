@@ -148,7 +148,10 @@ def read_file(path: Path, seen: Validators, policy: FetchPolicy) -> Fetched:
         if st.st_size > policy.max_bytes:
             return Fetched(None, error=_too_large(policy))
         with target.open("rb") as f:
-            data = f.read(policy.max_bytes + 1)
+            # its size (no 64 MiB buffer for a small file), and on to the limit if it grew
+            data = f.read(st.st_size + 1)
+            if len(data) > st.st_size:
+                data += f.read(policy.max_bytes + 1 - len(data))
         if len(data) > policy.max_bytes:
             return Fetched(None, error=_too_large(policy))
         return Fetched(data, Validators(stat=stat))

@@ -41,7 +41,7 @@ def decode_rows(data: bytes) -> tuple[str, dict[int, str]]:
 
 def graph_title(text: str) -> str:
     """The peer's name from its graph.md's first heading: ``# Docs A graph`` is ``Docs A``."""
-    for line in text.splitlines()[:20]:
+    for line in text[:4096].splitlines()[:20]:  # the title is at the top: never split it all
         m = _TITLE.match(line)
         if m:
             title = m.group(1).strip()

@@ -255,7 +255,8 @@ def page_of(
     address in either style, or its raw markdown at the node's own path."""
     if not site or not target.startswith(site):
         return None
-    path = unquote(urlsplit(target).path)[len(urlsplit(site).path) - 1 :]
+    # normalized, so what follows the site's prefix is the path (then any query)
+    path = "/" + unquote(target[len(site) :].partition("?")[0])
     node = nodes.get(NodeId(path))
     if node is not None and node.kind in (NodeKind.PAGE, NodeKind.SOURCE):
         return node.id
