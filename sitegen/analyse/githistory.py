@@ -11,12 +11,14 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from sitegen.link.documents import Commit
 
+T = TypeVar("T")
 GIT_TIMEOUT = 120
 #: At most this many paths are given to one ``git log -p`` (the command line stays short).
 PATHS_PER_CALL = 500
@@ -108,8 +110,37 @@ class History:
         return {name for (_, name), head in self.names.items() if head == path}
 
 
+#: The last history and line log read, by what they depend on (the root, HEAD, the range and
+#: the paths): ``sitegen serve`` rebuilds in one process, and git's history does not change
+#: when a page is saved. One entry each; nothing is kept on disk.
+_LAST: dict[str, tuple[tuple[object, ...], object]] = {}
+
+
+def _remembered(kind: str, key: tuple[object, ...], read: Callable[[], T]) -> T:
+    found = _LAST.get(kind)
+    if found is not None and found[0] == key:
+        return found[1]  # type: ignore[return-value]
+    value = read()
+    _LAST[kind] = (key, value)
+    return value
+
+
+def forget() -> None:
+    """Drop what was remembered (a benchmark timing the reads themselves)."""
+    _LAST.clear()
+
+
+def head_commit(root: Path) -> str:
+    return run_git(root, ["rev-parse", "HEAD"]).decode("ascii", "replace").strip()
+
+
 def read_history(root: Path) -> History:
     """One ``git log --name-status`` pass over everything reachable from HEAD."""
+    key = (str(root.resolve()), head_commit(root))
+    return _remembered("history", key, lambda: _read_history(root))
+
+
+def _read_history(root: Path) -> History:
     out = run_git(
         root,
         [
@@ -279,6 +310,11 @@ def line_history(root: Path, since: str, paths: Iterable[str]) -> list[tuple[str
     """Each commit of ``since..HEAD`` that touches ``paths`` (newest first, history order),
     with its ``--unified=0`` hunks, in as few ``git log -p`` calls as the paths allow."""
     names = sorted(set(paths))
+    key = (str(root.resolve()), head_commit(root), since, tuple(names))
+    return _remembered("lines", key, lambda: _line_history(root, since, names))
+
+
+def _line_history(root: Path, since: str, names: list[str]) -> list[tuple[str, list[FileDiff]]]:
     found: dict[str, list[FileDiff]] = {}
     order: list[str] = []
     for chunk in range(0, len(names), PATHS_PER_CALL):
