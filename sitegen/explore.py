@@ -110,7 +110,7 @@ def answer(snap: Snapshot, query: str, limit: int = 10) -> list[Answer]:
     if ranks is not None:
         merged = merged + PAGERANK_BOOST * ranks * active
     order = [int(i) for i in np.lexsort((np.arange(n), -merged)) if active[i]][:limit]
-    wanted = set(word_counts(query.encode("utf-8", "replace")))
+    wanted = set(word_counts(query))
     return [
         Answer(
             core.names[i],
@@ -123,10 +123,10 @@ def answer(snap: Snapshot, query: str, limit: int = 10) -> list[Answer]:
     ]
 
 
-def _reason(snap: Snapshot, node: int, wanted: set[bytes], seed: bool) -> str:
+def _reason(snap: Snapshot, node: int, wanted: set[str], seed: bool) -> str:
     row = snap.text.vectors[node]
     have = {snap.text.vocabulary[int(c)] for c in row.indices}
-    matched = sorted(w.decode("ascii") for w in wanted if w.decode("ascii") in have)
+    matched = sorted(w for w in wanted if w in have)
     if matched:
         return "matches the words '" + " ".join(matched) + "'"
     return "the page the query names" if seed else "linked with matching pages"

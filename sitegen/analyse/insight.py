@@ -7,6 +7,7 @@ bytes and ``git log``, never the file system otherwise; never mutates the graph.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -15,12 +16,15 @@ import scipy.sparse as sp
 
 from sitegen.analyse.figures import core_of_graph, figures_of_core
 from sitegen.analyse.related import (
+    Texts,
     co_change_matrix,
     link_dimensions,
     relatedness,
     text_dimension,
 )
 from sitegen.crawl import Crawl
+from sitegen.docs.prose import page_language
+from sitegen.docs.records import PageRecord
 from sitegen.graph.analysis import Insight
 from sitegen.graph.core import GraphCore
 from sitegen.graph.history import History, read_history
@@ -70,12 +74,28 @@ class TextJob:
         )
 
 
-def start_text_job(crawl: Crawl, jobs: int) -> TextJob:
-    """Start the text index of every crawled page and source file (their bytes are all it
-    needs), in a forked process when ``jobs > 1``, so it runs while the build links."""
-    texts = [f.data for f in crawl.pages] + [f.data for f in crawl.code]
+def start_text_job(
+    crawl: Crawl, jobs: int, pages: Sequence[PageRecord] = (), lang: str = "en"
+) -> TextJob:
+    """Start the text index of every crawled page and source file, in a forked process when
+    ``jobs > 1``, so it runs while the build links. A page with a record counts by the
+    visible prose of its HTML, in its language (front matter ``lang``, else ``lang``); other
+    files by their bytes."""
+    records = {rec.path: rec for rec in pages}
+    texts: list[str | bytes] = []
+    is_html: list[bool] = []
+    langs: list[str] = []
+    for f in crawl.pages:
+        rec = records.get(f.path)
+        texts.append(rec.html if rec is not None else f.data)
+        is_html.append(rec is not None)
+        langs.append(page_language(rec.front_matter, lang) if rec is not None else lang)
+    texts += [f.data for f in crawl.code]
+    is_html += [False] * len(crawl.code)
+    langs += ["en"] * len(crawl.code)
     paths = [str(f.path) for f in crawl.pages] + [str(f.path) for f in crawl.code]
-    return TextJob(paths, compute_in_background(text_dimension, texts, jobs > 1).start())
+    given = Texts(texts, is_html, langs)
+    return TextJob(paths, compute_in_background(text_dimension, given, jobs > 1).start())
 
 
 def analyse_graph(

@@ -8,9 +8,12 @@ the finished graph and its texts, never mutates them and never writes anything.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
+from sitegen.docs.prose import visible_prose
 from sitegen.graph.activation import causal_transition, spread_all, structural_transition
 from sitegen.graph.analysis import MissingLink, Relatedness, RelatedPage
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
@@ -84,9 +87,26 @@ def link_dimensions(core: GraphCore) -> dict[str, sp.csr_matrix]:
     }
 
 
-def text_dimension(texts: list[bytes]) -> tuple[TextIndex, sp.csr_matrix]:
+@dataclass(frozen=True)
+class Texts:
+    """The documents of the text dimension: each one's text, whether that text is a page's
+    rendered HTML (of which only the visible prose counts) or a file's bytes, and the
+    language whose stop words it drops (content/guides/related-pages.md#words)."""
+
+    texts: list[str | bytes]
+    is_html: list[bool]
+    langs: list[str]
+
+
+def text_dimension(given: Texts | list[bytes]) -> tuple[TextIndex, sp.csr_matrix]:
     """The text index and each document's most similar documents."""
-    text = text_index(texts)
+    if not isinstance(given, Texts):
+        given = Texts(list(given), [False] * len(given), ["en"] * len(given))
+    texts: list[str | bytes] = [
+        visible_prose(t) if html and isinstance(t, str) else t
+        for t, html in zip(given.texts, given.is_html, strict=True)
+    ]
+    text = text_index(texts, langs=given.langs)
     return text, top_similar(text, 4 * RELATED)
 
 

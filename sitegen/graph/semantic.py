@@ -8,133 +8,31 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 from sitegen.graph.core import FloatArray, IntArray
+from sitegen.graph.stopwords import STOP_WORDS, words_of
 from sitegen.parallel import run_forked
 
-_WORD = re.compile(rb"[a-z][a-z0-9]{2,}")
-#: Words that say nothing about a topic, and the syntax of markdown and code.
-STOP_WORDS = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "are",
-        "but",
-        "not",
-        "you",
-        "all",
-        "any",
-        "can",
-        "had",
-        "her",
-        "was",
-        "one",
-        "our",
-        "out",
-        "has",
-        "his",
-        "how",
-        "its",
-        "may",
-        "new",
-        "now",
-        "old",
-        "see",
-        "two",
-        "way",
-        "who",
-        "did",
-        "get",
-        "let",
-        "put",
-        "say",
-        "she",
-        "too",
-        "use",
-        "with",
-        "this",
-        "that",
-        "from",
-        "they",
-        "will",
-        "would",
-        "there",
-        "their",
-        "what",
-        "about",
-        "which",
-        "when",
-        "make",
-        "like",
-        "than",
-        "then",
-        "them",
-        "these",
-        "some",
-        "could",
-        "other",
-        "into",
-        "more",
-        "only",
-        "also",
-        "been",
-        "were",
-        "have",
-        "here",
-        "your",
-        "just",
-        "over",
-        "such",
-        "where",
-        "most",
-        "many",
-        "each",
-        "much",
-        "very",
-        "must",
-        "should",
-        "does",
-        "done",
-        "any",
-        "it's",
-        "html",
-        "http",
-        "https",
-        "www",
-        "com",
-        "org",
-        "md",
-        "png",
-        "svg",
-        "jpg",
-        "gif",
-        "self",
-        "def",
-        "return",
-        "import",
-        "none",
-        "true",
-        "false",
-        "null",
-        "class",
-        "function",
-        "const",
-        "var",
-        "let",
-        "elif",
-        "else",
-        "pass",
-        "async",
-        "await",
-        "yield",
-        "lambda",
-    ]
+#: A word: a letter, then letters and digits (Unicode: ``configuración`` is one word, whole).
+_WORD = re.compile(r"[^\W\d_][^\W_]*")
+#: Scripts written without spaces (Han, kana): their words are character pairs (bigrams).
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+#: The syntax of markdown, URLs and code: never a topic, whatever the page's language.
+MARKUP_WORDS = words_of(
+    "html http https www com org md png svg jpg gif self def return import none true false "
+    "null class function const var let elif else pass async await yield lambda"
 )
+
+
+def language_of(tag: str) -> str:
+    """The stop-word language of a BCP 47 tag: its primary subtag, lower-cased (``pt-BR``
+    -> ``pt``)."""
+    return tag.split("-", 1)[0].split("_", 1)[0].lower()
 
 
 @dataclass(frozen=True)
@@ -147,8 +45,8 @@ class TextIndex:
 
     def query(self, text: str) -> FloatArray:
         """Cosine similarity of every document with ``text``."""
-        counts = word_counts(text.encode("utf-8", "replace"))
-        position = {w.encode("ascii"): i for i, w in enumerate(self.vocabulary)}
+        counts = word_counts(text)
+        position = {w: i for i, w in enumerate(self.vocabulary)}
         hits = [(position[w], c) for w, c in sorted(counts.items()) if w in position]
         if not hits:
             return np.zeros(self.vectors.shape[0])
@@ -158,24 +56,54 @@ class TextIndex:
         return np.asarray(self.vectors[:, cols] @ q).ravel()
 
 
-_STOP_BYTES = frozenset(w.encode("ascii") for w in STOP_WORDS)
-
-
-def word_counts(data: bytes) -> Counter[bytes]:
-    """How often each word occurs (ASCII words of three or more letters, lower-cased)."""
-    counts = Counter(_WORD.findall(data.lower()))
-    for w in _STOP_BYTES.intersection(counts):
+def word_counts(text: str | bytes, lang: str = "en") -> Counter[str]:
+    """How often each word occurs: lower-cased Unicode words of three or more characters,
+    never cut, without the stop words of the language ``lang`` and the syntax of markup
+    and code; a run of Han or kana counts its character pairs."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    counts = Counter(_WORD.findall(text.lower()))
+    # Each distinct word once (far fewer than the words): short ones go, CJK runs split.
+    for w in [w for w in counts if len(w) < 3 or not w.isascii()]:
+        k = counts.pop(w)
+        if not w.isascii() and _CJK.search(w):
+            for pair in _pairs(w):
+                counts[pair] += k
+        elif len(w) > 2:
+            counts[w] += k
+    stop = STOP_WORDS.get(language_of(lang), frozenset()) | MARKUP_WORDS
+    for w in stop.intersection(counts):
         del counts[w]
     return counts
 
 
-def text_index(texts: list[bytes], jobs: int = 1) -> TextIndex:
+def _pairs(word: str) -> list[str]:
+    """The words of a run that mixes spaceless script with others: each pair of adjacent
+    Han or kana characters (a lone one by itself), and each other part of three or more."""
+    out: list[str] = []
+    for part in re.split(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)", word):
+        if not part:
+            continue
+        if _CJK.match(part):
+            out += [part[i : i + 2] for i in range(max(1, len(part) - 1))]
+        elif len(part) > 2:
+            out.append(part)
+    return out
+
+
+def text_index(
+    texts: Sequence[str | bytes], jobs: int = 1, langs: Sequence[str] | None = None
+) -> TextIndex:
     """The TF-IDF index of ``texts`` (vocabulary sorted, so the same texts give the same
-    index); words are counted in ``jobs`` forked workers."""
+    index), each text's stop words those of its language in ``langs`` (English when not
+    given); words are counted in ``jobs`` forked workers."""
+    given = list(langs) if langs is not None else ["en"] * len(texts)
     counts = [
-        c for chunk in run_forked(_count_chunk, texts, range(len(texts)), jobs) for c in chunk
+        c
+        for chunk in run_forked(_count_chunk, (texts, given), range(len(texts)), jobs)
+        for c in chunk
     ]
-    df: Counter[bytes] = Counter()
+    df: Counter[str] = Counter()
     for c in counts:
         df.update(c.keys())
     # Common words stay (a query may use them); their IDF makes them count little.
@@ -191,7 +119,7 @@ def text_index(texts: list[bytes], jobs: int = 1) -> TextIndex:
                 tf.append(k)
     n = len(texts)
     idf = np.log((1.0 + n) / (1.0 + np.array([df[w] for w in kept], np.float64))) + 1.0
-    vocabulary = tuple(w.decode("ascii") for w in kept)
+    vocabulary = tuple(kept)
     tf_arr = np.array(tf, np.float64)
     weights = (1.0 + np.log(tf_arr)) * idf[np.array(cols, np.int64)] if tf else tf_arr
     vectors = sp.csr_matrix((weights, (rows, cols)), shape=(n, len(vocabulary)))
@@ -203,8 +131,11 @@ def text_index(texts: list[bytes], jobs: int = 1) -> TextIndex:
     return TextIndex(vocabulary, idf, vectors)
 
 
-def _count_chunk(texts: list[bytes], indexes: list[int]) -> list[Counter[bytes]]:
-    return [word_counts(texts[i]) for i in indexes]
+def _count_chunk(
+    state: tuple[Sequence[str | bytes], list[str]], indexes: list[int]
+) -> list[Counter[str]]:
+    texts, langs = state
+    return [word_counts(texts[i], langs[i]) for i in indexes]
 
 
 #: Similarity between documents leaves out the words found in more than this share of them:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.code.records import CodeRecord
+from sitegen.docs.prose import without_code
 from sitegen.docs.records import PageRecord
 from sitegen.paths import NodeId, SitePath
 
@@ -45,6 +46,7 @@ def page_sections(body_html: str) -> list[Section]:
     """The page's sections in order: the text before the first heading (anchor ""), then one
     per heading. One pass over the HTML."""
     sections: list[Section] = []
+    body_html = without_code(body_html)  # the prose only (content/guides/site.md#search)
     heading, anchor, start = "", "", 0
     for m in _HEADING.finditer(body_html):
         sections.append(Section(heading, anchor, plain_text(body_html[start : m.start()])))
