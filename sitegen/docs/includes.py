@@ -351,3 +351,14 @@ def _indented(lines: list[str], indent: bytes | None) -> bytes:
     if not indent:
         return text
     return b"\n".join(indent + line if line else line for line in text.split(b"\n"))
+
+
+def include_places(page: str, data: bytes) -> list[tuple[int, str, str, int, int, str]]:
+    """Every include a page writes, escapes left out, for what the page documents
+    (sitegen/link/documents.py): (byte offset of its line's text, kind, the name the crawl
+    reads it by, first line, last line (0: to the end), region name)."""
+    return [
+        (f.start + len(f.indent or b""), f.kind, f.name, *f.lines, f.region)
+        for f in _includes(page, data)
+        if f.escaped is None
+    ]

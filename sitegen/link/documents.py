@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from sitegen.code.records import CodeRecord, Symbol, Visibility
+from sitegen.docs.includes import include_places
 from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.docs.snippets import SNIPPET_LINE, split_range
 from sitegen.graph.model import Edge
@@ -24,6 +25,8 @@ LINK, LINE_LINK, RANGE_LINK = "link", "line link", "range link"
 DIRECTIVE, SNIPPET, SNIPPET_RANGE, RELATION = "directive", "snippet", "snippet range", "relation"
 AUTOREF = str(LinkKind.AUTOREF)
 KINDS = (LINK, LINE_LINK, RANGE_LINK, AUTOREF, DIRECTIVE, SNIPPET, SNIPPET_RANGE, RELATION)
+#: The includes of other generators keep their own kind's name ("code import", "include",
+#: "markdown-include", "macros include"), with " range" when they name lines.
 
 _LINES = re.compile(r"L(\d+)(?:-L(\d+))?")
 
@@ -197,6 +200,7 @@ def documented(
         refs = [
             *_from_links(rec, resolutions.get(rec.path, []), symbols, data, broken_at),
             *_from_snippets(rec.path, data, snippet_paths),
+            *_from_includes(rec.path, data, snippet_paths),
             *_from_relations(rec, (edges or {}).get(rec.path, [])),
         ]
         if refs:
@@ -279,6 +283,23 @@ def _from_snippets(page: str, data: bytes, snippet_paths: Mapping[str, str]) -> 
             yield DocRef(page, line, column, SNIPPET, path)
         else:
             yield DocRef(page, line, column, SNIPPET_RANGE, path, "", start, end or _OPEN_END)
+
+
+def _from_includes(page: str, data: bytes, snippet_paths: Mapping[str, str]) -> Iterable[DocRef]:
+    """The includes of other generators (content/syntax/includes.md): VitePress ``<<<`` code
+    imports and ``<!--@include: file{3,9}-->``, ``{!file!}``, ``{% include "file" %}``. A
+    named region is left out: which lines it holds is the file's to say, and the page would
+    be claimed stale on a guess."""
+    for offset, kind, name, start, end, region in include_places(page, data):
+        path = snippet_paths.get(name)
+        if path is None or path == page or region:
+            continue
+        line = data.count(b"\n", 0, offset) + 1
+        column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+        if start <= 1 and end == 0:
+            yield DocRef(page, line, column, kind, path)
+        else:
+            yield DocRef(page, line, column, f"{kind} range", path, "", start, end or _OPEN_END)
 
 
 #: The end of a range written without one (``file.py:40``): every line from its start on.

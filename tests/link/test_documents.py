@@ -43,6 +43,12 @@ A [file](../pkg/core.py), [a line](../pkg/core.py#L1), [a range](../pkg/core.py#
   --8<-- "pkg/core.py:5:7"
 
 [nowhere](../pkg/core.py#L99) and [a page](other.md).
+
+<<< ../pkg/core.py
+
+<!--@include: ../pkg/core.py{5,7}-->
+
+<<< ../pkg/core.py#main
 """
 
 
@@ -70,4 +76,7 @@ def test_every_kind_with_its_place_and_lines(tmp_path: Path) -> None:
         DocRef(page, 9, 1, "directive", core, "Parser", 5, 8),
         DocRef(page, 11, 1, "snippet", core),
         DocRef(page, 13, 3, "snippet range", core, "", 5, 7),
+        DocRef(page, 17, 1, "code import", core),
+        DocRef(page, 19, 1, "include range", core, "", 5, 7),
+        # a named region: which lines it holds is not guessed, so it documents nothing
     ]
