@@ -451,19 +451,13 @@ def snippet_candidates(content: str, name: str, base: str = "") -> list[RepoPath
 
 
 def include_base(config: Config) -> str:
-    """The folder of the project's mkdocs.yml, a repository path ("" for none or the root):
-    markdown-include, mdx_include and pymdownx.snippets read from where MkDocs runs. The
-    generator's when it is MkDocs, else the nearest ``mkdocs.yml`` in a folder holding the
-    content folder (``docs/en/mkdocs.yml`` for ``docs/en/docs``)."""
+    """The folder of the project's mkdocs.yml (``docs/en`` for ``docs/en/mkdocs.yml``), a
+    repository path, "" for none or the root: markdown-include, mdx_include and
+    pymdownx.snippets read from where MkDocs runs (``sitegen.generators`` finds the file)."""
     found = config.generator
-    if found is not None and found.name == "MkDocs":
-        return posixpath.dirname(found.config_file)
-    folder = config.content_rel
-    while folder:
-        folder = posixpath.dirname(folder)
-        if (config.root / folder / "mkdocs.yml").is_file():
-            return folder
-    return ""
+    if found is None or found.name != "MkDocs":
+        return ""
+    return posixpath.dirname(found.config_file)
 
 
 class Reads(enum.Enum):
