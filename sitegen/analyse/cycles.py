@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import posixpath
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 
@@ -18,6 +19,7 @@ import networkx as nx
 from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit, InternalCycle
 from sitegen.graph.dependencies import (
     DEPENDENCY_KINDS,
+    IMPORT,
     IMPORT_CONTEXTS,
     REFERENCE,
     RUNTIME,
@@ -357,16 +359,30 @@ def _pair_weights(edges: Iterable[DepEdge]) -> dict[tuple[str, str], tuple[float
     """Strength of each ``(src, dst)`` pair over its kinds: (best confidence, occurrences).
 
     Removing a pair removes all its kinds, so the strongest kind decides; a non-finite
-    confidence counts as the weakest (below every real one).
+    confidence counts as the weakest (below every real one). A package's re-export counts
+    ``REEXPORT_WEIGHT`` more: it is the package's public interface, removed only when
+    nothing else breaks the cycle (and then the report says what it breaks).
     """
     weights: dict[tuple[str, str], tuple[float, int]] = {}
     for e in edges:
         old_conf, old_count = weights.get((e.src, e.dst), (-math.inf, 0))
-        weights[(e.src, e.dst)] = (
-            max(old_conf, _finite_or(e.confidence, -1.0)),
-            old_count + e.count,
-        )
+        strength = _finite_or(e.confidence, -1.0) + (REEXPORT_WEIGHT if is_reexport(e) else 0)
+        weights[(e.src, e.dst)] = (max(old_conf, strength), old_count + e.count)
     return weights
+
+
+#: Added to a re-export's confidence in the guidance: more than any confidence can be.
+REEXPORT_WEIGHT = 1.0
+
+
+def is_reexport(edge: DepEdge) -> bool:
+    """A Python package's ``__init__.py`` importing a module of its own folder (or below):
+    what makes ``from pkg import Name`` work (content/guides/cycles.md#removing-a-re-export)."""
+    src, dst = edge.src_file or edge.src, edge.dst_file or edge.dst
+    if edge.kind != IMPORT or posixpath.basename(src) not in ("__init__.py", "__init__.pyi"):
+        return False
+    folder = posixpath.dirname(src)
+    return src != dst and (not folder or dst.startswith(folder + "/"))
 
 
 def _deploy_order(graph: nx.DiGraph[str], acyclic: set[str]) -> tuple[str, ...]:

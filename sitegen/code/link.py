@@ -283,6 +283,9 @@ def _add_reference_edges(
             )
 
 
+_RANK = {context: rank for rank, context in enumerate(IMPORT_CONTEXTS)}
+
+
 class ImportContexts:
     """When one file's use of another runs, read off the import edges between files: the
     context of a direct import, else the strongest over the chains of imports that reach it
@@ -312,22 +315,23 @@ class ImportContexts:
         return self._reached[src].get(dst, RUNTIME)
 
     def _reach(self, start: str) -> dict[str, str]:
-        """The strongest context each file is reached in: one breadth-first pass per
-        context, strongest first, each through the imports at least that strong."""
-        reached: dict[str, str] = {}
-        for rank, context in enumerate(IMPORT_CONTEXTS):
-            allowed = set(IMPORT_CONTEXTS[: rank + 1])
-            seen, queue = {start}, [start]
+        """The strongest context each file is reached in, a chain being as strong as its
+        weakest import: one pass over the imports, a queue per context, strongest first, so
+        each file is settled once at its best (Dial's shortest paths, with max for sum)."""
+        best: dict[str, int] = {start: 0}
+        queues: list[list[str]] = [[start]] + [[] for _ in IMPORT_CONTEXTS[1:]]
+        for rank, queue in enumerate(queues):
             while queue:
-                nxt = []
-                for node in queue:
-                    for dst, via in self._out.get(node, ()):
-                        if via in allowed and dst not in seen:
-                            seen.add(dst)
-                            reached.setdefault(dst, context)
-                            nxt.append(dst)
-                queue = nxt
-        return reached
+                node = queue.pop()
+                if best[node] != rank:
+                    continue  # settled earlier at a stronger context
+                for dst, via in self._out.get(node, ()):
+                    weakest = max(rank, _RANK.get(via, len(IMPORT_CONTEXTS) - 1))
+                    if weakest < best.get(dst, len(IMPORT_CONTEXTS)):
+                        best[dst] = weakest
+                        queues[weakest].append(dst)
+        del best[start]
+        return {node: IMPORT_CONTEXTS[rank] for node, rank in best.items()}
 
 
 def _add_metacall_edges(out: Resolution, names: NameTable, record: CodeRecord) -> list[Diagnostic]:

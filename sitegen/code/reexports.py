@@ -46,9 +46,10 @@ def reexports(
     exposed = {path: _exposed(by_path[path], index) for path in sorted(needed) if path in by_path}
     out: dict[tuple[str, str], ReExport] = {}
     for package, module in wanted:
-        names = sorted(
-            {local for local, _, target in exposed.get(package, []) if target == module and local}
-        )
+        taken = {local for local, _, target in exposed.get(package, []) if target == module}
+        if "*" in taken:  # `from .m import *`: every public top-level name of the module
+            taken = (taken - {"*"}) | _public_names(graph, module)
+        names = sorted(taken)
         if not names:
             continue
         users = sorted(
@@ -63,6 +64,15 @@ def reexports(
             package, module, _module_name(package), tuple(names), tuple(users)
         )
     return out
+
+
+def _public_names(graph: CodeGraph, path: str) -> set[str]:
+    file_id = next((f.id for f in graph.files.values() if f.path == path), None)
+    return {
+        s.name
+        for s in graph.symbols.values()
+        if s.file_id == file_id and "." not in s.qualified_name and not s.name.startswith("_")
+    }
 
 
 def _importers_of(graph: CodeGraph, packages: set[str]) -> dict[str, list[str]]:

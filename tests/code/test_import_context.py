@@ -13,6 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.analyse.reports import render_cycles_text, summary_sentence
@@ -227,3 +229,54 @@ def test_cycles_include_is_checked(tmp_path: Path) -> None:
     (tmp_path / "sitegen.toml").write_text('cycles_include = ["lazy"]\n')
     with pytest.raises(ConfigError, match="'lazy' is not one of 'deferred', 'type-only'"):
         load_config(tmp_path)
+
+
+_CONTEXTS = ("", "deferred", "type-only")
+
+
+def _threshold_oracle(edges: list[tuple[str, str, str]], src: str, dst: str) -> str:
+    """The weakest context a chain from src to dst must go through, found another way: for
+    each context, strongest first, a search through the imports at least that strong."""
+    for rank, context in enumerate(_CONTEXTS):
+        allowed = set(_CONTEXTS[: rank + 1])
+        seen, todo = {src}, [src]
+        while todo:
+            node = todo.pop()
+            for a, b, via in edges:
+                if a == node and via in allowed and b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+        if dst in seen:
+            return context
+    return ""  # unreached: load time, as between() has it
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("abcdef"), st.sampled_from("abcdef"), st.sampled_from(_CONTEXTS)),
+        max_size=14,
+    )
+)
+def test_between_agrees_with_a_search_per_context(
+    raw: list[tuple[str, str, str]],
+) -> None:
+    # One edge per pair, as the graph merges them: the strongest context written.
+    merged: dict[tuple[str, str], str] = {}
+    for a, b, context in raw:
+        if a != b:
+            old = merged.get((a, b))
+            if old is None or _CONTEXTS.index(context) < _CONTEXTS.index(old):
+                merged[(a, b)] = context
+    edges = [(a, b, c) for (a, b), c in sorted(merged.items())]
+    contexts = ImportContexts(
+        [CodeEdge(a, b, EdgeKind.IMPORT, 0.9, 1, context=c) for a, b, c in edges]
+    )
+    for src in "abcdef":
+        for dst in "abcdef":
+            if src == dst:
+                continue
+            expected = merged.get((src, dst))
+            if expected is None:
+                expected = _threshold_oracle(edges, src, dst)
+            assert contexts.between(src, dst) == expected, (src, dst, edges)

@@ -17,12 +17,16 @@ from tests.code.test_import_context import SHOP
 from tests.e2e.conftest import run_cli, write_project
 
 #: ``tools/__init__.py`` re-exports ``Engine`` and ``run`` from ``tools/core.py``, which reads
-#: ``VERSION`` back from the package: a real load-time cycle. Two files take the re-exported
-#: names from the package; ``tools/other.py`` imports the package but none of the names.
+#: ``VERSION`` back from the package through two modules of its own: a real load-time cycle
+#: that removing the one re-export breaks, while the other side takes two removals. Two files
+#: take the re-exported names from the package; ``tools/other.py`` imports the package but
+#: none of the names.
 TOOLS = {
     "tools/__init__.py": 'VERSION = "1"\n\nfrom tools.core import Engine, run\n',
-    "tools/core.py": "from tools import VERSION\n\n\nclass Engine:\n    pass\n\n\n"
-    "def run() -> str:\n    return VERSION\n",
+    "tools/core.py": "from tools import a, b\n\n\nclass Engine:\n    pass\n\n\n"
+    "def run() -> str:\n    return a.name() + b.name()\n",
+    "tools/a.py": "from tools import VERSION\n\n\ndef name() -> str:\n    return VERSION\n",
+    "tools/b.py": "from tools import VERSION\n\n\ndef name() -> str:\n    return VERSION\n",
     "tools/cli.py": "from tools import Engine\n",
     "tools/web.py": "from tools import run as start\n",
     "tools/other.py": "import tools\n",
@@ -88,8 +92,9 @@ def test_guidance_that_removes_a_re_export_says_what_breaks(tmp_path: Path) -> N
     code, errors = _check(root)
     assert code == 1
     assert errors == [
-        "tools/__init__.py:3:1: error: Dependency cycle of 2 files: tools/__init__.py, "
-        "tools/core.py (e.g. tools/__init__.py -> tools/core.py -> tools/__init__.py); "
+        "tools/__init__.py:3:1: error: Dependency cycle of 4 files: tools/__init__.py, "
+        "tools/a.py, tools/b.py, tools/core.py "
+        "(e.g. tools/__init__.py -> tools/core.py -> tools/a.py -> tools/__init__.py); "
         "removing tools/__init__.py -> tools/core.py makes them acyclic. "
         "tools/__init__.py -> tools/core.py: it is a re-export of the package: removing it "
         "breaks `from tools import Engine, run` for 2 importers: tools/cli.py, tools/web.py. "
@@ -111,3 +116,23 @@ def test_guidance_that_removes_a_re_export_says_what_breaks(tmp_path: Path) -> N
     run_cli("build", "--root", str(root), "--jobs", "1")
     page = (root / "site/cycles.html").read_text(encoding="utf-8")
     assert "<strong>Careful</strong>: it is a re-export of the package" in page
+
+
+def test_guidance_keeps_a_re_export_when_another_pair_as_few_breaks_the_cycle(
+    tmp_path: Path,
+) -> None:
+    """Same package, but core reads VERSION back directly: one pair either way, and the
+    guidance removes core's import rather than the package's public interface."""
+    files = {
+        **TOOLS,
+        "tools/core.py": "from tools import VERSION\n\n\nclass Engine:\n    pass\n\n\n"
+        "def run() -> str:\n    return VERSION\n",
+    }
+    root = write_project(tmp_path / "tools", {**files, "content/index.md": "# T\n"})
+    code, errors = _check(root)
+    assert code == 1
+    assert errors == [
+        "tools/core.py:1:1: error: Dependency cycle of 2 files: tools/__init__.py, "
+        "tools/core.py (e.g. tools/__init__.py -> tools/core.py -> tools/__init__.py); "
+        "removing tools/core.py -> tools/__init__.py makes them acyclic. [code-cycles]"
+    ]
