@@ -61,6 +61,7 @@ def documents_of_build(result: BuildResult) -> dict[str, list[DocRef]]:
         result.crawl.snippet_paths,
         edges,
         ((b.path, b.line, b.col) for b in result.linked.broken),
+        [f.path for f in result.crawl.pages] + [str(a) for a in result.crawl.assets],
     )
 
 

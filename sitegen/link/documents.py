@@ -182,25 +182,28 @@ def documented(
     snippet_paths: Mapping[str, str],
     edges: Mapping[str, list[Edge]] | None = None,
     broken: Iterable[tuple[str, int, int]] = (),
+    content_files: Iterable[str] = (),
 ) -> dict[str, list[DocRef]]:
     """Every page (by repository path) -> what it documents, sorted by place in the page.
 
     ``resolutions`` holds each page's link resolutions by its repository path (the link
     step's, aligned with ``PageRecord.links``); ``snippet_paths`` the repository path each
-    snippet name was read from (``Crawl.snippet_paths``); ``sources`` the analysed source
-    files; ``edges`` each page's outgoing edges (for its typed relations); ``broken`` the
-    places (page, line, column) of the broken links and anchors, which document nothing. A
-    page that
-    documents nothing has no entry."""
+    snippet or include name was read from (``Crawl.snippet_paths``); ``edges`` each page's
+    outgoing edges (for its typed relations); ``broken`` the places (page, line, column) of
+    the broken links and anchors, which document nothing; ``content_files`` the pages and
+    assets, which a snippet may include but never documents (they are content, not code).
+    A page that documents nothing has no entry."""
     symbols = _Symbols(code)
     broken_at = set(broken)
+    content = set(content_files)
+    included = {name: path for name, path in snippet_paths.items() if path not in content}
     out: dict[str, list[DocRef]] = {}
     for rec in sorted(pages, key=lambda p: p.path):
         data = page_bytes.get(rec.path, b"")
         refs = [
             *_from_links(rec, resolutions.get(rec.path, []), symbols, data, broken_at),
-            *_from_snippets(rec.path, data, snippet_paths),
-            *_from_includes(rec.path, data, snippet_paths),
+            *_from_snippets(rec.path, data, included),
+            *_from_includes(rec.path, data, included),
             *_from_relations(rec, (edges or {}).get(rec.path, [])),
         ]
         if refs:

@@ -49,6 +49,8 @@ A [file](../pkg/core.py), [a line](../pkg/core.py#L1), [a range](../pkg/core.py#
 <!--@include: ../pkg/core.py{5,7}-->
 
 <<< ../pkg/core.py#main
+
+--8<-- "content/part.txt"
 """
 
 
@@ -57,6 +59,7 @@ def test_every_kind_with_its_place_and_lines(tmp_path: Path) -> None:
     for rel, text in {
         "content/kinds.md": PAGE,
         "content/other.md": "# Other\n",
+        "content/part.txt": "A part of the content, not code.\n",
         "pkg/core.py": CODE,
         "sitegen.toml": 'source = ["pkg"]\n',
     }.items():
@@ -78,5 +81,6 @@ def test_every_kind_with_its_place_and_lines(tmp_path: Path) -> None:
         DocRef(page, 13, 3, "snippet range", core, "", 5, 7),
         DocRef(page, 17, 1, "code import", core),
         DocRef(page, 19, 1, "include range", core, "", 5, 7),
-        # a named region: which lines it holds is not guessed, so it documents nothing
+        # a named region: which lines it holds is not guessed, so it documents nothing;
+        # an asset of the content (part.txt) is content, not code: nothing either
     ]
