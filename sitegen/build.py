@@ -188,7 +188,7 @@ def _build_locked(
         state = load_state(config.cache_dir, clean_pages)
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = _extract_pages_step(config, found, jobs, progress, state)
-        texts = start_text_index(found, jobs, pages, config.lang)  # runs while code is linked
+        texts = start_text_index(found, jobs, pages, config)  # runs while code is linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
         timings.mark("extract pages")
@@ -427,10 +427,10 @@ def stale_step(result: BuildResult) -> tuple[StaleReport, list[Diagnostic]]:
     return report, stale_diagnostics(report)
 
 
-def start_text_index(found: Crawl, jobs: int, pages: list[PageRecord], lang: str) -> TextJob:
+def start_text_index(found: Crawl, jobs: int, pages: list[PageRecord], config: Config) -> TextJob:
     from sitegen.analyse.insight import start_text_job
 
-    return start_text_job(found, jobs, pages, lang)
+    return start_text_job(found, jobs, pages, config)
 
 
 def insight_step(result: BuildResult, fingerprint: str, texts: TextJob) -> Insight:

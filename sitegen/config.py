@@ -128,6 +128,9 @@ class Config:
     theme_dir: str = ""
     #: Language of the pages, the ``lang`` of every ``<html>`` (a BCP 47 tag: ``en``, ``pt-BR``).
     lang: str = "en"
+    #: Folders of the content that each hold one language, named by its tag (``["es", "fr"]``);
+    #: default: VitePress' or mkdocs-static-i18n's locales (content/guides/locales.md).
+    locales: tuple[str, ...] = ()
     #: The repository's web address; with ``edit_uri`` it gives each page an "Edit this page" link.
     repo_url: str = ""
     #: Path from ``repo_url`` to the content folder for editing (MkDocs' name); default for
@@ -173,7 +176,7 @@ SLUG_STYLES = tuple(style.value for style in SlugStyle)
 
 
 def _coerce(name: str, value: Any) -> Any:
-    if name in ("source", "exclude", "include_dirs", "ruby_load_paths"):
+    if name in ("source", "exclude", "include_dirs", "ruby_load_paths", "locales"):
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sitegen.analyse.figures import core_of_graph, figures_of_core
+from sitegen.analyse.locales import Locales, site_locales
 from sitegen.analyse.related import (
     Texts,
     co_change_matrix,
@@ -22,6 +23,7 @@ from sitegen.analyse.related import (
     relatedness,
     text_dimension,
 )
+from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.docs.prose import page_language
 from sitegen.docs.records import PageRecord
@@ -75,13 +77,17 @@ class TextJob:
 
 
 def start_text_job(
-    crawl: Crawl, jobs: int, pages: Sequence[PageRecord] = (), lang: str = "en"
+    crawl: Crawl, jobs: int, pages: Sequence[PageRecord] = (), config: Config | None = None
 ) -> TextJob:
     """Start the text index of every crawled page and source file, in a forked process when
     ``jobs > 1``, so it runs while the build links. A page with a record counts by the
-    visible prose of its HTML, in its language (front matter ``lang``, else ``lang``); other
-    files by their bytes."""
+    visible prose of its HTML, in its language (front matter ``lang``, else its locale's,
+    else the ``lang`` option); other files by their bytes."""
     records = {rec.path: rec for rec in pages}
+    lang = config.lang if config is not None else "en"
+    content = config.content_rel if config is not None else ""
+    nodes = {f.path: str(SitePath.page(f.path, content).node) for f in crawl.pages}
+    locales = site_locales(config, nodes.values()) if config is not None else Locales()
     texts: list[str | bytes] = []
     is_html: list[bool] = []
     langs: list[str] = []
@@ -89,7 +95,9 @@ def start_text_job(
         rec = records.get(f.path)
         texts.append(rec.html if rec is not None else f.data)
         is_html.append(rec is not None)
-        langs.append(page_language(rec.front_matter, lang) if rec is not None else lang)
+        locale = locales.of(nodes[f.path])
+        default = locale.lang if locale is not None else lang
+        langs.append(page_language(rec.front_matter, default) if rec is not None else default)
     texts += [f.data for f in crawl.code]
     is_html += [False] * len(crawl.code)
     langs += ["en"] * len(crawl.code)
@@ -116,7 +124,9 @@ def analyse_graph(
     dims = link_dimensions(core)
     dims["temporal"] = co_change_matrix(core, history, path_of)
     text, dims["semantic"] = texts.for_core(core, path_of)
-    found = relatedness(core, text, dims, set(core.names))
+    locales = site_locales(result.config, path_of)
+    groups = [_group(locales, name) for name in core.names]
+    found = relatedness(core, text, dims, set(core.names), groups)
     recency = np.array(
         [
             history.recency(path_of.get(name, ""), kind)
@@ -126,6 +136,15 @@ def analyse_graph(
     titles = tuple(whole.title_of(NodeId(name)) for name in core.names)
     snapshot = Snapshot(core, titles, text, recency, fingerprint)
     return Insight(figures, found, whole, snapshot)
+
+
+def _group(locales: Locales, name: str) -> int:
+    """The locale a node's related pages stay in (its index), -1 for none (a source file,
+    a site without locales)."""
+    if not name.startswith("/") or name.startswith("/code/"):
+        return -1
+    locale = locales.of(name)
+    return locales.locales.index(locale) if locale is not None else -1
 
 
 def whole_graph(result: BuildResult) -> Graph:

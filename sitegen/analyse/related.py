@@ -220,7 +220,11 @@ def _links(k: int) -> str:
 
 
 def relatedness(
-    core: GraphCore, text: TextIndex, dims: dict[str, sp.csr_matrix], candidates: set[str]
+    core: GraphCore,
+    text: TextIndex,
+    dims: dict[str, sp.csr_matrix],
+    candidates: set[str],
+    groups: list[int] | None = None,
 ) -> Relatedness:
     """Every node's related pages (at most 5, a reason each) and the missing links, from
     the four dimensions (``link_dimensions``, the semantic one of ``text_dimension`` and
@@ -236,6 +240,7 @@ def relatedness(
     allowed = np.array([name in candidates for name in core.names])
     scores = merged_scores(core, dims, excluded)
     scores = sp.csr_matrix(scores @ sp.diags(allowed.astype(np.float64)))
+    scores = _within_groups(scores, groups)
     scores.eliminate_zeros()
     rows, cols, vals = top_per_row(scores, RELATED, MIN_SCORE)
     reasons = _Reasons(core, text, links, dims["temporal"]).of_pairs(rows, cols)
@@ -247,6 +252,19 @@ def relatedness(
     pages = np.array([kind == "page" for kind in core.kinds])
     missing = _missing(core, rows, cols, vals, reasons, links, pages)
     return Relatedness({k: tuple(v) for k, v in sorted(related.items())}, missing)
+
+
+def _within_groups(scores: sp.csr_matrix, groups: list[int] | None) -> sp.csr_matrix:
+    """Only the pairs of one locale (``groups``: each node's locale, -1 for none, which
+    pairs with every node): a page's related pages and missing links stay in its language
+    (content/guides/locales.md)."""
+    if groups is None or max(groups, default=-1) < 0:
+        return scores
+    group = np.asarray(groups, np.int64)
+    coo = sp.coo_matrix(scores)
+    a, b = group[coo.row], group[coo.col]
+    keep = (a < 0) | (b < 0) | (a == b)
+    return sp.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=scores.shape)
 
 
 def _missing(

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sitegen.analyse.locales import site_locales
 from sitegen.docs.records import PageRecord
 from sitegen.incremental import SiteRecord, code_version, digest
 from sitegen.parallel import run_in_background
 from sitegen.paths import NodeId, OutPath, SitePath
 from sitegen.progress import Progress
 from sitegen.site.emitter import EmitRun, Emitter
+from sitegen.site.locale_view import locale_navs, page_langs, switchers
 from sitegen.site.navigation import build_nav, project_nav
 from sitegen.site.outputs import OUTPUTS
 from sitegen.site.outputs.all_pages import index_out
@@ -90,6 +92,9 @@ def site_state(result: BuildResult) -> SiteState:
     nav, folder_index = build_nav(pages, addresses)
     given, page_navs = project_nav(config, pages, result.diagnostics, addresses)
     nav = given or nav
+    locales = site_locales(config, pages)
+    if locales and given is None:  # the folders' tree: each locale shows its own
+        page_navs = locale_navs(pages, locales, addresses)
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root, config.theme_dir)
     result.diagnostics += renderer.theme.diagnostics
@@ -103,6 +108,8 @@ def site_state(result: BuildResult) -> SiteState:
         page_navs={addresses.out(n): tree for n, tree in page_navs.items()},
     )
     site.routes = site_routes(config.generator, config.content_rel, pages)
+    site.page_langs = page_langs(pages, locales, config.lang, addresses)
+    site.page_languages = switchers(pages, locales, addresses)
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
     site.frame_key = digest(
@@ -117,7 +124,14 @@ def site_state(result: BuildResult) -> SiteState:
         addresses.style,
         addresses.declared,  # every href to a page whose front matter gives its address
     )
-    site.site_key = digest(site.frame_key, nav, folder_index, sorted(site.page_navs.items()))
+    site.site_key = digest(
+        site.frame_key,
+        nav,
+        folder_index,
+        sorted(site.page_navs.items()),
+        sorted(site.page_langs.items()),
+        sorted(site.page_languages.items()),
+    )
     return site
 
 

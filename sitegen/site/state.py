@@ -15,7 +15,7 @@ from sitegen.graph.model import Edge, Graph, NodeKind
 from sitegen.link.rules import first_line_anchor
 from sitegen.paths import NodeId, OutPath, href_between, is_source_node, raw_out_path
 from sitegen.site.render import Renderer
-from sitegen.site.views import NavItem, SiteContext, site_context_for
+from sitegen.site.views import LinkItem, NavItem, SiteContext, site_context_for
 from sitegen.site.vitepress import Routes
 
 if TYPE_CHECKING:
@@ -46,6 +46,10 @@ class SiteState:
     page_navs: dict[OutPath, tuple[NavItem, ...]] = field(default_factory=dict)
     #: How links outside the markdown (a home page's hero) name pages: VitePress' routes.
     routes: Routes | None = None
+    #: Each page's language where it is not the ``lang`` option's, and its language
+    #: switcher, by its HTML file (sitegen/site/locale_view.py).
+    page_langs: dict[OutPath, str] = field(default_factory=dict)
+    page_languages: dict[OutPath, tuple[LinkItem, ...]] = field(default_factory=dict)
 
     @functools.cached_property
     def page_bytes(self) -> dict[str, bytes]:
@@ -71,7 +75,8 @@ class SiteState:
             self.page_navs.get(out, self.nav),
             out,
             reports=self.reports,
-            lang=self.result.config.lang,
+            lang=self.page_langs.get(out, self.result.config.lang),
+            languages=self.page_languages.get(out, ()),
         )
 
 

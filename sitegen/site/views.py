@@ -305,6 +305,9 @@ class SiteContext:
     scripts: tuple[str, ...] = field(default=())  # extra site-local scripts, page-relative
     #: The header's links to the reports: (title, href relative to the SITE ROOT).
     reports: tuple[tuple[str, str], ...] = ()
+    #: The language switcher: each locale's label, the href of the same page in it ("" for
+    #: the current one) and its language tag as ``note`` (content/guides/locales.md).
+    languages: tuple[LinkItem, ...] = ()
 
 
 def root_prefix_for(out_path: str) -> str:

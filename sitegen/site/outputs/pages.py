@@ -135,7 +135,9 @@ def _frame(node: NodeId, site: SiteState) -> object:
         return site.site_key
     out = site.addresses.out(node)
     crumbs = breadcrumbs(node, site.pages_by_node, site.folder_index, out, site.addresses)
-    return (site.frame_key, site.renderer.nav_key(site.context(out)), crumbs)
+    context = site.context(out)
+    frame = (context.lang, context.languages)  # its language and switcher
+    return (site.frame_key, site.renderer.nav_key(context), crumbs, frame)
 
 
 def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
