@@ -157,14 +157,16 @@ def _unreadable(
         return None, PeerState.MISSING, [_diag(peer.key, Level.WARNING, message)]
     message = (
         f"peer {peer.key} could not be read: {got.error}; its last good copy, read "
-        f"{stored.read_at} ({_age(stored.read_at, now)} old), is used"
+        f"{stored.read_at} ({_age(stored.read_at, now)}), is used"
     )
     return stored, PeerState.STALE, [_diag(peer.key, Level.WARNING, message)]
 
 
 def _problems(peer: Peer, copy: PeerCopy) -> list[Diagnostic]:
     """The malformed rows of the peer's graph.md, each at its line."""
-    where = peer.url or peer.path
+    where = peer.url or (
+        peer.key if peer.key.lower().endswith(".md") else peer.key.rstrip("/") + "/graph.md"
+    )
     return [
         Diagnostic(where, line, 1, Level.WARNING, f"peer graph.md: {message}", PEER)
         for line, message in copy.problems
@@ -172,8 +174,8 @@ def _problems(peer: Peer, copy: PeerCopy) -> list[Diagnostic]:
 
 
 def _never(peer: Peer, offline: bool) -> str:
-    why = "--offline reads no peer and" if offline else "it"
-    return f"peer {peer.key}: {why} has no stored copy; it gives no backlinks"
+    why = "; --offline reads no peer" if offline else ""
+    return f"peer {peer.key} has no stored copy{why}; it gives no backlinks"
 
 
 def _diag(path: str, level: Level, message: str) -> Diagnostic:
@@ -185,16 +187,16 @@ def _stamp(now: datetime) -> str:
 
 
 def _age(read_at: str, now: datetime) -> str:
-    """How long ago ``read_at`` was, in the largest whole unit."""
+    """How old a copy read at ``read_at`` is, in the largest whole unit: "2 days old"."""
     try:
         then = datetime.strptime(read_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
     except ValueError:
-        return "of unknown age,"
+        return "of unknown age"
     seconds = max(0, int((now - then).total_seconds()))
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds >= size:
-            return counted(seconds // size, unit)
-    return counted(seconds, "second")
+            return counted(seconds // size, unit) + " old"
+    return counted(seconds, "second") + " old"
 
 
 def _shown(state: PeerState) -> str:

@@ -109,3 +109,15 @@ def test_a_site_without_peers_has_no_peers_page(tmp_path: Path) -> None:
     build_site(root, write=True)
     assert not (root / "site/peers.html").exists()
     assert not (root / ".sitegen/peers").exists()
+
+
+def test_a_bad_row_of_a_local_peer_is_reported_at_the_file_as_configured(tmp_path: Path) -> None:
+    text = PEER_A + "| /x.md | https://docs.b.example/ | | | | zero |\n"
+    _peer_file(tmp_path, text)
+    root = write_site(tmp_path / "b", '["../a"]')  # the folder: its graph.md is read
+    result = build_site(root)
+    [bad] = [d for d in result.diagnostics if d.level == "warning"]
+    assert (bad.path, bad.line) == ("../a/graph.md", len(text.splitlines()))
+    assert bad.format().endswith(
+        "warning: peer graph.md: count 'zero' is not a positive integer; row skipped"
+    )
