@@ -7,13 +7,12 @@ Pure: bytes in, a ``PeerCopy`` out; never reads files, never fetches. Linear in 
 
 from __future__ import annotations
 
-import ipaddress
 import re
-from urllib.parse import urlsplit
 
 from sitegen.federation.model import PeerCopy, PeerEdge
 from sitegen.graph.export import parse_graph_md
 from sitegen.link.rules import normalize_url
+from sitegen.urlgate import is_private_url
 
 _TITLE = re.compile(r" {0,3}# +(.+?)(?: +#+)? *$")
 #: Where a non-UTF-8 line stood: a row the table reader reads and the edge reader skips.
@@ -57,21 +56,6 @@ def site_prefix(base_url: str) -> str:
     return norm if norm.endswith("/") else norm + "/"
 
 
-def is_private_host(url: str) -> bool:
-    """A target no reader elsewhere can follow: loopback, private, link-local, unspecified."""
-    try:
-        host = (urlsplit(url).hostname or "").rstrip(".").lower()
-    except ValueError:
-        return False
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        addr = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return addr.is_loopback or addr.is_private or addr.is_link_local or addr.is_unspecified
-
-
 #: A URL's scheme and authority: the part whose normalization is the same for every URL
 #: of one host, so it is worked out once per host, not once per row.
 _ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*")
@@ -89,7 +73,7 @@ class _Origins:
         found = self.known.get(origin)
         if found is None:
             norm = normalize_url(origin + "/") or ""
-            found = self.known[origin] = (norm, bool(norm) and is_private_host(norm))
+            found = self.known[origin] = (norm, bool(norm) and is_private_url(norm))
         return found
 
 
