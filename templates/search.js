@@ -41,6 +41,10 @@
       var first = [0];
       m.sections.forEach(function (n, p) { first.push(first[p] + n); });
       index = {key: m.key, keys: m.keys, tokens: m.tokens, group: m.group, first: first, symbols: []};
+      /* On a site with locales, a query finds the pages of the reader's locale only. */
+      var mine = form.getAttribute("data-locale");
+      index.locale = m.locales && mine !== null ? m.locales : null;
+      index.mine = mine === null ? -1 : +mine;
       if (!m.symbols) return;
       return need("symbols").then(function (rows) {
         index.symbols = rows.map(function (s) {
@@ -136,6 +140,7 @@
     var same = hitsOf(equal ? [[equal[0], equal[1], []]] : [], pages, sections);
     var results = [];
     for (var p = 0; p < pages; p++) {
+      if (index.locale && index.locale[p] !== index.mine) continue;
       var best = 0, at = 0;
       for (var s = first[p]; s < first[p + 1]; s++) {
         var score = sectionScore(hits, p, s);

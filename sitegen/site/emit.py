@@ -110,6 +110,7 @@ def site_state(result: BuildResult) -> SiteState:
     site.routes = site_routes(config.generator, config.content_rel, pages)
     site.page_langs = page_langs(pages, locales, config.lang, addresses)
     site.page_languages = switchers(pages, locales, addresses)
+    site.locales = locales
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
     site.frame_key = digest(

@@ -12,8 +12,8 @@ import html
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.code.records import CodeRecord
@@ -102,12 +102,15 @@ class SearchData:
     sections: list[tuple[int, str, str, str]]
     #: (qualified name, kind, href of the definition line, repository path).
     symbols: list[tuple[str, str, str, str]]
+    #: Each page's locale number, in ``pages`` order, on a site with locales; else empty.
+    locales: list[int] = field(default_factory=list)
 
 
 def search_data(
     pages: dict[NodeId, PageRecord],
     code: Iterable[CodeRecord],
     addresses: Addresses = HTML_ADDRESSES,
+    locale_of: Callable[[NodeId], int] | None = None,
 ) -> SearchData:
     """The index as plain rows: page URLs relative to the site root (each page's file as
     ``addresses`` publishes it), sections pointing at their page by position, symbols with
@@ -126,4 +129,5 @@ def search_data(
         ):
             line = (sym.name_range or sym.source_range).start_line
             symbol_rows.append((sym.qualified_name, str(sym.kind), f"{href}#L{line}", crec.path))
-    return SearchData(page_rows, section_rows, symbol_rows)
+    locales = [locale_of(node) for node in sorted(pages)] if locale_of is not None else []
+    return SearchData(page_rows, section_rows, symbol_rows, locales)

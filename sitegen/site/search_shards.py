@@ -21,7 +21,7 @@ import math
 import re
 import sys
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, pairwise
 from operator import add
 
@@ -182,6 +182,8 @@ class Ordered:
     symbols: list[tuple[str, str, str, str, int]]
     #: What the index needs of each page's title and sections, page by page.
     terms: list[PageTerms]
+    #: Each page's locale (its number), on a site with locales; else empty.
+    locales: list[int] = field(default_factory=list)
 
 
 def ordered(data: SearchData) -> Ordered:
@@ -200,7 +202,10 @@ def ordered(data: SearchData) -> Ordered:
         for i in named
     ]
     terms = [page_terms(data.pages[i][1], tuple(by_page[i])) for i in order]
-    return Ordered([data.pages[i] for i in order], [by_page[i] for i in order], symbols, terms)
+    locales = [data.locales[i] for i in order] if data.locales else []
+    return Ordered(
+        [data.pages[i] for i in order], [by_page[i] for i in order], symbols, terms, locales
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -494,18 +499,20 @@ def page_groups(index: Ordered, group: int) -> Iterator[str]:
 def manifest(index: Ordered, keys: int, tokens: int, group: int) -> str:
     """The manifest, loaded the first time the box is used: how many sections each page
     has (in result order), how many shards of each kind there are and how many pages'
-    chunks a page script holds."""
-    return _json(
-        {
-            "version": 3,
-            "key": KEY_LENGTH,
-            "keys": keys,
-            "tokens": tokens,
-            "group": group,
-            "sections": [len(s) for s in index.sections],
-            "symbols": len(index.symbols),
-        }
-    )
+    chunks a page script holds; on a site with locales, each page's locale, so that a query
+    finds the pages of the reader's language only (content/guides/locales.md)."""
+    data: dict[str, object] = {
+        "version": 3,
+        "key": KEY_LENGTH,
+        "keys": keys,
+        "tokens": tokens,
+        "group": group,
+        "sections": [len(s) for s in index.sections],
+        "symbols": len(index.symbols),
+    }
+    if index.locales:
+        data["locales"] = index.locales
+    return _json(data)
 
 
 def search_index_files(data: SearchData) -> dict[str, str]:

@@ -5,10 +5,12 @@ published files. Read-only views of the finished build; never writes or resolves
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitegen.addresses import Addresses
+from sitegen.analyse.locales import Locales
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Edge, Graph, NodeKind
@@ -50,6 +52,22 @@ class SiteState:
     #: switcher, by its HTML file (sitegen/site/locale_view.py).
     page_langs: dict[OutPath, str] = field(default_factory=dict)
     page_languages: dict[OutPath, tuple[LinkItem, ...]] = field(default_factory=dict)
+    #: The site's locales (none on a site in one language).
+    locales: Locales = field(default_factory=Locales)
+
+    @property
+    def locale_number(self) -> Callable[[NodeId], int] | None:
+        """A page's locale as the search index numbers it, None without locales."""
+        if not self.locales:
+            return None
+        locales = self.locales
+        numbers = {loc.folder: i for i, loc in enumerate(locales.locales)}
+
+        def number(node: NodeId) -> int:
+            found = locales.of(node)
+            return numbers[found.folder] if found is not None else -1
+
+        return number
 
     @functools.cached_property
     def page_bytes(self) -> dict[str, bytes]:
@@ -77,7 +95,16 @@ class SiteState:
             reports=self.reports,
             lang=self.page_langs.get(out, self.result.config.lang),
             languages=self.page_languages.get(out, ()),
+            locale=self.page_locales.get(out, ""),
         )
+
+    @functools.cached_property
+    def page_locales(self) -> dict[OutPath, str]:
+        """Each page's locale number (the search form's ``data-locale``), by its HTML file."""
+        number = self.locale_number
+        if number is None:
+            return {}
+        return {self.addresses.out(n): str(number(n)) for n in self.pages_by_node}
 
 
 def href_for_node(

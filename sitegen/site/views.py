@@ -308,6 +308,8 @@ class SiteContext:
     #: The language switcher: each locale's label, the href of the same page in it ("" for
     #: the current one) and its language tag as ``note`` (content/guides/locales.md).
     languages: tuple[LinkItem, ...] = ()
+    #: The page's locale number, which search keeps results to ("" on a one-language site).
+    locale: str = ""
 
 
 def root_prefix_for(out_path: str) -> str:

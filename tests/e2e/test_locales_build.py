@@ -48,6 +48,9 @@ def test_a_site_in_two_languages(tmp_path: Path) -> None:
     assert _links(en, "site-links languages") == ["English", "Español"]
     assert 'href="../es/guide/cache.html" hreflang="es"' in en
     assert 'href="../../guide/cache.html" hreflang="en"' in es
+    # Search keeps to the reader's locale: its number on the form, each page's in the index.
+    assert 'data-locale="0"' in es and 'data-locale="1"' in en
+    assert '"locales":[' in (root / "site/search-index.js").read_text()
     # The tree of each page is its own locale's.
     assert _links(es, "sidebar") == ["Inicio", "Guide", "Caché", "Almacén"]
     assert "Inicio" not in _links(en, "sidebar") and "Cache" in _links(en, "sidebar")

@@ -136,7 +136,7 @@ def _frame(node: NodeId, site: SiteState) -> object:
     out = site.addresses.out(node)
     crumbs = breadcrumbs(node, site.pages_by_node, site.folder_index, out, site.addresses)
     context = site.context(out)
-    frame = (context.lang, context.languages)  # its language and switcher
+    frame = (context.lang, context.languages, context.locale)  # its language and switcher
     return (site.frame_key, site.renderer.nav_key(context), crumbs, frame)
 
 
