@@ -120,8 +120,9 @@ def _includes(page: str, data: bytes) -> Iterator[_Found]:
         if _outside_code_span(data, line_starts[_line_of(line_starts, m.start())], m.start()):
             yield _md_include(m, folder, data)
     for m in MARKDOWN_INCLUDE.finditer(data) if b"{!" in data else ():
-        if _outside_code_span(data, line_starts[_line_of(line_starts, m.start())], m.start()):
-            yield _by_name(m, "markdown-include", data)
+        line = _line_of(line_starts, m.start())
+        if _outside_code_span(data, line_starts[line], m.start()):
+            yield _by_name(m, "markdown-include", data, in_code=line in fenced)
     for m in MACROS_INCLUDE.finditer(data) if b"{%" in data else ():
         if outside(m.start()):
             yield _by_name(m, "macros include", data)
@@ -217,9 +218,13 @@ def _md_include(m: re.Match[bytes], folder: str, data: bytes) -> _Found:
     )
 
 
-def _by_name(m: re.Match[bytes], kind: str, data: bytes) -> _Found:
+def _by_name(m: re.Match[bytes], kind: str, data: bytes, *, in_code: bool = False) -> _Found:
+    """An include named from the root, the content folder or mkdocs.yml's folder. ``\\{!``
+    is shown as ``{!``: in a code block without its backslash, in prose with it (markdown
+    drops it, and the backslash tells the unsupported-syntax scan it was meant)."""
     path = m.group("path").decode("utf-8", "replace")
-    escaped = m.group(0)[1:] if "escape" in m.re.groupindex and m.group("escape") else None
+    escape = "escape" in m.re.groupindex and bool(m.group("escape"))
+    escaped = (m.group(0)[1:] if in_code else m.group(0)) if escape else None
     indent = _own_line(data, m.start(), m.end())
     start = m.start() - len(indent or b"")
     return _Found(start, m.end(), kind, path, path, indent, escaped=escaped)

@@ -154,4 +154,6 @@ def _scan(
             written = match.group(0).strip()
             at = source.text.find(written, cursor, stop)
             cursor = at + len(written) if at >= 0 else cursor
+            if at > 0 and source.text[at - 1] == "\\":
+                continue  # escaped by its author, meant to be shown: \{!file!}
             found.add(message, at if at >= 0 else start, message.format(text=written[:80]))

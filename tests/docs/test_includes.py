@@ -119,7 +119,16 @@ def test_markdown_include_in_prose_and_inside_a_fence() -> None:
     assert include_names(PAGE, page) == ["VERSION", "../../docs_src/app.py"]
     data = _expanded(page, {"VERSION": b"1.2\n", "../../docs_src/app.py": b"import os\n"})
     assert data.startswith(b"Version 1.2 is out.\n\n```python\nimport os\n```")
-    assert b"`{!file!}`" in data and b" {!file!} in a fence" in data
+    assert b"`{!file!}`" in data and b" \\{!file!} in a fence" in data
+
+
+def test_an_escaped_markdown_include_is_shown_without_a_warning() -> None:
+    page = b"Shown: \\{!part.md!}.\n\n```md\n\\{!part.md!}\n```\n"
+    assert include_names(PAGE, page) == []
+    rec = extract_page(PAGE, _expanded(page, {}))
+    assert "<p>Shown: {!part.md!}.</p>" in rec.html
+    assert "<code>{!part.md!}\n</code>" in rec.html  # no backslash in code either
+    assert rec.diagnostics == []
 
 
 def test_a_macros_include_outside_fences_only() -> None:
