@@ -21,6 +21,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.generators import SlugStyle
 from sitegen.link.addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
+from sitegen.link.anchor_aliases import lasting_anchors
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import crawl_index, line_counts, link_one
 from sitegen.paths import OutPath, SitePath
@@ -89,6 +90,11 @@ class Preview:
         result.linked = dataclasses.replace(
             result.linked, resolutions={**result.linked.resolutions, node: resolved}
         )
+        # The store holds the anchors the last build published: the build that follows
+        # gives the page the aliases they give it now (sitegen/link/anchor_aliases.py).
+        book = result.old_anchors.book
+        anchors = lasting_anchors(book.get(node), rec.headings, set(rec.anchors))
+        result.old_anchors = dataclasses.replace(result.old_anchors, book={**book, node: anchors})
         return dataclasses.replace(
             site, result=result, pages_by_node={**site.pages_by_node, node: rec}
         )
