@@ -209,13 +209,29 @@ def stale_diagnostics(report: StaleReport) -> list[Diagnostic]:
     ]
 
 
+#: The longest commit subject a report or a finding shows whole; a longer one is cut at a
+#: word and ends in "…" (git's own advice is a subject of 50 to 72 characters, and some
+#: projects write a paragraph on the first line).
+SUBJECT_LIMIT = 72
+
+
+def short_subject(subject: str) -> str:
+    """``subject`` as a report shows it: whole up to SUBJECT_LIMIT characters, else cut at
+    the last space before the limit (or at the limit) with "…"."""
+    if len(subject) <= SUBJECT_LIMIT:
+        return subject
+    cut = subject[: SUBJECT_LIMIT - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > SUBJECT_LIMIT // 2 else cut).rstrip(" ,;:") + "…"
+
+
 def commits_summary(commits: Sequence[Commit]) -> str:
     """``3 commits, latest 2024-01-05 1a2b3c4d5e "Fix feed"``: count, then the newest."""
     if not commits:
         return ""
     newest = commits[0]
     count = f"{len(commits)} commit" + ("s" if len(commits) != 1 else "")
-    return f'{count}, latest {newest.date} {newest.short} "{newest.subject}"'
+    return f'{count}, latest {newest.date} {newest.short} "{short_subject(newest.subject)}"'
 
 
 def stale_findings(report: StaleReport) -> list[Finding]:

@@ -231,3 +231,17 @@ def test_the_repository_configuration_runs_nothing(
     report = report_of(copy)
     assert subjects(report, "content/parser.md") == ["feed lowers"]
     assert not marker.exists()
+
+
+def test_a_long_commit_subject_is_cut_at_a_word_in_reports() -> None:
+    from sitegen.analyse.stale import SUBJECT_LIMIT, short_subject
+
+    assert short_subject("Fix feed") == "Fix feed"
+    exact = "x" * SUBJECT_LIMIT
+    assert short_subject(exact) == exact
+    long = "Anchors as the docs' own generator makes them (issue 20, point 8): a slugs option, " * 3
+    cut = short_subject(long)
+    assert cut.endswith("…") and len(cut) <= SUBJECT_LIMIT
+    assert long.startswith(cut[:-1]) and long[len(cut) - 1] in " ,"  # cut at a word's end
+    unbroken = "y" * (SUBJECT_LIMIT * 2)
+    assert short_subject(unbroken) == "y" * (SUBJECT_LIMIT - 1) + "…"

@@ -7,7 +7,7 @@ Shows the stale-pages pass's findings (sitegen/analyse/stale.py); never asks git
 
 from __future__ import annotations
 
-from sitegen.analyse.stale import NOTICE, commits_summary
+from sitegen.analyse.stale import NOTICE, commits_summary, short_subject
 from sitegen.graph.model import NodeKind
 from sitegen.link.documents import DocRef, StalePage, StaleReport
 from sitegen.paths import OutPath, RepoPath, href_between, source_node_id
@@ -56,7 +56,7 @@ def stale_docs_view(site: SiteState, out: OutPath) -> ReportView:
         pages.append(
             (
                 page_cell,
-                ReportCell(f"{last.date} {last.short} {last.subject}"),
+                ReportCell(f"{last.date} {last.short} {short_subject(last.subject)}"),
                 commits_summary(page.commits),
                 ReportCell(page.changed(), code=True),
             )
