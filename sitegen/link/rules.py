@@ -49,6 +49,10 @@ from sitegen.urlgate import is_private_url
 
 _LINE_ANCHOR = re.compile(r"L(\d+)(?:-L(\d+))?")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
+#: A template expression or tag in a destination (``{{ user.url }}``, ``{% url 'x' %}``):
+#: what mkdocs-macros, Jinja or Vue would have replaced before a browser saw the link
+#: (content/syntax/unsupported.md).
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -61,6 +65,7 @@ class Outcome(StrEnum):
     LOOPBACK = "loopback"  # a loopback or private host: kept in the page, no edge
     IGNORED = "ignored"  # mailto:, tel:, empty …: not an edge
     UNRESOLVED = "unresolved"  # an autoref nothing knows: its text, not a link
+    TEMPLATE = "template"  # {{ x.url }}, {% url %}: the generator's to fill in, kept as written
 
 
 class Rule(StrEnum):
@@ -259,6 +264,13 @@ def _resolve_from(
     if not href:
         trace.step(Rule.DESTINATION, "an empty destination: not a link")
         return Resolved(Outcome.IGNORED), None
+    if ("{" in href or "%7B" in href.upper()) and _TEMPLATE.search(unquote(href)):
+        trace.step(
+            Rule.DESTINATION,
+            "a template expression that the project's generator fills in (Jinja, "
+            "mkdocs-macros, Vue); sitegen does not evaluate it: kept as written, not checked",
+        )
+        return Resolved(Outcome.TEMPLATE), None
     if href.startswith("//"):
         trace.step(Rule.URL, "a protocol-relative URL (//host): read as https")
         href = "https:" + href

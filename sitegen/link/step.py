@@ -10,6 +10,7 @@ import functools
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from urllib.parse import unquote
 
 from sitegen.addresses import Addresses, public_url
 from sitegen.code.records import CodeRecord
@@ -143,6 +144,7 @@ class _Linker:
             resolutions.append(res)
             if edge is not None:
                 edges.append(edge)
+        self._templates(rec, resolutions)
         for rel in rec.relations:
             res = resolve(rel.ref, rec.path, self.index)
             edge = self._edge_for(rec.path, src, res, rel.ref, rel.line, 1, rel.predicate)
@@ -150,6 +152,27 @@ class _Linker:
                 edges.append(edge)
         self.out.resolutions[src] = resolutions
         self._commit(src, edges)
+
+    def _templates(self, rec: PageRecord, resolutions: list[Resolved]) -> None:
+        """Links whose target is a template expression: one unsupported-syntax warning per
+        page, at the first (as for the expressions in the text), never a broken link each."""
+        found = [
+            link
+            for link, res in zip(rec.links, resolutions, strict=True)
+            if res.outcome is Outcome.TEMPLATE
+        ]
+        if not found:
+            return
+        first = found[0]
+        more = f" ({len(found) - 1} more on this page)" if len(found) > 1 else ""
+        self.diag(
+            rec.path,
+            first.line,
+            first.column,
+            f"link target '{unquote(first.href)}' is a template expression, which sitegen does "
+            f"not evaluate; the link is kept as written and not checked{more}",
+            "unsupported-syntax",
+        )
 
     def link_one(self, path: str, src: NodeId, link: Link) -> tuple[Resolved, Edge | None]:
         """How one link of the page ``path`` resolves, and the edge it makes (None for none),
@@ -322,7 +345,7 @@ class _Linker:
     ) -> Edge | None:
         """The edge a resolved destination makes, reporting what is broken or dropped."""
         what = f"relation 'rel-{rel}'" if rel else "link"
-        if res.outcome in (Outcome.IGNORED, Outcome.UNRESOLVED):
+        if res.outcome in (Outcome.IGNORED, Outcome.UNRESOLVED, Outcome.TEMPLATE):
             return None
         if res.outcome is Outcome.LOOPBACK:
             self.out.loopback.append(
