@@ -212,6 +212,52 @@ def ecmascript_import(node: Node, caps: Captures, src: CodeSource) -> list[Impor
     return [Import(specifier, form, line_of(node), tuple(bindings), alias=alias)]
 
 
+#: The nodes whose body runs only when called: a ``require()`` inside one is deferred.
+_ECMASCRIPT_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "generator_function",
+    }
+)
+
+
+def ecmascript_import_context(node: Node) -> str:
+    """``type-only`` for TypeScript's ``import type``/``export type … from``, and for an
+    import or re-export whose every name is written ``type X``: TypeScript erases them, so
+    they never load the module (madge's ``skipTypeImports``). ``deferred`` for a
+    ``require()`` inside a function body. Else "" (content/guides/cycles.md)."""
+    if node.type in ("import_statement", "export_statement"):
+        if any(child.type == "type" for child in node.children):
+            return TYPE_ONLY
+        return TYPE_ONLY if _only_type_names(node) else RUNTIME
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _ECMASCRIPT_FUNCTIONS:
+            return DEFERRED
+        parent = parent.parent
+    return RUNTIME
+
+
+def _only_type_names(statement: Node) -> bool:
+    """``import { type A, type B } from``, ``export { type C } from``: names, all types."""
+    specifiers: list[Node] = []
+    for clause in statement.named_children:
+        if clause.type == "export_clause":
+            specifiers += clause.named_children
+        elif clause.type == "import_clause":
+            for part in clause.named_children:
+                if part.type != "named_imports":
+                    return False  # a default or namespace import binds a value
+                specifiers += part.named_children
+    names = [s for s in specifiers if s.type in ("import_specifier", "export_specifier")]
+    return bool(names) and all(any(c.type == "type" for c in s.children) for s in names)
+
+
 def ecmascript_export_from(node: Node, caps: Captures, src: CodeSource) -> list[Import]:
     """``export {a as b} from``, ``export * from``, ``export * as ns from``."""
     specifier = src.specifier(caps["import.source"][0])
@@ -473,6 +519,7 @@ _ECMASCRIPT = Dialect(
         "export-from": ecmascript_export_from,
         "require": ecmascript_require,
     },
+    ecmascript_import_context,
 )
 
 DIALECTS: dict[LangId, Dialect] = {

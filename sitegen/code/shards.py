@@ -38,8 +38,9 @@ from sitegen.fsutil import write_atomically
 from sitegen.languages import LangId
 
 #: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its
-#: ``context``); a cache of any other version is refused and regenerated.
-SHARD_SCHEMA_VERSION = 7
+#: ``context``), 8 since a TypeScript type-only import and a deferred require() say so too;
+#: a cache of any other version is refused and regenerated.
+SHARD_SCHEMA_VERSION = 8
 VERSION_KEY = "shard_schema_version"
 SHARD_SUFFIX = ".metast"
 

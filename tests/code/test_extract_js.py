@@ -42,7 +42,7 @@ def test_imports() -> None:
         Import("./t", "export-from", 7, alias="t"),
         Import("fs", "require", 8, alias="fs"),
         Import("uv", "require", 9, (Binding("u"), Binding("v", "w"))),
-        Import("./lazy.js", "dynamic", 33),
+        Import("./lazy.js", "dynamic", 33, context="deferred"),  # inside the arrow function
         Import("a.py", "metacall-load", 37),
         Import("b.rb", "metacall-load", 37),
     ]

@@ -47,7 +47,7 @@ def test_tsx_uses_the_same_rules_and_parses_jsx() -> None:
 @pytest.mark.parametrize("lang", [LangId.TYPESCRIPT, LangId.TSX])
 def test_imports(lang: LangId) -> None:
     assert _extract(lang).imports == [
-        Import("./config", "import", 1, (Binding("Config"),)),
+        Import("./config", "import", 1, (Binding("Config"),), context="type-only"),
         Import("fs", "require", 2, alias="fs"),
         Import("./helpers", "export-from", 3, (Binding("helper"),)),
     ]

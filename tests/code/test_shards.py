@@ -1,4 +1,4 @@
-"""Shards (content/reference/serialization.md#shards): version 7, endpoint names, round trip."""
+"""Shards (content/reference/serialization.md#shards): version 8, endpoint names, round trip."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_an_import_keeps_when_it_runs_and_a_load_time_one_writes_nothing_for_it(
 def test_every_line_declares_version_7_and_stores_no_numeric_ids():
     text, _ = dump_shard(_record())
     rows = [json.loads(line) for line in text.splitlines()]
-    assert all(row["shard_schema_version"] == SHARD_SCHEMA_VERSION == 7 for row in rows)
+    assert all(row["shard_schema_version"] == SHARD_SCHEMA_VERSION == 8 for row in rows)
     symbols = [r for r in rows if r["record"] == "symbol"]
     assert symbols[1]["endpoint"] == "python:pkg/mod.py::Engine.run"
     assert symbols[1]["parent"] == "python:pkg/mod.py::Engine"
@@ -113,7 +113,7 @@ def test_a_symbol_without_name_range_still_parses():
     ]
 
 
-@pytest.mark.parametrize("version", [4, 5, 6, 8, "7", None])
+@pytest.mark.parametrize("version", [4, 5, 6, 7, 9, "8", None])
 def test_a_record_of_another_version_is_refused_naming_both_versions(version):
     text, _ = dump_shard(_record())
     lines = text.splitlines()
@@ -126,7 +126,7 @@ def test_a_record_of_another_version_is_refused_naming_both_versions(version):
     with pytest.raises(ShardVersionError) as err:
         load_shard("\n".join(lines), "x.metast")
     message = str(err.value)
-    assert f"version {version!r} found" in message and "reads version 7" in message
+    assert f"version {version!r} found" in message and "reads version 8" in message
     assert (err.value.found, err.value.expected) == (version, SHARD_SCHEMA_VERSION)
 
 
@@ -142,7 +142,7 @@ def test_cache_get_put_and_content_hash(tmp_path):
     assert cache.get(record.path, content_hash(b"changed")) is None
     assert cache.get("other.py", record.content_hash) is None
     assert json.loads((tmp_path / "shards" / "header.json").read_text()) == {
-        "shard_schema_version": 7
+        "shard_schema_version": 8
     }
     assert [p.name for p in (tmp_path / "shards").iterdir() if p.name.endswith(".tmp")] == []
     assert ShardCache(tmp_path).get(record.path, record.content_hash) == record  # a new process
@@ -166,13 +166,13 @@ def test_a_cache_of_another_version_is_regenerated_with_a_warning(tmp_path):
     folder.mkdir()
     (folder / "header.json").write_text('{"shard_schema_version": 4}\n')
     (folder / "old.metast").write_text('{"shard_schema_version": 4}\n')
-    with pytest.raises(ShardVersionError, match=r"version 4 found.*version 7"):
+    with pytest.raises(ShardVersionError, match=r"version 4 found.*version 8"):
         read_header(folder)
     warnings = ShardCache(tmp_path).open()
     assert [(w.level, w.code) for w in warnings] == [(Level.WARNING, "shard-version")]
-    assert "version 4 found" in warnings[0].message and "version 7" in warnings[0].message
+    assert "version 4 found" in warnings[0].message and "version 8" in warnings[0].message
     assert sorted(p.name for p in folder.iterdir()) == ["header.json"]
-    assert read_header(folder) == 7
+    assert read_header(folder) == 8
 
 
 def test_a_broken_shard_is_a_miss_and_clean_wipes(tmp_path):
@@ -215,5 +215,5 @@ def test_a_shard_cut_short_at_a_line_end_is_refused():
     assert json.loads(lines[-1]) == {
         "record": "end",
         "rows": len(lines) - 1,
-        "shard_schema_version": 7,
+        "shard_schema_version": 8,
     }
