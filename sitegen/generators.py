@@ -1,11 +1,13 @@
 """Which generator a project's docs were written for, found from that generator's own
-configuration (``mkdocs.yml``, ``.vitepress/config.*``), and what it decides for sitegen: how
+configuration (``mkdocs.yml``, ``.vitepress/config.*``, Jekyll's ``_config.yml``), and what it decides for sitegen: how
 heading ids are made and which folder is published at the site root
 (content/reference/headings.md#slug-styles).
 
 ``mkdocs.yml`` is read as YAML data only: a ``!!python/name:`` or ``!!python/object/apply:``
 tag is kept as its text, never imported or called. The scripts of ``.vitepress/`` are only
-searched as text for a slugify of their own, never run. Nothing else is read.
+searched as text for a slugify of their own, never run. ``_config.yml`` is read as text here
+and as YAML data (``yaml.safe_load``) where its addresses are used (sitegen/link/jekyll.py).
+Nothing else is read.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import yaml
 from sitegen.paths import is_within, repo_path_within
 
 MKDOCS_FILE = "mkdocs.yml"
+#: Jekyll's configuration, in the site's source folder.
+JEKYLL_FILE = "_config.yml"
 #: Characters of a VitePress configuration script searched for its own slugify.
 _SCRIPT_LIMIT = 1_000_000
 #: The configuration files VitePress looks for in its ``.vitepress`` folder.
@@ -45,7 +49,7 @@ class SlugStyle(StrEnum):
 class Generator:
     """The generator whose configuration was found beside the content, and what it asks."""
 
-    name: str  # "MkDocs" or "VitePress"
+    name: str  # "MkDocs", "VitePress" or "Jekyll"
     #: Its configuration file, a repository path: ``mkdocs.yml``, ``docs/.vitepress/config.ts``.
     config_file: str
     slugs: SlugStyle
@@ -73,7 +77,8 @@ def find_generator(root: Path, content: str) -> Generator | None:
     above it (up to the root) reads its pages from a ``docs_dir`` that holds the content or
     lies inside it (``docs/en/mkdocs.yml`` with ``docs_dir: docs``), the nearest first;
     else VitePress when a ``.vitepress`` configuration sits in the content folder or a
-    folder above it; None for neither."""
+    folder above it; else Jekyll when a ``_config.yml`` does (the nearest: Jekyll's source
+    folder); None for none of them."""
     real_root = root.resolve()
     for folder in _folders_up(content):
         rel = posixpath.join(folder, MKDOCS_FILE)
@@ -87,7 +92,7 @@ def find_generator(root: Path, content: str) -> Generator | None:
         found = mkdocs_generator(text, content, rel)
         if found is not None:
             return found
-    return _vitepress(root, content)
+    return _vitepress(root, content) or _jekyll(root, content)
 
 
 def _folders_up(folder: str) -> list[str]:
@@ -97,6 +102,24 @@ def _folders_up(folder: str) -> list[str]:
         folder = posixpath.dirname(folder)
         out.append(folder)
     return out
+
+
+def _jekyll(root: Path, content: str) -> Generator | None:
+    """Jekyll, when a ``_config.yml`` sits in the content folder or a folder above it (up
+    to the root), the nearest first: its folder is the site's source. Heading ids stay
+    sitegen's default; the file decides addresses only (content/guides/urls.md)."""
+    real_root = root.resolve()
+    for folder in _folders_up(content):
+        rel = posixpath.join(folder, JEKYLL_FILE)
+        path = root / rel
+        if not path.is_file() or not is_within(path.resolve(), real_root):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        return Generator("Jekyll", rel, SlugStyle.GITHUB, docs_dir=folder, sources=((rel, text),))
+    return None
 
 
 def _vitepress(root: Path, content: str) -> Generator | None:

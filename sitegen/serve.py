@@ -394,10 +394,14 @@ def changed_files(before: dict[str, str], after: dict[str, str]) -> set[str]:
 
 
 def config_files(config: Config, config_file: Path | None) -> set[Path]:
-    """The files whose change rebuilds everything."""
+    """The files whose change rebuilds everything: sitegen's configuration, and the files
+    the generator found beside the content was read from (``mkdocs.yml``, a VitePress
+    ``config.ts``, Jekyll's ``_config.yml``), which the configuration holds."""
     names = {config.root / "sitegen.toml", config.root / "pyproject.toml"}
     if config_file is not None:
         names.add(config_file)
+    if config.generator is not None:
+        names.update(config.root / rel for rel, _ in config.generator.sources)
     return {Path(os.path.realpath(p)) for p in names}
 
 

@@ -285,3 +285,18 @@ def test_a_malformed_or_repeated_query_is_refused(query: str) -> None:
 )
 def test_a_good_query_is_taken(query: str, since: int | None) -> None:
     assert since_generation(query_fields(query)) == since
+
+
+def test_a_generators_config_beside_the_content_rebuilds_everything(tmp_path: Path) -> None:
+    """Jekyll's _config.yml is read with the configuration (its permalinks move pages), so
+    ``serve`` rebuilds everything when it changes."""
+    root = tmp_path / "jk"
+    (root / "docs/_docs").mkdir(parents=True)
+    (root / "sitegen.toml").write_text('content = "docs"\n')
+    (root / "docs/index.md").write_text("# Home\n")
+    (root / "docs/_config.yml").write_text("collections: [docs]\n")
+    config = load_config(root)
+    files = config_files(config, None)
+    assert Path(os.path.realpath(root / "docs/_config.yml")) in files
+    assert build_reads(config, root / "docs/_config.yml", (), files) is Reads.BYTES
+    assert Path(os.path.realpath(root / "docs/index.md")) not in files

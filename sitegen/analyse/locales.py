@@ -85,7 +85,7 @@ def _from_generator(found: Generator | None, config: Config) -> list[Locale]:
         return []
     if found.name == "VitePress":
         return _vitepress(text, found, config)
-    return _static_i18n(text)
+    return _static_i18n(text) if found.name == "MkDocs" else []
 
 
 def _vitepress(text: str, found: Generator, config: Config) -> list[Locale]:

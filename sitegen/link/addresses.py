@@ -3,7 +3,9 @@ the redirects at old addresses (``aliases``, ``redirect_from``, mkdocs.yml's ``r
 decided once for the link step and the site (content/guides/urls.md).
 
 Runs after extraction, since it reads front matter, and before the link step, which resolves
-a link written to an address by it. Never reads files: mkdocs.yml comes from the crawl.
+a link written to an address by it. Never reads files: mkdocs.yml comes from the crawl, and
+Jekyll's _config.yml (collections, defaults, the permalink style: ``jekyll.py``) from the
+configuration.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
+from sitegen.link.jekyll import JekyllSite, read_jekyll
 from sitegen.paths import (
     NodeId,
     OutPath,
@@ -45,19 +48,26 @@ DUPLICATE_OUTPUT = "duplicate-output"
 
 def url_style(config: Config, manifests: Mapping[str, str]) -> UrlStyle:
     """The ``urls`` option when set; else an ``mkdocs.yml`` holding the content decides by its
-    ``use_directory_urls`` (true unless it says false, as in MkDocs); else ``html``."""
+    ``use_directory_urls`` (true unless it says false, as in MkDocs); else Jekyll's
+    ``_config.yml`` by its ``permalink`` style (``pretty``: directory); else ``html``."""
     if config.urls:
         return UrlStyle(config.urls)
     mkdocs = _mkdocs_data(config, manifests)
     if mkdocs is None:
-        return UrlStyle.HTML
+        jekyll = read_jekyll(config.generator)
+        return jekyll.page_style() if jekyll is not None else UrlStyle.HTML
     return UrlStyle.HTML if mkdocs.get("use_directory_urls") is False else UrlStyle.DIRECTORY
 
 
 def url_style_reason(config: Config, manifests: Mapping[str, str]) -> str:
     """Why pages are published as they are, when mkdocs.yml decided it (the build's layout
     line says so): ``directory URLs (use_directory_urls of mkdocs.yml)``; else ""."""
-    if config.urls or _mkdocs_data(config, manifests) is None:
+    if config.urls:
+        return ""
+    jekyll = read_jekyll(config.generator)
+    if jekyll is not None and jekyll.page_style() is UrlStyle.DIRECTORY:
+        return f"directory URLs (permalink: {jekyll.style} in {jekyll.config_file})"
+    if _mkdocs_data(config, manifests) is None:
         return ""
     return f"{url_style(config, manifests)} URLs (use_directory_urls of mkdocs.yml)"
 
@@ -111,7 +121,7 @@ def page_addresses(
     as the site always chose (``.md`` before ``.markdown``, ``index.md`` before
     ``README.md``, then by path) and the other is reported (``duplicate-output``)."""
     style = url_style(config, manifests)
-    found = _Found(config.content_rel, texts)
+    found = _Found(config.content_rel, texts, read_jekyll(config.generator))
     claims = [found.claim(rec, style) for rec in sorted(pages, key=lambda r: r.path)]
     published = found.decide(claims)
     redirects = found.redirects(claims, published, style)
@@ -119,15 +129,19 @@ def page_addresses(
         _mkdocs_data(config, manifests), _mkdocs_text(config, manifests), style
     )
     addresses = Addresses(style, published, found.place(redirects, published))
-    return addresses, sorted(found.diagnostics)
+    jekyll = found.jekyll.diagnostics if found.jekyll is not None else []
+    return addresses, sorted(found.diagnostics + jekyll)
 
 
 class _Found:
     """What one build's front matter says about addresses, and what is wrong with it."""
 
-    def __init__(self, content: str, texts: Mapping[str, bytes]) -> None:
+    def __init__(
+        self, content: str, texts: Mapping[str, bytes], jekyll: JekyllSite | None = None
+    ) -> None:
         self.content = content
         self.texts = texts
+        self.jekyll = jekyll
         self.diagnostics: list[Diagnostic] = []
 
     def warn(self, path: str, key: str, message: str, code: str = BAD_ADDRESS) -> None:
@@ -135,7 +149,8 @@ class _Found:
         self.diagnostics.append(Diagnostic(path, line, 1, Level.WARNING, message, code))
 
     def claim(self, rec: PageRecord, style: UrlStyle) -> _Claim:
-        """The file a page asks for: its front matter's address, else its style's file."""
+        """The file a page asks for: its front matter's address, else the one Jekyll's
+        _config.yml gives it, else its style's file."""
         node = page_node_of(self.content, rec.path)
         for key in (*ADDRESS_KEYS, SLUG_KEY):
             value = rec.front_matter.get(key)
@@ -145,6 +160,11 @@ class _Found:
             if out is not None:
                 return _Claim(node, out, rec, key)
             break
+        else:
+            given = self.jekyll.address(rec.path, rec.front_matter) if self.jekyll else None
+            out = address_out(given, style) if given is not None else None
+            if out is not None:
+                return _Claim(node, out, rec, "")
         return _Claim(node, style_out_path(node, style), rec, "")
 
     def _declared(
