@@ -177,3 +177,29 @@ def test_an_incremental_build_after_editing_the_config_equals_a_clean_one(
     for rel in fresh:
         if (clean / "site" / rel).is_file():
             assert (root / "site" / rel).read_bytes() == (clean / "site" / rel).read_bytes(), rel
+
+
+def test_categories_the_none_style_and_a_pattern_needing_a_date(tmp_path: Path) -> None:
+    config = (
+        "permalink: none\ncollections:\n  notes:\n    output: true\n"
+        "    permalink: /:collection/:year/:name/\n"
+    )
+    pages: dict[str, str | bytes] = {
+        "sitegen.toml": 'content = "docs"\n',
+        "docs/_config.yml": config,
+        "docs/index.md": "# Home\n",
+        "docs/_posts/2020-01-02-Hello World.md": "---\ncategories: [Release, news]\n---\n# Hi\n",
+        "docs/_notes/a.md": "# A\n",
+        "docs/_notes/b.md": "# B\n",
+        "docs/_notes/c.md": "---\ndate: 2021-03-04\n---\n# C\n",
+    }
+    result = _build(write_project(tmp_path / "jk", pages))
+    addresses = _pages(result)
+    # none: /:categories/:title.html; :title keeps the case, categories are lowercased
+    assert addresses["/_posts/2020-01-02-Hello World.md"] == "release/news/Hello-World.html"
+    assert addresses["/_notes/c.md"] == "notes/2021/c/index.html"
+    assert addresses["/_notes/a.md"] == "_notes/a.html"
+    assert addresses["/_notes/b.md"] == "_notes/b.html"
+    found = [d for d in result.diagnostics if d.code == BAD_CONFIG]
+    assert [(d.path, d.line) for d in found] == [("docs/_config.yml", 5)]
+    assert "has no date" in found[0].message
