@@ -161,8 +161,8 @@ class _Linker:
             for link, res in zip(rec.links, resolutions, strict=True)
             if res.outcome is Outcome.TEMPLATE
         ]
-        if not found:
-            return
+        if not found or any(_says_template(d) for d in rec.diagnostics):
+            return  # the page already says its template syntax is not run (HTML blocks)
         first = found[0]
         more = f" ({len(found) - 1} more on this page)" if len(found) > 1 else ""
         self.diag(
@@ -571,3 +571,9 @@ def line_counts(code: list[CodeFile]) -> dict[str, int]:
         f.path: f.data.count(b"\n") + (0 if f.data.endswith(b"\n") or not f.data else 1)
         for f in code
     }
+
+
+def _says_template(diagnostic: Diagnostic) -> bool:
+    """Whether a page's own diagnostic already says that its template syntax is not run
+    (sitegen/docs/unsupported.py): then a link to a template expression adds no second line."""
+    return diagnostic.code == "unsupported-syntax" and "the template " in diagnostic.message
