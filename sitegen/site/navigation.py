@@ -238,7 +238,8 @@ def _entries(entries: list[Any], reader: _Reader) -> list[NavItem]:
         title, value = _title_and_value(entry)
         if isinstance(value, list):
             children = tuple(_entries(value, reader))
-            items.append(NavItem(title=title or "Section", children=children, is_folder=True))
+            title = title or _untitled_section(children)
+            items.append(NavItem(title=title, children=children, is_folder=True))
         elif isinstance(value, str):
             item = _page_item(title, value, reader)
             if item is not None:
@@ -273,3 +274,11 @@ def _page_item(title: str, path: str, reader: _Reader) -> NavItem | None:
         )
         return None
     return NavItem(title=title or rec.title, href=url_path(reader.addresses.out(node)))
+
+
+def _untitled_section(children: tuple[NavItem, ...]) -> str:
+    """The title of a section written ``"":`` in mkdocs.yml: its first page's, as Material's
+    ``navigation.indexes`` shows it (FastAPI's "Learn" is ``"": [learn/index.md, …]``), or
+    "Section" when it starts with another section."""
+    first = children[0] if children else None
+    return first.title if first is not None and not first.is_folder else "Section"

@@ -183,3 +183,15 @@ def test_vitepress_additional_locale_config_gives_its_sidebar(tmp_path: Path) ->
     _, per_page = project_nav(config, pages, [])  # type: ignore[arg-type]
     assert _titles(per_page[NodeId("/fr/guide/intro.md")]) == ["Accueil fr"]
     assert per_page[NodeId("/fr/guide/intro.md")][0].href == "fr/index.html"
+
+
+def test_an_untitled_section_takes_its_first_pages_title(tmp_path: Path) -> None:
+    untitled = NESTED_MKDOCS.replace("  - Tutorial:\n", '  - "":\n')
+    assert untitled != NESTED_MKDOCS
+    _write(tmp_path, {"docs/en/mkdocs.yml": untitled})
+    _write(tmp_path, {f"docs/en/docs/{rel}": text for rel, text in PAGES.items()})
+    config = load_config(tmp_path, content="docs/en/docs")
+    nav, _ = project_nav(config, _pages("docs/en/docs", "docs/en/docs"), [])
+    assert nav is not None
+    # tutorial/index.md's title, "Tutorial", as Material's navigation.indexes shows it
+    assert _titles(nav) == ["Start", "First steps", ("Tutorial", ["Tutorial", "Second step"])]
