@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -79,16 +80,7 @@ def find_generator(root: Path, content: str) -> Generator | None:
     else VitePress when a ``.vitepress`` configuration sits in the content folder or a
     folder above it; else Jekyll when a ``_config.yml`` does (the nearest: Jekyll's source
     folder); None for none of them."""
-    real_root = root.resolve()
-    for folder in _folders_up(content):
-        rel = posixpath.join(folder, MKDOCS_FILE)
-        path = root / rel
-        if not path.is_file() or not is_within(path.resolve(), real_root):
-            continue
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+    for _, rel, text in _configs_up(root, content, MKDOCS_FILE):
         found = mkdocs_generator(text, content, rel)
         if found is not None:
             return found
@@ -104,13 +96,12 @@ def _folders_up(folder: str) -> list[str]:
     return out
 
 
-def _jekyll(root: Path, content: str) -> Generator | None:
-    """Jekyll, when a ``_config.yml`` sits in the content folder or a folder above it (up
-    to the root), the nearest first: its folder is the site's source. Heading ids stay
-    sitegen's default; the file decides addresses only (content/guides/urls.md)."""
+def _configs_up(root: Path, content: str, name: str) -> Iterator[tuple[str, str, str]]:
+    """Each file ``name`` in the content folder or a folder above it (up to the root),
+    nearest first, inside the root only: its folder, its repository path and its text."""
     real_root = root.resolve()
     for folder in _folders_up(content):
-        rel = posixpath.join(folder, JEKYLL_FILE)
+        rel = posixpath.join(folder, name)
         path = root / rel
         if not path.is_file() or not is_within(path.resolve(), real_root):
             continue
@@ -118,6 +109,14 @@ def _jekyll(root: Path, content: str) -> Generator | None:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
+        yield folder, rel, text
+
+
+def _jekyll(root: Path, content: str) -> Generator | None:
+    """Jekyll, when a ``_config.yml`` sits in the content folder or a folder above it (up
+    to the root), the nearest first: its folder is the site's source. Heading ids stay
+    sitegen's default; the file decides addresses only (content/guides/urls.md)."""
+    for folder, rel, text in _configs_up(root, content, JEKYLL_FILE):
         return Generator("Jekyll", rel, SlugStyle.GITHUB, docs_dir=folder, sources=((rel, text),))
     return None
 
