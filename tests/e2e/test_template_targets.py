@@ -64,3 +64,11 @@ def test_explain_says_a_template_target_is_not_checked(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     said = json.loads(done.stdout)
     assert "template expression" in json.dumps(said)
+
+
+def test_what_counts_as_a_template_target() -> None:
+    from sitegen.link.rules import _is_template
+
+    assert _is_template("{{ user.url }}") and _is_template("{% url 'x' %}/a")
+    assert not _is_template("{{ not closed") and not _is_template("a }} then {{")
+    assert not _is_template("{%" * 100_000)  # many openers, no closer: one scan, no rescans
