@@ -196,8 +196,11 @@ def test_only_the_pages_a_build_changed_reload(browser: Any, served: Any) -> Non
         page.evaluate("window.__sitegen_test_mark = 'not reloaded'")
     builds = sum("sitegen: " in line and " page" in line for line in served.lines)
     (served.root / "content" / "a.md").write_text("# Page A\n\nAlpha, edited in the test.\n")
+    # The page reloads while this waits: between documents `document.body` is null, so the
+    # predicate must treat that as "not yet" rather than throw (CI failed here at 174634a).
     editing.wait_for_function(
-        "() => document.body.innerText.includes('Alpha, edited in the test.')", timeout=60_000
+        "() => (document.body?.innerText ?? '').includes('Alpha, edited in the test.')",
+        timeout=60_000,
     )
     wait_for(
         lambda: sum("sitegen: " in line and " page" in line for line in served.lines) > builds,
@@ -210,7 +213,7 @@ def test_only_the_pages_a_build_changed_reload(browser: Any, served: Any) -> Non
     assert "Page B renamed" not in reading.inner_text("body")
     (served.root / "content" / "b.md").write_text("# Page B renamed\n\n## Beta\n\nBeta.\n")
     reading.wait_for_function(
-        "() => document.body.innerText.includes('Page B renamed')", timeout=60_000
+        "() => (document.body?.innerText ?? '').includes('Page B renamed')", timeout=60_000
     )
 
 
