@@ -9,13 +9,16 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 #: What ``open(path, "w")`` asks for; the process umask takes its bits away.
 _NEW_FILE_MODE = 0o666
 
 
-def write_atomically(path: Path, data: str | bytes, durable: bool = True) -> None:
+def write_atomically(
+    path: Path, data: str | bytes | Iterable[str | bytes], durable: bool = True
+) -> None:
     """Replace ``path`` by ``data`` (text is written as UTF-8) so that a reader sees the old
     file or the new one, never a mix; on any failure the old file stays as it was.
 
@@ -24,16 +27,26 @@ def write_atomically(path: Path, data: str | bytes, durable: bool = True) -> Non
     replaced file keeps its mode. ``durable=False`` skips the fsyncs: still never half a
     file for a killed process, but a power loss may lose the write (fine for a cache whose
     reader detects a missing tail).
+
+    ``data`` given as an iterable of pieces (text or bytes) is written piece by piece, so a large file
+    (the graph store) never exists whole in memory (bench/README.md, "Memory").
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    pieces = (
+        [data.encode("utf-8")]
+        if isinstance(data, str)
+        else [data]
+        if isinstance(data, bytes)
+        else (piece.encode("utf-8") if isinstance(piece, str) else piece for piece in data)
+    )
     kept_mode = _mode_of(path)
     fd, tmp = _create_beside(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             if kept_mode is not None:
                 os.chmod(tmp, kept_mode)
-            fh.write(raw)
+            for raw in pieces:
+                fh.write(raw)
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())

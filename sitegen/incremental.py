@@ -22,7 +22,7 @@ import datetime
 import functools
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,20 @@ def digest(*parts: Any) -> str:
     enums). By their repr, not pickle: pickle's output depends on which equal objects happen
     to be shared, so equal inputs could hash differently."""
     return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def digest_each(*parts: Iterable[Any]) -> str:
+    """A stable hash of sequences of plain values, taken an item at a time, so a sequence
+    made as it is read (every edge of the graph) is never held whole, nor its repr. Items
+    are separated by a NUL and parts by a \\x01: a repr spells both escaped, so no two
+    different inputs run together."""
+    h = hashlib.sha256()
+    for part in parts:
+        for item in part:
+            h.update(repr(item).encode("utf-8", "surrogatepass"))
+            h.update(b"\0")
+        h.update(b"\1")
+    return h.hexdigest()
 
 
 @dataclass
@@ -101,17 +115,19 @@ def load_state(cache_dir: Path, clean: bool) -> BuildState:
 def save_state(cache_dir: Path, state: BuildState) -> None:
     """Write the page cache: the line read for a record that ``state.pages`` still holds (the
     same object, so the same bytes were extracted), a new line for every other record."""
-    lines = [_header()]
     kept: dict[str, tuple[PageRecord, bytes]] = {}
-    for path in sorted(state.pages):
-        rec = state.pages[path]
-        read = state.lines.get(path)
-        line = read[1] if read is not None and read[0] is rec else _encode_line(path, rec)
-        if line is not None:
-            lines.append(line)
-            kept[path] = (rec, line)
-    lines.append(b"")  # every line ends with a newline
-    write_atomically(cache_dir / STATE_FILE, b"\n".join(lines))
+
+    def lines() -> Iterator[bytes]:  # a line at a time: never the whole file in memory
+        yield _header() + b"\n"
+        for path in sorted(state.pages):
+            rec = state.pages[path]
+            read = state.lines.get(path)
+            line = read[1] if read is not None and read[0] is rec else _encode_line(path, rec)
+            if line is not None:
+                kept[path] = (rec, line)
+                yield line + b"\n"
+
+    write_atomically(cache_dir / STATE_FILE, lines())
     state.lines = kept
 
 

@@ -93,3 +93,23 @@ def test_export_to_a_file_is_not_private(tmp_path: Path) -> None:
         assert sitegen("export", "--format", "graph-md", "-o", str(kept), root=root).code == 0
     assert (mode(new), mode(kept)) == (0o644, 0o640)
     assert "| From | To |" in new.read_text() and kept.read_text() == new.read_text()
+
+
+def test_pieces_are_written_one_after_another_text_or_bytes(tmp_path: Path) -> None:
+    target = tmp_path / "pieces.json"
+    write_atomically(target, iter(["{", b'"caf\xc3\xa9"', "}\n"]))
+    assert target.read_bytes() == '{"café"}\n'.encode()
+
+
+def test_pieces_that_fail_midway_keep_the_old_content_and_no_temp_file(tmp_path: Path) -> None:
+    target = tmp_path / "file.json"
+    target.write_text("old")
+
+    def pieces() -> Iterator[str]:
+        yield "half of "
+        raise ValueError("the graph cannot be written")
+
+    with pytest.raises(ValueError, match="cannot be written"):
+        write_atomically(target, pieces())
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.json"]

@@ -266,3 +266,12 @@ def test_a_rebuild_encodes_only_the_edited_page(
 def test_the_builds_guide_names_this_version() -> None:
     guide = Path(__file__).resolve().parents[1] / "content/guides/builds.md"
     assert f'`[{STATE_VERSION}, "' in guide.read_text(encoding="utf-8")
+
+
+def test_a_digest_taken_piece_by_piece_tells_apart_what_a_join_would_run_together() -> None:
+    each = incremental.digest_each
+    assert each(["ab"], ["c"]) != each(["a"], ["bc"])  # across parts
+    assert each(["ab", "c"]) != each(["a", "bc"])  # across items
+    assert each([], ["a"]) != each(["a"], [])  # an empty part still counts
+    assert each(["a\x00", "b"]) != each(["a", "\x00b"])  # a NUL in a value is spelled escaped
+    assert each(iter(["a", "b"]), (x for x in [1])) == each(["a", "b"], [1])  # read as made

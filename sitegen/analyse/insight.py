@@ -154,10 +154,8 @@ def whole_graph(result: BuildResult) -> Graph:
         return result.graph
     from sitegen.code.link import file_dependency_edges
 
-    whole = Graph.from_edges(result.graph.edges(), result.graph.nodes.values())
-    for dep in file_dependency_edges(result.code):
-        if dep.kind == "import" and dep.src != dep.dst:
-            whole.add_edge(
-                Edge(SitePath.source(dep.src).node, SitePath.source(dep.dst).node, "imports")
-            )
-    return whole
+    return result.graph.with_edges(
+        Edge(SitePath.source(dep.src).node, SitePath.source(dep.dst).node, "imports")
+        for dep in file_dependency_edges(result.code)
+        if dep.kind == "import" and dep.src != dep.dst
+    )

@@ -6,7 +6,7 @@ Pure text in, text out: this module never touches the file system and never muta
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
@@ -29,37 +29,38 @@ def dump_graph_json(graph: Graph, figures: Figures | None = None) -> str:
     ``figures`` maps a node id to extra values (PageRank, community, …) written flat into
     that node's object, keys sorted. Non-finite numbers are refused: JSON has none.
     """
+    return "".join(graph_json_pieces(graph, figures))
+
+
+def graph_json_pieces(graph: Graph, figures: Figures | None = None) -> Iterator[str]:
+    """``dump_graph_json``'s text in pieces (a line each), made as they are consumed: a
+    writer that takes them one at a time never holds the whole text, nor every node and
+    edge as a JSON object at once. Raises ``GraphJsonError`` as it reaches a bad figure."""
     figures = figures or {}
-    doc = {
-        "version": SCHEMA_VERSION,
-        "nodes": [_node_obj(graph.nodes[nid], figures.get(nid, {})) for nid in sorted(graph.nodes)],
-        "edges": [_edge_obj(e) for e in graph.edges()],
-    }
-    nodes: list[dict[str, Any]] = doc["nodes"]  # type: ignore[assignment]
-    edges: list[dict[str, Any]] = doc["edges"]  # type: ignore[assignment]
-    try:
-        # One node or edge per line: diff-friendly, and fast (an indent would force json's
-        # pure-Python encoder; each line here goes through the C one).
-        return "".join(
-            [
-                '{"version": ',
-                str(doc["version"]),
-                ',\n "nodes": [',
-                _lines(nodes),
-                '],\n "edges": [',
-                _lines(edges),
-                "]\n}\n",
-            ]
-        )
-    except ValueError as err:
-        raise GraphJsonError(f"graph.json cannot hold a non-finite figure: {err}") from None
-
-
-def _lines(items: list[dict[str, Any]]) -> str:
-    if not items:
-        return ""
+    # One node or edge per line: diff-friendly, and fast (an indent would force json's
+    # pure-Python encoder; each line here goes through the C one).
     dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": ")).encode
-    return "\n  " + ",\n  ".join(dumps(item) for item in items) + "\n "
+    yield '{"version": ' + str(SCHEMA_VERSION) + ',\n "nodes": ['
+    try:
+        nodes = (_node_obj(graph.nodes[nid], figures.get(nid, {})) for nid in sorted(graph.nodes))
+        yield from _lines(dumps, nodes)
+        yield '],\n "edges": ['
+        yield from _lines(dumps, (_edge_obj(e) for e in graph.edges()))
+    except ValueError as err:
+        if isinstance(err, GraphJsonError):
+            raise
+        raise GraphJsonError(f"graph.json cannot hold a non-finite figure: {err}") from None
+    yield "]\n}\n"
+
+
+def _lines(dumps: Callable[[Any], str], items: Iterator[dict[str, Any]]) -> Iterator[str]:
+    """``\n  item,\n  item\n `` (nothing for no items), a line per piece."""
+    first = True
+    for item in items:
+        yield ("\n  " if first else ",\n  ") + dumps(item)
+        first = False
+    if not first:
+        yield "\n "
 
 
 def _node_obj(node: Node, extra: Mapping[str, Any]) -> dict[str, Any]:

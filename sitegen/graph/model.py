@@ -229,6 +229,31 @@ class Graph:
         n = self.nodes.get(node)
         return (n.title if n and n.title else "") or str(node)
 
+    def with_edges(self, edges: Iterable[Edge]) -> Graph:
+        """This graph plus ``edges``, as a new graph that shares this one's edge objects:
+        an edge is copied only where an added one aggregates into it, so neither graph
+        changes the other (the whole graph of docs and code costs the added edges only,
+        not a second copy of the document graph: bench/README.md, "Memory")."""
+        g = Graph()
+        g.nodes = dict(self.nodes)
+        g._edges = dict(self._edges)
+        g._out, g._in = dict(self._out), dict(self._in)
+        copied: set[EdgeKey] = set()
+        for edge in edges:
+            key = edge.key
+            existing = g._edges.get(key)
+            if existing is None:
+                g._edges[key] = edge.copy()
+                g._out[edge.src] = g._out.get(edge.src, set()) | {key}
+                g._in[edge.dst] = g._in.get(edge.dst, set()) | {key}
+                copied.add(key)
+                continue
+            if key not in copied:
+                existing = g._edges[key] = existing.copy()
+                copied.add(key)
+            existing.absorb(edge)
+        return g
+
     @classmethod
     def from_edges(cls, edges: Iterable[Edge], nodes: Iterable[Node] = ()) -> Graph:
         g = cls()

@@ -11,6 +11,7 @@ import ctypes
 import ctypes.util
 import os
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from sitegen.incremental import SiteRecord
@@ -100,6 +101,17 @@ class SiteWriter:
         target = self.tmp / out
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(raw)
+        self.count += 1
+
+    def write_pieces(self, out: OutPath, pieces: Iterable[str]) -> None:
+        """Write text given in pieces, a piece at a time, so a large output (graph.json)
+        never exists whole in memory. Always a new file: such an output is reused by its
+        key (``reuse``) or not at all (bench/README.md, "Memory")."""
+        target = self.tmp / out
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "wb") as fh:
+            for piece in pieces:
+                fh.write(piece.encode("utf-8"))
         self.count += 1
 
     def _same(self, out: OutPath, raw: bytes) -> bool:

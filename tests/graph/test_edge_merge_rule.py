@@ -15,11 +15,13 @@ from sitegen.graph.dependencies import DepEdge
 from sitegen.graph.model import (
     Edge,
     Graph,
+    Occurrence,
     earliest,
     merge_by_key,
     merged_confidence,
     strongest,
 )
+from sitegen.paths import NodeId
 
 CONFIDENCES = [1.0, 0.9, 0.7, 0.5, 0.0, -0.0, math.nan, math.inf, -math.inf]
 #: One piece of evidence: (confidence, line).
@@ -116,3 +118,40 @@ def test_every_graph_identifies_an_edge_by_its_ends_and_relation() -> None:
         ]
     )
     assert [e.key for e in code] == [("a", "b", "import"), ("a", "b", "reference")]
+
+
+#: Small edges over three nodes and two relations, so that added edges often meet old ones.
+small_edges = st.lists(
+    st.builds(
+        lambda s, d, rel, label, line: Edge(
+            s, d, rel, label, occurrences=[Occurrence(line, line, 1, "")]
+        ),
+        st.sampled_from(["a", "b", "c"]),
+        st.sampled_from(["a", "b", "c"]),
+        st.sampled_from(["", "imports"]),
+        st.sampled_from(["", "x"]),
+        st.integers(1, 9),
+    ),
+    max_size=8,
+)
+
+
+def _shape(graph: Graph) -> list[object]:
+    edges = [(e.key, e.label, e.anchor, e.count, tuple(e.occurrences)) for e in graph.edges()]
+    around = [
+        ([e.key for e in graph.edges_from(n)], [e.key for e in graph.backlinks_of(n)])
+        for n in (NodeId("a"), NodeId("b"), NodeId("c"))
+    ]
+    return [edges, around]
+
+
+@given(small_edges, small_edges)
+@settings(max_examples=200)
+def test_a_graph_with_edges_added_is_the_graph_of_all_of_them_and_the_first_is_unchanged(
+    first: list[Edge], added: list[Edge]
+) -> None:
+    base = Graph.from_edges(first)
+    before = _shape(base)
+    grown = base.with_edges(e.copy() for e in added)
+    assert _shape(grown) == _shape(Graph.from_edges(first + added))
+    assert _shape(base) == before  # no edge of the first graph was changed by the second

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.fsutil import write_atomically
-from sitegen.graph.graphjson import GraphJsonError, dump_graph_json, load_graph_json
+from sitegen.graph.graphjson import GraphJsonError, graph_json_pieces, load_graph_json
 from sitegen.graph.model import Graph
 from sitegen.graph.store.anchors import AnchorBook, dump_anchors, load_anchors
 from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
@@ -38,7 +38,7 @@ class JsonStore:
     def save(self, merged: Graph) -> None:
         """Persist a graph already merged by ``merge_graphs`` (the build does it in the
         background while the site is emitted)."""
-        write_atomically(self.path, dump_graph_json(merged))
+        write_atomically(self.path, graph_json_pieces(merged))  # never whole in memory
 
     def load_anchors(self) -> AnchorBook:
         return read_json_anchors(self.cache_dir / ANCHORS_FILE)

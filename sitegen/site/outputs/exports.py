@@ -6,9 +6,11 @@ Serializes the finished graphs with their own exporters; never changes them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from sitegen.graph.analysis import Figures
 from sitegen.graph.export import export_graph_md
-from sitegen.graph.graphjson import dump_graph_json
+from sitegen.graph.graphjson import graph_json_pieces
 from sitegen.paths import OutPath
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState
@@ -31,9 +33,17 @@ class GraphJson(OneFile):
     background = True
 
     def render(self, run: EmitRun, out: OutPath) -> str:
+        return "".join(self._pieces(run))
+
+    def emit(self, run: EmitRun, outputs: Sequence[OutPath]) -> None:
+        for out in outputs:  # a line at a time: the largest file of a large site
+            run.writer.write_pieces(out, self._pieces(run))
+
+    @staticmethod
+    def _pieces(run: EmitRun) -> Iterator[str]:
         insight = run.site.result.insight
         assert insight is not None, "the analysis runs before the site"
-        return dump_graph_json(run.site.graph, _figure_table(insight.figures))
+        return graph_json_pieces(run.site.graph, _figure_table(insight.figures))
 
 
 def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
