@@ -22,7 +22,6 @@ from sitegen.crawl import Crawl, crawl
 from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.includes import include_names
-from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.federation.ingest import site_prefix
@@ -236,6 +235,9 @@ def _build_locked(
 def _extract_pages_step(
     config: Config, found: Crawl, jobs: int, progress: Progress, state: BuildState
 ) -> list[PageRecord]:
+    # imported here: a build that finds its input unchanged never loads the parser
+    from sitegen.docs.pipeline import extract_pages
+
     return extract_pages(
         found.pages,
         jobs,

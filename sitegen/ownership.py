@@ -53,14 +53,16 @@ def read_marker(folder: Path) -> dict[str, object] | None:
 
 
 def files_below(folder: Path) -> Iterator[str]:
-    """Every file and link below ``folder``, relative to it, in a stable order."""
-    for dirpath, dirnames, filenames in os.walk(folder):
+    """Every file and link below ``folder``, relative to it, in a stable order. With string
+    operations, not a Path per file: a no-change build walks its 12,000-file site first."""
+    top = os.fspath(folder)
+    for dirpath, dirnames, filenames in os.walk(top):
         dirnames.sort()
-        base = Path(dirpath).relative_to(folder)
-        for name in sorted(filenames) + sorted(
-            d for d in dirnames if (Path(dirpath) / d).is_symlink()
-        ):
-            yield (base / name).as_posix()
+        rel = os.path.relpath(dirpath, top)
+        prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        links = sorted(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))
+        for name in sorted(filenames) + links:
+            yield prefix + name
 
 
 def foreign_file(folder: Path) -> str | None:
