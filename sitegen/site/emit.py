@@ -63,6 +63,7 @@ def emit_site(
         key = digest(site.site_key, graph_key(result), result.insight.relatedness.missing)
         fresh = [out for _, outs in together for out in outs if not writer.reuse(out, key)]
         # Own templates render here, so an error in one is a ThemeError line, not a crash.
+        writer.settle()  # no process is forked with writer threads in it
         with run_in_background(
             _emit_each,
             (run, together),
@@ -81,6 +82,7 @@ def _emit_each(state: tuple[EmitRun, Claimed]) -> None:
     run, claimed = state
     for emitter, outs in claimed:
         emitter.emit(run, outs)
+    run.writer.settle(in_worker=True)  # a forked process: its files exist before it ends
 
 
 def site_state(result: BuildResult) -> SiteState:

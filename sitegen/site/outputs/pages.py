@@ -64,6 +64,7 @@ class Pages(Emitter):
         task = run.progress.task("Writing pages", len(site.pages_by_node))
         won = set(outputs)
         todo = [n for n in sorted(site.pages_by_node) if site.addresses.out(n) in won]
+        writer.settle()  # no process is forked with writer threads in it
         for keys in run_forked(_write_pages, (site, writer, won), todo, run.jobs):
             writer.keys.update(keys)
             task.advance(len(keys) // 2)
@@ -88,6 +89,7 @@ def _write_pages(
             writer.write(
                 out, site.renderer.render_page(site.context(out), page_view(node, rec, site))
             )
+    writer.settle(in_worker=True)  # every file written before the parent hears it is
     return keys
 
 

@@ -47,6 +47,7 @@ class SourcePages(Emitter):
             if raw in won and not writer.reuse(raw, rec.content_hash):
                 writer.write(raw, job.data[rec.path])
         task.advance(len(job.records) - len(todo))
+        writer.settle()  # no process is forked with writer threads in it
         for keys in run_forked(_write_sources, job, todo, run.jobs):
             writer.keys.update(keys)
             task.advance(len(keys))
@@ -85,6 +86,7 @@ def _write_sources(job: _SourceJob, indexes: list[int]) -> dict[str, str]:
             text = job.data[rec.path].decode("utf-8", errors="replace")
             view = source_view(rec, text, job.site, job.index, job.cycles_of)
             job.writer.write(out, job.site.renderer.render_source(job.site.context(out), view))
+    job.writer.settle(in_worker=True)  # every file written before the parent hears it is
     return keys
 
 
