@@ -20,10 +20,12 @@ from sitegen.incremental import SiteRecord
 from sitegen.ownership import OUTPUT_MARKER, files_below, real, scratch_folders
 from sitegen.paths import OutPath
 
-#: Threads that create the files while the build renders the next ones. Creating a file waits
-#: on the disk (0.1 to 1 ms a file here, bench/README.md "Writing while rendering") and
-#: releases the GIL meanwhile, so the two overlap.
-WRITE_THREADS = 2
+#: The thread that creates the files while the build renders the next ones. Creating a file
+#: waits on the kernel (0.1 to 1 ms a file on this machine's disk) with the GIL released,
+#: so the two overlap (bench/README.md, "Writing while rendering": 6,000 pages' files with
+#: 1 ms of rendering each, 14.2-15.5 s one after the other, 10.2-10.8 s with the thread). A
+#: second thread only doubled the kernel time: both wait for the same folder's lock.
+WRITE_THREADS = 1
 #: Files queued before the build waits for the oldest: bounds the bytes the queue holds.
 MAX_QUEUED = 64
 
