@@ -37,6 +37,7 @@ from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.anchors import page_anchors
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
 from sitegen.docs.gates import RuleGates
+from sitegen.docs.kramdown import kramdown_attributes
 from sitegen.docs.nesting import TOO_DEEP, limit_nesting, too_deep_message
 from sitegen.docs.positions import (
     ENV_SOURCE,
@@ -169,6 +170,8 @@ def _build_parser() -> _Markdown:
     _replace_rule(md.core.ruler, "inline", parse_inlines)
     use_doc_syntax(md)
     md.core.ruler.after("inline", "sitegen_paragraph_attrs", _paragraph_attrs)
+    # first after the inline parse: an attribute line is gone before any rule reads the text
+    md.core.ruler.after("inline", "sitegen_kramdown_attributes", kramdown_attributes)
     md.gates = RuleGates.of(md)
     return md
 
