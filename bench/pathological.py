@@ -51,6 +51,8 @@ SHAPES: list[tuple[str, Callable[[int], str]]] = [
     ("[ * n + ] * n", nested),
     ("[](){", repeated("[](){")),
     ("`a`{", repeated("`a`{")),
+    ("{: + spaces + x", lambda size: "{:" + " " * size + "x"),
+    ("{: #a}\\n## h\\n", repeated("a\n\n{: #a}\n## h\n")),
 ]
 
 

@@ -75,3 +75,17 @@ def test_any_page_of_braces_and_colons_keeps_its_heading_positions(text: str) ->
     rec = extract_page("p.md", data)
     for h in rec.headings:  # each heading's line is the line of its offset
         assert data.count(b"\n", 0, h.offset) + 1 == h.line
+
+
+def test_a_long_run_of_spaces_is_read_once() -> None:
+    """``\\{:\\s*(.*?)\\s*\\}`` backtracked here: 10,000 spaces took 208 s. Now a line is
+    read once, so 200,000 are nothing (bench/pathological.py times these shapes)."""
+    spaces = " " * 200_000
+    assert ial_attributes("{:" + spaces + "x") is None
+    assert ial_attributes("{:" + spaces + "#id" + spaces + "}") == {"id": "id"}
+    assert heading_ids("{:" + spaces + "#far}\n## Far\n") == ["far"]
+
+
+def test_every_attribute_line_of_a_long_page_is_applied() -> None:
+    page = "".join(f"Text {i}.\n\n{{: #h{i}}}\n## Head {i}\n\n" for i in range(5_000))
+    assert heading_ids(page) == [f"h{i}" for i in range(5_000)]
