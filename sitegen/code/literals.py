@@ -6,11 +6,19 @@ in the same module to a literal (``const items = [...]``), or a call without arg
 function of the module whose body only returns a literal (``sidebar: sidebarGuide()``), is
 followed. Anything else (an import, an expression, a call with arguments) becomes a
 ``NotLiteral`` with its place. Nothing is ever run: this module only reads the syntax tree.
+
+Bounded by construction (content/guides/safety.md): the file, the nesting and the value it
+expands to have caps, each name is read once and shared, and a literal that no page could
+hold (an escape beyond U+10FFFF, a lone surrogate, a number beyond a double) is a
+``NotLiteral`` with a reason, never an exception.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import re
+import string
+from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node
@@ -18,35 +26,98 @@ from tree_sitter import Node
 from sitegen.code.grammars import get_parser
 from sitegen.languages import LangId
 
-#: How deep names and functions are followed: a chain longer than this is no simple literal.
+#: A configuration file of this many bytes or more is not read (the generator keeps the first
+#: 1,000,000 characters of a script, so a cut file is caught here too).
+MAX_SOURCE_BYTES = 1_000_000
+#: How deep a value may nest, names and calls followed included: deeper, it is a NotLiteral.
+MAX_DEPTH = 64
+#: How many values (objects, arrays, strings, numbers...) the default export may expand to,
+#: each use of a name counting its whole value: a name is read once and shared, but whoever
+#: walks the result (the page tree, JSON) walks every use.
+MAX_VALUES = 100_000
+#: How many characters the strings of the expanded default export may hold, each use counted.
+MAX_CHARS = 10_000_000
+#: A number written with more characters is not read (a double has at most 309 digits).
+MAX_NUMBER_CHARS = 400
+#: How many names of ``export default name`` or calls of ``defineConfig(...)`` are unwrapped.
 MAX_FOLLOW = 16
 #: The key under which an object keeps a spread (``...other``) that is no literal object.
 SPREAD = "..."
+#: How much of a value a NotLiteral shows.
+_SHOWN = 60
 
 
 @dataclass(frozen=True)
 class NotLiteral:
-    """A value that is not a literal: its text (cut short) and its place (1-based)."""
+    """A value that is not a literal: its text (cut short) and its place (1-based); ``reason``
+    says why sitegen could not read a literal ("" for an expression, which is never run)."""
 
     text: str
     line: int
     column: int
+    reason: str = ""
 
 
 @dataclass(frozen=True)
 class ModuleLiterals:
-    """What a module exports by default, and the literal values of its top-level bindings."""
+    """What a module exports by default, and the first literal sitegen could not read."""
 
     #: The default export (the object given to ``defineConfig(...)`` or any such call).
     default: Any
+    #: The first NotLiteral with a reason (a cap, an escape, a syntax error), for one warning;
+    #: it is ``default`` itself when the whole file could not be read.
+    problem: NotLiteral | None = None
 
 
 def read_module(source: bytes, lang: LangId = LangId.TYPESCRIPT) -> ModuleLiterals:
     """The literal values of the module ``source``; a module with no default export gives
-    ``NotLiteral`` as its default."""
+    ``NotLiteral`` as its default. Never raises on any input."""
+    if len(source) >= MAX_SOURCE_BYTES:
+        whole = NotLiteral(
+            "",
+            1,
+            1,
+            f"the file is {len(source):,} bytes, and sitegen reads configuration "
+            f"files under {MAX_SOURCE_BYTES:,} bytes",
+        )
+        return ModuleLiterals(whole, whole)
     tree = get_parser(lang).parse(source)
     reader = _Reader(source, tree.root_node)
-    return ModuleLiterals(reader.default_export())
+    try:
+        default = reader.default_export()
+    except _TooLarge as large:
+        return ModuleLiterals(large.where, large.where)
+    return ModuleLiterals(default, reader.problem)
+
+
+class _TooLarge(Exception):
+    """The default export expands past ``MAX_VALUES`` or ``MAX_CHARS``: nothing of it is kept."""
+
+    def __init__(self, where: NotLiteral) -> None:
+        super().__init__(where.reason)
+        self.where = where
+
+
+@dataclass
+class _Known:
+    """A name's value, read once, with what each further use of it costs."""
+
+    value: Any
+    values: int
+    chars: int
+    height: int
+
+
+@dataclass
+class _Budget:
+    """What the value read so far expands to, and how deep the reading is."""
+
+    values: int = 0
+    chars: int = 0
+    depth: int = 0
+    deepest: int = 0
+    known: dict[str, _Known] = field(default_factory=dict)
+    reading: set[str] = field(default_factory=set)  # names being read: a use is a cycle
 
 
 class _Reader:
@@ -56,6 +127,8 @@ class _Reader:
         self.bindings: dict[str, Node] = {}  # const name -> its value's node
         self.functions: dict[str, Node] = {}  # function name -> the expression it returns
         self.default: Node | None = None
+        self.problem: NotLiteral | None = None
+        self.budget = _Budget()
         for node in root.named_children:
             self._top_level(node)
 
@@ -92,17 +165,25 @@ class _Reader:
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def not_literal(self, node: Node) -> NotLiteral:
-        text = " ".join(self.text(node).split())
-        shown = text if len(text) <= 60 else text[:57] + "..."
-        return NotLiteral(shown, node.start_point[0] + 1, node.start_point[1] + 1)
+    def not_literal(self, node: Node, reason: str = "") -> NotLiteral:
+        """The NotLiteral of ``node``; one with a reason is remembered as the module's
+        problem when it is the first."""
+        # Only the start of the node is decoded: a NotLiteral of a whole 1 MB array costs
+        # no more than one of a name.
+        end = min(node.end_byte, node.start_byte + 4 * _SHOWN)
+        text = " ".join(self.source[node.start_byte : end].decode("utf-8", "replace").split())
+        shown = text if len(text) <= _SHOWN and end == node.end_byte else text[: _SHOWN - 1] + "…"
+        found = NotLiteral(shown, node.start_point[0] + 1, node.start_point[1] + 1, reason)
+        if reason and self.problem is None:
+            self.problem = found
+        return found
 
     def default_export(self) -> Any:
         """The default export, unwrapped from ``defineConfig(...)`` and names."""
         node = self.default
+        if node is None:
+            return self._no_default()
         for _ in range(MAX_FOLLOW):
-            if node is None:
-                return NotLiteral("no default export", 1, 1)
             node = _unwrapped(node)
             if node.type == "identifier" and self.text(node) in self.bindings:
                 node = self.bindings[self.text(node)]
@@ -113,44 +194,112 @@ class _Reader:
                     return self.not_literal(node)
                 node = given[0]
             else:
-                return self.value(node, 0)
-        return self.not_literal(node) if node is not None else None
+                return self.value(node)
+        return self.not_literal(node)
 
-    def value(self, node: Node, depth: int) -> Any:
-        """The Python value of the expression ``node``, or a NotLiteral."""
+    def _no_default(self) -> NotLiteral:
+        """No default export: a plain NotLiteral, or the first syntax error when the file
+        has one (a cut or mistyped file), so that it is reported."""
+        error = _first_error(self.root)
+        if error is None:
+            return NotLiteral("no default export", 1, 1)
+        return self.not_literal(error, "the file has a syntax error here, and no default export")
+
+    def value(self, node: Node) -> Any:
+        """The Python value of the expression ``node``, or a NotLiteral; each level of
+        nesting (an array, an object, a name followed) is one level of ``MAX_DEPTH``."""
         node = _unwrapped(node)
+        budget = self.budget
+        if budget.depth >= MAX_DEPTH:
+            return self.not_literal(node, f"it nests more than {MAX_DEPTH} levels deep")
+        budget.depth += 1
+        budget.deepest = max(budget.deepest, budget.depth)
+        try:
+            self._count(node, 1, 0)
+            return self._value(node)
+        finally:
+            budget.depth -= 1
+
+    def _value(self, node: Node) -> Any:
         kind = node.type
         if kind == "object":
-            return self._object(node, depth)
+            return self._object(node)
         if kind == "array":
-            return [self.value(c, depth) for c in node.named_children if c.type != "comment"]
+            return [self.value(c) for c in node.named_children if c.type != "comment"]
         if kind in ("string", "template_string"):
-            return self._string(node)
+            found = self._string(node)
+            if isinstance(found, str):
+                self._count(node, 0, len(found))
+            return found
         if kind == "number":
-            return _number(self.text(node))
+            return self._number(node)
         if kind in ("true", "false"):
             return kind == "true"
         if kind in ("null", "undefined"):
             return None
-        if depth < MAX_FOLLOW:
-            if kind == "identifier" and self.text(node) in self.bindings:
-                return self.value(self.bindings[self.text(node)], depth + 1)
-            if kind == "call_expression":
-                called = self._local_call(node)
-                if called is not None:
-                    return self.value(called, depth + 1)
+        if kind == "identifier" and self.text(node) in self.bindings:
+            name = self.text(node)
+            return self._follow(name, node, self.bindings[name])
+        if kind == "call_expression":
+            called = self._local_call(node)
+            if called is not None:
+                return self._follow(called[0] + "()", node, called[1])
         return self.not_literal(node)
 
-    def _local_call(self, node: Node) -> Node | None:
-        """What ``f()`` returns when ``f`` is a function of this module that only returns."""
+    def _count(self, node: Node, values: int, chars: int) -> None:
+        """Adds to what the value expands to; past a cap, the whole default export is
+        unreadable (one diagnostic at the place that went past it)."""
+        budget = self.budget
+        budget.values += values
+        budget.chars += chars
+        if budget.values > MAX_VALUES:
+            what = f"more than {MAX_VALUES:,} values"
+        elif budget.chars > MAX_CHARS:
+            what = f"strings of more than {MAX_CHARS:,} characters"
+        else:
+            return
+        reason = (
+            f"the configuration expands to {what} (each use of a name counted), "
+            "more than sitegen reads"
+        )
+        raise _TooLarge(self.not_literal(node, reason))
+
+    def _follow(self, name: str, node: Node, target: Node) -> Any:
+        """The value of a name (or ``name()``) of the module: read once, its value shared by
+        every use, each use counted in full by ``_count`` and ``MAX_DEPTH``."""
+        budget = self.budget
+        known = budget.known.get(name)
+        if known is not None:
+            if budget.depth + known.height > MAX_DEPTH:
+                return self.not_literal(node, f"it nests more than {MAX_DEPTH} levels deep")
+            budget.deepest = max(budget.deepest, budget.depth + known.height)
+            self._count(node, known.values, known.chars)
+            return known.value
+        if name in budget.reading:
+            return self.not_literal(node, f"'{_cut(name)}' refers to itself")
+        budget.reading.add(name)
+        values, chars, deepest = budget.values, budget.chars, budget.deepest
+        budget.deepest = budget.depth
+        found = self.value(target)
+        height = budget.deepest - budget.depth
+        budget.known[name] = _Known(found, budget.values - values, budget.chars - chars, height)
+        budget.deepest = max(deepest, budget.deepest)
+        budget.reading.discard(name)
+        return found
+
+    def _local_call(self, node: Node) -> tuple[str, Node] | None:
+        """The name and returned expression of ``f()`` when ``f`` is a function of this
+        module that only returns."""
         function, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
         if function is None or function.type != "identifier" or args is None:
             return None
         if args.named_children:
             return None
-        return self.functions.get(self.text(function))
+        name = self.text(function)
+        returned = self.functions.get(name)
+        return (name, returned) if returned is not None else None
 
-    def _object(self, node: Node, depth: int) -> Any:
+    def _object(self, node: Node) -> Any:
         out: dict[str, Any] = {}
         for member in node.named_children:
             if member.type == "comment":
@@ -159,11 +308,13 @@ class _Reader:
                 name = self.text(member)
                 bound = self.bindings.get(name)
                 out[name] = (
-                    self.value(bound, depth + 1) if bound is not None else self.not_literal(member)
+                    self._follow(name, member, bound)
+                    if bound is not None
+                    else self.not_literal(member)
                 )
                 continue
             if member.type == "spread_element":
-                self._spread(member, depth, out)
+                self._spread(member, out)
                 continue
             if member.type == "method_definition":
                 method = member.child_by_field_name("name")
@@ -176,14 +327,14 @@ class _Reader:
             named = self._key(key)
             if named is None:
                 return self.not_literal(key)
-            out[named] = self.value(value, depth)
+            out[named] = self.value(value)
         return out
 
-    def _spread(self, member: Node, depth: int, out: dict[str, Any]) -> None:
+    def _spread(self, member: Node, out: dict[str, Any]) -> None:
         """``...name`` of an object literal merges it; any other spread is kept under the key
         ``SPREAD``, so a reader can tell that keys may come from elsewhere."""
         inner = member.named_children[0] if member.named_children else member
-        given = self.value(inner, depth + 1) if depth < MAX_FOLLOW else None
+        given = self.value(inner)
         if isinstance(given, dict):
             out.update(given)
         else:
@@ -203,13 +354,48 @@ class _Reader:
             if child.type == "string_fragment":
                 parts.append(self.text(child))
             elif child.type == "escape_sequence":
-                parts.append(_unescape(self.text(child)))
-            else:  # a template substitution
+                char = _unescape(self.text(child))
+                if char is None:
+                    return self.not_literal(child, "the escape names no Unicode character")
+                parts.append(char)
+            else:  # a template substitution, or text the grammar could not read
                 return self.not_literal(node)
         if node.type == "template_string" and not node.named_children:
-            inner = self.text(node)[1:-1]
-            return inner
-        return "".join(parts)
+            return self.text(node)[1:-1]
+        text = "".join(parts)
+        if _SURROGATE.search(text) is None:
+            return text
+        # JavaScript strings are UTF-16: "\uD83D\uDE00" is one character; a surrogate
+        # without its pair is no character, and no page (UTF-8) can hold it.
+        try:
+            return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        except UnicodeDecodeError:
+            return self.not_literal(node, "it holds a lone surrogate (\\uD800-\\uDFFF)")
+
+    def _number(self, node: Node) -> int | float | NotLiteral:
+        text = self.text(node).replace("_", "")
+        if len(text) > MAX_NUMBER_CHARS:
+            return self.not_literal(
+                node, f"a number of more than {MAX_NUMBER_CHARS} characters is not read"
+            )
+        try:
+            return int(text, 0)
+        except ValueError:
+            pass
+        try:
+            number = float(text)
+        except ValueError:
+            return self.not_literal(node)  # a BigInt (1n), a legacy octal
+        if not math.isfinite(number):
+            return self.not_literal(node, "the number is beyond what JavaScript holds")
+        return number
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
 def _unwrapped(node: Node) -> Node:
@@ -236,31 +422,36 @@ def _only_return(body: Node) -> Node | None:
     return returned[0] if len(returned) == 1 else None
 
 
-def _number(text: str) -> int | float | NotLiteral:
-    try:
-        return int(text.replace("_", ""), 0)
-    except ValueError:
-        try:
-            return float(text.replace("_", ""))
-        except ValueError:
-            return NotLiteral(text, 1, 1)
+def _first_error(root: Node) -> Node | None:
+    """The first ERROR or MISSING node of the tree, found without recursion (a tree can be
+    thousands of levels deep), by descending into the first child that holds an error."""
+    if not root.has_error:
+        return None
+    node = root
+    while True:
+        if node.type == "ERROR" or node.is_missing:
+            return node
+        inner = next((c for c in node.children if c.has_error or c.is_missing), None)
+        if inner is None:
+            return node
+        node = inner
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+#: A backslash before a line end continues the string: the line end is not part of it.
+_CONTINUATIONS = ("\n", "\r\n", "\r", "\u2028", "\u2029")
 
 
-def _unescape(escape: str) -> str:
-    """One escape sequence of a string literal (``\\n``, ``\\'``, ``\\u00e9``)."""
+def _unescape(escape: str) -> str | None:
+    """One escape sequence of a string literal (``\\n``, ``\\'``, ``\\u00e9``, ``\\u{1F600}``),
+    or None when it names no character (beyond U+10FFFF, no hexadecimal digits)."""
     body = escape[1:]
-    if body[:1] == "u":
-        digits = body[1:].strip("{}")
-        try:
-            return chr(int(digits, 16))
-        except ValueError:
-            return escape
-    if body[:1] == "x":
-        try:
-            return chr(int(body[1:], 16))
-        except ValueError:
-            return escape
+    if body[:1] in ("u", "x"):
+        digits = body[1:].removeprefix("{").removesuffix("}").lstrip("0") or "0"
+        if len(digits) > 6 or not all(c in string.hexdigits for c in digits):
+            return None
+        code = int(digits, 16)
+        return chr(code) if code <= 0x10FFFF else None
+    if body in _CONTINUATIONS:
+        return ""
     return _ESCAPES.get(body, body)

@@ -8,6 +8,8 @@ reads files and never renders anything.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import posixpath
 import re
 from collections.abc import Mapping
@@ -36,6 +38,9 @@ class ConfigFile:
     path: str
     text: str
     data: dict[str, Any]
+    #: The first literal of the file sitegen could not read (sitegen/code/literals.py), for
+    #: one warning.
+    problem: NotLiteral | None = None
 
 
 def read_configs(generator: Generator) -> list[ConfigFile]:
@@ -44,8 +49,10 @@ def read_configs(generator: Generator) -> list[ConfigFile]:
     out = []
     for path, text in generator.sources:
         lang = _GRAMMAR.get(posixpath.splitext(path)[1], LangId.JAVASCRIPT)
-        value = read_module(text.encode("utf-8"), lang).default
-        out.append(ConfigFile(path, text, value if isinstance(value, dict) else {}))
+        # A text read with errors="replace" holds no surrogate, so it always encodes.
+        read = read_module(text.encode("utf-8", "replace"), lang)
+        value = read.default
+        out.append(ConfigFile(path, text, value if isinstance(value, dict) else {}, read.problem))
     return out
 
 
@@ -79,9 +86,9 @@ class Routes:
         rel = content_relative(self.src_dir, repo) if self.src_dir else repo
         path = rel if rel is not None else node.lstrip("/")
         for source, target in self.rewrites:
-            found = _pattern(source).fullmatch(path)
+            found = _match(source, path)
             if found is not None:
-                path = _fill(target, found.groupdict())
+                path = _fill(target, found)
                 break
         path = re.sub(r"(^|/)index\.md$", r"\1", path)
         return "/" + re.sub(r"\.md$", "", path)
@@ -90,28 +97,78 @@ class Routes:
         """The source files a rewritten path comes from (``guide/x.md`` <- ``en/guide/x.md``)."""
         out = []
         for source, target in self.rewrites:
-            found = _pattern(target).fullmatch(file)
+            found = _match(target, file)
             if found is not None:
-                out.append(_fill(source, found.groupdict()))
+                out.append(_fill(source, found))
         return out
 
 
 _PARAM = re.compile(r":(\w+)(\*?)")
+#: Rewrites kept of a configuration: each link and each page is tried against every one.
+MAX_REWRITES = 100
+#: A rewrite side longer than this is not used; a path longer than this is not rewritten.
+MAX_ROUTE = 1_000
+#: Warnings for sidebar entries that name no page, per configuration file; then one summary.
+MAX_UNNAMED = 20
 
 
-def _pattern(route: str) -> re.Pattern[str]:
-    """A rewrite's side as a regular expression: ``:name`` one segment, ``:name*`` any."""
+@dataclass(frozen=True)
+class _Route:
+    """A rewrite's side as a regular expression, and the names of its groups in order."""
+
+    pattern: re.Pattern[str]
+    names: tuple[str, ...]
+
+    def match(self, path: str) -> dict[str, str] | None:
+        found = self.pattern.fullmatch(path) if len(path) <= MAX_ROUTE else None
+        return dict(zip(self.names, found.groups(), strict=True)) if found else None
+
+
+@functools.lru_cache(maxsize=4 * MAX_REWRITES)
+def _pattern(route: str) -> _Route | None:
+    """A rewrite's side as a regular expression, ``:name`` one segment, ``:name*`` any; None
+    when it could take more than linear time to match (content/guides/safety.md): more than
+    one parameter in a segment, or a parameter after a ``:name*``. Groups are numbered, not
+    named, so any name (``:1``, a name twice) is harmless."""
+    if len(route) > MAX_ROUTE:
+        return None
+    params = list(_PARAM.finditer(route))
+    # Each parameter after the first must have a '/' between it and the one before.
+    apart = all("/" in route[a.end() : b.start()] for a, b in itertools.pairwise(params))
+    stars = [i for i, m in enumerate(params) if m.group(2)]
+    if not apart or (stars and stars != [len(params) - 1]):
+        return None
     out, at = [], 0
-    for m in _PARAM.finditer(route):
+    for m in params:
         out.append(re.escape(route[at : m.start()]))
-        out.append(f"(?P<{m.group(1)}>.*)" if m.group(2) else f"(?P<{m.group(1)}>[^/]+)")
+        # A segment parameter followed by '/' or the end can only take the whole segment,
+        # so it never gives characters back (possessive): no backtracking across segments.
+        whole = route[m.end() : m.end() + 1] in ("", "/")
+        out.append("(.*)" if m.group(2) else "([^/]++)" if whole else "([^/]+)")
         at = m.end()
     out.append(re.escape(route[at:]))
-    return re.compile("".join(out))
+    return _Route(re.compile("".join(out)), tuple(m.group(1) for m in params))
+
+
+def _match(route: str, path: str) -> dict[str, str] | None:
+    pattern = _pattern(route)
+    return pattern.match(path) if pattern is not None else None
 
 
 def _fill(route: str, values: dict[str, str]) -> str:
     return _PARAM.sub(lambda m: values.get(m.group(1), ""), route)
+
+
+def _rewrites(given: Any) -> tuple[tuple[str, str], ...]:
+    """The ``rewrites`` sitegen uses: string to string, both sides linear to match, the first
+    ``MAX_REWRITES``."""
+    pairs = given.items() if isinstance(given, dict) else ()
+    usable = (
+        (k, v)
+        for k, v in pairs
+        if isinstance(v, str) and _pattern(k) is not None and _pattern(v) is not None
+    )
+    return tuple(itertools.islice(usable, MAX_REWRITES))
 
 
 def routes_of(
@@ -128,11 +185,7 @@ def routes_of(
     if isinstance(src, str):
         src_dir = posixpath.normpath(posixpath.join(generator.docs_dir, src.strip("/") or "."))
         src_dir = "" if src_dir == "." else src_dir
-    given = main.get("rewrites")
-    rewrites = tuple(
-        (k, v) for k, v in (given.items() if isinstance(given, dict) else ()) if isinstance(v, str)
-    )
-    return Routes(content, src_dir, rewrites, pages)
+    return Routes(content, src_dir, _rewrites(main.get("rewrites")), pages)
 
 
 def site_routes(
@@ -154,6 +207,9 @@ class _Reader:
     config: ConfigFile
     diagnostics: list[Diagnostic]
     not_literal: NotLiteral | None = None
+    #: Sidebar entries that named no page, by configuration file (after ``MAX_UNNAMED``
+    #: warnings, only counted).
+    unnamed: dict[str, int] = field(default_factory=dict)
 
     def items(self, given: Any, base: str) -> tuple[NavItem, ...]:
         if isinstance(given, NotLiteral):
@@ -191,19 +247,27 @@ class _Reader:
         full = link if link.startswith("/") else "/" + (base.lstrip("/") + link).lstrip("/")
         node = self.routes.node_of(full)
         if node is None:
+            count = self.unnamed[self.config.path] = self.unnamed.get(self.config.path, 0) + 1
+            if count > MAX_UNNAMED:
+                return ""
             self.diagnostics.append(
                 Diagnostic(
                     self.config.path,
                     _line_of(self.config.text, link),
                     1,
                     Level.WARNING,
-                    f"the sidebar entry '{link}' names no page of the content folder; it is "
+                    f"the sidebar entry '{_cut(link)}' names no page of the content folder; "
+                    "it is "
                     "left out of the page tree",
                     CODE,
                 )
             )
             return ""
         return url_path(self.addresses.out(node))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _line_of(text: str, value: str) -> int:
@@ -249,10 +313,38 @@ def vitepress_nav(
     the folders')."""
     configs = read_configs(generator)
     routes = routes_of(configs, generator, content, pages)
+    said, unnamed = len(diagnostics), dict[str, int]()
+    trees = _trees(configs, routes, addresses, diagnostics, unnamed)
+    diagnostics.extend(_problems(configs, diagnostics[said:]))
+    diagnostics.extend(_ignored_rewrites(configs[:1]))
+    diagnostics.extend(
+        Diagnostic(
+            path,
+            1,
+            1,
+            Level.WARNING,
+            f"{count - MAX_UNNAMED:,} more sidebar entries name no page of the content "
+            "folder; they are left out of the page tree",
+            CODE,
+        )
+        for path, count in unnamed.items()
+        if count > MAX_UNNAMED
+    )
+    return trees
+
+
+def _trees(
+    configs: list[ConfigFile],
+    routes: Routes,
+    addresses: Addresses,
+    diagnostics: list[Diagnostic],
+    unnamed: dict[str, int],
+) -> VitePressNav | None:
+    """The body of ``vitepress_nav``: the trees of every ``themeConfig``."""
     sidebars: list[tuple[str, tuple[NavItem, ...]]] = []
     top: list[tuple[str, tuple[NavItem, ...]]] = []
     for config, prefix, theme in _themes(configs, routes):
-        reader = _Reader(routes, addresses, config, diagnostics)
+        reader = _Reader(routes, addresses, config, diagnostics, unnamed=unnamed)
         given = theme.get("sidebar")
         if isinstance(given, dict):
             for key, value in given.items():
@@ -274,6 +366,31 @@ def vitepress_nav(
         diagnostics.extend(_unread_spreads(configs))
         return None
     return VitePressNav(tuple(sidebars), tuple(top), routes)
+
+
+def _ignored_rewrites(configs: list[ConfigFile]) -> list[Diagnostic]:
+    """One warning for the ``rewrites`` of the main configuration that sitegen does not use."""
+    given = configs[0].data.get("rewrites") if configs else None
+    if not isinstance(given, dict):
+        return []
+    kept = set(_rewrites(given))
+    left = [k for k, v in given.items() if isinstance(v, str) and (k, v) not in kept]
+    if not left:
+        return []
+    config = configs[0]
+    return [
+        Diagnostic(
+            config.path,
+            _line_of(config.text, left[0]),
+            1,
+            Level.WARNING,
+            f"{len(left):,} {'rewrite is' if len(left) == 1 else 'rewrites are'} not used, "
+            f"e.g. '{_cut(left[0])}': sitegen uses the "
+            f"first {MAX_REWRITES} rewrites of at most {MAX_ROUTE:,} characters, with at most "
+            "one parameter a segment and none after a ':name*'",
+            CODE,
+        )
+    ]
 
 
 def _themes(
@@ -316,13 +433,18 @@ def _theme(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _not_literal(path: str, what: str, value: NotLiteral) -> Diagnostic:
+    said = (
+        f"which sitegen cannot read: {value.reason}"
+        if value.reason
+        else "which is not a literal: sitegen reads the configuration's literals only and "
+        "never runs it"
+    )
     return Diagnostic(
         path,
         value.line,
         value.column,
         Level.WARNING,
-        f"{what} holds '{value.text}', which is not a literal: sitegen reads the "
-        "configuration's literals only and never runs it"
+        f"{what} holds '{value.text}', {said}"
         + (
             "; the page tree is made from the folders"
             if what.endswith("sidebar")
@@ -330,3 +452,33 @@ def _not_literal(path: str, what: str, value: NotLiteral) -> Diagnostic:
         ),
         CODE,
     )
+
+
+def _problems(configs: list[ConfigFile], said: list[Diagnostic]) -> list[Diagnostic]:
+    """One warning per configuration file for the first literal it could not read (a cap,
+    an escape, a syntax error: sitegen/code/literals.py), unless the sidebar or nav
+    warnings already named that place."""
+    places = {(d.path, d.line, d.col) for d in said}
+    out = []
+    for config in configs:
+        problem = config.problem
+        if problem is None or (config.path, problem.line, problem.column) in places:
+            continue
+        whole = not config.data
+        what = f"'{problem.text}' cannot be read: " if problem.text else ""
+        then = (
+            "the configuration is not used and the page tree is made from the folders"
+            if whole
+            else "it is read as no value"
+        )
+        out.append(
+            Diagnostic(
+                config.path,
+                problem.line,
+                problem.column,
+                Level.WARNING,
+                f"{what}{problem.reason}; {then}",
+                CODE,
+            )
+        )
+    return out
