@@ -44,19 +44,17 @@ def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> N
         explanation_text,
         link_at,
         link_lines,
+        shown,
     )
     from sitegen.link.step import crawl_index, line_counts, trace_link
 
     place = Place.parse(where)
-    if place is None:
-        raise click.BadParameter(
-            f"'{where}' is not PAGE:LINE[:COL] (for example content/index.md:12:5)",
-            param_hint="PAGE:LINE[:COL]",
-        )
+    if isinstance(place, str):
+        raise click.BadParameter(place, param_hint="PAGE:LINE[:COL]")
     result = _build(config, jobs)
     rec = _page_record(result, place.page)
     if rec is None:
-        raise click.BadParameter(f"no page '{place.page}' was built", param_hint="PAGE")
+        raise click.BadParameter(f"no page '{shown(place.page)}' was built", param_hint="PAGE")
     link = link_at(rec, place.line, place.column)
     if link is None:
         lines = ", ".join(map(str, link_lines(rec))) or "none"

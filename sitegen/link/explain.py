@@ -15,7 +15,12 @@ from typing import Any
 from sitegen.docs.records import Link, PageRecord
 from sitegen.link.step import TracedLink
 
-_PLACE = re.compile(r"(?P<page>.+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
+#: A line or column of more digits names no place of any file sitegen reads; the number is
+#: refused before int() is asked (which refuses over 4,300 digits: an internal error).
+MAX_DIGITS = 9
+#: How much of what the user typed a message repeats: a 5,000-digit number is not echoed whole.
+SHOWN_CHARS, SHOWN_DIGITS = 80, 20
+_LONG_NUMBER = re.compile(f"[0-9]{{{SHOWN_DIGITS + 1},}}")
 
 
 @dataclass(frozen=True)
@@ -27,15 +32,41 @@ class Place:
     column: int = 0
 
     @classmethod
-    def parse(cls, text: str) -> Place | None:
-        """The place ``text`` names, or None when it is not ``PAGE:LINE[:COL]``."""
-        m = _PLACE.fullmatch(text.strip())
-        if m is None or int(m["line"]) < 1 or (m["col"] is not None and int(m["col"]) < 1):
-            return None
-        return cls(m["page"], int(m["line"]), int(m["col"] or 0))
+    def parse(cls, text: str) -> Place | str:
+        """The place ``text`` names, or why it names none (a sentence for the user).
+
+        The page is the shortest prefix that leaves ``:LINE`` or ``:LINE:COL`` (a page path
+        may hold colons), found with two ``rpartition`` calls, in time linear in ``text``."""
+        text = text.strip()
+        page, _, last = text.rpartition(":")
+        before, _, line = page.rpartition(":")
+        numbers = [last]
+        if before and _is_number(line):  # PAGE:LINE:COL
+            page, numbers = before, [line, last]
+        bad = f"'{shown(text)}' is not PAGE:LINE[:COL] (for example content/index.md:12:5)"
+        if not page or not all(_is_number(n) for n in numbers):
+            return bad
+        if any(len(n.lstrip("0")) > MAX_DIGITS for n in numbers):
+            return f"{bad}: a line or column has at most {MAX_DIGITS} digits"
+        values = [int(n.lstrip("0") or "0") for n in numbers]
+        if min(values) < 1:
+            return bad
+        return cls(page, values[0], values[1] if len(values) == 2 else 0)
 
     def __str__(self) -> str:
         return f"{self.page}:{self.line}" + (f":{self.column}" if self.column else "")
+
+
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def shown(text: str) -> str:
+    """``text`` as a message repeats it: a number cut to ``SHOWN_DIGITS`` digits and the
+    whole to ``SHOWN_CHARS`` characters, each cut marked with '…'."""
+    text = text[: SHOWN_CHARS * 4]
+    text = _LONG_NUMBER.sub(lambda m: m[0][:SHOWN_DIGITS] + "…", text)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
 
 
 def link_at(rec: PageRecord, line: int, column: int = 0) -> Link | None:

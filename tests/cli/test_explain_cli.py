@@ -205,3 +205,25 @@ def test_a_bad_place_is_one_sentence_and_exit_2(project: Path, where: str, says:
     assert run.code == 2
     assert says in run.err
     assert "Traceback" not in run.err
+
+
+@pytest.mark.parametrize(
+    "where,says",
+    [
+        ("content/index.md:" + "9" * 5_000, "a line or column has at most 9 digits"),
+        ("content/index.md:3:" + "7" * 5_000, "a line or column has at most 9 digits"),
+        ("content/index.md:" + "0" * 5_000 + "1", "no link at content/index.md:1 "),
+        ("content/index.md:" + "1" * 10, "a line or column has at most 9 digits"),
+        ("p" * 100_000 + ":3", "no page 'ppp"),
+        ("content/index.md:" + "x" * 100_000, "is not PAGE:LINE[:COL]"),
+    ],
+)
+def test_a_huge_place_is_one_short_sentence_and_exit_2(
+    project: Path, where: str, says: str
+) -> None:
+    """Issue 27, defects 18 and 25: a 5,000-digit line was an internal error (int() refuses
+    over 4,300 digits), and what the user typed was echoed whole."""
+    run: Run = sitegen("explain", where, root=project)
+    assert run.code == 2
+    assert says in run.err and "internal error" not in run.err
+    assert not re.search("[0-9]{21}", run.err) and len(run.err) < 400, run.err
