@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sitegen.code.literals import SPREAD, NotLiteral, read_module
 from sitegen.languages import LangId
 
@@ -76,3 +78,112 @@ export default { ...base, b: 2, async buildEnd() { run() }, ...other, c: [3] }""
     assert (value["a"], value["b"], value["c"]) == (1, 2, [3])
     assert isinstance(value["buildEnd"], NotLiteral)
     assert value[SPREAD] == NotLiteral("...other", 2, 61)
+
+
+# Issue 27, defect 3: constants that refer to each other, ten-fold at each level.
+
+
+def _chain(levels: int, width: int = 10) -> bytes:
+    """``const c0 = [1, 1, ...]; const c1 = [c0, c0, ...]; ...`` exported as the sidebar."""
+    lines = [f"const c0 = [{', '.join(['1'] * width)}]"]
+    lines += [f"const c{i} = [{', '.join([f'c{i - 1}'] * width)}]" for i in range(1, levels)]
+    lines.append(f"export default {{ themeConfig: {{ sidebar: c{levels - 1} }} }}")
+    return "\n".join(lines).encode()
+
+
+def test_a_name_is_read_once_and_its_value_shared() -> None:
+    read = read_module(_chain(4))  # 10,000 numbers when expanded
+    sidebar = read.default["themeConfig"]["sidebar"]
+    assert read.problem is None
+    assert len(sidebar) == 10 and all(item is sidebar[0] for item in sidebar)
+    assert sidebar[0][0][0] == [1] * 10
+
+
+def test_a_value_that_expands_past_the_cap_is_one_not_literal() -> None:
+    # Seven levels are the issue's 729 bytes (116 s, 1.1 GB); five already pass the cap.
+    for levels in (5, 7):
+        read = read_module(_chain(levels))
+        assert isinstance(read.default, NotLiteral)
+        assert read.problem is read.default
+        assert "more than 100,000 values" in read.default.reason
+        assert (read.default.line, read.default.column) == (5, 45)  # the use that went past
+
+
+def test_strings_count_at_each_use() -> None:
+    big = "x" * 600_000
+    source = f"const s = '{big}'\nexport default {{ a: [s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s] }}"
+    read = read_module(source.encode())
+    assert isinstance(read.default, NotLiteral) and "10,000,000 characters" in read.default.reason
+
+
+def test_reference_cycles_are_named() -> None:
+    read = read_module(b"const a = [b]; const b = [a]; export default { a, b }")
+    inner = read.default["a"][0][0]
+    assert isinstance(inner, NotLiteral) and inner.reason == "'a' refers to itself"
+    assert read.problem == inner
+    function = read_module(b"function f() { return [f()] }\nexport default { f: f() }")
+    assert function.default["f"][0].reason == "'f()' refers to itself"
+
+
+def test_the_file_and_the_nesting_have_caps() -> None:
+    big = read_module(b"export default {}" + b" " * 1_000_000)
+    assert isinstance(big.default, NotLiteral) and "1,000,017 bytes" in big.default.reason
+    deep = read_module(b"export default " + b"[" * 3000 + b"]" * 3000)
+    assert deep.problem is not None and "64 levels" in deep.problem.reason
+    chain = "\n".join(f"const a{i + 1} = a{i}" for i in range(3000))
+    names = read_module(f"const a0 = 1\n{chain}\nexport default {{ x: a3000 }}".encode())
+    assert names.problem is not None and "64 levels" in names.problem.reason
+    # A name read deep once is still measured at each use: shallow fits, deep does not.
+    nested = "const n = " + "[" * 40 + "]" * 40 + "\nexport default { a: n, b: " + "[" * 30
+    read = read_module((nested + "n" + "]" * 30 + " }").encode())
+    assert isinstance(read.default["a"], list)
+    assert "64 levels" in _innermost(read.default["b"]).reason
+
+
+def _innermost(value: object) -> NotLiteral:
+    while isinstance(value, list):
+        value = value[0]
+    assert isinstance(value, NotLiteral)
+    return value
+
+
+# Issue 27, defect 14: literals that no page can hold.
+
+HOSTILE_LITERALS = {
+    "escape beyond U+10FFFF": (b'"\\u{FFFFFFFFFFFFFFFFFFFF}"', 22, "no Unicode character"),
+    "escape of 7 digits": (b'"\\u{1100000}"', 22, "no Unicode character"),
+    "lone surrogate": (b'"\\uD800"', 21, "lone surrogate"),
+    "low surrogate first": (b'"\\uDE00\\uD83D"', 21, "lone surrogate"),
+    "template surrogate": (b"`a\\uDFFF`", 21, "lone surrogate"),
+    "infinite number": (b"1e999999", 21, "beyond what JavaScript holds"),
+    "5,000 digits": (b"9" * 5000, 21, "more than 400 characters"),
+    "5,000 hexadecimal digits": (b"0x" + b"f" * 5000, 21, "more than 400 characters"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_LITERALS))
+def test_a_literal_no_page_can_hold_is_a_not_literal_with_its_place(name: str) -> None:
+    literal, column, reason = HOSTILE_LITERALS[name]
+    read = read_module(b"export default { a: " + literal + b", b: 'kept' }")
+    assert read.default["b"] == "kept"
+    found = read.default["a"]
+    assert isinstance(found, NotLiteral) and reason in found.reason
+    assert (found.line, found.column) == (1, column)
+    assert read.problem == found and len(found.text) <= 60
+
+
+def test_escapes_javascript_reads() -> None:
+    source = rb"""export default { a: "\uD83D\uDE00 \u{1F600} \x41\u00e9 \
+end", b: '\u{0000000041}', c: 1_000, d: 0x10, e: 1e3 }"""
+    value = read_module(source).default
+    assert value["a"] == "\U0001f600 \U0001f600 A\u00e9 end"
+    assert (value["b"], value["c"], value["d"], value["e"]) == ("A", 1000, 16, 1000.0)
+    big_int = read_module(b"export default { a: 123n }").default["a"]
+    assert big_int == NotLiteral("123n", 1, 21)  # a BigInt: no literal sitegen reads
+
+
+def test_a_file_without_a_default_export_names_its_first_syntax_error() -> None:
+    read = read_module(b"const a = 1\nexport default { a: [1, 2")
+    assert isinstance(read.default, NotLiteral) and "syntax error" in read.default.reason
+    assert read.problem is read.default
+    assert read_module(b"const a = 1").problem is None  # no error: no default, no warning
