@@ -57,7 +57,8 @@ def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> N
         raise click.BadParameter(f"no page '{shown(place.page)}' was built", param_hint="PAGE")
     link = link_at(rec, place.line, place.column)
     if link is None:
-        lines = ", ".join(map(str, link_lines(rec))) or "none"
+        starts = link_lines(rec)
+        lines = ", ".join(map(str, starts[:20])) + (", …" if len(starts) > 20 else "") or "none"
         raise click.BadParameter(
             f"no link at {rec.path}:{place.line}"
             + (f":{place.column}" if place.column else "")

@@ -227,3 +227,12 @@ def test_a_huge_place_is_one_short_sentence_and_exit_2(
     assert run.code == 2
     assert says in run.err and "internal error" not in run.err
     assert not re.search("[0-9]{21}", run.err) and len(run.err) < 400, run.err
+
+
+def test_the_lines_with_links_are_listed_up_to_twenty(tmp_path: Path) -> None:
+    page = "# Many\n\n" + "".join(f"[l{i}](x{i}.md)\n" for i in range(30))
+    root = write(tmp_path / "p", {"sitegen.toml": 'content = "content"\n', "content/a.md": page})
+    run = sitegen("explain", "content/a.md:1", root=root)
+    assert run.code == 2
+    listed = run.err.split("start on lines: ", 1)[1]
+    assert listed.startswith("3, 4, 5,") and "22, …" in listed and "23" not in listed
