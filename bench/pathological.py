@@ -53,6 +53,12 @@ SHAPES: list[tuple[str, Callable[[int], str]]] = [
     ("`a`{", repeated("`a`{")),
     ("{: + spaces + x", lambda size: "{:" + " " * size + "x"),
     ("{: #a}\\n## h\\n", repeated("a\n\n{: #a}\n## h\n")),
+    # raw HTML left open (issue 27, defect 9): the stdlib parser retried each at every '<'
+    ("<!--", repeated("<!--")),
+    ("x <!-- ", repeated("x <!-- ")),
+    ("<!-- <a href=x> ", repeated("<!-- <a href=x> ")),
+    ('<div> + <a id="x ', lambda size: "<div>" + '<a id="x ' * (size // 9) + "<a href=y>"),
+    ("<div>\\n + <![CDATA[ >", lambda size: "<div>\n" + "<![CDATA[ >" * (size // 11)),
 ]
 
 

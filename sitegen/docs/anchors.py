@@ -7,32 +7,26 @@ Reads the parsed tokens only; never changes them and never decides whether a lin
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from html.parser import HTMLParser
 
 from markdown_it.token import Token
 
-
-class _IdCollector(HTMLParser):
-    """``id`` of any element, ``name`` of ``<a>``: what a browser scrolls to for ``#x``."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if value and (name == "id" or (name == "name" and tag == "a")):
-                self.ids.add(value)
-
-    handle_startendtag = handle_starttag
+from sitegen.docs.htmlscan import StartTag, html_events
 
 
 def html_ids(fragments: Iterable[str]) -> set[str]:
-    collector = _IdCollector()
+    """``id`` of any element, ``name`` of ``<a>``: what a browser scrolls to for ``#x``.
+
+    Each fragment is read on its own, in one pass (sitegen/docs/htmlscan.py): a comment
+    left open in one swallows the rest of that fragment only.
+    """
+    ids: set[str] = set()
     for html in fragments:
-        collector.feed(html)
-    collector.close()
-    return collector.ids
+        for event in html_events(html):
+            if isinstance(event, StartTag):
+                for name, value in event.attrs:
+                    if value and (name == "id" or (name == "name" and event.name == "a")):
+                        ids.add(value)
+    return ids
 
 
 def page_anchors(tokens: Sequence[Token]) -> list[str]:

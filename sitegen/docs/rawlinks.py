@@ -12,11 +12,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from html.parser import HTMLParser
 
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from sitegen.docs.htmlscan import EndTag, StartTag, html_events
 from sitegen.docs.positions import PLACES, InlineRule, PageText, to_place
 from sitegen.docs.records import LinkKind
 from sitegen.docs.sanitize import MARKED, TRUSTED
@@ -68,43 +68,41 @@ class RawLink:
     label: str
 
 
-class _Finder(HTMLParser):
-    """Start tags of ``LINK_ATTRIBUTES`` as the stdlib parser finds them (comments and the
-    text of ``<script>`` and ``<style>`` hold no tags), and the text inside each ``<a>``."""
+class _Finder:
+    """Start tags of ``LINK_ATTRIBUTES`` as a browser's tokenizer finds them (comments and
+    the text of ``<script>`` and ``<style>`` hold no tags), and the text inside each ``<a>``.
+    One forward pass (sitegen/docs/htmlscan.py): an unterminated ``<!--`` or tag ends the
+    fragment instead of being retried at every later ``<``."""
 
-    def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.html = html
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", html)]
+    def __init__(self) -> None:
         self.found: list[tuple[HtmlLink, list[str]]] = []
         self.text: list[str] | None = None  # the open <a>'s text, when it has a link
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "a":
+    def start_tag(self, tag: StartTag, html: str) -> None:
+        if tag.name == "a":
             self.text = None  # an <a> closes the one before it
-        elif tag == "img" and self.text is not None:
-            self.text.append(next((v or "" for k, v in attrs if k == "alt"), ""))
-        wanted = LINK_ATTRIBUTES.get(tag)
+        elif tag.name == "img" and self.text is not None:
+            self.text.append(next((v or "" for k, v in tag.attrs if k == "alt"), ""))
+        wanted = LINK_ATTRIBUTES.get(tag.name)
         if wanted is None:
             return
-        line, column = self.getpos()
-        start = self.line_starts[line - 1] + column
-        link = _link_attribute(self.get_starttag_text() or "", start, *wanted, attrs)
+        text_of_tag = html[tag.start : tag.end]
+        link = _link_attribute(text_of_tag, tag.start, *wanted, tag.attrs)
         if link is None:
             return
         text: list[str] = []
-        if tag == "a":
+        if tag.name == "a":
             self.text = text
         else:
             text.append(link.label)
         self.found.append((link, text))
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "a" and self.text is not None:
+    def end_tag(self, name: str) -> None:
+        if name == "a" and self.text is not None:
             self.text.append("\0")  # closed: nothing after this belongs to its label
             self.text = None
 
-    def handle_data(self, data: str) -> None:
+    def data(self, data: str) -> None:
         if self.text is not None:
             self.text.append(data)
 
@@ -115,9 +113,14 @@ def html_links(html: str) -> list[HtmlLink]:
     only the first."""
     if _LINK_TAG.search(html) is None:
         return []
-    finder = _Finder(html)
-    finder.feed(html)
-    finder.close()
+    finder = _Finder()
+    for event in html_events(html):
+        if isinstance(event, StartTag):
+            finder.start_tag(event, html)
+        elif isinstance(event, EndTag):
+            finder.end_tag(event.name)
+        else:
+            finder.data(event.text)
     out = []
     for link, text in finder.found:
         closed = "\0" in text
