@@ -1,7 +1,8 @@
 """Stale pages and change impact on a real repository (issue 23), next to git's own time for
 the same history: the stale-docs pass (what pages document + one ``git log --name-status``
 pass + the line-level ``git log -p`` of the documented ranges) and ``impact`` over the last
-N commits, beside ``git log`` and ``git diff`` over the same ranges.
+N commits, beside ``git log`` and ``git ls-tree`` over the same ranges (git run as sitegen
+runs it, sitegen/gitrun.py).
 
     python bench/stale.py --repo /tmp/httpx --runs 5 --commits 50
 
@@ -14,16 +15,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sitegen.analyse.githistory import forget, git_env
+from sitegen.analyse.githistory import forget
 from sitegen.analyse.impact import changes_since, impact_of, importers_of
 from sitegen.analyse.stale import documents_of_build, stale_pages
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
+from sitegen.gitrun import run_git
 
 
 def median_seconds(fn: Callable[[], object], runs: int) -> float:
@@ -36,9 +37,8 @@ def median_seconds(fn: Callable[[], object], runs: int) -> float:
 
 
 def git(root: Path, *args: str) -> Callable[[], object]:
-    return lambda: subprocess.run(
-        ["git", "-C", str(root), *args], capture_output=True, check=True, env=git_env()
-    )
+    """git's own time for the same read, run as sitegen runs git (sitegen/gitrun.py)."""
+    return lambda: run_git(root, list(args))
 
 
 def main() -> None:
@@ -71,7 +71,7 @@ def main() -> None:
         ("  git log --name-status -M (whole history)", median_seconds(git(root, "log", "--name-status", "-M", "--format=%H", "HEAD"), args.runs)),
         ("  git log -p -U0 of the documented files", median_seconds(git(root, "log", "-p", "--unified=0", "-M", "HEAD", "--", *lined), args.runs)),
         (f"impact --since {since} (no build)", median_seconds(impact, args.runs)),
-        (f"  git diff -U0 -M {since}", median_seconds(git(root, "diff", "--unified=0", "-M", since), args.runs)),
+        (f"  git ls-tree -r {since} (the work tree is hashed and diffed in Python)", median_seconds(git(root, "ls-tree", "-r", since), args.runs)),
         (f"  git log --name-status {since}..HEAD", median_seconds(git(root, "log", "--name-status", "--format=%H", f"{since}..HEAD"), args.runs)),
     ]  # fmt: skip
     print(f"repository: {root} ({report.cost.commits} commits reachable from HEAD)")

@@ -1,82 +1,48 @@
 """The project's git history as stale pages and change impact need it: which commits changed
-which files (renames followed), and which lines each commit or a diff touched.
+which files (renames followed), and which lines each commit or the work tree touched.
 
-Runs only ``git`` itself, with fixed arguments, in the project root's own checkout, with an
-environment and options that keep the repository's configuration from running anything
-(no external diff, no textconv, no fsmonitor, no signature checks). Never writes.
+git runs only through sitegen/gitrun.py (the one way sitegen runs git: the root's own
+checkout, a clean environment, nothing of the repository's configuration or attributes
+applied). The work tree is never shown to git: its files are hashed and diffed here, in
+Python, against the blobs of a commit (``work_tree_diff``). Never writes.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
-import subprocess
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from sitegen.gitrun import (
+    MAX_REVISION,
+    GitError,
+    blob_id,
+    is_checkout,
+    read_blobs,
+    run_git,
+    shown_revision,
+    tree_blobs,
+)
 from sitegen.link.documents import Commit
 
+__all__ = ["GitError", "is_checkout", "run_git"]
+
 T = TypeVar("T")
-GIT_TIMEOUT = 120
 #: At most this many paths are given to one ``git log -p`` (the command line stays short).
 PATHS_PER_CALL = 500
-#: The configuration that could make git run a program from the repository, overridden.
-_SAFE_CONFIG = (
-    "core.quotePath=false",
-    "core.fsmonitor=false",
-    "log.showSignature=false",
-    "diff.external=",
-    "core.hooksPath=/dev/null",
-    "color.ui=false",
-)
-_DIFF_OPTIONS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M")
+#: A work-tree file larger than this is compared by its blob id alone: a change is one hunk
+#: over the whole file (its lines are not read into memory).
+MAX_DIFF_BYTES = 16 * 2**20
+#: Lines between a file's unchanged head and tail that difflib compares one by one; a
+#: longer middle is one hunk (difflib's matcher is quadratic at worst).
+MAX_DIFF_LINES = 5000
+_DIFF_OPTIONS = ("--no-color", "-M")
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
-class GitError(Exception):
-    """git is missing, the root is no checkout, or git refused (a bad revision)."""
-
-
-def git_env() -> dict[str, str]:
-    """The caller's environment without any ``GIT_*`` variable (which could point git at
-    another repository or configuration), plus a fixed locale and no prompts or locks."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_OPTIONAL_LOCKS="0",
-        GIT_TERMINAL_PROMPT="0",
-        GIT_CONFIG_NOSYSTEM="1",
-        LC_ALL="C",
-    )
-    return env
-
-
-def is_checkout(root: Path) -> bool:
-    """Whether the root is the top of a git checkout (sitegen reads nothing above the root)."""
-    return (root / ".git").exists()
-
-
-def run_git(root: Path, args: Sequence[str]) -> bytes:
-    """``git -C root <safe config> args``: its standard output; GitError on any failure."""
-    command = ["git", "-C", str(root)]
-    for setting in _SAFE_CONFIG:
-        command += ["-c", setting]
-    try:
-        proc = subprocess.run(
-            [*command, *args],
-            capture_output=True,
-            timeout=GIT_TIMEOUT,
-            check=False,
-            env=git_env(),
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise GitError(f"git could not run ({exc})") from exc
-    if proc.returncode != 0:
-        first = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(first[0] if first else f"git exited with {proc.returncode}")
-    return proc.stdout
 
 
 # --- commits and the files they changed ---------------------------------------------------
@@ -344,26 +310,171 @@ def _line_history(root: Path, since: str, names: list[str]) -> list[tuple[str, l
 
 
 def work_tree_diff(root: Path, since: str, paths: Sequence[str] = ()) -> list[FileDiff]:
-    """What changed between ``since`` and the work tree (staged or not), with hunks."""
-    args = ["diff", "--unified=0", *_DIFF_OPTIONS, since, "--", *paths]
-    commits = parse_patch(run_git(root, args))
-    return commits[0][1] if commits else []
+    """What changed between commit ``since`` and the work tree, with hunks, sorted by path.
+
+    The files are those of ``since`` and of HEAD (only ``paths`` when given). Each is read
+    from the work tree and hashed as git hashes a blob; where the id differs from the
+    committed one, the committed blob (``git cat-file``, no filter) and the file are diffed
+    line by line here. git never sees the work tree, so no filter, diff driver or attribute
+    of the repository applies (content/guides/safety.md). A file with the content of a file
+    ``since`` had that is gone from the work tree is that file renamed (no hunks)."""
+    old = tree_blobs(root, since)
+    head = tree_blobs(root, "HEAD")
+    names = old.keys() | head.keys()
+    if paths:
+        names &= set(paths)
+    width = len(next(iter([*old.values(), *head.values()]), ("", "0" * 40))[1])
+    reader = _WorkTree(root, width)
+    work: dict[str, _WorkFile | None] = {}
+    for name in sorted(names):
+        found = reader.read(name)
+        committed = old.get(name)
+        if committed is None or found is None or found.blob != committed[1]:
+            work[name] = found
+    blobs = read_blobs(root, (old[n][1] for n, f in work.items() if n in old and f and f.data))
+    diffs = [_file_diff(name, old.get(name), found, blobs) for name, found in work.items()]
+    return _with_renames(diffs, old, work)
+
+
+@dataclass(frozen=True)
+class _WorkFile:
+    blob: str  # its id as git would give it
+    data: bytes | None  # its bytes; None when larger than MAX_DIFF_BYTES
+
+
+class _WorkTree:
+    """Reads the work tree's files as git would see them, never through a link: a symbolic
+    link is the name it points to (what git stores), and a file below a folder that is a
+    link, or anything but a file (a FIFO never blocks), is no file."""
+
+    def __init__(self, root: Path, width: int) -> None:
+        self.root, self.width = root, width
+        self.folders: dict[str, bool] = {"": True}
+
+    def read(self, name: str) -> _WorkFile | None:
+        if not self._is_folder(name.rpartition("/")[0]):
+            return None
+        path = self.root / name
+        try:
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                data = os.fsencode(os.readlink(path))
+                return _WorkFile(blob_id(data, self.width), data)
+            return _read_file(path, self.width) if stat.S_ISREG(mode) else None
+        except OSError:
+            return None
+
+    def _is_folder(self, folder: str) -> bool:
+        """Whether every step of ``folder`` is a real folder (each step looked at once)."""
+        steps = folder.split("/") if folder else []
+        for i in range(len(steps)):
+            at = "/".join(steps[: i + 1])
+            if at not in self.folders:
+                try:
+                    self.folders[at] = stat.S_ISDIR(os.lstat(self.root / at).st_mode)
+                except OSError:
+                    self.folders[at] = False
+            if not self.folders[at]:
+                return False
+        return True
+
+
+def _read_file(path: Path, width: int) -> _WorkFile | None:
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as fh:
+        size = os.fstat(fd).st_size
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        if size <= MAX_DIFF_BYTES:
+            data = fh.read()
+            return _WorkFile(blob_id(data, width), data)
+        return _WorkFile(blob_id(iter(lambda: fh.read(1 << 20), b""), width, size), None)
+
+
+def _file_diff(
+    name: str, committed: tuple[str, str] | None, found: _WorkFile | None, blobs: dict[str, bytes]
+) -> FileDiff:
+    if found is None:
+        return FileDiff("", name, deleted=True)
+    before = b"" if committed is None else blobs.get(committed[1])
+    if before is None or found.data is None:  # too large to diff: one hunk over the file
+        return FileDiff(name, "" if committed is None else name, [Hunk(1, 1, 1, 1)])
+    return FileDiff(name, "" if committed is None else name, line_hunks(before, found.data))
+
+
+def _with_renames(
+    diffs: list[FileDiff], old: dict[str, tuple[str, str]], work: dict[str, _WorkFile | None]
+) -> list[FileDiff]:
+    """A new file with the content of a file gone from the work tree is that file renamed,
+    as ``git diff -M`` reports an exact rename (no hunks)."""
+    gone = {old[d.old_path][1]: d.old_path for d in diffs if d.deleted}
+    moved: dict[str, str] = {}
+    for diff in diffs:
+        found = work.get(diff.path)
+        if not diff.deleted and diff.path not in old and found and found.blob in gone:
+            moved[diff.path] = gone.pop(found.blob)
+    kept = [d for d in diffs if not (d.deleted and d.old_path in moved.values())]
+    return [FileDiff(d.path, moved[d.path]) if d.path in moved else d for d in kept]
+
+
+def line_hunks(old: bytes, new: bytes) -> list[Hunk]:
+    """The hunks of a ``--unified=0`` diff from ``old`` to ``new``, computed here (difflib):
+    the unchanged head and tail are set aside first (most edits are local), the middle is
+    compared line by line up to MAX_DIFF_LINES a side, else it is one hunk. A line ending
+    "\\r\\n" is the line ending "\\n" (a checkout that converts line endings changed nothing)."""
+    a, b = _lines(old), _lines(new)
+    limit = min(len(a), len(b))
+    head = 0
+    while head < limit and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    a_mid, b_mid = a[head : len(a) - tail], b[head : len(b) - tail]
+    if not a_mid and not b_mid:
+        return []
+    if len(a_mid) > MAX_DIFF_LINES or len(b_mid) > MAX_DIFF_LINES:
+        return [_hunk(head, head + len(a_mid), head, head + len(b_mid))]
+    matcher = difflib.SequenceMatcher(None, a_mid, b_mid)
+    return [
+        _hunk(head + i1, head + i2, head + j1, head + j2)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _lines(data: bytes) -> list[bytes]:
+    parts = data.replace(b"\r\n", b"\n").split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])  # the last line, without a newline at the end of the file
+    return lines
+
+
+def _hunk(i1: int, i2: int, j1: int, j2: int) -> Hunk:
+    """Lines ``i1:i2`` of the old side became ``j1:j2`` (0-based, end excluded), numbered as
+    git numbers a hunk: from 1, and an empty side names the line before it."""
+    return Hunk(i1 + 1 if i2 > i1 else i1, i2 - i1, j1 + 1 if j2 > j1 else j1, j2 - j1)
 
 
 def resolve_revision(root: Path, rev: str) -> Commit:
     """The commit ``rev`` names; GitError when it names none. ``rev`` never reaches git as
-    an option."""
-    if rev.startswith("-") or not rev.strip():
-        raise GitError(f"'{rev}' is not a revision")
+    an option, and a message shows at most its first 80 characters."""
+    shown = shown_revision(rev)
+    if rev.startswith("-") or not rev.strip() or len(rev) > MAX_REVISION or "\0" in rev:
+        raise GitError(f"'{shown}' is not a revision")
     try:
-        full = run_git(root, ["rev-parse", "--verify", "--quiet", rev + "^{commit}"])
+        full = run_git(
+            root, ["rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"]
+        )
     except GitError as exc:
-        raise GitError(f"'{rev}' names no commit of this repository") from exc
+        raise GitError(f"'{shown}' names no commit of this repository") from exc
     commit = full.decode("ascii", "replace").strip()
     out = run_git(root, ["log", "-1", "--format=%H%x00%cs%x00%s", commit, "--"])
     parts = out.decode("utf-8", "replace").strip("\n").split("\0")
     if len(parts) < 3:
-        raise GitError(f"'{rev}' names no commit")
+        raise GitError(f"'{shown}' names no commit")
     return Commit(parts[0], parts[1], parts[2])
 
 

@@ -2,8 +2,9 @@
 each with the reason, then the pages that document the changed files' importers (one hop),
 marked indirect (content/guides/stale-pages.md#change-impact).
 
-Reads the change from git (sitegen/analyse/githistory.py) and what pages document from the
-build; never mutates the graphs. Prints nothing: the command formats what this returns.
+Reads the change from git (sitegen/analyse/githistory.py: the work tree is hashed and diffed
+in Python, never shown to git) and what pages document from the build; never mutates the
+graphs. Prints nothing: the command formats what this returns.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.analyse.check import Finding, github_annotation
-from sitegen.analyse.githistory import FileDiff, GitError, is_checkout, resolve_revision
+from sitegen.analyse.githistory import FileDiff, resolve_revision
 from sitegen.analyse.githistory import work_tree_diff as _work_tree_diff
 from sitegen.code.graph import CodeGraph, EdgeKind
 from sitegen.diagnostics import Level
+from sitegen.gitrun import GitError, is_checkout, shown_revision
 from sitegen.link.documents import Commit, DocRef
 from sitegen.plural import counted
 
@@ -78,7 +80,7 @@ def changes_since(root: Path, rev: str, option: str = "--since") -> tuple[Commit
         since = resolve_revision(root, rev)
         return since, _work_tree_diff(root, since.hash)
     except GitError as exc:
-        raise ImpactError(f"{option} {rev}: {exc}") from exc
+        raise ImpactError(f"{option} {shown_revision(rev)}: {exc}") from exc
 
 
 def importers_of(code: CodeGraph | None) -> dict[str, set[str]]:
@@ -164,7 +166,7 @@ def gate_findings(impact: Impact) -> list[Finding]:
 def format_text(impact: Impact) -> str:
     direct = len(impact.direct)
     head = (
-        f"sitegen impact: since {impact.rev} ({impact.since.short}, {impact.since.date}): "
+        f"sitegen impact: since {shown_revision(impact.rev)} ({impact.since.short}, {impact.since.date}): "
         f"{counted(len(impact.changed), 'changed file')}; "
         f"{counted(len(impact.pages), 'page')} document what changed "
         f"({direct} direct, {len(impact.pages) - direct} indirect)."

@@ -17,15 +17,14 @@ from typing import TYPE_CHECKING
 from sitegen.analyse.check import Finding
 from sitegen.analyse.githistory import (
     FileDiff,
-    GitError,
     History,
-    is_checkout,
     line_history,
     map_back,
     read_history,
     work_tree_diff,
 )
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.gitrun import GitError, is_checkout, is_shallow
 from sitegen.link.documents import (
     Commit,
     Cost,
@@ -42,6 +41,13 @@ if TYPE_CHECKING:
 
 STALE_DOC = "stale-doc"
 NOTICE = "The code this page documents changed after it"
+#: Why a shallow clone has no report: its oldest commit seems to add every file, so every
+#: page would seem as new as the code (actions/checkout fetches one commit by default).
+SHALLOW = (
+    "the git history is shallow (a shallow clone), so when each page and the code it "
+    "documents last changed cannot be told; fetch the whole history "
+    "(git fetch --unshallow, or fetch-depth: 0 in actions/checkout)"
+)
 
 
 def documents_of_build(result: BuildResult) -> dict[str, list[DocRef]]:
@@ -81,6 +87,9 @@ def stale_pages(root: Path, docs: Mapping[str, list[DocRef]]) -> StaleReport:
         report.reason = "the project root is not the top of a git checkout"
         return report
     try:
+        if is_shallow(root):
+            report.reason, report.shallow = SHALLOW, True
+            return report
         history = read_history(root)
         report.cost.commits = len(history.commits)
         report.pages = _stale(root, history, docs, report.cost)

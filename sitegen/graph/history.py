@@ -1,16 +1,18 @@
 """The temporal dimension's input: when files changed, and which changed together, from git.
 
 Ages are measured from the newest commit, never from the clock, so one commit always gives
-the same figures (content/guides/related-pages.md). Outside a git checkout, or when git
-fails, the history is empty and the dimension is flat. Only runs ``git log``; writes nothing.
+the same figures (content/guides/related-pages.md). When the project root is not the top of
+its own git checkout (a parent's history is never read), or git fails, the history is empty
+and the dimension is flat. Only runs ``git log``, through sitegen/gitrun.py; writes nothing.
 """
 
 from __future__ import annotations
 
 import math
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sitegen.gitrun import GitError, is_checkout, run_git
 
 #: How many commits back the history reaches.
 MAX_COMMITS = 300
@@ -18,6 +20,8 @@ MAX_COMMITS = 300
 #: which files belong together.
 MAX_FILES_PER_COMMIT = 40
 DAY = 86_400.0
+#: Seconds the history may take to read (the related pages wait for it).
+GIT_TIMEOUT = 20.0
 #: Half-life of a change's weight, per node kind: docs stay relevant longer than code.
 HALF_LIFE_DAYS = {"page": 180.0, "source": 60.0}
 
@@ -63,33 +67,28 @@ def _decay(age_seconds: float, kind: str) -> float:
 
 
 def read_history(root: Path) -> History:
-    """The last ``MAX_COMMITS`` commits of the checkout that holds ``root``, paths relative
-    to ``root`` (``git log --relative``); empty when there is none."""
+    """The last ``MAX_COMMITS`` commits of the root's own checkout (sitegen/gitrun.py: no
+    parent repository is read, nothing of the repository's configuration runs); empty when
+    the root is not the top of a checkout or git fails."""
+    if not is_checkout(root):
+        return History()
     try:
-        proc = subprocess.run(
+        out = run_git(
+            root,
             [
-                "git",
-                "-c",
-                "core.quotepath=off",
                 "log",
                 f"-n{MAX_COMMITS}",
                 "--no-renames",
-                "--relative",
                 "--name-only",
                 "--format=%x1e%ct",
+                "HEAD",
                 "--",
-                ".",
             ],
-            cwd=root,
-            capture_output=True,
-            timeout=20,
-            check=False,
+            timeout=GIT_TIMEOUT,
         )
-    except (OSError, subprocess.SubprocessError):
+    except GitError:
         return History()
-    if proc.returncode != 0:
-        return History()
-    return parse_log(proc.stdout.decode("utf-8", "replace"))
+    return parse_log(out.decode("utf-8", "replace"))
 
 
 def parse_log(text: str) -> History:

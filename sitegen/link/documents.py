@@ -121,6 +121,8 @@ class StaleReport:
 
     pages: list[StalePage] = field(default_factory=list)
     reason: str = ""
+    #: The checkout's history is shallow: no report, and the site says why (``reason``).
+    shallow: bool = False
     #: Every page that documents something, with what it documents.
     documented: dict[str, list[DocRef]] = field(default_factory=dict)
     cost: Cost = field(default_factory=Cost)

@@ -20,9 +20,11 @@ STALE_DOCS = OutPath("stale-docs.html")
 
 def stale_report(site: SiteState) -> StaleReport | None:
     """The build's stale-pages report, or None when it has none (outside git, nothing
-    documented)."""
+    documented). A shallow clone's is shown, to say why it lists no page."""
     report = site.result.stale
-    if not isinstance(report, StaleReport) or report.reason or not report.documented:
+    if not isinstance(report, StaleReport) or not report.documented:
+        return None
+    if report.reason and not report.shallow:
         return None
     return report
 
@@ -90,8 +92,14 @@ def stale_docs_view(site: SiteState, out: OutPath) -> ReportView:
             f"Pages whose documented code changed in a commit after the page's own last change "
             f"({len(report.pages) if report else 0} of the {documented} pages that document code). "
             "A symbol or a range counts only when a commit touched its lines."
+        )
+        if not (report and report.reason)
+        else f"Which of the {documented} pages that document code are stale cannot be told.",
+        empty_text=(
+            f"No stale-docs report: {report.reason}."
+            if report and report.reason  # never "up to date" when nothing could be told
+            else "No stale pages: every page is newer than the code it documents."
         ),
-        empty_text="No stale pages: every page is newer than the code it documents.",
     )
 
 
