@@ -26,7 +26,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.federation.ingest import site_prefix
 from sitegen.federation.model import Federation
-from sitegen.federation.step import PeerReading, federate, read_peers
+from sitegen.federation.step import PEER, PeerReading, federate, read_peers
 from sitegen.generators import SlugStyle
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph, NodeKind
@@ -181,7 +181,9 @@ def _build_locked(
         previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
         if options.write_site and not clean_pages and _unchanged(config, previous, fingerprint):
             result = _previous_result(config, found, previous, started)
-            result.diagnostics = sorted(set(result.diagnostics + peers.diagnostics))
+            # what reading the peers found is this build's (content/guides/federation.md)
+            replayed = [d for d in result.diagnostics if d.code != PEER]
+            result.diagnostics = sorted(set(replayed + peers.diagnostics))
             return result
         mark_unfinished(config.cache_dir)
         state = load_state(config.cache_dir, clean_pages)

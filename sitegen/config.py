@@ -34,6 +34,39 @@ class PeerOption:
     path: str = ""
     name: str = ""
 
+    @property
+    def shown(self) -> str:
+        """The peer as it may be shown (pages, messages, exports): a URL's credentials hidden."""
+        return shown_url(self.url) if self.url else self.path
+
+
+def shown_url(url: str) -> str:
+    """``url`` with what may be a secret hidden: the user and password (``https://***@host/``)
+    and every query and fragment value (``?token=***``), since a peer's URL may carry a token
+    and peers.html, warnings and exports are public (content/guides/federation.md). String
+    operations, not ``urlsplit``: a URL that does not parse is hidden the same way."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    authority, rest = rest[:end], rest[end:]
+    if "@" in authority:
+        authority = "***@" + authority.rpartition("@")[2]
+    rest, hash_, fragment = rest.partition("#")
+    path, question, query = rest.partition("?")
+    hidden = (_hide_values(query), hash_, _hide_values(fragment))
+    return "".join((scheme, sep, authority, path, question, *hidden))
+
+
+def _hide_values(query: str) -> str:
+    """``a=1&b`` as ``a=***&b``: the names kept, so a reader knows which URL it is."""
+    if not query:
+        return ""
+    return "&".join(
+        name + "=***" if sep else name
+        for name, sep, _ in (item.partition("=") for item in query.split("&"))
+    )
+
 
 SEVERITIES = ("error", "warn", "info", "ignore")
 RAW_HTML_MODES = ("sanitize", "escape", "allow")
@@ -286,27 +319,59 @@ def check_base_url(url: str) -> None:
 def _coerce_peers(value: Any) -> tuple[PeerOption, ...]:
     """``peers``: strings (a URL, a folder or a file) or tables of ``path``, ``url``, ``name``."""
     items = value if isinstance(value, list) else [value]
-    peers = []
-    for given in items:
-        item = given
-        if isinstance(given, str):
-            is_url = bool(urlsplit(given).scheme) and "://" in given
-            item = {"url": given} if is_url else {"path": given}
-        if not isinstance(item, dict) or not set(item) <= {"url", "path", "name"}:
-            raise ConfigError(
-                "option 'peers' must list URLs, paths or tables of path, url and name, "
-                'such as peers = ["https://docs.example.org/", "../other/site"]'
-            )
-        if not all(isinstance(v, str) for v in item.values()) or not (
-            item.get("url") or item.get("path")
-        ):
-            raise ConfigError("option 'peers': each peer needs a url or a path (strings)")
-        if item.get("url"):
-            parts = urlsplit(item["url"])
-            if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise ConfigError(f"option 'peers': '{item['url']}' is not an absolute http(s) URL")
-        peers.append(PeerOption(item.get("url", ""), item.get("path", ""), item.get("name", "")))
-    return tuple(peers)
+    return tuple(_coerce_peer(index, given) for index, given in enumerate(items))
+
+
+def _coerce_peer(index: int, given: Any) -> PeerOption:
+    item = given
+    if isinstance(given, str):
+        is_url = "://" in given and bool(_scheme_of(given))
+        item = {"url": given} if is_url else {"path": given}
+    if not isinstance(item, dict) or not set(item) <= {"url", "path", "name"}:
+        raise ConfigError(
+            "option 'peers' must list URLs, paths or tables of path, url and name, "
+            'such as peers = ["https://docs.example.org/", "../other/site"]'
+        )
+    if not all(isinstance(v, str) for v in item.values()) or not (
+        item.get("url") or item.get("path")
+    ):
+        raise ConfigError("option 'peers': each peer needs a url or a path (strings)")
+    if item.get("url"):
+        _check_peer_url(index, item["url"])
+    return PeerOption(item.get("url", ""), item.get("path", ""), item.get("name", ""))
+
+
+#: A URL's scheme (RFC 3986, section 3.1).
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+
+
+def _scheme_of(text: str) -> str:
+    """The scheme of ``text`` read as a URL ("" when it is none); string tests, since
+    ``urlsplit`` raises on some strings that are no URL at all."""
+    scheme = text.partition("://")[0]
+    return scheme if _SCHEME.fullmatch(scheme) else ""
+
+
+def _check_peer_url(index: int, url: str) -> None:
+    """A peer's URL is an absolute http(s) URL that parses: a bad one stops the build with one
+    sentence (exit 2), like every other bad option, never an internal error."""
+    shown = _cut(shown_url(url))
+    try:
+        parts = urlsplit(url)
+        valid = bool(parts.hostname) and (parts.port is None or parts.port > 0)
+    except ValueError as exc:  # "Invalid IPv6 URL", "Port out of range 0-65535"
+        raise ConfigError(
+            f"option 'peers': peers[{index}] '{shown}' is not a valid URL ({exc})"
+        ) from None
+    if parts.scheme not in ("http", "https") or not valid:
+        raise ConfigError(
+            f"option 'peers': peers[{index}] '{shown}' is not an absolute http(s) URL"
+        )
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    """A value as a message may echo it: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def parse_languages(names: list[Any]) -> tuple[LangId, ...]:

@@ -9,13 +9,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from sitegen.config import shown_url
 from sitegen.diagnostics import Diagnostic
 from sitegen.graph.model import Graph
 from sitegen.paths import NodeId
 from sitegen.plural import counted
 
-#: The version of a stored copy's JSON; a copy of another version is not used.
-COPY_VERSION = 1
+#: The version of a stored copy's JSON; a copy of another version is not used. Version 2
+#: keeps a count of the malformed rows, not their messages (reported when read, not forever).
+COPY_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,19 @@ class Peer:
     public: str
     #: The name given in the configuration ("" to take the graph.md's own title).
     name: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The peer as configured, as pages and messages may show it: a URL's user, password
+        and query values hidden (content/guides/federation.md)."""
+        return shown_url(self.key) if self.url else self.key
+
+    @property
+    def graph_md(self) -> str:
+        """Where its graph.md is read, as it may be shown."""
+        if self.url:
+            return shown_url(self.url)
+        return self.key if self.key.lower().endswith(".md") else self.key.rstrip("/") + "/graph.md"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +91,12 @@ class PeerCopy:
     last_modified: str = ""
     #: A local file's size and modification time, ``"size:mtime_ns"``.
     stat: str = ""
-    #: Every edge of the peer's graph, those on loopback or private hosts, and the
-    #: malformed rows (line, message).
+    #: Every edge of the peer's graph, those on loopback or private hosts, and how many
+    #: rows were malformed (each was reported by the build that read it).
     total: int = 0
     dropped: int = 0
     edges: tuple[PeerEdge, ...] = ()
-    problems: tuple[tuple[int, str], ...] = ()
+    malformed: int = 0
 
 
 class PeerState(StrEnum):

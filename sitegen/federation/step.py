@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
 from sitegen.config import Config, PeerOption
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.federation.fetch import Fetched, FetchPolicy, Validators, fetch_url, read_file
-from sitegen.federation.ingest import ingest, site_prefix
+from sitegen.federation.ingest import Ingested, ingest, site_prefix
 from sitegen.federation.model import (
     Federation,
     Peer,
@@ -28,15 +28,18 @@ from sitegen.federation.model import (
     PeerReport,
     PeerState,
 )
-from sitegen.federation.store import forget_others, load_copy, save_copy
+from sitegen.federation.store import Loaded, forget_others, load_copy, save_copy
 from sitegen.graph.model import Edge, Node, NodeKind, Occurrence
 from sitegen.incremental import digest
 from sitegen.paths import NodeId
 from sitegen.plural import counted
 
 DEFAULT_POLICY = FetchPolicy()
-#: The diagnostics' code: ``peer``.
+#: The code of what reading the peers found: about that moment (a peer unreachable, its
+#: malformed rows when read), so a no-change build says this build's, not the last one's.
 PEER = "peer"
+#: The code of the one info line per peer the federation gives (the same for the same input).
+PEER_SUMMARY = "peer-summary"
 
 
 def peers_of(config: Config) -> list[Peer]:
@@ -49,15 +52,27 @@ def peers_of(config: Config) -> list[Peer]:
 
 
 def _peer(root: Path, option: PeerOption) -> Peer:
-    public = option.url if not option.url or option.url.endswith("/") else option.url + "/"
     if option.path:
         path = Path(option.path)
         where = path if path.is_absolute() else root / path
+        public = _public(option.url, with_folder=True) if option.url else ""
         return Peer(option.path, "", str(where), public, option.name)
-    if urlsplit(option.url).path.lower().endswith(".md"):  # the graph.md itself
-        folder = option.url.rsplit("/", 1)[0] + "/"
-        return Peer(option.url, option.url, "", folder, option.name)
-    return Peer(option.url, public + "graph.md", "", public, option.name)
+    parts = urlsplit(option.url)
+    if parts.path.lower().endswith(".md"):  # the graph.md itself
+        return Peer(option.url, option.url, "", _public(option.url), option.name)
+    folder = parts.path if parts.path.endswith("/") else parts.path + "/"
+    graph_md = urlunsplit((parts.scheme, parts.netloc, folder + "graph.md", parts.query, ""))
+    return Peer(option.url, graph_md, "", _public(option.url, with_folder=True), option.name)
+
+
+def _public(url: str, with_folder: bool = False) -> str:
+    """The base URL of a peer's pages: its folder (``url`` itself when ``with_folder``, else
+    the folder of the graph.md it names), without user, password, query or fragment, since
+    links to the peer's pages are published."""
+    parts = urlsplit(url)
+    path = parts.path if with_folder else parts.path.rsplit("/", 1)[0]
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, path.rstrip("/") + "/", "", ""))
 
 
 @dataclass
@@ -115,67 +130,82 @@ def _read_one(
     policy: FetchPolicy,
     now: Callable[[], datetime],
 ) -> tuple[PeerCopy | None, PeerState, list[Diagnostic]]:
-    stored = load_copy(cache_dir, peer.key)
+    loaded = load_copy(cache_dir, peer.key)
+    diags = _set_aside(peer, loaded)
+    stored = loaded.copy
     if stored is not None and stored.site != site:  # chosen for another base_url
         stored = None
     if offline:
         if stored is None:
-            return None, PeerState.MISSING, [_diag(peer.key, Level.WARNING, _never(peer, True))]
-        return stored, PeerState.OFFLINE, []
+            never = _diag(peer.shown, Level.WARNING, _never(peer, True))
+            return None, PeerState.MISSING, [*diags, never]
+        return stored, PeerState.OFFLINE, diags
     seen = Validators(stored.etag, stored.last_modified, stored.stat) if stored else Validators()
     got = (
         fetch_url(peer.url, seen, policy) if peer.url else read_file(Path(peer.path), seen, policy)
     )
     if got.unchanged and stored is not None:
-        return stored, PeerState.UNCHANGED, _problems(peer, stored)
+        return stored, PeerState.UNCHANGED, diags
     if got.data is None:
-        return _unreadable(peer, stored, got, now())
-    copy = _new_copy(peer, site, got, stored, now())
-    save_copy(cache_dir, copy)
-    return copy, PeerState.READ, _problems(peer, copy)
+        return _unreadable(peer, stored, got.error, now(), diags)
+    read = _new_copy(peer, site, got, stored, now())
+    if not read.has_table:  # an error page answered 200: the last good copy stands
+        error = "it holds no table with From and To columns (no graph.md)"
+        return _unreadable(peer, stored, error, now(), diags)
+    diags += _problems(peer, read)
+    if not_stored := save_copy(cache_dir, read.copy):
+        diags.append(_diag(peer.shown, Level.WARNING, f"peer {peer.shown}: {not_stored}"))
+    return read.copy, PeerState.READ, diags
+
+
+def _set_aside(peer: Peer, loaded: Loaded) -> list[Diagnostic]:
+    """The warning for a corrupt stored copy, set aside: the peer is read again."""
+    if not loaded.warning:
+        return []
+    message = f"peer {peer.shown}: {loaded.warning}; the peer is read again"
+    return [Diagnostic(str(loaded.path), 1, 1, Level.WARNING, message, PEER)]
 
 
 def _new_copy(
     peer: Peer, site: str, got: Fetched, stored: PeerCopy | None, now: datetime
-) -> PeerCopy:
+) -> Ingested:
     """The copy of what was just read. Its date is the stored one when the bytes are the
     same, so a build of unchanged inputs shows the same date."""
     assert got.data is not None
     sha = hashlib.sha256(got.data).hexdigest()
     same = stored is not None and stored.digest == sha
     read_at = stored.read_at if same and stored is not None else _stamp(now)
-    copy = ingest(got.data, peer.key, site, read_at, sha)
+    read = ingest(got.data, peer.key, site, read_at, sha)
     v = got.validators
-    return replace(copy, etag=v.etag, last_modified=v.last_modified, stat=v.stat)
+    copy = replace(read.copy, etag=v.etag, last_modified=v.last_modified, stat=v.stat)
+    return replace(read, copy=copy)
 
 
 def _unreadable(
-    peer: Peer, stored: PeerCopy | None, got: Fetched, now: datetime
+    peer: Peer, stored: PeerCopy | None, error: str, now: datetime, diags: list[Diagnostic]
 ) -> tuple[PeerCopy | None, PeerState, list[Diagnostic]]:
     if stored is None:
-        message = f"peer {peer.key} could not be read: {got.error}; it gives no backlinks"
-        return None, PeerState.MISSING, [_diag(peer.key, Level.WARNING, message)]
+        message = f"peer {peer.shown} could not be read: {error}; it gives no backlinks"
+        return None, PeerState.MISSING, [*diags, _diag(peer.shown, Level.WARNING, message)]
     message = (
-        f"peer {peer.key} could not be read: {got.error}; its last good copy, read "
+        f"peer {peer.shown} could not be read: {error}; its last good copy, read "
         f"{stored.read_at} ({_age(stored.read_at, now)}), is used"
     )
-    return stored, PeerState.STALE, [_diag(peer.key, Level.WARNING, message)]
+    return stored, PeerState.STALE, [*diags, _diag(peer.shown, Level.WARNING, message)]
 
 
-def _problems(peer: Peer, copy: PeerCopy) -> list[Diagnostic]:
-    """The malformed rows of the peer's graph.md, each at its line."""
-    where = peer.url or (
-        peer.key if peer.key.lower().endswith(".md") else peer.key.rstrip("/") + "/graph.md"
-    )
+def _problems(peer: Peer, read: Ingested) -> list[Diagnostic]:
+    """What was wrong in the graph.md just read, each at its line: at most a few malformed
+    rows, then one line counting the rest (reported when read, not at every build)."""
     return [
-        Diagnostic(where, line, 1, Level.WARNING, f"peer graph.md: {message}", PEER)
-        for line, message in copy.problems
+        Diagnostic(peer.graph_md, line, 1, Level.WARNING, f"peer graph.md: {message}", PEER)
+        for line, message in read.problems
     ]
 
 
 def _never(peer: Peer, offline: bool) -> str:
     why = "; --offline reads no peer" if offline else ""
-    return f"peer {peer.key} has no stored copy{why}; it gives no backlinks"
+    return f"peer {peer.shown} has no stored copy{why}; it gives no backlinks"
 
 
 def _diag(path: str, level: Level, message: str) -> Diagnostic:
@@ -275,7 +305,7 @@ def _source_node(peer: Peer, source: str) -> tuple[NodeId, str]:
     if peer.public and source.startswith("/"):
         url = peer.public + quote(source.lstrip("/"), safe="/-._~!$&'()*+,;=:@")
         return NodeId(url), url if _is_web(url) else ""
-    return NodeId(f"{peer.key}:{source}"), ""
+    return NodeId(f"{peer.shown}:{source}"), ""
 
 
 def _is_web(url: str) -> bool:
@@ -289,7 +319,7 @@ def _is_web(url: str) -> bool:
 
 def _fallback_name(peer: Peer) -> str:
     if peer.public:
-        return urlsplit(peer.public).hostname or peer.key
+        return urlsplit(peer.public).hostname or peer.shown
     return posixpath.basename(peer.key.rstrip("/")) or peer.key
 
 
@@ -298,7 +328,7 @@ def _report(
 ) -> PeerReport:
     return PeerReport(
         name=name,
-        location=peer.url or peer.key,
+        location=_location(peer),
         public=peer.public if _is_web(peer.public) else "",
         state=PeerState(_shown(state)),
         read_at=copy.read_at if copy else "",
@@ -314,8 +344,15 @@ def _summary(peer: Peer, name: str, copy: PeerCopy, given: int) -> Diagnostic:
         if copy.dropped
         else ""
     )
+    malformed = f"; {counted(copy.malformed, 'malformed row')} skipped" if copy.malformed else ""
     message = (
         f"peer '{name}': {counted(given, 'backlink')} to this site from "
-        f"{counted(copy.total, 'edge')}{dropped}"
+        f"{counted(copy.total, 'edge')}{dropped}{malformed}"
     )
-    return _diag(peer.url or peer.key, Level.INFO, message)
+    return Diagnostic(_location(peer), 1, 1, Level.INFO, message, PEER_SUMMARY)
+
+
+def _location(peer: Peer) -> str:
+    """Where a peer is read from, as pages and messages show it: its graph.md's URL (its
+    secrets hidden) or the path as configured."""
+    return peer.graph_md if peer.url else peer.key

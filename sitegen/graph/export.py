@@ -48,7 +48,6 @@ _TRIM = (
 #: CommonMark line endings: the only ones that split a markdown document into lines.
 _MD_LINES = re.compile(r"\r\n|\r|\n")
 _DELIMITER_CELL = re.compile(r":?-+:?")
-_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # At most 18 digits: a count is a number of links, and int() of a 5,000-digit string raises.
 _COUNT = re.compile(r"[0-9]{1,18}")
@@ -184,8 +183,8 @@ def _tables(lines: list[str]) -> list[_Table]:
         if fence or _FENCE.match(line):
             i += 1
             continue
-        if (m := _HEADING.match(line)) is not None:
-            heading = (m.group(2) or "").strip().lower()
+        if (found := atx_heading(line)) is not None:
+            heading = found[1].strip().lower()
         elif i + 1 < len(lines) and _is_table_start(line, lines[i + 1]):
             table = _Table(heading, i + 1, [c.lower() for c in split_row(line)], [])
             i = _read_body(lines, i + 2, table)
@@ -193,6 +192,26 @@ def _tables(lines: list[str]) -> list[_Table]:
             continue
         i += 1
     return tables
+
+
+def atx_heading(line: str) -> tuple[int, str] | None:
+    """An ATX heading's level and text (``## Edges ##`` gives ``(2, "Edges")``), None for any
+    other line. String tests, not a pattern: a lazy text group before optional closing ``#``s
+    tried a run of spaces from every start, quadratic in a hostile line (issue 27)."""
+    text = line.lstrip(" ")
+    if len(line) - len(text) > 3:
+        return None
+    level = len(text) - len(text.lstrip("#"))
+    rest = text[level:]
+    if not 1 <= level <= 6 or (rest and rest[0] not in " \t"):
+        return None
+    rest = rest.strip(" \t")
+    body = rest.rstrip("#")
+    if not body:  # only closing #s: an empty heading
+        return level, ""
+    if body[-1] in " \t" and len(body) < len(rest):
+        rest = body.rstrip(" \t")
+    return level, rest
 
 
 def _fence_state(line: str, fence: str) -> str:
@@ -227,7 +246,7 @@ def _read_body(lines: list[str], start: int, table: _Table) -> int:
     i = start
     while i < len(lines):
         line = lines[i]
-        if not line.strip(_TRIM) or _HEADING.match(line) or _FENCE.match(line):
+        if not line.strip(_TRIM) or atx_heading(line) is not None or _FENCE.match(line):
             break
         table.rows.append((i + 1, split_row(line)))
         i += 1

@@ -4,6 +4,7 @@ a redirect to another host, 404, and 304 on revalidation. Never a traceback."""
 
 from __future__ import annotations
 
+import base64
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from typing import ClassVar
 
 import pytest
 
+from sitegen.build import BuildResult
 from sitegen.cache import prepare_cache
 from sitegen.config import load_config
 from sitegen.diagnostics import Level
@@ -85,6 +87,12 @@ class _Peer(BaseHTTPRequestHandler):
                     time.sleep(0.1)
             except (BrokenPipeError, ConnectionResetError):
                 return
+        elif path == "/trickle/graph.md":
+            self._trickle()
+        elif path == "/flaky/graph.md":
+            self._flaky()
+        elif path.startswith("/auth/graph.md"):
+            self._auth(path)
         elif path == "/huge/graph.md":
             self._send(b"x" * 5000)
         elif path == "/huge-unsized/graph.md":
@@ -101,6 +109,51 @@ class _Peer(BaseHTTPRequestHandler):
             self.end_headers()
         else:
             self.send_error(404, "Not Found")
+
+    def _trickle(self) -> None:
+        """The status line and headers one byte at a time, each well within the socket's
+        timeout (issue 27, row 5: one byte every 2 s was never timed out)."""
+        head = b"HTTP/1.0 200 OK\r\nX-Pad: " + b"a" * 40 + b"\r\nContent-Length: 2\r\n\r\nhi"
+        try:
+            for byte in head:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(TRICKLE)
+        except OSError:  # the client hung up at its deadline
+            return
+
+    def _flaky(self) -> None:
+        """``FLAKY["mode"]``: the good graph, the same cut short of its Content-Length, or
+        a 200 answer that is no graph.md (an error page)."""
+        body = PEER_A.encode()
+        if FLAKY["mode"] == "html":
+            self._send(b"<html><body>Down for maintenance</body></html>")
+            return
+        if FLAKY["mode"] != "short":
+            self._send(body)
+            return
+        cut = body.index(b"| /old.md | https://docs.b.example./")  # after the first backlink
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[:cut])
+        self.close_connection = True
+
+    def _auth(self, path: str) -> None:
+        """A peer behind a password and a token: only the right ones get the graph."""
+        token = base64.b64encode(b"reader:s3cret-pw").decode()
+        if self.headers.get("Authorization") != f"Basic {token}" or not path.endswith(
+            "?token=t0k3n-value"
+        ):
+            self.send_error(401, "Unauthorized")
+            return
+        self._send(PEER_A.encode())
+
+
+#: Seconds between two bytes of the trickling peer: below QUICK's socket timeout.
+TRICKLE = 0.1
+#: What the flaky peer answers (see ``_Peer._flaky``).
+FLAKY = {"mode": "good"}
 
 
 @pytest.fixture(scope="module")
@@ -218,3 +271,77 @@ def test_malformed_and_non_utf8_rows_are_reported_per_row(server: str, tmp_path:
     assert any("not valid UTF-8" in m for m in messages)
     assert sorted(d.line for d in rows) == [d.line for d in sorted(rows)]
     assert all(d.line > 1 for d in rows)
+
+
+def test_a_peer_that_trickles_its_headers_meets_the_total_timeout(server: str) -> None:
+    # 60 bytes, one every 0.1 s: each read is within the 0.5 s socket timeout, the whole is
+    # not within the 1 s total; the deadline covers connect, headers and body.
+    started = time.monotonic()
+    got = fetch_url(f"{server}/trickle/graph.md", Validators(), QUICK)
+    assert got.data is None
+    assert got.error == "it took longer than 1 s; reading stopped"
+    assert time.monotonic() - started < 2.0
+
+
+def _flaky_site(server: str, tmp_path: Path) -> Path:
+    FLAKY["mode"] = "good"
+    root = write_site(tmp_path, f'["{server}/flaky/"]')
+    assert len(peer_backlinks(build_site(root))) == 2
+    return root
+
+
+def _warnings(result: BuildResult) -> list[str]:
+    return [d.message for d in result.diagnostics if d.level is Level.WARNING]
+
+
+def test_a_body_cut_short_of_its_length_keeps_the_last_good_copy(
+    server: str, tmp_path: Path
+) -> None:
+    got = fetch_url(f"{server}/flaky/graph.md", Validators(), QUICK)
+    assert got.data == PEER_A.encode()
+    FLAKY["mode"] = "short"
+    got = fetch_url(f"{server}/flaky/graph.md", Validators(), QUICK)
+    assert got.data is None and "cut short" in got.error
+    root = _flaky_site(server, tmp_path)
+    FLAKY["mode"] = "short"
+    try:
+        result = build_site(root)
+    finally:
+        FLAKY["mode"] = "good"
+    assert len(peer_backlinks(result)) == 2  # the last good copy, not the half read
+    [warning] = _warnings(result)
+    assert "the answer was cut short" in warning and "its last good copy" in warning
+    assert [p.state for p in result.federation.peers] == [PeerState.STALE]
+
+
+def test_a_200_answer_without_a_graph_table_keeps_the_last_good_copy(
+    server: str, tmp_path: Path
+) -> None:
+    root = _flaky_site(server, tmp_path)
+    FLAKY["mode"] = "html"
+    try:
+        result = build_site(root)
+    finally:
+        FLAKY["mode"] = "good"
+    assert len(peer_backlinks(result)) == 2
+    [warning] = _warnings(result)
+    assert "holds no table with From and To columns" in warning
+    assert "its last good copy" in warning
+    assert [p.state for p in result.federation.peers] == [PeerState.STALE]
+
+
+def test_a_password_and_a_token_are_used_but_never_shown(server: str, tmp_path: Path) -> None:
+    host = server.removeprefix("http://")
+    secret = f"http://reader:s3cret-pw@{host}/auth/?token=t0k3n-value"
+    unreachable = "http://reader:s3cret-pw@127.0.0.1:9/x/graph.md?access_token=t0k3n-value"
+    root = write_site(tmp_path, f'["{secret}", "{unreachable}"]')
+    result = build_site(root, write=True)
+    assert len(peer_backlinks(result)) == 2  # the password went as Basic auth, the token too
+    said = "\n".join(d.format() for d in result.diagnostics)
+    assert f"http://***@{host}/auth/graph.md?token=***" in said
+    assert "http://***@127.0.0.1:9/x/graph.md?access_token=***" in said
+    published = [p for p in (root / "site").rglob("*") if p.is_file()]
+    for text in [said] + [p.read_bytes().decode("utf-8", "replace") for p in published]:
+        assert "s3cret" not in text and "t0k3n" not in text
+    html = (root / "site/peers.html").read_text(encoding="utf-8")
+    assert f"http://***@{host}/auth/graph.md?token=***" in html

@@ -12,8 +12,8 @@ from tests.federation.helpers import PEER_A, SITE, legacy_graph, wide_graph
 
 def _ingest(text: str | bytes) -> tuple[list[PeerEdge], int, list[tuple[int, str]]]:
     data = text.encode("utf-8") if isinstance(text, str) else text
-    copy = ingest(data, "peer", site_prefix(SITE), "2026-01-01T00:00:00Z", "d")
-    return list(copy.edges), copy.dropped, list(copy.problems)
+    read = ingest(data, "peer", site_prefix(SITE), "2026-01-01T00:00:00Z", "d")
+    return list(read.copy.edges), read.copy.dropped, list(read.problems)
 
 
 def test_edges_into_this_site_are_kept_normalized_with_fragment_rel_and_title() -> None:
