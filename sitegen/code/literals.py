@@ -376,7 +376,7 @@ class _Reader:
         text = self.text(node).replace("_", "")
         if len(text) > MAX_NUMBER_CHARS:
             return self.not_literal(
-                node, f"a number of more than {MAX_NUMBER_CHARS} characters is not read"
+                node, f"it is a number of more than {MAX_NUMBER_CHARS} characters"
             )
         try:
             return int(text, 0)
@@ -387,7 +387,7 @@ class _Reader:
         except ValueError:
             return self.not_literal(node)  # a BigInt (1n), a legacy octal
         if not math.isfinite(number):
-            return self.not_literal(node, "the number is beyond what JavaScript holds")
+            return self.not_literal(node, "it is a number beyond what JavaScript holds")
         return number
 
 
