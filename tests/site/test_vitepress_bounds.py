@@ -1,0 +1,56 @@
+"""Issue 27, point 3: what the VitePress page tree does with the literals of a hostile
+``config.ts`` (sitegen/site/vitepress.py): rewrites that cannot crash or backtrack, and a
+bounded number of warnings, each with its place and a value cut short."""
+
+from __future__ import annotations
+
+from sitegen.diagnostics import Diagnostic
+from sitegen.docs.markdown import extract_page
+from sitegen.generators import Generator, SlugStyle
+from sitegen.paths import NodeId
+from sitegen.site.vitepress import vitepress_nav
+
+CONFIG = "docs/.vitepress/config.ts"
+PAGES = {
+    NodeId("/index.md"): extract_page("docs/index.md", b"# Home\n"),
+    NodeId("/guide/intro.md"): extract_page("docs/guide/intro.md", b"# Intro\n"),
+}
+
+
+def _nav(text: str) -> tuple[object, list[Diagnostic]]:
+    generator = Generator(
+        "VitePress", CONFIG, SlugStyle.VITEPRESS, docs_dir="docs", sources=((CONFIG, text),)
+    )
+    said: list[Diagnostic] = []
+    return vitepress_nav(generator, "docs", PAGES, said), said
+
+
+def test_rewrite_parameters_of_any_name_are_read() -> None:
+    # ':1' and ':a/:a' made a bad regular expression group: an internal error.
+    trees, said = _nav(
+        "export default { rewrites: { 'guide/:1': 'g/:1', 'x/:a/:a': 'y' },\n"
+        "  themeConfig: { sidebar: [{ text: 'Intro', link: '/g/intro' }] } }"
+    )
+    assert said == []
+    assert trees is not None and trees.routes.route_of(NodeId("/guide/intro.md")) == "/g/intro"
+
+
+def test_rewrites_that_would_backtrack_are_not_used_with_one_warning() -> None:
+    trees, said = _nav(
+        "export default {\n  rewrites: { 'y': ':a*:b*:c*x', ':p*/:q': 'z', 'guide/:n': ':n' },\n"
+        "  themeConfig: { sidebar: [{ text: 'Intro', link: '/intro' }] } }"
+    )
+    assert trees is not None and trees.routes.rewrites == (("guide/:n", ":n"),)
+    assert [(d.path, d.line, d.code) for d in said] == [(CONFIG, 2, "vitepress-nav")]
+    assert "2 rewrites are not used, e.g. 'y'" in said[0].message
+
+
+def test_entries_that_name_no_page_are_warned_twenty_times_then_summed_up() -> None:
+    links = ", ".join(f"{{ text: 'x', link: '/nope{i}' }}" for i in range(500))
+    long = "/" + "g" * 5_000
+    _, said = _nav(
+        f"export default {{ themeConfig: {{ sidebar: [{{ link: '{long}' }}, {links}] }} }}"
+    )
+    assert len(said) == 21
+    assert all(len(d.message) < 300 for d in said) and "ggg…'" in said[0].message
+    assert said[-1].message.startswith("481 more sidebar entries name no page")
