@@ -90,12 +90,12 @@ def graph_title(text: str) -> str:
 def reported(problems: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
     """The first ``MAX_PROBLEMS`` problems by line, each message cut, then one line that
     counts the others: a million malformed rows are eleven warnings, not a million."""
-    first = heapq.nsmallest(MAX_PROBLEMS, problems)
-    shown = [(line, _cut(message)) for line, message in first]
-    if len(problems) > MAX_PROBLEMS:
-        after = first[-1][0]
+    first = heapq.nsmallest(MAX_PROBLEMS + 1, problems)
+    shown = [(line, _cut(message)) for line, message in first[:MAX_PROBLEMS]]
+    if len(problems) > MAX_PROBLEMS:  # said at the first row not reported
         more = len(problems) - MAX_PROBLEMS
-        shown.append((after, f"({counted(more, 'more malformed row')}, not reported one by one)"))
+        line = first[MAX_PROBLEMS][0]
+        shown.append((line, f"({counted(more, 'more malformed row')}, not reported one by one)"))
     return tuple(shown)
 
 
