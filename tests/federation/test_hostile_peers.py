@@ -314,3 +314,17 @@ def test_reading_a_stored_copy_takes_time_linear_in_it(tmp_path: Path) -> None:
 
     ok, said = bytes_grows_linearly(read, make, size=200, max_size=50_000)
     assert ok, said
+
+
+def test_copies_of_removed_peers_go_whatever_they_are(tmp_path: Path) -> None:
+    from sitegen.federation.store import forget_others
+
+    folder = tmp_path / "peers"
+    (folder / "a-folder.json" / "inside").mkdir(parents=True)  # unlink() raised on it
+    (folder / "old.json.corrupt").write_text("x", encoding="utf-8")
+    secret = PeerCopy("https://u:pw@docs.a.example/?token=t", OURS, "A", "")
+    assert save_copy(tmp_path, secret) == ""
+    _stored(tmp_path)
+    removed = forget_others(tmp_path, {"peer"})
+    assert sorted(removed) == ["a-folder.json", "https://***@docs.a.example/?token=***"]
+    assert sorted(p.name for p in folder.iterdir()) == [copy_file(tmp_path, "peer").name]
