@@ -335,7 +335,7 @@ class _Walker:
                     continue
                 tried.add(name)
                 for rel in snippet_candidates(self.content, name, base):
-                    data = self._snippet(rel)
+                    data = self._snippet(rel, walked=True)
                     if isinstance(data, bytes):
                         self.crawl.snippets[name] = data
                         self.crawl.snippet_paths[name] = rel
@@ -355,14 +355,21 @@ class _Walker:
             else:
                 self.crawl.inventories[written] = data if isinstance(data, bytes) else data.reason
 
-    def _snippet(self, rel: str, binary: bool = False) -> bytes | _Unread | None:
+    def _snippet(
+        self, rel: str, binary: bool = False, walked: bool = False
+    ) -> bytes | _Unread | None:
         """The bytes of ``rel``, why it was not read, or None when no such file may be read.
-        Nothing is warned at the file: the page's warning at the snippet line says it."""
+        Nothing is warned at the file: the page's warning at the snippet line says it.
+        ``walked``: only a file the walk reached, by its own rules (an include must not
+        publish what the build leaves out, issue 27)."""
         path = Path(os.path.realpath(self.root / rel))
         if not is_within(path, self.root) or not path.is_file():
             return None  # outside the root (whatever a link says), or not a file
-        if any(part.startswith(".") for part in path.relative_to(self.root).parts):
+        inside = path.relative_to(self.root)
+        if any(part.startswith(".") for part in inside.parts):
             return None  # never the cache, the repository's .git or another hidden file
+        if walked and not {rel, inside.as_posix()} & self.crawl.all_paths:
+            return _Unread("ignored", f"{rel} is left out of the build", _LEFT_OUT.format(rel))
         return self._load(rel, path.stat().st_size, binary)
 
     def _hash(self, rel: str) -> str:
@@ -405,6 +412,12 @@ class _Walker:
             )
         return data
 
+
+#: Why an included file the walk passed by is not read (``_Walker._snippet``).
+_LEFT_OUT = (
+    "{} is excluded or ignored (the exclude option, a .gitignore, a virtual environment or "
+    "sitegen's own output) and is not included"
+)
 
 #: The file names a page (its path, its bytes) asks to include
 #: (``sitegen.docs.includes.include_names``). The driver passes it in, since the syntax
@@ -495,9 +508,9 @@ def build_reads(
     rel = real.relative_to(root).as_posix()
     base = include_base(config)
     if any(rel in snippet_candidates(config.content_rel, n, base) for n in snippets):
-        # Read wherever it lies, through the snippet guard only (never a hidden path).
-        hidden = any(part.startswith(".") for part in rel.split("/"))
-        return Reads.NOTHING if hidden else Reads.BYTES
+        # Read wherever it lies, if the walk reaches it (``_Walker._snippet``).
+        walked = _walked(config, root, rel) is not Reads.NOTHING
+        return Reads.BYTES if walked else Reads.NOTHING
     if config.theme_dir:
         theme = Path(os.path.realpath(root / config.theme_dir))
         if is_within(real, theme):  # every file of it, but hidden ones (sitegen.site.theme)

@@ -8,6 +8,7 @@ snippets' do (content/syntax/includes.md). Never reads a file: the crawl reads t
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -15,25 +16,25 @@ from dataclasses import dataclass
 
 from sitegen.docs.slug import vitepress_slug
 from sitegen.docs.snippets import (
+    MAX_INCLUDES,
     Expanded,
     Replacement,
+    line_number,
+    over_the_limit,
+    shown,
     snippet_names,
     snippet_replacements,
     splice,
+    too_long_number,
 )
 
-#: ``<<< @/file#region{1,3 lang} [title]`` on a line of its own (VitePress code import).
-CODE_IMPORT = re.compile(
-    rb"^(?P<indent>[ \t]*)<<<[ \t]+(?P<path>[^\s{}\[]+?)(?:#(?P<region>[\w.-]+))?"
-    rb"(?:[ \t]*\{(?P<lines>[\d,\s-]*?)[ \t]*(?P<lang>[^\s{}]+)?\})?"
-    rb"(?:[ \t]*\[(?P<title>[^\]\r\n]*)\])?[ \t]*\r?$",
-    re.MULTILINE,
-)
-#: ``<!--@include: ./part.md#section{3,10}-->`` (VitePress); ``<!--@@include:`` is its escape.
-MD_INCLUDE = re.compile(
-    rb"<!--[ \t]*(?P<escape>@?)@include:[ \t]*(?P<path>[^\s{}]+?)(?:#(?P<region>[\w.-]+))?"
-    rb"(?:\{(?P<start>\d*),?(?P<end>\d*)\})?[ \t]*-->"
-)
+#: ``<<< @/file#region{1,3 lang} [title]`` on a line of its own (VitePress code import): the
+#: rest of the line is read by ``_code_import_parts``, from the right as VitePress reads it.
+CODE_IMPORT = re.compile(rb"^(?P<indent>[ \t]*)<<<[ \t]+(?P<rest>[^\n]*)", re.MULTILINE)
+#: ``<!--@include: ./part.md#section{3,10}-->`` (VitePress) is found by ``_md_includes``, with
+#: string searches: a pattern tried from every ``<!--@include:`` of a run of them read the
+#: rest of the run each time (issue 27: 130 KB took 146 s). ``<!--@@include:`` is its escape.
+_INCLUDE_MARK = b"@include:"
 #: markdown-include ``{!file!}`` and mdx_include ``{!+ file | utf-8 !}``; ``\{!`` escapes it.
 MARKDOWN_INCLUDE = re.compile(
     rb"(?P<escape>\\?)\{![+\->]?[ \t]*(?P<path>[^\s!{}|]+)[ \t]*(?:\|[^!{}\r\n]*)?!\}"
@@ -43,12 +44,32 @@ MACROS_INCLUDE = re.compile(
     rb"\{%-?[ \t]*include[ \t]+(?P<q>[\"'])(?P<path>[^\"'\r\n]+)(?P=q)[ \t]*-?%\}"
 )
 _FENCE = re.compile(rb"^[ \t]*(?P<mark>`{3,}|~{3,})(?P<rest>.*)$")
-_REGION = re.compile(
-    r"^[ \t]*(?://|#|<!--|/\*|--|;|'|::|REM\b)?[ \t]*#?(?P<end>end)?region\b[ \t]*(?P<name>[\w.-]*)",
-    re.IGNORECASE,
-)
 _FENCE_TEXT = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)(?:[ \t]+\{#(?P<id>[\w-]+)\})?[ \t]*#*[ \t]*$")
+#: A heading line; its closing ``#``s and ``{#id}`` are taken off by string tests
+#: (``_heading_text``), since a lazy pattern before them rescans each run of spaces.
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*)$")
+_HEADING_ID = re.compile(r"[\w-]+")
+_INCLUDE_PATH = re.compile(rb"[^\s{}]+")
+_CODE_PATH = re.compile(r"[^\s{}\[]+")
+_REGION_NAME = re.compile(r"[\w.-]+", re.ASCII)
+#: Lines to highlight, as VitePress reads them: ``2``, ``1,3-5``.
+_LINES = re.compile(r"\d+(?:[,-]\d+)*", re.ASCII)
+_LINE_CHARS = frozenset("0123456789,- \t")
+#: Region markers as VitePress finds them (its ``regions.ts``: VS Code's folding markers, one
+#: pattern per comment syntax): a marker is a comment, never a line of code that starts with
+#: the word ``region`` (``region = "eu"``, issue 27). Each reads one line, anchored, and
+#: takes the name with one greedy or lazy run, so a line is read once.
+_MARKERS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"\s*(?://\s*#?|(?:--|::|@?[rR][eE][mM])\s*#)(?P<end>end)?region\b(?P<name>.*)",
+        r"\s*#\s*(?:#\s*|pragma\s+)?(?:(?P<end>[eE]nd ?)[rR]egion|[rR]egion)\b(?P<name>.*)",
+        r"\s*<!--\s*#?(?P<end>end)?region\b(?P<name>.*?)-->",
+        r"\s*/\*\s*#(?P<end>end)?region\b(?P<name>.*?)\*/",
+        r"\s*\(\*\s*#(?P<end>end)?region\b(?P<name>.*?)\*\)",
+        r"\s*\"/{2,}\s*#(?P<end>end)?region\b(?P<name>.*?)\":\s*\"\",?\s*$",
+    )
+)
 
 _NOT_FOUND = (
     "no such file inside the project (read from the page's folder, or the content folder for '@/')"
@@ -75,14 +96,17 @@ class _Found:
     lang: str = ""
     title: str = ""
     escaped: bytes | None = None  # shown as written (without its escape) instead
+    problem: str | None = None  # why it is left out, though written as an include
 
 
 def include_names(page: str, data: bytes) -> list[str]:
     """Every name a page's includes ask the crawl to read, snippets' first, in page order.
     A name is a path from the root, content folder or mkdocs.yml's folder as snippets are
-    read; ``@/x`` from the content folder only, ``/x`` from the project root only."""
+    read; ``@/x`` from the content folder only, ``/x`` from the project root only. Only
+    the first ``MAX_INCLUDES`` of each family are read (``expand_includes`` says so)."""
     names = snippet_names(data)
-    names += [f.name for f in _includes(page, data) if f.escaped is None]
+    found = _includes(page, data)[:MAX_INCLUDES]
+    names += [f.name for f in found if f.escaped is None and f.problem is None]
     return names
 
 
@@ -95,55 +119,117 @@ def expand_includes(
 ) -> Expanded | None:
     """The page with its snippets and includes in place, or None when it has neither."""
     found = snippet_replacements(data, files, unread, page=page, paths=paths)
-    for inc in _includes(page, data):
+    includes = _includes(page, data)
+    for inc in includes[:MAX_INCLUDES]:
         found.append(_replacement(inc, files, unread or {}, page, paths or {}))
+    found += over_the_limit([(f.start, f.end) for f in includes[MAX_INCLUDES:]], "includes")
     if not found:
         return None
     return splice(data, sorted(found, key=lambda r: r.start))
 
 
-def _includes(page: str, data: bytes) -> Iterator[_Found]:
-    if b"<<<" not in data and b"@include" not in data and b"{!" not in data and b"{%" not in data:
-        return
-    fenced = _fenced_lines(data)
-    line_starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+class _Page:
+    """One page's lines, read once for all its includes: where each line starts, which lines
+    are fenced, whether a place is in a code span, whether an include is alone on its line.
+    Each answer costs time linear in the page over all includes, never a rescan of the line
+    per include (content/guides/safety.md)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0, *(m.end() for m in re.finditer(rb"\n", data))]
+        self._fenced: set[int] | None = None
+        self._ticks = (-1, 0, 0)  # the last place asked: its line, offset, backticks before it
+        self._bounds: dict[int, tuple[int, int]] = {}
+
+    def line(self, offset: int) -> int:
+        """The 0-based line of ``offset``."""
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def fenced(self, offset: int) -> bool:
+        """Whether ``offset`` is inside fenced code (the fence lines included)."""
+        if self._fenced is None:
+            self._fenced = _fenced_lines(self.data)
+        return self.line(offset) in self._fenced
+
+    def in_code_span(self, offset: int) -> bool:
+        """Whether an odd number of backticks come before ``offset`` on its line (``{!x!}``
+        written in a code span is shown, as when a page documents it). Counted on from the
+        place asked before, when it is earlier on the same line: each scan asks in order."""
+        line = self.line(offset)
+        last_line, last, ticks = self._ticks
+        if line != last_line or offset < last:
+            last, ticks = self.starts[line], 0
+        ticks += self.data.count(b"`", last, offset)
+        self._ticks = (line, offset, ticks)
+        return ticks % 2 == 1
+
+    def own_line(self, start: int, end: int) -> bytes | None:
+        """The indentation of the line, when the span ``start``-``end`` is all it holds (the
+        include then replaces the line from its start)."""
+        line = self.line(start)
+        if line not in self._bounds:
+            first = self.starts[line]
+            stop = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.data)
+            text = self.data[first:stop]
+            blank_before = len(text) - len(text.lstrip(b" \t"))
+            self._bounds[line] = (first + blank_before, first + len(text.rstrip(b" \t\r")))
+        text_start, text_end = self._bounds[line]
+        if start != text_start or end < text_end:
+            return None
+        return self.data[self.starts[line] : start]
+
+
+def _includes(page: str, data: bytes) -> list[_Found]:
+    """Every include the page writes, in page order."""
+    if b"<<<" not in data and _INCLUDE_MARK not in data and b"{" not in data:
+        return []
+    text = _Page(data)
     folder = posixpath.dirname(page)
-
-    def outside(offset: int) -> bool:  # not in a fence, nor in a code span of its line
-        line = _line_of(line_starts, offset)
-        return line not in fenced and _outside_code_span(data, line_starts[line], offset)
-
+    found: list[_Found] = []
     for m in CODE_IMPORT.finditer(data) if b"<<<" in data else ():
-        if _line_of(line_starts, m.start()) not in fenced:
-            yield _code_import(m, folder)
-    for m in MD_INCLUDE.finditer(data) if b"@include" in data else ():
-        if _outside_code_span(data, line_starts[_line_of(line_starts, m.start())], m.start()):
-            yield _md_include(m, folder, data)
+        if not text.fenced(m.start()) and (inc := _code_import(m, folder)) is not None:
+            found.append(inc)
+    found += _md_includes(text, folder)
     for m in MARKDOWN_INCLUDE.finditer(data) if b"{!" in data else ():
-        line = _line_of(line_starts, m.start())
-        if _outside_code_span(data, line_starts[line], m.start()):
-            yield _by_name(m, "markdown-include", data, in_code=line in fenced)
+        if not text.in_code_span(m.start()):
+            found.append(_by_name(m, "markdown-include", text, in_code=text.fenced(m.start())))
     for m in MACROS_INCLUDE.finditer(data) if b"{%" in data else ():
-        if outside(m.start()):
-            yield _by_name(m, "macros include", data)
+        if not text.fenced(m.start()) and not text.in_code_span(m.start()):
+            found.append(_by_name(m, "macros include", text))
+    found.sort(key=lambda f: f.start)
+    return found
 
 
-def _line_of(line_starts: list[int], offset: int) -> int:
-    """The 0-based line of ``offset``."""
-    lo, hi = 0, len(line_starts)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if line_starts[mid] <= offset:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+def _md_includes(text: _Page, folder: str) -> Iterator[_Found]:
+    """Each ``<!--[ \t]*@include:[ \t]*body[ \t]*-->`` on one line (``@@include`` its escape),
+    found in one pass: the next ``-->`` is searched for once and kept until passed, and a
+    body that holds another ``@include:`` is no include, so bodies never overlap."""
+    data = text.data
+    close = -1
+    at = data.find(_INCLUDE_MARK)
+    while at >= 0:
+        after = at + len(_INCLUDE_MARK)
+        following = data.find(_INCLUDE_MARK, after)
+        if close < after:
+            close = data.find(b"-->", after)
+            if close < 0:
+                return
+        escaped = at > 0 and data[at - 1] == ord("@")
+        opener = _comment_start(data, at - 1 if escaped else at)
+        usable = opener >= 0 and (following < 0 or following > close)
+        if usable and text.line(close) == text.line(at) and not text.in_code_span(opener):
+            inc = _md_include(text, opener, close + 3, data[after:close], escaped, folder)
+            if inc is not None:
+                yield inc
+        at = following
 
 
-def _outside_code_span(data: bytes, line_start: int, offset: int) -> bool:
-    """Whether ``offset`` is outside a code span: an even number of backticks before it on
-    its line (``{!x!}`` written in a code span is shown, as when a page documents it)."""
-    return data.count(b"`", line_start, offset) % 2 == 0
+def _comment_start(data: bytes, mark: int) -> int:
+    """Where ``<!--`` starts, when only blanks lie between it and ``mark``; else -1."""
+    i = mark
+    while i > 0 and data[i - 1] in b" \t":
+        i -= 1
+    return i - 4 if i >= 4 and data[i - 4 : i] == b"<!--" else -1
 
 
 def _fenced_lines(data: bytes) -> set[int]:
@@ -171,21 +257,15 @@ def _relative_name(path: str, folder: str) -> str:
     return "/" + posixpath.normpath(posixpath.join(folder, path))
 
 
-def _own_line(data: bytes, start: int, end: int) -> bytes | None:
-    """The indentation of the line, when the span ``start``-``end`` is all it holds (the
-    include then replaces the line from its start)."""
-    line_start = data.rfind(b"\n", 0, start) + 1
-    line_end = data.find(b"\n", end)
-    line_end = len(data) if line_end < 0 else line_end
-    before, after = data[line_start:start], data[end:line_end]
-    if before.strip(b" \t") or after.strip(b" \t\r"):
+def _code_import(m: re.Match[bytes], folder: str) -> _Found | None:
+    """A ``<<<`` line, when the rest of it reads as a code import; else it is text."""
+    parts = _code_import_parts(m.group("rest").decode("utf-8", "replace").rstrip(" \t\r"))
+    if parts is None:
         return None
-    return before
-
-
-def _code_import(m: re.Match[bytes], folder: str) -> _Found:
-    path = m.group("path").decode("utf-8", "replace")
+    path, region, lines, lang, title = parts
     end = m.end() - 1 if m.group(0).endswith(b"\r") else m.end()
+    numbers = re.split(r"[,-]", lines) if lines else []
+    too_long = next((n for n in numbers if line_number(n) is None), None)
     return _Found(
         m.start(),
         end,
@@ -193,39 +273,103 @@ def _code_import(m: re.Match[bytes], folder: str) -> _Found:
         path,
         _relative_name(path, folder),
         m.group("indent"),
-        region=_text(m.group("region")),
-        highlight=_text(m.group("lines")).replace(" ", ""),
-        lang=_text(m.group("lang")),
-        title=_text(m.group("title")).strip(),
+        region=region,
+        highlight=lines,
+        lang=lang,
+        title=title,
+        problem=None if too_long is None else too_long_number(too_long),
     )
 
 
-def _md_include(m: re.Match[bytes], folder: str, data: bytes) -> _Found:
-    path = m.group("path").decode("utf-8", "replace")
-    start, end = m.group("start") or b"", m.group("end") or b""
-    escaped = m.group(0).replace(b"@@", b"@", 1) if m.group("escape") else None
-    indent = _own_line(data, m.start(), m.end())
+def _code_import_parts(rest: str) -> tuple[str, str, str, str, str] | None:
+    """(path, region, lines, language, title) of ``path#region{lines lang} [title]``, each
+    part after the path optional and taken off from the right, as VitePress reads it
+    (``parseSnippetPath``); None when what is left is no path (blanks, braces, ``[``)."""
+    title = ""
+    if rest.endswith("]") and (k := rest.find("[")) >= 0:
+        title, rest = rest[k + 1 : -1].strip(), rest[:k].rstrip()
+    meta = ""
+    if rest.endswith("}") and (k := rest.rfind("{")) > 0:
+        meta, rest = rest[k + 1 : -1].strip(), rest[:k].rstrip()
+    region = ""
+    k = rest.rfind("#")
+    if k >= 0 and _REGION_NAME.fullmatch(rest, k + 1):
+        region, rest = rest[k + 1 :], rest[:k]
+    if not _CODE_PATH.fullmatch(rest) or "}" in meta:
+        return None
+    return (rest, region, *_code_meta(meta), title)
+
+
+def _code_meta(meta: str) -> tuple[str, str]:
+    """(lines, language) of a code import's braces as VitePress reads them: the lines to
+    highlight first, when the first word is lines (``{2}``, ``{1,3-5}``, ``{2 python}``;
+    ``{1, 3}`` when lines are all it holds), then the language, then words it ignores."""
+    if not meta:
+        return "", ""
+    if _LINE_CHARS.issuperset(meta):
+        collapsed = "".join(meta.split())
+        if _LINES.fullmatch(collapsed):
+            return collapsed, ""
+    first, *after = meta.split(None, 1)
+    if not _LINES.fullmatch(first):
+        return "", first
+    words = after[0].split(None, 1) if after else []
+    return first, words[0] if words else ""
+
+
+def _md_include(
+    text: _Page, start: int, end: int, body: bytes, escaped: bool, folder: str
+) -> _Found | None:
+    """The include ``<!--@include: body-->`` spanning ``start``-``end``, when ``body`` reads
+    as ``path#region{start,end}`` (VitePress), each part after the path optional."""
+    parts = _include_parts(body.strip(b" \t"))
+    if parts is None:
+        return None
+    path, region, first, last = parts
+    indent = text.own_line(start, end)
+    numbers = [line_number(first or "1"), line_number(last or "0")]
+    too_long = first if numbers[0] is None else last if numbers[1] is None else None
     return _Found(
-        m.start() - len(indent or b""),
-        m.end(),
+        start - len(indent or b""),
+        end,
         "include",
         path,
         _relative_name(path, folder),
         indent,
-        region=_text(m.group("region")),
-        lines=(max(int(start or b"1"), 1), int(end or b"0")),
-        escaped=escaped,
+        region=region,
+        lines=(max(numbers[0] or 1, 1), numbers[1] or 0),
+        escaped=text.data[start:end].replace(b"@@", b"@", 1) if escaped else None,
+        problem=None if too_long is None else too_long_number(too_long),
     )
 
 
-def _by_name(m: re.Match[bytes], kind: str, data: bytes, *, in_code: bool = False) -> _Found:
+def _include_parts(body: bytes) -> tuple[str, str, str, str] | None:
+    """(path, region, first line, last line) of ``path#region{3,10}``, the numbers as
+    written; None when ``body`` is no include (no path, blanks in it, a brace not a range)."""
+    first = last = b""
+    if body.endswith(b"}"):
+        k = body.rfind(b"{")
+        first, _, last = body[k + 1 : -1].partition(b",")
+        if k < 0 or not all(n == b"" or n.isdigit() for n in (first, last)) or b"," in last:
+            return None
+        body = body[:k]
+    path, region = body, b""
+    k = body.rfind(b"#")
+    if k >= 0 and _REGION_NAME.fullmatch(body[k + 1 :].decode("ascii", "replace")):
+        path, region = body[:k], body[k + 1 :]
+    if not _INCLUDE_PATH.fullmatch(path):
+        return None
+    return _text(path), _text(region), _text(first), _text(last)
+
+
+def _by_name(m: re.Match[bytes], kind: str, text: _Page, *, in_code: bool = False) -> _Found:
     """An include named from the root, the content folder or mkdocs.yml's folder. ``\\{!``
     is shown as ``{!``: in a code block without its backslash, in prose with it (markdown
     drops it, and the backslash tells the unsupported-syntax scan it was meant)."""
     path = m.group("path").decode("utf-8", "replace")
     escape = "escape" in m.re.groupindex and bool(m.group("escape"))
     escaped = (m.group(0)[1:] if in_code else m.group(0)) if escape else None
-    indent = _own_line(data, m.start(), m.end())
+    indent = text.own_line(m.start(), m.end())
     start = m.start() - len(indent or b"")
     return _Found(start, m.end(), kind, path, path, indent, escaped=escaped)
 
@@ -243,8 +387,10 @@ def _replacement(
 ) -> Replacement:
     if inc.escaped is not None:
         return Replacement(inc.start, inc.end, inc.escaped)
-    what = f"{inc.kind} '{inc.written}'"
+    what = f"{inc.kind} '{shown(inc.written)}'"
     body = files.get(inc.name)
+    if inc.problem is not None:
+        return Replacement(inc.start, inc.end, b"", f"{what}: {inc.problem}")
     if paths.get(inc.name) == page:
         return Replacement(inc.start, inc.end, b"", f"{what}: the page includes itself")
     if body is None:
@@ -255,18 +401,45 @@ def _replacement(
     lines = body.decode("utf-8", "replace").replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    problem = None
     if inc.region:
-        chosen = _region(lines, inc.region, heading=inc.kind == "include")
-        if chosen is None:
-            problem = f"{what}: no region or section '{inc.region}' in the file"
-        lines = chosen or []
+        chosen = _region(lines, inc.region, markdown=inc.kind == "include")
+        if chosen is None:  # nothing, as VitePress renders nothing (with its silent option)
+            part = "region or section" if inc.kind == "include" else "region"
+            said = f"no {part} '{shown(inc.region)}' in the file; nothing is included"
+            return Replacement(inc.start, inc.end, b"", f"{what}: {said}")
+        lines = chosen
     lines = lines[inc.lines[0] - 1 : inc.lines[1] or None]
+    problem = None
     if inc.kind == "code import":
         lines = _fenced(lines, inc)
-    elif inc.kind == "include" and inc.name in paths:
-        lines = _rebased(lines, posixpath.dirname(paths[inc.name]), posixpath.dirname(page))
+    elif inc.kind == "include":
+        lines, problem = _without_nested(lines, what)
+        if inc.name in paths:
+            lines = _rebased(lines, posixpath.dirname(paths[inc.name]), posixpath.dirname(page))
     return Replacement(inc.start, inc.end, _indented(lines, inc.indent), problem)
+
+
+def _without_nested(lines: list[str], what: str) -> tuple[list[str], str | None]:
+    """A markdown include's lines without the includes written in them, and the warning that
+    says so: sitegen reads includes one level deep (content/syntax/includes.md), and an
+    ``<!--@include:-->`` left in would vanish as a comment without a word."""
+    text = "\n".join(lines).encode()
+    if _INCLUDE_MARK not in text:
+        return lines, None
+    nested = [f for f in _md_includes(_Page(text), "") if f.escaped is None]
+    if not nested:
+        return lines, None
+    kept, pos = [], 0
+    for f in nested:
+        kept.append(text[pos : f.start])
+        pos = f.end
+    kept.append(text[pos:])
+    first = nested[0]
+    written = text[first.start + len(first.indent or b"") : first.end].decode("utf-8", "replace")
+    more = f" ({len(nested) - 1} more)" if len(nested) > 1 else ""
+    said = f"{what}: its own include '{shown(written)}'{more} is left out: sitegen reads "
+    said += "includes one level deep"
+    return b"".join(kept).decode("utf-8", "replace").split("\n"), said
 
 
 #: A relative destination in markdown (``](dest``, ``[ref]: dest``) or HTML (``src="dest"``).
@@ -293,23 +466,66 @@ def _rebased(lines: list[str], included: str, page: str) -> list[str]:
     ]
 
 
-def _region(lines: list[str], name: str, *, heading: bool) -> list[str] | None:
-    """The lines of region ``name`` (``#region name`` to ``#endregion``, markers left out,
-    its common indentation removed; every region of that name, one after the other); for a
-    markdown include, else the section under the heading whose id is ``name``. None when
-    there is neither."""
-    depth, found, chosen = 0, False, list[str]()
-    for line in lines:
-        marker = _REGION.match(line)
-        if marker and not marker.group("end") and (depth or marker.group("name") == name):
-            depth, found = depth + 1, True
-        elif marker and marker.group("end") and depth:
-            depth -= 1
-        elif depth and not marker:
-            chosen.append(line)
-    if found:
-        return _dedent(chosen)
-    return _section(lines, name) if heading else None
+def _region(lines: list[str], name: str, *, markdown: bool) -> list[str] | None:
+    """The lines of every region ``name`` (``#region name`` to ``#endregion``), one after
+    the other, as VitePress takes them: for a code import without the marker lines of the
+    regions' comment styles and with their common indentation removed; for a markdown
+    include as they are, else the section under the heading whose id is ``name``. None
+    when there is neither."""
+    regions = _find_regions(lines, name)
+    if not regions:
+        return _section(lines, name) if markdown else None
+    chosen = [line for first, stop, _ in regions for line in lines[first:stop]]
+    if markdown:
+        return chosen
+    styles = {style for *_, style in regions}
+    return _dedent([x for x in chosen if (m := _marker(x)) is None or m[0] not in styles])
+
+
+def _marker(line: str) -> tuple[int, bool, str] | None:
+    """(comment style, whether it ends a region, the name) of a region marker line."""
+    if "egion" not in line:  # region, Region, endregion, EndRegion
+        return None
+    for style, pattern in enumerate(_MARKERS):
+        if found := pattern.match(line):
+            name = found.group("name").strip()
+            if len(name) > 1 and name[0] == name[-1] == '"':  # Visual Basic's #Region "Name"
+                name = name[1:-1]
+            return style, bool(found.group("end")), name
+    return None
+
+
+def _find_regions(lines: list[str], name: str) -> list[tuple[int, int, int]]:
+    """(first line, end line (exclusive), style) of each outermost region ``name``, in
+    order, by VitePress' rule: every region is tracked, a named end closes the innermost
+    region of that name, an unnamed one the innermost of its own comment style. The open
+    regions are indexed by name and style, so each marker costs the same at any depth."""
+    found: list[tuple[int, int, int]] = []
+    stack: list[tuple[str, int, int]] = []  # the open regions: name, first line, style
+    by_name: dict[str, list[int]] = {}  # places in ``stack``, innermost last
+    by_style: dict[int, list[int]] = {}
+    for i, line in enumerate(lines):
+        marker = _marker(line)
+        if marker is None:
+            continue
+        style, ends, label = marker
+        if not ends:
+            by_name.setdefault(label, []).append(len(stack))
+            by_style.setdefault(style, []).append(len(stack))
+            stack.append((label, i + 1, style))
+            continue
+        open_ = by_name.get(label) if label else by_style.get(style)
+        if not open_:
+            continue
+        innermost = open_[-1]
+        closed = stack[innermost]
+        while len(stack) > innermost:  # it closes the regions opened inside it too
+            inner, _, inner_style = stack.pop()
+            by_name[inner].pop()
+            by_style[inner_style].pop()
+        if closed[0] == name and not by_name.get(name):
+            found.append((closed[1], i, closed[2]))
+    return found
 
 
 def _section(lines: list[str], name: str) -> list[str] | None:
@@ -326,9 +542,23 @@ def _section(lines: list[str], name: str) -> list[str] | None:
             break
         if level:
             out.append(line)
-        elif head and (head.group("id") or vitepress_slug(head.group(2))) == name:
+        elif head and _heading_id(head.group(2)) == name:
             level = len(head.group(1))
     return out if level else None
+
+
+def _heading_id(text: str) -> str:
+    """The id of a heading's text: its ``{#id}``, else VitePress' slug of the text without
+    its closing ``#``s (CommonMark: a run of ``#`` after a blank, or the whole text)."""
+    text = text.rstrip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare.rstrip(" \t")
+    k = text.rfind("{#")
+    given = text.endswith("}") and k > 0 and text[k - 1] in " \t"
+    if given and _HEADING_ID.fullmatch(text, k + 2, len(text) - 1):
+        return text[k + 2 : -1]
+    return vitepress_slug(text)
 
 
 def _dedent(lines: list[str]) -> list[str]:
@@ -364,6 +594,6 @@ def include_places(page: str, data: bytes) -> list[tuple[int, str, str, int, int
     reads it by, first line, last line (0: to the end), region name)."""
     return [
         (f.start + len(f.indent or b""), f.kind, f.name, *f.lines, f.region)
-        for f in _includes(page, data)
-        if f.escaped is None
+        for f in _includes(page, data)[:MAX_INCLUDES]
+        if f.escaped is None and f.problem is None
     ]

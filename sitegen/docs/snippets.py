@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,28 +24,90 @@ SNIPPET_LINE = re.compile(
     rb"[ \t]*\r?$",
     re.MULTILINE,
 )
-_RANGE = re.compile(r"(?P<path>.+?)(?::(?P<start>[0-9]*)(?::(?P<end>[0-9]*))?)?")
+#: Most digits a line number in a range may have (a file of 10**9 lines is over any size
+#: limit); a longer one leaves its include out with a warning instead of being converted
+#: (Python refuses integers of over 4,300 digits, issue 27).
+MAX_LINE_DIGITS = 9
+#: Most snippet lines (or includes) a page may hold: the crawl looks each name up, so this
+#: bounds the lookups per page. More are left out, with one warning.
+MAX_INCLUDES = 1_000
+#: Most bytes the includes of one page may add together: one file of max_file_size included
+#: a thousand times would otherwise make a page of gigabytes.
+MAX_INCLUDED_BYTES = 8_000_000
+#: Most problems listed for one page's snippets and includes; the rest are counted in one line.
+MAX_PROBLEMS = 20
+#: Longest value a message quotes (a path, a range): longer ones are cut, with '…'.
+MAX_SHOWN = 80
+_LONG_NUMBER = re.compile(r"[0-9]{21,}")
+
+
+def shown(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` as a message quotes it: each number cut to 20 digits and the whole to
+    ``limit`` characters, with '…'."""
+    text = _LONG_NUMBER.sub(lambda m: m.group(0)[:19] + "…", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def line_number(digits: str) -> int | None:
+    """A line number written in a range, None when it has over ``MAX_LINE_DIGITS`` digits."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= MAX_LINE_DIGITS else None
+
+
+def too_long_number(digits: str) -> str:
+    """Why a range whose number ``digits`` is too long is left out (the number cut short)."""
+    return (
+        f"the line number {shown(digits.lstrip('0'), 20)} has over {MAX_LINE_DIGITS} digits; "
+        "nothing is included"
+    )
 
 
 def snippet_names(data: bytes) -> list[str]:
-    """The file names a page's snippet lines ask for (ranges stripped), in page order."""
+    """The file names a page's snippet lines ask for (ranges stripped), in page order: of the
+    first ``MAX_INCLUDES`` snippet lines only, the ones ``expand`` puts in place."""
     if b"8<" not in data:
         return []
     return [
         split_range(m.group("name").decode("utf-8", "replace"))[0]
-        for m in SNIPPET_LINE.finditer(data)
+        for m in itertools.islice(SNIPPET_LINE.finditer(data), MAX_INCLUDES)
         if not m.group("escape")
     ]
 
 
 def split_range(name: str) -> tuple[str, int, int]:
     """``file.py:3:5`` -> (``file.py``, 3, 5), lines 3 to 5; ``file.py:3`` from line 3;
-    ``file.py::5`` up to line 5; no range, the whole file (1, 0)."""
-    found = _RANGE.fullmatch(name.strip())
-    if found is None:
-        return name.strip(), 1, 0
-    start, end = found.group("start") or "", found.group("end") or ""
-    return found.group("path"), max(int(start or "1"), 1), int(end or "0")
+    ``file.py::5`` up to line 5; no range, the whole file (1, 0). A number of over
+    ``MAX_LINE_DIGITS`` digits is read as the largest one (``range_problem`` says so)."""
+    path, start, end = _range_parts(name)
+    first, last = line_number(start or "1"), line_number(end or "0")
+    largest = 10**MAX_LINE_DIGITS - 1
+    return path, max(largest if first is None else first, 1), largest if last is None else last
+
+
+def range_problem(name: str) -> str | None:
+    """Why the range of snippet ``name`` cannot be read, if it cannot."""
+    _, start, end = _range_parts(name)
+    for digits in (start, end):
+        if line_number(digits) is None:
+            return too_long_number(digits)
+    return None
+
+
+def _range_parts(name: str) -> tuple[str, str, str]:
+    """``file.py:3:5`` -> (``file.py``, ``3``, ``5``), the numbers as written: one or two
+    ``:digits`` at the end (pymdownx), else no range. String tests, one pass."""
+    name = name.strip()
+    head, _, last = name.rpartition(":")
+    if not head or not _digits(last):
+        return name, "", ""
+    before, _, middle = head.rpartition(":")
+    if before and _digits(middle):
+        return before, middle, last
+    return head, last, ""
+
+
+def _digits(text: str) -> bool:
+    return text == "" or (text.isascii() and text.isdigit())
 
 
 @dataclass(frozen=True)
@@ -85,10 +148,17 @@ def _inserted(
         return "the page includes itself", b""
     if body is None:
         return why_unread or _NOT_FOUND, b""
-    body, dropped = _without_self(body, path)
-    # snippets in a snippet are not read; a line that includes its own file would never end
-    problem = "the file includes itself; that line of it is left out" if dropped else None
-    return problem, _lines(body, *lines, indent)
+    body, own_lines, nested = _without_nested(body, path)
+    # Snippets in a snippet are not read (content/syntax/snippets.md): their lines are left
+    # out, said once; a line that includes its own file would never end.
+    problems = ["the file includes itself; that line of it is left out"] if own_lines else []
+    if nested:
+        more = f" ({len(nested) - 1} more)" if len(nested) > 1 else ""
+        problems.append(
+            f"its own snippet line '{shown(nested[0])}'{more} is left out: sitegen reads "
+            "snippets one level deep"
+        )
+    return "; ".join(problems) or None, _lines(body, *lines, indent)
 
 
 @dataclass(frozen=True)
@@ -129,21 +199,35 @@ def snippet_replacements(
 ) -> list[Replacement]:
     """What each snippet line of ``data`` becomes (``expand``), in page order."""
     out: list[Replacement] = []
-    for m in SNIPPET_LINE.finditer(data) if b"8<" in data else ():
+    found = list(SNIPPET_LINE.finditer(data)) if b"8<" in data else []
+    for m in found[:MAX_INCLUDES]:
         name = m.group("name").decode("utf-8", "replace")
         path, start, end = split_range(name)
         line_end = m.end() if not data[m.start() : m.end()].endswith(b"\r") else m.end() - 1
         if m.group("escape"):  # ";--8<-- ..." shows the snippet line itself, as pymdownx does
             problem, text = None, data[m.start() : line_end].replace(b";", b"", 1)
+        elif (problem := range_problem(name)) is not None:
+            text = b""
         else:
             own = bool(page) and (paths or {}).get(path) == page
             why = (unread or {}).get(path)  # why the crawl did not read it, if it did not
             problem, text = _inserted(
                 files.get(path), path, (start, end), m.group("indent"), own, why
             )
-        message = None if problem is None else f"snippet '{name}': {problem}"
+        message = None if problem is None else f"snippet '{shown(name)}': {problem}"
         out.append(Replacement(m.start(), line_end, text, message))
-    return out
+    spans = [(m.start(), m.end() - m.group(0).endswith(b"\r")) for m in found[MAX_INCLUDES:]]
+    return out + over_the_limit(spans, "snippet lines")
+
+
+def over_the_limit(later: list[tuple[int, int]], what: str) -> list[Replacement]:
+    """The snippet lines or includes past ``MAX_INCLUDES`` (their spans), left out: one
+    warning at the first, saying how many."""
+    said = (
+        f"the page has {MAX_INCLUDES + len(later)} {what}, over the limit of {MAX_INCLUDES}: "
+        f"this one and the {len(later) - 1} after it are left out"
+    )
+    return [Replacement(a, b, b"", None if i else said) for i, (a, b) in enumerate(later)]
 
 
 def splice(data: bytes, replacements: list[Replacement]) -> Expanded:
@@ -152,12 +236,15 @@ def splice(data: bytes, replacements: list[Replacement]) -> Expanded:
     out: list[bytes] = []
     splices: list[Splice] = []
     problems: list[tuple[int, str]] = []
-    pos = grown = 0
+    pos = grown = added = 0
     lines_before = 0
-    for r in replacements:
-        if r.start < pos:
+    for written in replacements:
+        if written.start < pos:
             continue
-        lines_before += data.count(b"\n", pos, r.start)
+        lines_before += data.count(b"\n", pos, written.start)
+        fits = added + len(written.text) <= MAX_INCLUDED_BYTES
+        r = written if fits else _too_much(written, added)
+        added += len(r.text)
         if r.problem is not None:
             problems.append((lines_before + 1, r.problem))
         out.append(data[pos : r.start])
@@ -176,25 +263,49 @@ def splice(data: bytes, replacements: list[Replacement]) -> Expanded:
         grown += len(r.text) - length
         pos = r.end
     out.append(data[pos:])
-    return Expanded(b"".join(out), splices, problems)
+    return Expanded(b"".join(out), splices, _listed(problems))
 
 
-def _without_self(body: bytes, path: str) -> tuple[bytes, bool]:
-    """``body`` with the snippet lines that name ``path`` itself emptied, and whether any did."""
+def _too_much(r: Replacement, added: int) -> Replacement:
+    """``r`` left out, since the page's includes already add ``added`` bytes."""
+    said = (
+        f"the page's snippets and includes add over {MAX_INCLUDED_BYTES} bytes "
+        f"({added} before this one); this one is left out"
+    )
+    return Replacement(r.start, r.end, b"", f"{r.problem}; {said}" if r.problem else said)
+
+
+def _listed(problems: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The first ``MAX_PROBLEMS`` problems, and one line for the rest, at the first of them."""
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    rest = len(problems) - MAX_PROBLEMS
+    line = problems[MAX_PROBLEMS][0]
+    said = f"{rest} more problems with this page's snippets and includes are not listed"
+    return [*problems[:MAX_PROBLEMS], (line, said)]
+
+
+def _without_nested(body: bytes, path: str) -> tuple[bytes, bool, list[str]]:
+    """``body`` with its snippet lines emptied (snippets in a snippet file are not read):
+    whether one named ``path`` itself, and the others as written. An escaped one
+    (``;--8<--``) is shown without its ``;``, as pymdownx shows it."""
     if b"8<" not in body:
-        return body, False
-    dropped = False
+        return body, False, []
+    own = False
+    nested: list[str] = []
 
     def drop(m: re.Match[bytes]) -> bytes:
-        nonlocal dropped
-        own = (
-            not m.group("escape")
-            and split_range(m.group("name").decode("utf-8", "replace"))[0] == path
-        )
-        dropped = dropped or own
-        return b"" if own else m.group(0)
+        nonlocal own
+        if m.group("escape"):
+            return m.group(0).replace(b";", b"", 1)
+        written = m.group(0).strip().decode("utf-8", "replace")
+        if split_range(m.group("name").decode("utf-8", "replace"))[0] == path:
+            own = True
+        else:
+            nested.append(written)
+        return b""
 
-    return SNIPPET_LINE.sub(drop, body), dropped
+    return SNIPPET_LINE.sub(drop, body), own, nested
 
 
 def _lines(body: bytes, start: int, end: int, indent: bytes) -> bytes:
@@ -213,6 +324,8 @@ class PositionMap:
         self.splices = splices
         self.starts = [s.new_offset for s in splices]
         self.line_starts = [0] + [m.end() for m in re.finditer(b"\n", page)]
+        self._firsts: list[int] | None = None
+        self._added: list[int] = []
 
     def offset(self, new: int) -> int:
         i = bisect.bisect_right(self.starts, new) - 1
@@ -228,15 +341,19 @@ class PositionMap:
         return i + 1, page_offset - self.line_starts[i] + 1
 
     def line(self, new_line: int) -> int:
-        added = 0
-        for s in self.splices:
-            first = s.page_line + added  # the inserted text's first line, expanded
-            if new_line < first:
-                break
-            if new_line < first + s.new_lines:
-                return s.page_line
-            added += s.new_lines - 1
-        return new_line - added
+        """The page's line of a line of the expanded page: a bisection, since a page with
+        many includes may have as many warnings."""
+        if self._firsts is None:
+            self._firsts, self._added, added = [], [], 0
+            for s in self.splices:
+                self._firsts.append(s.page_line + added)  # its first line, expanded
+                self._added.append(added)
+                added += s.new_lines - 1
+            self._added.append(added)
+        i = bisect.bisect_right(self._firsts, new_line) - 1
+        if i >= 0 and new_line < self._firsts[i] + self.splices[i].new_lines:
+            return self.splices[i].page_line
+        return new_line - self._added[i + 1]
 
 
 def map_back(rec: PageRecord, page: bytes, expanded: Expanded) -> PageRecord:
