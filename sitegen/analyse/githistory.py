@@ -9,6 +9,7 @@ Python, against the blobs of a commit (``work_tree_diff``). Never writes.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import os
 import re
@@ -38,9 +39,9 @@ PATHS_PER_CALL = 500
 #: A work-tree file larger than this is compared by its blob id alone: a change is one hunk
 #: over the whole file (its lines are not read into memory).
 MAX_DIFF_BYTES = 16 * 2**20
-#: Lines between a file's unchanged head and tail that difflib compares one by one; a
-#: longer middle is one hunk (difflib's matcher is quadratic at worst).
-MAX_DIFF_LINES = 5000
+#: The most lines a side that difflib compares at once (its matcher is quadratic at worst:
+#: 500 lines of swapped pairs take 0.02 s); a longer middle is cut at anchors first.
+MAX_DIFF_LINES = 500
 _DIFF_OPTIONS = ("--no-color", "-M")
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -419,10 +420,12 @@ def _with_renames(
 
 
 def line_hunks(old: bytes, new: bytes) -> list[Hunk]:
-    """The hunks of a ``--unified=0`` diff from ``old`` to ``new``, computed here (difflib):
-    the unchanged head and tail are set aside first (most edits are local), the middle is
-    compared line by line up to MAX_DIFF_LINES a side, else it is one hunk. A line ending
-    "\\r\\n" is the line ending "\\n" (a checkout that converts line endings changed nothing)."""
+    """The hunks of a ``--unified=0`` diff from ``old`` to ``new``, computed here. The
+    unchanged head and tail are set aside first (most edits are local); a middle longer than
+    MAX_DIFF_LINES is cut at the lines found once in each side, in the same order (patience
+    diff's anchors), and difflib compares the pieces between them; a piece still too long is
+    one hunk. A line ending "\\r\\n" is the line ending "\\n" (a checkout that converts
+    line endings changed nothing)."""
     a, b = _lines(old), _lines(new)
     limit = min(len(a), len(b))
     head = 0
@@ -432,16 +435,59 @@ def line_hunks(old: bytes, new: bytes) -> list[Hunk]:
     while tail < limit - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
         tail += 1
     a_mid, b_mid = a[head : len(a) - tail], b[head : len(b) - tail]
-    if not a_mid and not b_mid:
+    if len(a_mid) <= MAX_DIFF_LINES and len(b_mid) <= MAX_DIFF_LINES:
+        return _difflib_hunks(a_mid, b_mid, head, head)
+    hunks: list[Hunk] = []
+    i = j = 0
+    for anchor_i, anchor_j in [*_anchors(a_mid, b_mid), (len(a_mid), len(b_mid))]:
+        hunks += _difflib_hunks(a_mid[i:anchor_i], b_mid[j:anchor_j], head + i, head + j)
+        i, j = anchor_i + 1, anchor_j + 1
+    return hunks
+
+
+def _difflib_hunks(a: list[bytes], b: list[bytes], i0: int, j0: int) -> list[Hunk]:
+    """difflib's hunks of ``a`` to ``b`` (lines ``i0``/``j0`` on), or one hunk over both
+    when either is longer than MAX_DIFF_LINES (difflib's matcher is quadratic at worst)."""
+    if not a and not b:
         return []
-    if len(a_mid) > MAX_DIFF_LINES or len(b_mid) > MAX_DIFF_LINES:
-        return [_hunk(head, head + len(a_mid), head, head + len(b_mid))]
-    matcher = difflib.SequenceMatcher(None, a_mid, b_mid)
+    if len(a) > MAX_DIFF_LINES or len(b) > MAX_DIFF_LINES:
+        return [_hunk(i0, i0 + len(a), j0, j0 + len(b))]
+    matcher = difflib.SequenceMatcher(None, a, b)
     return [
-        _hunk(head + i1, head + i2, head + j1, head + j2)
+        _hunk(i0 + i1, i0 + i2, j0 + j1, j0 + j2)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()
         if tag != "equal"
     ]
+
+
+def _anchors(a: list[bytes], b: list[bytes]) -> list[tuple[int, int]]:
+    """The longest run, in order on both sides, of lines found once in ``a`` and once in
+    ``b``: their positions ``(i, j)``. Patience sorting, O(n log n)."""
+    count: dict[bytes, int] = {}
+    for line in a:
+        count[line] = count.get(line, 0) + 1
+    where_b: dict[bytes, int] = {}
+    for j, line in enumerate(b):
+        if count.get(line) == 1:
+            where_b[line] = -1 if line in where_b else j
+    pairs = [(i, where_b[line]) for i, line in enumerate(a) if where_b.get(line, -1) >= 0]
+    tops: list[int] = []  # the j ending the best run of each length
+    ends: list[int] = []  # the pair index ending it
+    before: list[int] = []  # each pair's predecessor in its run
+    for k, (_, j) in enumerate(pairs):
+        at = bisect.bisect_left(tops, j)
+        before.append(ends[at - 1] if at else -1)
+        if at == len(tops):
+            tops.append(j)
+            ends.append(k)
+        else:
+            tops[at], ends[at] = j, k
+    run: list[tuple[int, int]] = []
+    k = ends[-1] if ends else -1
+    while k >= 0:
+        run.append(pairs[k])
+        k = before[k]
+    return run[::-1]
 
 
 def _lines(data: bytes) -> list[bytes]:
