@@ -26,8 +26,8 @@ from jinja2 import (
     Template,
     TemplateError,
     TemplateNotFound,
+    TemplateSyntaxError,
 )
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -36,7 +36,8 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
 from sitegen.plural import counted
-from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, read_theme, theme_error
+from sitegen.site.sandbox import MAX_TEMPLATE, BoundedSandbox
+from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, ThemeError, read_theme, theme_error
 from sitegen.site.views import (
     IndexView,
     NavItem,
@@ -97,6 +98,14 @@ class ThemeLoader(BaseLoader):
         data = self.theme.files.get(template)
         if data is None or not template.endswith(TEMPLATE_SUFFIXES):
             raise TemplateNotFound(template)
+        if len(data) > MAX_TEMPLATE:  # compiled to Python: a bound before Jinja's parser
+            raise TemplateSyntaxError(
+                f"the template has {len(data):,} bytes; a theme template may have at most "
+                f"{MAX_TEMPLATE:,}",
+                1,
+                template,
+                self.theme.repo_path(template),
+            )
         return data.decode("utf-8", errors="replace"), self.theme.repo_path(template), lambda: True
 
     def list_templates(self) -> list[str]:
@@ -252,16 +261,19 @@ class _NavState:
 # ---------------------------------------------------------------------------- renderer
 
 
-def _environment(sandboxed: bool) -> type[Environment]:
-    """Jinja's immutable sandbox when the project's theme has templates of its own.
+def _environment(theme_templates: list[str], **options: Any) -> Environment:
+    """Jinja's immutable sandbox, bounded, when the project's theme has templates of its own.
 
     A theme may be someone else's (a pull request, a theme copied from the web): in the
     sandbox its templates cannot reach Python's internals (``cycler.__init__.__globals__``)
-    or change the data they are given, and an attempt is one error naming the template and
+    or change the data they are given, cannot make a value, a loop or a page larger than the
+    bounds of sitegen/site/sandbox.py, and an attempt is one error naming the template and
     line (content/guides/safety.md, "Themes and the development server"). The shipped
     templates render the same bytes in both; they alone skip the sandbox's checks, which
     cost about 2.5x the templates' time."""
-    return ImmutableSandboxedEnvironment if sandboxed else Environment
+    if theme_templates:
+        return BoundedSandbox(bounded=theme_templates, **options)
+    return Environment(**options)
 
 
 class Renderer:
@@ -271,7 +283,8 @@ class Renderer:
         self.theme = read_theme(project_root, theme_dir)
         self.shipped = shipped_templates()
         loaders: list[BaseLoader] = [ThemeLoader(self.theme), TraversableLoader(self.shipped)]
-        self.env = _environment(sandboxed=self.has_theme_templates)(
+        self.env = _environment(
+            ThemeLoader(self.theme).list_templates(),
             loader=ChoiceLoader(loaders),
             autoescape=True,
             undefined=StrictUndefined,
@@ -286,6 +299,7 @@ class Renderer:
         #: One state per tree, by the tree's identity (a site may show several: a VitePress
         #: sidebar per path prefix, a tree per locale); the state holds the tree alive.
         self._nav_states: dict[int, _NavState] = {}
+        self._rendering = 0  # renders in progress (the page tree renders inside a page)
         for name in ThemeLoader(self.theme).list_templates():  # syntax errors before any page
             self.template(name)
 
@@ -299,17 +313,49 @@ class Renderer:
             try:
                 tpl = self._templates[name] = self.env.get_template(name)
             except TemplateError as exc:
-                raise theme_error(exc, name) from None
+                raise theme_error(exc, self._path(name)) from None
+            except Exception as exc:  # a theme's template too deep for the parser, say
+                if not isinstance(self.env, BoundedSandbox):
+                    raise
+                raise theme_error(exc, self._path(name)) from None
         return tpl
 
     def render(self, name: str, **ctx: Any) -> str:
         """Any template; those extending base.html need ``site`` and ``title``. A template
         error raises ThemeError (one line: the template's path, line and message)."""
         tpl = self.template(name)
+        if isinstance(self.env, BoundedSandbox):
+            return self._render_bounded(self.env, tpl, name, ctx)
         try:
             return tpl.render(**ctx)
         except TemplateError as exc:
             raise theme_error(exc, name) from None
+
+    def _render_bounded(
+        self, env: BoundedSandbox, tpl: Template, name: str, ctx: dict[str, Any]
+    ) -> str:
+        """Render with a theme: the page's budget starts at the outermost render, what is
+        written is charged to it, and any error, whatever its kind (a TypeError, a
+        RecursionError, a bound of the sandbox), is the theme's one ThemeError line."""
+        if not self._rendering:
+            env.begin()
+        self._rendering += 1
+        try:
+            parts = []
+            for chunk in tpl.generate(**ctx):
+                env.charge(len(chunk))
+                parts.append(chunk)
+            return "".join(parts)
+        except ThemeError:
+            raise  # from a template rendered inside this one (the page tree)
+        except Exception as exc:  # noqa: BLE001 - the theme's error, reported as one line
+            raise theme_error(exc, self._path(name), self.theme.folder) from None
+        finally:
+            self._rendering -= 1
+
+    def _path(self, name: str) -> str:
+        """The repository path of template ``name``, for an error that names no line of it."""
+        return self.theme.repo_path(name) if name in self.theme.files else name
 
     def render_page(self, site: SiteContext, page: PageView) -> str:
         return self.render("page.html", site=site, page=page, title=page.title)

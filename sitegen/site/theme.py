@@ -21,6 +21,8 @@ from sitegen.paths import is_within
 
 #: Theme files that are templates; every other file of the theme is published as is.
 TEMPLATE_SUFFIXES = (".html", ".xml", ".md")
+#: Characters of a template error's message that are shown.
+MAX_MESSAGE = 200
 
 
 class ThemeError(ConfigError):
@@ -109,18 +111,40 @@ def _warn(path: str, message: str) -> Diagnostic:
     return Diagnostic(path, 1, 1, Level.WARNING, message, "symlink")  # the crawl's code: one line
 
 
-def theme_error(exc: TemplateError, fallback: str) -> ThemeError:
-    """The one-line form of a Jinja error: the template's path and line, then the message.
+def theme_error(exc: Exception, fallback: str, theme: str = "") -> ThemeError:
+    """The one-line form of an error of a template: the template's path and line, then the
+    message. Any exception counts, not only Jinja's: in a theme's template a TypeError, a
+    ZeroDivisionError or a RecursionError is the theme's error, not sitegen's.
 
     Jinja rewrites a render error's traceback so that its frames name the template file and
-    line; the innermost such frame is where the error is."""
+    line; the innermost such frame is where the error is, and the innermost frame of the
+    ``theme`` folder where the theme caused it (a theme's include that includes itself ends
+    in a shipped template's line)."""
     if isinstance(exc, TemplateSyntaxError):
-        return ThemeError(exc.filename or exc.name or fallback, exc.lineno, exc.message or str(exc))
-    path, line = fallback, 1
+        return ThemeError(
+            exc.filename or exc.name or fallback, exc.lineno, _said(exc.message or str(exc))
+        )
+    path, line = _where(exc, fallback, theme)
+    if isinstance(exc, TemplateError):
+        return ThemeError(path, line, _said(exc.message or str(exc)))
+    return ThemeError(path, line, _said(f"{type(exc).__name__}: {exc}"))
+
+
+def _where(exc: Exception, fallback: str, theme: str) -> tuple[str, int]:
+    found: tuple[str, int] | None = None
+    themed: tuple[str, int] | None = None
     tb: types.TracebackType | None = exc.__traceback__
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         if filename.endswith(TEMPLATE_SUFFIXES):
-            path, line = filename, tb.tb_lineno
+            found = (filename, tb.tb_lineno)
+            if theme and filename.startswith(f"{theme}/"):
+                themed = found
         tb = tb.tb_next
-    return ThemeError(path, line, exc.message or str(exc))
+    return themed or found or (fallback, 1)
+
+
+def _said(message: str) -> str:
+    """A message as one short line: an error can quote a huge value of the template's."""
+    message = " ".join(message.split())
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"

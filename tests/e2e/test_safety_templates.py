@@ -119,6 +119,24 @@ def test_a_configured_theme_overrides_templates_and_publishes_its_files(tmp_path
             4,
             "has no attribute 'nope'",
         ),
+        # Issue 27, defect 16: runtime errors and the sandbox's bounds, not internal errors.
+        (
+            '{% extends "base.html" %}\n{% block content %}\n\n{% for i in range(10**8) %}'
+            "{% endfor %}{% endblock %}",
+            4,
+            "range() of 100,000,000 numbers",
+        ),
+        (
+            '{% extends "base.html" %}\n{% block content %}\n'
+            "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}{% endblock %}",
+            3,
+            "calls nested more than 50 deep",
+        ),
+        (
+            '{% extends "base.html" %}\n{% block content %}\n{{ "a" * 10000000000 }}{% endblock %}',
+            3,
+            "the operator * would make a value of about 10,000,000,000 characters",
+        ),
     ],
 )
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from sitegen.site.render import NAV_CHUNK, NAV_FULL_LIMIT, Renderer, highlight_source, safe_href
 from sitegen.site.theme import ThemeError
@@ -175,7 +176,7 @@ def test_the_shipped_theme_renders_the_same_bytes_in_the_sandbox(tmp_path: Path)
         shipped.shipped.joinpath("page.html").read_text(encoding="utf-8")
     )
     themed = Renderer(tmp_path, "theme")
-    assert type(themed.env).__name__ == "ImmutableSandboxedEnvironment"
+    assert isinstance(themed.env, ImmutableSandboxedEnvironment)
     assert type(shipped.env).__name__ == "Environment"
     backlinks = (BacklinkGroup("Linked from", "", (BacklinkEntry("t", "a.html", "x"),)),)
     for page in [_page(), _page(backlinks=backlinks, toc=(TocEntry(2, "A", "a"),))]:
