@@ -6,8 +6,8 @@ heading ids are made and which folder is published at the site root
 ``mkdocs.yml`` is read as YAML data only: a ``!!python/name:`` or ``!!python/object/apply:``
 tag is kept as its text, never imported or called. The scripts of ``.vitepress/`` are only
 searched as text for a slugify of their own, never run. ``_config.yml`` is read as text here
-and as YAML data (``yaml.safe_load``) where its addresses are used (sitegen/link/jekyll.py).
-Nothing else is read.
+and as YAML data where its addresses are used (sitegen/link/jekyll.py). Each is read up to
+the YAML reader's size limit (sitegen/yamldata.py), never further. Nothing else is read.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from sitegen.paths import is_within, repo_path_within
+from sitegen.yamldata import MAX_CHARACTERS, read_yaml
 
 MKDOCS_FILE = "mkdocs.yml"
 #: Jekyll's configuration, in the site's source folder.
@@ -106,7 +107,10 @@ def _configs_up(root: Path, content: str, name: str) -> Iterator[tuple[str, str,
         if not path.is_file() or not is_within(path.resolve(), real_root):
             continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            # One character past the limit at most: the YAML reader refuses that before
+            # parsing, and a file of gigabytes is never held whole.
+            with path.open(encoding="utf-8", errors="replace") as file:
+                text = file.read(MAX_CHARACTERS + 1)
         except OSError:
             continue
         yield folder, rel, text
@@ -235,8 +239,9 @@ _TagsAsText.add_multi_constructor("tag:", _tagged)
 
 def read_mkdocs_yml(text: str) -> Any:
     """The data of an ``mkdocs.yml``, its Python tags kept as text (``Tagged``); raises
-    ``yaml.YAMLError`` when it is not YAML."""
-    return yaml.load(text, Loader=_TagsAsText)  # a SafeLoader subclass: nothing is run
+    ``yaml.YAMLError`` when it is not YAML or is outside the bounds of sitegen/yamldata.py
+    (``describe`` says which)."""
+    return read_yaml(text, _TagsAsText).data  # a SafeLoader subclass: nothing is run
 
 
 def mkdocs_docs_dir(config: Any, config_file: str = MKDOCS_FILE) -> str:

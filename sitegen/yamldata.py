@@ -43,6 +43,9 @@ class YamlDocument:
     #: Each key of the top-level mapping as written (unquoted), and the 0-based line of its
     #: first occurrence: found by the parser, so no line is searched for a key.
     key_lines: dict[str, int] = field(default_factory=dict)
+    #: Each scalar as read, and the 0-based line and column of its first occurrence (inside
+    #: the quote when it is quoted): where a value that a message names is written.
+    places: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def read_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> YamlDocument:
@@ -54,7 +57,7 @@ def read_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> YamlDoc
         # Not "is N characters": a file may have been read only up to the limit.
         raise _refused(f"is longer than {MAX_CHARACTERS:,} characters, the limit")
     try:
-        key_lines = _checked_events(yaml.parse(text, Loader=cls))
+        key_lines, places = _checked_events(yaml.parse(text, Loader=cls))
         data = yaml.load(text, Loader=cls)
     except UnicodeEncodeError as exc:  # libyaml reads UTF-8: a lone surrogate is none
         raise _not_text(text, exc.start) from None
@@ -63,7 +66,7 @@ def read_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> YamlDoc
     except (ValueError, TypeError, OverflowError) as exc:
         # Constructors raise plain errors on values such as `2024-13-45` or `!!int 0x`.
         raise _refused(f"has a value YAML cannot build ({_first_clause(exc)})") from None
-    return YamlDocument(data, key_lines)
+    return YamlDocument(data, key_lines, places)
 
 
 def describe(exc: yaml.YAMLError) -> str:
@@ -97,13 +100,17 @@ class _Open:
     children: int = 0
 
 
-def _checked_events(events: Iterator[yaml.Event]) -> dict[str, int]:
+def _checked_events(
+    events: Iterator[yaml.Event],
+) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
     """Walk the event stream once, refusing at the first event beyond a bound; the lines
-    of the top-level mapping's keys. ``sizes`` holds each anchor's expanded value count."""
+    of the top-level mapping's keys and the places of the scalars. ``sizes`` holds each
+    anchor's expanded value count."""
     values, merges = 0, 0
     sizes: dict[str, int] = {}
     stack: list[_Open] = []
     key_lines: dict[str, int] = {}
+    places: dict[str, tuple[int, int]] = {}
     for event in events:
         if isinstance(event, yaml.CollectionEndEvent):
             done = stack.pop()
@@ -124,7 +131,8 @@ def _checked_events(events: Iterator[yaml.Event]) -> dict[str, int]:
                 _check_scalar(event)
                 merges += is_key and event.value == "<<" and event.implicit[0]
                 if is_key and len(stack) == 1:
-                    key_lines.setdefault(event.value, _line_of(event))
+                    key_lines.setdefault(event.value, _place_of(event)[0])
+                places.setdefault(event.value, _place_of(event))
                 if event.anchor is not None:
                     sizes[event.anchor] = 1
             else:
@@ -136,7 +144,7 @@ def _checked_events(events: Iterator[yaml.Event]) -> dict[str, int]:
             raise _refused(f"stands for more than {MAX_VALUES:,} values (aliases expanded)", event)
         if merges > MAX_MERGES:
             raise _refused(f"has more than {MAX_MERGES} merge keys ('<<')", event)
-    return key_lines
+    return key_lines, places
 
 
 def _alias_size(event: yaml.AliasEvent, sizes: dict[str, int], stack: list[_Open]) -> int:
@@ -161,8 +169,11 @@ def _check_scalar(event: yaml.ScalarEvent) -> None:
         raise _refused(f"has a number of more than {MAX_NUMBER_CHARACTERS:,} characters", event)
 
 
-def _line_of(event: yaml.Event) -> int:
-    return event.start_mark.line if event.start_mark is not None else 0
+def _place_of(event: yaml.ScalarEvent) -> tuple[int, int]:
+    mark = event.start_mark
+    if mark is None:
+        return (0, 0)
+    return (mark.line, mark.column + (1 if event.style in ("'", '"') else 0))
 
 
 def _refused(problem: str, event: yaml.Event | None = None) -> YamlRefused:

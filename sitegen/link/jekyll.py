@@ -3,7 +3,8 @@
 and type, a collection's ``permalink`` pattern (``/:collection/:path/``), posts by the
 site-wide ``permalink`` style, and that style for the other pages (``pretty``: directory URLs).
 
-The file is read as YAML data only (``yaml.safe_load``): nothing in it is run. Pure: the text
+The file is read as YAML data only, by the bounded reader (sitegen/yamldata.py): nothing in
+it is run, and a file too large, too deep or full of aliases is one warning. Pure: the text
 comes from the configuration (``Generator.sources``), which the build's fingerprint holds.
 """
 
@@ -22,8 +23,11 @@ import yaml
 from sitegen.addresses import UrlStyle
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.generators import Generator
+from sitegen.yamldata import describe, error_place, read_yaml
 
 BAD_CONFIG = "bad-config"
+#: Each scalar of the file and where it is first written (sitegen/yamldata.py).
+Places = Mapping[str, tuple[int, int]]
 #: The site-wide styles Jekyll names, as the pattern each gives posts.
 _STYLES = {
     "date": "/:categories/:year/:month/:day/:title:output_ext",
@@ -218,30 +222,28 @@ def read_jekyll(generator: Generator | None) -> JekyllSite | None:
     text = generator.source(generator.config_file) or ""
     site = JekyllSite(generator.config_file, posixpath.dirname(generator.config_file))
     try:
-        data = yaml.safe_load(text)
+        document = read_yaml(text, yaml.SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        problem = getattr(exc, "problem", None) or "not YAML"
+        line, col = error_place(exc)
         site.diagnostics.append(
             Diagnostic(
                 site.config_file,
-                line,
-                col,
+                line + 1,
+                col + 1,
                 Level.WARNING,
-                f"{site.config_file} is not YAML ({problem}); its permalinks, collections "
+                f"{site.config_file} {describe(exc)}; its permalinks, collections "
                 "and defaults are not applied",
                 BAD_CONFIG,
             )
         )
         return site
-    if not isinstance(data, dict):
+    if not isinstance(document.data, dict):
         return site
-    _read(site, data, text)
+    _read(site, document.data, document.places)
     return site
 
 
-def _read(site: JekyllSite, data: dict[Any, Any], text: str) -> None:
+def _read(site: JekyllSite, data: dict[Any, Any], places: Places) -> None:
     style = data.get("permalink")
     if isinstance(style, str) and style.strip():
         site.style = style.strip()
@@ -262,7 +264,7 @@ def _read(site: JekyllSite, data: dict[Any, Any], text: str) -> None:
             if str(label) != "posts" and opts.get("output") is not True:
                 continue  # Jekyll writes no page of it: sitegen keeps the files' addresses
             pattern = opts.get("permalink")
-            found = _pattern(pattern, text) if isinstance(pattern, str) else None
+            found = _pattern(pattern, places) if isinstance(pattern, str) else None
             if found is not None and found.template in _STYLES:
                 found = _Pattern(_STYLES[found.template], found.line, found.col)
             site.collections[str(label)] = (posixpath.join(folder, f"_{label}"), found)
@@ -280,17 +282,16 @@ def _read(site: JekyllSite, data: dict[Any, Any], text: str) -> None:
             _Default(
                 str(path or "").strip("/"),
                 str(kind) if kind else None,
-                _pattern(permalink.strip(), text),
+                _pattern(permalink.strip(), places),
             )
         )
 
 
-def _pattern(template: str, text: str) -> _Pattern:
-    """A pattern with the line and column it is written at (1:1 when it cannot be found)."""
-    at = text.find(template)
-    if at < 0:
-        return _Pattern(template, 1)
-    return _Pattern(template, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
+def _pattern(template: str, places: Places) -> _Pattern:
+    """A pattern with the line and column it is written at (1:1 when it cannot be found),
+    as the parser saw it: the file is not searched once per pattern."""
+    line, col = places.get(template, (0, 0))
+    return _Pattern(template, line + 1, col + 1)
 
 
 def _in_scope(rel: str, path: str) -> bool:

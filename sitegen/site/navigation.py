@@ -32,6 +32,7 @@ from sitegen.paths import (
 )
 from sitegen.site.views import Crumb, NavItem
 from sitegen.site.vitepress import vitepress_nav
+from sitegen.yamldata import describe, error_place
 
 #: The front-matter key sitegen documents, then the names other generators use for it.
 ORDER_KEYS = ("order", "nav_order", "weight")
@@ -195,14 +196,14 @@ def mkdocs_nav(
     try:
         config = read_mkdocs_yml(text)  # its ``!!python/name:`` tags stay text
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        line, _ = error_place(exc)
         diagnostics.append(
             Diagnostic(
                 config_file,
-                (mark.line + 1) if mark else 1,
+                line + 1,
                 1,
                 Level.WARNING,
-                f"{posixpath.basename(config_file)} is not valid YAML; its nav is not used",
+                f"{posixpath.basename(config_file)} {describe(exc)}; its nav is not used",
                 "mkdocs-nav",
             )
         )
