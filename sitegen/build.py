@@ -55,6 +55,7 @@ from sitegen.paths import NodeId, SitePath, page_node_of
 from sitegen.plural import agrees, counted
 from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
+from sitegen.state import replayable
 
 if TYPE_CHECKING:  # numpy and scipy are imported only when the analysis runs
     from sitegen.analyse.insight import TextJob
@@ -143,7 +144,9 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
     clean_pages = options.clean or not cache.trusted
     with build_lock(config.cache_dir, _announce):
         result = _build_locked(config, options, clean_pages, started)
-    if not cache.trusted and not cache.fresh and not options.clean:
+    # What prepare_cache set aside: said by this build only, never replayed by the next.
+    result.diagnostics = sorted(set(result.diagnostics + cache.diagnostics))
+    if not cache.trusted and not cache.fresh and not cache.origin_unreadable and not options.clean:
         result.diagnostics.append(
             Diagnostic(
                 ".sitegen",
@@ -185,8 +188,9 @@ def _build_locked(
             replayed = [d for d in result.diagnostics if d.code != PEER]
             result.diagnostics = sorted(set(replayed + peers.diagnostics))
             return result
-        mark_unfinished(config.cache_dir)
+        unfinished = mark_unfinished(config.cache_dir)
         state = load_state(config.cache_dir, clean_pages)
+        state.diagnostics += unfinished
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages = _extract_pages_step(config, found, jobs, progress, state)
         texts = start_text_index(found, jobs, pages, config)  # runs while code is linked
@@ -341,11 +345,12 @@ def _save_step(
 
 
 def _dropped(state: BuildState) -> list[Diagnostic]:
+    """What reading the page cache (and the mark of the last finished build) reported."""
     if not state.dropped:
-        return []
+        return state.diagnostics
     n = state.dropped
     pages = agrees(n, "that page was", "those pages were")
-    return [
+    return state.diagnostics + [
         Diagnostic(
             f".sitegen/{STATE_FILE}",
             1,
@@ -386,7 +391,7 @@ def _unchanged(config: Config, site: SiteRecord, fingerprint: str) -> bool:
 def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: float) -> BuildResult:
     """Nothing changed since the last build: its site stands; report what it reported."""
     result = BuildResult(config, found, [], [], Linked(Graph(), {}, {}), Graph())
-    result.diagnostics = list(site.diagnostics)
+    result.diagnostics = replayable(site.diagnostics)  # not what it set right in .sitegen/
     result.unchanged = site.summary
     result.seconds = time.perf_counter() - started
     return result

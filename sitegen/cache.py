@@ -1,9 +1,11 @@
 """The cache folder ``.sitegen/``: made safe to use before a build, and one build at a time.
 
-Refuses a cache path that is a file or a link, removes links planted inside it, tells a
-cache made in this very folder from one that arrived with a checkout (never trusted), and
-holds the build lock. It never reads a cache entry itself (see sitegen/incremental.py).
-See content/guides/safety.md for the policy.
+Refuses a cache path that is a file or a link, removes links planted inside it, sets aside
+whatever stands where one of its files or folders belongs (a folder named ``graph.json``, a
+FIFO named ``pages.json``, a folder it cannot list), tells a cache made in this very folder
+from one that arrived with a checkout (never trusted), and holds the build lock. It never
+reads a cache entry itself (see sitegen/incremental.py). See content/guides/safety.md for
+the policy.
 """
 
 from __future__ import annotations
@@ -12,17 +14,27 @@ import contextlib
 import fcntl
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.config import ConfigError
+from sitegen.diagnostics import Diagnostic
 from sitegen.fsutil import write_atomically
+from sitegen.state import ASIDE_SUFFIX, Unreadable, read_json, set_aside
 
 #: Names the folder it was made in (device and inode), so a copied or committed cache is known.
 ORIGIN_FILE = "origin.json"
 LOCK_FILE = "lock"
 _IGNORE_FILE = ".gitignore"
+#: What sitegen's files in ``.sitegen/`` are named (by suffix, or whole), and its folders:
+#: anything else in the place of one is set aside before a build reads or writes there.
+_FILE_SUFFIXES = (".json", ".metast", ".npz", ".sqlite", ".sqlite-wal", ".sqlite-shm")
+_FILE_NAMES = frozenset({"built", LOCK_FILE, _IGNORE_FILE})
+_FOLDERS = frozenset({"shards"})
+#: The peers' stored copies keep their own rules (sitegen/federation/store.py).
+_NOT_SWEPT = frozenset({"peers"})
 
 
 @dataclass(frozen=True)
@@ -31,6 +43,10 @@ class CacheState:
     trusted: bool
     #: The folder did not exist before this build (so there was nothing to distrust).
     fresh: bool = False
+    #: What was set aside (content/guides/safety.md#state-that-heals), one warning each.
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: ``origin.json`` could not be read: the cache is not trusted, but not for being a copy.
+    origin_unreadable: bool = False
 
 
 def _identity(folder: Path) -> dict[str, int]:
@@ -38,11 +54,26 @@ def _identity(folder: Path) -> dict[str, int]:
     return {"device": st.st_dev, "inode": st.st_ino}
 
 
-def _recorded_identity(folder: Path) -> object:
+def _recorded_identity(folder: Path) -> tuple[object, list[Diagnostic]]:
+    """The identity ``origin.json`` records; one that is not a device and an inode is set
+    aside with a warning (None: the cache is then not trusted)."""
+    path = folder / ORIGIN_FILE
     try:
-        return json.loads((folder / ORIGIN_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
+        doc = read_json(path, limit=4096)
+        if doc is not None and not _is_identity(doc):
+            raise Unreadable("not a device and an inode")
+    except Unreadable as why:
+        what = "the cache's origin (which folder it was made in)"
+        return None, [set_aside(path, what, str(why))]
+    return doc, []
+
+
+def _is_identity(doc: object) -> bool:
+    return (
+        isinstance(doc, dict)
+        and doc.keys() == {"device", "inode"}
+        and all(type(v) is int for v in doc.values())
+    )
 
 
 def check_cache_dir(cache_dir: Path) -> None:
@@ -69,26 +100,76 @@ def prepare_cache(cache_dir: Path) -> CacheState:
     """
     check_cache_dir(cache_dir)
     fresh = not cache_dir.exists()
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    _remove_links(cache_dir)
-    identity = _identity(cache_dir)
-    trusted = not fresh and _recorded_identity(cache_dir) == identity
-    if not trusted:
-        write_atomically(cache_dir / ORIGIN_FILE, json.dumps(identity) + "\n", durable=False)
-    ignore = cache_dir / _IGNORE_FILE
-    if not ignore.is_file():  # keep the cache out of `git status` and out of commits
-        write_atomically(ignore, "*\n", durable=False)
-    return CacheState(trusted=trusted, fresh=fresh)
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        _usable(cache_dir)
+        swept = _sweep(cache_dir)
+        identity = _identity(cache_dir)
+        recorded, unreadable = _recorded_identity(cache_dir) if not fresh else (None, [])
+        trusted = not fresh and recorded == identity
+        if not trusted:
+            write_atomically(cache_dir / ORIGIN_FILE, json.dumps(identity) + "\n", durable=False)
+        ignore = cache_dir / _IGNORE_FILE
+        if not ignore.is_file():  # keep the cache out of `git status` and out of commits
+            write_atomically(ignore, "*\n", durable=False)
+    except OSError as err:  # the folder itself cannot be written: nothing to set aside
+        raise ConfigError(
+            f"'{cache_dir.name}' cannot be used as sitegen's cache folder "
+            f"({err.strerror or err}): check its permissions, or remove it"
+        ) from None
+    return CacheState(trusted, fresh, swept + unreadable, bool(unreadable))
 
 
-def _remove_links(cache_dir: Path) -> None:
-    """A link inside the cache could make a later write land outside the project: only the
-    link is removed (its target is untouched)."""
-    for dirpath, dirnames, filenames in os.walk(cache_dir):
+def _usable(cache_dir: Path) -> None:
+    """A cache folder its owner made unreadable gets its owner's permissions back (the
+    folder is sitegen's own); another user's folder is left as it is."""
+    if not os.access(cache_dir, os.R_OK | os.W_OK | os.X_OK):
+        os.chmod(cache_dir, stat.S_IMODE(os.stat(cache_dir).st_mode) | stat.S_IRWXU)
+
+
+def _sweep(cache_dir: Path) -> list[Diagnostic]:
+    """Make every path of the cache safe to read and replace, in one walk: a link is removed
+    (only the link; a later write could land outside the project through it), and whatever
+    stands where a file or folder of sitegen's belongs, or a folder that cannot be listed,
+    is set aside with a warning."""
+    found: list[Diagnostic] = []
+
+    def unlistable(err: OSError) -> None:
+        if err.filename and Path(err.filename) != cache_dir:
+            found.append(set_aside(Path(err.filename), "a folder of the cache", _reason(err)))
+
+    for dirpath, dirnames, filenames in os.walk(cache_dir, onerror=unlistable):
+        folder = Path(dirpath)
+        top = folder == cache_dir
+        dirnames[:] = [n for n in dirnames if not (top and n in _NOT_SWEPT)]
         for name in dirnames + filenames:
-            path = Path(dirpath) / name
+            path = folder / name
             if path.is_symlink():
                 path.unlink()
+            elif _misplaced(path, name, top):
+                kind = "a folder" if name in dirnames else "not a file"
+                found.append(set_aside(path, f"the cache's {name}", kind))
+        dirnames[:] = [n for n in dirnames if (folder / n).is_dir() and not _asides(n)]
+    return found
+
+
+def _misplaced(path: Path, name: str, top: bool) -> bool:
+    """Whether ``path`` stands where a file or folder of sitegen's belongs but is not one."""
+    if name.endswith(ASIDE_SUFFIX):
+        return False
+    if top and name in _FOLDERS:
+        return not path.is_dir()
+    if name in _FILE_NAMES or name.endswith(_FILE_SUFFIXES):
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    return False
+
+
+def _asides(name: str) -> bool:
+    return name.endswith(ASIDE_SUFFIX)
+
+
+def _reason(err: OSError) -> str:
+    return err.strerror or type(err).__name__
 
 
 @contextlib.contextmanager

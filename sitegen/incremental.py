@@ -12,7 +12,8 @@ so it always describes the files beside it. ``.sitegen/built`` holds the fingerp
 last build that finished everything; it is removed before a build writes anything, so a
 killed build never leaves a cache or a store that a later build would trust as finished.
 Keys are content hashes, never modification times; every file is written atomically and
-read defensively: missing, corrupt or foreign means a full build.
+read defensively, through ``sitegen/state.py``: missing or foreign means a full build, and a
+file that cannot be read is set aside with a warning and rebuilt.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.records import PageRecord
 from sitegen.fsutil import write_atomically
+from sitegen.state import Unreadable, parse_json, read_state, set_aside
 
 #: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page).
 STATE_VERSION = 4
@@ -82,6 +84,8 @@ class BuildState:
     #: repository path -> the record read from the cache and the line it was read from:
     #: ``save_state`` writes that line again while ``pages`` holds that very record object.
     lines: dict[str, tuple[PageRecord, bytes]] = field(default_factory=dict)
+    #: A page cache that could not be read at all, set aside (one warning).
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def page(self, path: str, content_hash: str) -> PageRecord | None:
         rec = self.pages.get(path)
@@ -89,16 +93,20 @@ class BuildState:
 
 
 def load_state(cache_dir: Path, clean: bool) -> BuildState:
-    """The page cache, validated line by line; a malformed line is dropped, never trusted."""
+    """The page cache, validated line by line; a malformed line is dropped, never trusted. A
+    file that cannot be read, or whose first line is not a page cache's, is set aside."""
     path = cache_dir / STATE_FILE
-    if clean or not path.is_file():
+    if clean:
         return BuildState()
     try:
-        header, *lines = path.read_bytes().split(b"\n")
-    except OSError:
-        return BuildState(dropped=1)
-    if header != _header():
-        return _not_ours(header)
+        data = read_state(path)
+        if data is None:
+            return BuildState()
+        header, *lines = data.split(b"\n")
+        if header != _header():
+            return _not_ours(header)
+    except Unreadable as why:
+        return BuildState(diagnostics=[set_aside(path, "the page cache", str(why))])
     state = BuildState()
     for line in lines:
         if not line:
@@ -136,12 +144,13 @@ def _header() -> bytes:
 
 
 def _not_ours(header: bytes) -> BuildState:
-    """Another version's cache is simply not ours to read; a header that is not even JSON is
-    a damaged cache, which the build reports."""
-    try:
-        json.loads(header)
-    except (ValueError, RecursionError):
-        return BuildState(dropped=1)
+    """Another version's cache (its header a version and a code version) is simply not ours
+    to read; any other first line is a damaged cache: ``Unreadable``."""
+    if header.startswith(b'{"version": ['):
+        return BuildState()  # version 3 and before: one document, its version first
+    found = parse_json(header) if len(header) <= 4096 else None
+    if type(found) is not list or len(found) != 2 or type(found[0]) is not int:
+        raise Unreadable("its first line is not a page cache's header")
     return BuildState()
 
 
@@ -153,11 +162,13 @@ def _read_line(line: bytes) -> PageRecord | None:
     """The record of one line ``[path, record]``, checked field by field; None if anything
     is off: not JSON, not that shape, a value of the wrong type, or a path that disagrees."""
     try:
-        entry = json.loads(line, object_hook=revive_front_matter if _TAGGED in line else None)
+        # A record may hold a lone surrogate (written with surrogatepass): it comes back.
+        hook = revive_front_matter if _TAGGED in line else None
+        entry = parse_json(line, hook, surrogates=True)
         if type(entry) is not list or len(entry) != 2:
             return None
         rec = PageRecord.from_dict(entry[1])
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError, Unreadable):
         return None
     return rec if rec.path == entry[0] else None
 
@@ -217,21 +228,39 @@ def input_fingerprint(
 
 
 BUILT_FILE = "built"
+#: ``built`` holds one fingerprint (a SHA-256 in hex) and a newline, nothing else.
+_FINGERPRINT_BYTES = 65
 
 
 def finished_fingerprint(cache_dir: Path) -> str:
+    """The fingerprint of the last build that finished everything; "" for none, or for a
+    ``built`` that holds anything else (``mark_unfinished`` then sets it aside)."""
     try:
-        return (cache_dir / BUILT_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
+        return _fingerprint(read_state(cache_dir / BUILT_FILE, _FINGERPRINT_BYTES))
+    except Unreadable:
         return ""
 
 
-def mark_unfinished(cache_dir: Path) -> None:
-    """Called before a build writes the store or the site."""
+def _fingerprint(data: bytes | None) -> str:
+    text = (data or b"").decode("ascii", "replace").rstrip("\n")
+    if data is not None and not (len(text) == 64 and all(c in _HEX for c in text)):
+        raise Unreadable("not a fingerprint")
+    return text
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def mark_unfinished(cache_dir: Path) -> list[Diagnostic]:
+    """Called before a build writes the store or the site. A ``built`` that is not a
+    fingerprint is set aside with a warning, not just removed."""
+    path = cache_dir / BUILT_FILE
     try:
-        (cache_dir / BUILT_FILE).unlink()
-    except FileNotFoundError:
-        pass
+        _fingerprint(read_state(path, _FINGERPRINT_BYTES))
+    except Unreadable as why:
+        return [set_aside(path, "the mark of the last finished build", str(why))]
+    path.unlink(missing_ok=True)
+    return []
 
 
 def mark_finished(cache_dir: Path, fingerprint: str) -> None:
@@ -274,26 +303,41 @@ class SiteRecord:
 
     @classmethod
     def read(cls, marker: Path) -> SiteRecord:
-        import json
-
-        from sitegen.diagnostics import Level
-
+        """What the marker says; an empty record (a full build) for a marker that is missing,
+        of another version, or unsound in any way (read bounded, every value checked). The
+        site folder is replaced whole by the build that follows, marker and all."""
         try:
-            doc = json.loads(marker.read_text(encoding="utf-8"))
-            if doc.get("version") != __version__:
+            doc = parse_json(read_state(marker) or b"")
+            if type(doc) is not dict or doc.get("version") != __version__:
                 return cls()
             return cls(
-                str(doc["fingerprint"]),
-                {str(k): str(v) for k, v in doc["keys"].items()},
-                [
-                    Diagnostic(str(p), int(ln), int(c), Level(lv), str(m), str(code))
-                    for p, ln, c, lv, m, code in doc["diagnostics"]
-                ],
-                str(doc["summary"]),
-                [str(f) for f in doc.get("files", [])],
+                _text(doc["fingerprint"]),
+                {_text(k): _text(v) for k, v in _of(doc["keys"], dict).items()},
+                [_diagnostic(row) for row in _of(doc["diagnostics"], list)],
+                _text(doc["summary"]),
+                [_text(f) for f in _of(doc.get("files", []), list)],
             )
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        except (Unreadable, ValueError, KeyError, TypeError):
             return cls()
+
+
+def _of(value: Any, kind: type) -> Any:
+    if type(value) is not kind:
+        raise TypeError(f"expected {kind.__name__}")
+    return value
+
+
+def _text(value: Any) -> str:
+    return str(_of(value, str))
+
+
+def _diagnostic(row: Any) -> Diagnostic:
+    from sitegen.diagnostics import Level
+
+    path, line, col, level, message, code = _of(row, list)
+    return Diagnostic(
+        _text(path), _of(line, int), _of(col, int), Level(level), _text(message), _text(code)
+    )
 
 
 def site_fingerprint(

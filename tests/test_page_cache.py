@@ -173,11 +173,18 @@ def test_another_version_is_ignored_and_a_damaged_header_reported(tmp_path: Path
     old = {"version": [3, incremental.code_version()], "pages": {}}
     cache.write_text(json.dumps(old))
     assert load_state(tmp_path, clean=False) == BuildState()
-    write_lines(cache, [b'[4, "cut', *lines[1:]])
-    state = load_state(tmp_path, clean=False)
-    assert state.pages == {} and state.dropped == 1
-    cache.write_bytes(b"")
-    assert load_state(tmp_path, clean=False).dropped == 1
+    # A damaged header: the file is set aside (sitegen/state.py), with one warning.
+    for damaged in (b'[4, "cut\n' + b"\n".join(lines[1:]), b""):
+        cache.write_bytes(damaged)
+        state = load_state(tmp_path, clean=False)
+        assert state.pages == {} and state.dropped == 0
+        assert [d.message.split(" (")[0] for d in state.diagnostics] == [
+            "the page cache cannot be read"
+        ]
+        assert "set aside as pages.json.unreadable" in state.diagnostics[0].message
+        assert (
+            not cache.exists() and cache.with_name("pages.json.unreadable").read_bytes() == damaged
+        )
 
 
 def test_dates_in_front_matter_come_back_as_dates(tmp_path: Path) -> None:

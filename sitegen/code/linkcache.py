@@ -8,8 +8,9 @@ repository path, the answer to every ``read_text`` the resolution asked for (``g
 ``tsconfig.json`` …, compared again on reuse) and sitegen's own resolution code. The cache is
 one JSON file, ``links.json``, in the shard folder (``sitegen/code/shards.py``), which wipes
 it with the shards; it is used only where that folder exists. Nothing read back is trusted:
-every value is type-checked and every edge must join nodes of the graph being built, or the
-file is ignored and resolution runs again.
+it is read bounded (``sitegen/state.py``), every value is type-checked and every edge must
+join nodes of the graph being built; a file made of other inputs is ignored, and one that
+does not check is set aside with a warning. Either way resolution runs again.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
 from sitegen.graph.dependencies import IMPORT_CONTEXTS
 from sitegen.languages import LangId
+from sitegen.state import Unreadable, read_json, set_aside
 
 #: Raise when the file's layout changes (a change of sitegen's code invalidates it anyway).
 LINK_CACHE_VERSION = 2
@@ -76,6 +78,8 @@ class LinkCache:
 
     def __init__(self, path: Path, key: str) -> None:
         self.path, self.key = path, key
+        #: The warning for a file that did not check, set aside by ``load``.
+        self.diagnostics: list[Diagnostic] = []
 
     @classmethod
     def of(cls, records: list[CodeRecord], config: Config, all_paths: set[str]) -> LinkCache | None:
@@ -96,13 +100,20 @@ class LinkCache:
         """The stored resolution when it was made of these inputs and joins ``graph``'s
         nodes; None for anything else (no file, other inputs, a file that does not check)."""
         try:
-            doc = json.loads(self.path.read_bytes())
-            if not isinstance(doc, dict) or doc.get("key") != self.key:
+            doc = read_json(self.path)
+            if doc is None:
                 return None
-            if not _same_reads(doc["reads"], read_text):
-                return None
-            return _resolution(doc, graph)
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            if not isinstance(doc, dict) or not isinstance(doc.get("key"), str):
+                raise Unreadable("not a link cache")
+            if doc["key"] != self.key or not _same_reads(doc["reads"], read_text):
+                return None  # made of other inputs: a miss, as for a changed file
+            found = _resolution(doc, graph)
+            if found is None:
+                raise Unreadable("an edge or a value that does not check")
+            return found
+        except (Unreadable, ValueError, KeyError, TypeError) as why:
+            reason = str(why) if isinstance(why, Unreadable) else "a value that does not check"
+            self.diagnostics.append(set_aside(self.path, "the link cache", reason))
             return None
 
     def save(self, resolution: Resolution, reads: dict[str, str | None]) -> None:

@@ -2,7 +2,9 @@
 
 Shard schema version 6 (5 plus ``flow`` rows, content/guides/builds.md): declared
 in ``header.json`` and in every record; stable endpoint names, never numeric ids. Writes are
-atomic. This module reads and writes only its own folder.
+atomic; reads are bounded and checked (``sitegen/state.py``), and a shard or header that
+cannot be read is set aside with a warning and made again. This module reads and writes only
+its own folder.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from sitegen.code.records import (
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.fsutil import write_atomically
 from sitegen.languages import LangId
+from sitegen.state import Unreadable, cut, parse_json, read_json, read_state, set_aside, shown
 
 #: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its
 #: ``context``), 8 since a TypeScript type-only import and a deferred require() say so too;
@@ -43,6 +46,7 @@ from sitegen.languages import LangId
 SHARD_SCHEMA_VERSION = 8
 VERSION_KEY = "shard_schema_version"
 SHARD_SUFFIX = ".metast"
+HEADER_FILE = "header.json"
 
 
 class ShardVersionError(ValueError):
@@ -53,7 +57,7 @@ class ShardVersionError(ValueError):
         self.expected = SHARD_SCHEMA_VERSION
         place = f"{where}: " if where else ""
         super().__init__(
-            f"{place}shard schema version {found!r} found, this sitegen reads "
+            f"{place}shard schema version {cut(repr(found), 40)} found, this sitegen reads "
             f"version {SHARD_SCHEMA_VERSION} only; the cache must be regenerated"
         )
 
@@ -247,17 +251,18 @@ def _import_row(i: Import) -> dict[str, Any]:
 
 
 def load_shard(text: str, where: str = "") -> CodeRecord:
-    """Parse a shard; ``ShardVersionError`` for another version, ``ShardFormatError`` if broken."""
+    """Parse a shard; ``ShardVersionError`` for another version, ``ShardFormatError`` if broken.
+    ``where`` names the shard in a version error."""
     rows = _rows(text, where)
     if not rows or rows[0].get("record") != "file":
-        raise ShardFormatError(f"{where}: a shard starts with its file record")
+        raise ShardFormatError("a shard starts with its file record")
     if rows[-1].get("record") != "end" or rows[-1].get("rows") != len(rows) - 1:
-        raise ShardFormatError(f"{where}: the shard is incomplete (no closing record)")
+        raise ShardFormatError("the shard is incomplete (no closing record)")
     rows.pop()
     try:
         return _record(rows)
-    except (KeyError, TypeError, ValueError) as err:
-        raise ShardFormatError(f"{where}: malformed record: {err!r}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise ShardFormatError(f"malformed record: {cut(repr(err))}") from None
 
 
 def _rows(text: str, where: str) -> list[dict[str, Any]]:
@@ -268,13 +273,12 @@ def _rows(text: str, where: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except (ValueError, RecursionError) as err:  # bad JSON, huge numbers, deep nesting
-            raise ShardFormatError(f"{where}:{number}: {err}") from None
+            row = parse_json(line)
+        except Unreadable as err:  # bad JSON, huge numbers, deep nesting, lone surrogates
+            raise ShardFormatError(f"line {number}: {err}") from None
         if not isinstance(row, dict) or row.get(VERSION_KEY) != SHARD_SCHEMA_VERSION:
-            raise ShardVersionError(
-                row.get(VERSION_KEY) if isinstance(row, dict) else None, f"{where}:{number}"
-            )
+            found = row.get(VERSION_KEY) if isinstance(row, dict) else None
+            raise ShardVersionError(found, f"{where}:{number}" if where else f"line {number}")
         rows.append(row)
     return rows
 
@@ -430,54 +434,53 @@ _READERS = {
 
 
 def read_header(folder: Path) -> int | None:
-    """The folder's declared version (None without a header); refuses any other version."""
-    path = folder / "header.json"
-    if not path.is_file():
+    """The folder's declared version (None without a header); ``ShardVersionError`` for any
+    other version, ``Unreadable`` for a header that is not one."""
+    doc = read_json(folder / HEADER_FILE)
+    if doc is None:
         return None
-    try:
-        found = json.loads(path.read_text(encoding="utf-8")).get(VERSION_KEY)
-    except (ValueError, RecursionError, AttributeError, OSError):
-        found = "unreadable"
+    found = doc.get(VERSION_KEY) if isinstance(doc, dict) else None
+    if type(found) is not int:
+        raise Unreadable(f"not a shard header: no {VERSION_KEY}")
     if found != SHARD_SCHEMA_VERSION:
-        raise ShardVersionError(found, str(path))
-    return int(found)
+        raise ShardVersionError(found, shown(folder / HEADER_FILE))
+    return found
 
 
 class ShardCache:
     """``get`` / ``put`` / ``prune`` over ``<cache_dir>/shards/``; call ``open`` first (``get``
-    opens on first use). A shard that does not parse is a miss: the file is extracted again."""
+    opens on first use). A shard of another file or content is a miss: the file is extracted
+    again; one that cannot be read is set aside with a warning first."""
 
     def __init__(self, cache_dir: Path) -> None:
         self.folder = Path(cache_dir) / "shards"
         self._opened = False
-        #: Warnings of an implicit ``open`` (regenerated cache).
+        #: Warnings of an implicit ``open`` (regenerated cache) and of shards set aside.
         self.diagnostics: list[Diagnostic] = []
 
     def open(self, clean: bool = False) -> list[Diagnostic]:
         """Make the folder usable: a cache in another schema version (or ``clean``) is wiped,
-        with a warning in the first case, and a current-version header written."""
+        with a warning in the first case, a header that cannot be read is set aside (and the
+        cache wiped), and a current-version header written."""
         self._opened = True
         warnings: list[Diagnostic] = []
+        header = self.folder / HEADER_FILE
         try:
             found = read_header(self.folder)
         except ShardVersionError as err:
             warnings.append(
                 Diagnostic(
-                    str(self.folder / "header.json"),
-                    1,
-                    1,
-                    Level.WARNING,
-                    f"{err}; regenerating it",
-                    "shard-version",
+                    shown(header), 1, 1, Level.WARNING, f"{err}; regenerating it", "shard-version"
                 )
             )
+            found, clean = None, True
+        except Unreadable as why:
+            warnings.append(set_aside(header, "the code shards' header", str(why)))
             found, clean = None, True
         if clean or (found is None and self.folder.exists()):
             shutil.rmtree(self.folder, ignore_errors=True)
         if clean or found is None:
-            write_atomically(
-                self.folder / "header.json", json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION}) + "\n"
-            )
+            write_atomically(header, json.dumps({VERSION_KEY: SHARD_SCHEMA_VERSION}) + "\n")
         return warnings
 
     def _ensure_open(self) -> None:
@@ -493,14 +496,24 @@ class ShardCache:
         self._ensure_open()
         shard = self.shard_path(path)
         try:
-            raw = shard.read_bytes()
-            record = load_shard(raw.decode("utf-8"), str(shard))
-        except (OSError, UnicodeDecodeError, ShardFormatError, ShardVersionError):
+            raw = read_state(shard)
+            if raw is None:
+                return None
+            record = load_shard(raw.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            self._set_aside(shard, f"not UTF-8 text: byte {err.start}")
+            return None
+        except (Unreadable, ShardFormatError, ShardVersionError) as why:
+            self._set_aside(shard, str(why))
             return None
         if record.path != path or record.content_hash != content_hash:
             return None
         record.shard_digest = shard_digest(raw)
         return record
+
+    def _set_aside(self, shard: Path, why: str) -> None:
+        """A shard that cannot be read is renamed out of the way (``put`` writes it anew)."""
+        self.diagnostics.append(set_aside(shard, "a code shard", why))
 
     def put(self, record: CodeRecord) -> list[Diagnostic]:
         """Store ``record`` atomically; returns warnings for specifiers it could not keep.

@@ -11,10 +11,13 @@ from typing import Any
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.paths import NodeId
+from sitegen.state import Unreadable, cut, parse_json
 
 SCHEMA_VERSION = 1
 #: Keys a node object always carries; an analysis figure may not reuse them.
 _NODE_KEYS = ("id", "kind", "title")
+#: Counts, offsets, lines and columns are 64-bit (what SQLite and numpy hold).
+_INT_LIMIT = 1 << 63
 
 Figures = Mapping[str, Mapping[str, Any]]
 
@@ -94,7 +97,7 @@ def _occurrence_obj(occ: Occurrence) -> dict[str, Any]:
     return obj
 
 
-def load_graph_json(text: str) -> Graph:
+def load_graph_json(text: str | bytes) -> Graph:
     """Parse graph.json v1, including files written before rel/label/anchor/count existed.
 
     A missing ``version`` is read as 1 (the oldest files had none); missing fields take
@@ -121,24 +124,22 @@ def load_figures(text: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _parse_doc(text: str) -> dict[str, Any]:
+def _parse_doc(text: str | bytes) -> dict[str, Any]:
+    """The document, or ``GraphJsonError``: not UTF-8, not JSON, nested too deep, a number
+    that is not finite or a lone surrogate (sitegen/state.py), or not an object of v1."""
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as err:
-        raise GraphJsonError(f"graph.json is not valid JSON: {err}") from None
+        doc = parse_json(text)
+    except Unreadable as err:
+        raise GraphJsonError(f"graph.json is {err}") from None
     if not isinstance(doc, dict):
         raise GraphJsonError("graph.json must hold a JSON object")
     version = doc.get("version", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
         raise GraphJsonError(
-            f"graph.json has schema version {version!r}; "
+            f"graph.json has schema version {cut(repr(version))}; "
             f"this sitegen reads version {SCHEMA_VERSION}"
         )
     return doc
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"non-finite number {name}")
 
 
 def _list_field(doc: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -153,7 +154,9 @@ def _node_from(raw: dict[str, Any], index: int) -> Node:
     try:
         kind = NodeKind(raw.get("kind", ""))
     except ValueError:
-        raise GraphJsonError(f"node {node_id} has unknown kind {raw.get('kind')!r}") from None
+        raise GraphJsonError(
+            f"node {cut(node_id)} has unknown kind {cut(repr(raw.get('kind')))}"
+        ) from None
     return Node(NodeId(node_id), kind, _str(raw, "title", f"node {node_id}"))
 
 
@@ -161,7 +164,7 @@ def _edge_from(raw: dict[str, Any], index: int) -> Edge:
     where = f"edge {index}"
     count = _int(raw, "count", where, default=1)
     if count < 1:
-        raise GraphJsonError(f"{where} has count {count!r}; a count is a positive integer")
+        raise GraphJsonError(f"{where} has count {count}; a count is a positive integer")
     occurrences = raw.get("occurrences", [])
     if not isinstance(occurrences, list):
         raise GraphJsonError(f"{where} field 'occurrences' must be a list")
@@ -187,13 +190,15 @@ def _occurrence_from(raw: Any, where: str) -> Occurrence:
 
 def _int(raw: dict[str, Any], key: str, where: str, default: int | None = None) -> int:
     value = raw.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise GraphJsonError(f"{where} needs an integer {key!r}, not {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or abs(value) >= _INT_LIMIT:
+        raise GraphJsonError(f"{where} needs a 64-bit integer {key!r}, not {cut(repr(value))}")
     return value
 
 
 def _str(raw: dict[str, Any], key: str, where: str, required: bool = False) -> str:
     value = raw.get(key, "")
     if not isinstance(value, str) or (required and not value):
-        raise GraphJsonError(f"{where} needs a {'non-empty ' if required else ''}string {key!r}")
+        raise GraphJsonError(
+            f"{where} needs a {'non-empty ' if required else ''}string {cut(repr(key))}"
+        )
     return value

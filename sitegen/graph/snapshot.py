@@ -5,6 +5,7 @@ loading never unpickles (``allow_pickle=False``). A snapshot is refused when its
 build fingerprint is not the expected one, or when any value is not finite or out of range.
 Before any array is read, every member's declared dtype and shape are checked against the
 bytes the file holds, so a forged header cannot make the load allocate what is not there.
+A refusal says why in sitegen's words, never numpy's (whose advice is to allow pickles).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -109,8 +111,8 @@ def load_snapshot(path: Path, fingerprint: str) -> Snapshot:
             fh.seek(0)
             with np.load(fh, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in _ARRAYS if k in checked}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise SnapshotRefused(f"is unreadable ({exc})") from exc
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
+        raise SnapshotRefused(f"is unreadable ({_unreadable(exc)})") from None
     try:
         return _snapshot(arrays, fingerprint)
     except (KeyError, IndexError, TypeError, ValueError, CoreError) as exc:
@@ -119,6 +121,16 @@ def load_snapshot(path: Path, fingerprint: str) -> Snapshot:
 
 def _malformed(why: str) -> SnapshotRefused:
     return SnapshotRefused(f"is malformed ({why})")
+
+
+def _unreadable(exc: Exception) -> str:
+    """Why the file could not be read, in a few words of ours: numpy's own messages advise
+    loading with ``allow_pickle=True``, which sitegen never does (content/guides/safety.md)."""
+    if isinstance(exc, OSError) and not isinstance(exc, zipfile.BadZipFile):
+        return exc.strerror or "it cannot be opened"
+    if isinstance(exc, zipfile.BadZipFile | zlib.error | EOFError):
+        return "not a whole zip archive"
+    return "an array that is not one sitegen writes"
 
 
 def _checked_members(archive: IO[bytes], size: int) -> set[str]:
@@ -164,13 +176,16 @@ def _check_member_size(name: str, info: zipfile.ZipInfo) -> None:
 def _check_declaration(name: str, member: IO[bytes], size: int) -> None:
     """The ``.npy`` header of ``member`` declares the dtype expected of ``name``, one
     dimension, and exactly as many values as fill the ``size`` bytes of the member."""
-    version = npy.read_magic(member)
-    if version == (1, 0):
-        shape, _, dtype = npy.read_array_header_1_0(member)
-    elif version == (2, 0):
-        shape, _, dtype = npy.read_array_header_2_0(member)
-    else:
-        raise _malformed(f"'{name}' has .npy format version {version}")
+    try:
+        version = npy.read_magic(member)
+        if version == (1, 0):
+            shape, _, dtype = npy.read_array_header_1_0(member)
+        elif version == (2, 0):
+            shape, _, dtype = npy.read_array_header_2_0(member)
+        else:
+            raise _malformed(f"'{name}' has .npy format version {version}")
+    except ValueError:  # numpy's words would advise allow_pickle=True: never relayed
+        raise _malformed(f"'{name}' has a .npy header sitegen does not read") from None
     kind = _ARRAYS[name]
     itemsize = 8 if kind in "if" else dtype.itemsize
     # A zero itemsize would let any length pass the size check below (text of "<U0").

@@ -6,17 +6,18 @@ it cannot read; they live here so the backends can import ``base`` freely.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.diagnostics import Diagnostic
 from sitegen.graph.model import Graph
 from sitegen.graph.store.anchors import AnchorBook
 from sitegen.graph.store.base import GraphStore, StoreError
 from sitegen.graph.store.json import ANCHORS_FILE, JsonStore
+from sitegen.graph.store.sqlite import FILE_NAME as SQLITE_FILE
 from sitegen.graph.store.sqlite import SqliteStore
+from sitegen.state import set_aside
 
 BACKENDS: dict[str, type[JsonStore | SqliteStore]] = {"json": JsonStore, "sqlite": SqliteStore}
 
@@ -39,49 +40,35 @@ def load_store(store: GraphStore, config: Config, needed: bool) -> tuple[Graph, 
         # when it saves: a store it cannot read is set aside now, not failed on later.
         return store.load(), []
     except (StoreError, sqlite3.Error, OSError) as err:
-        aside = _set_aside(path, ".unreadable")
-        return Graph(), [
-            Diagnostic(
-                f".sitegen/{path.name}",
-                1,
-                1,
-                Level.WARNING,
-                f"the graph store cannot be read ({err}); it was set aside as .sitegen/{aside.name}. "
-                "Lost: the stored links of pages this build could not read (they return when those "
-                "pages are read again)",
-                "store",
-            )
-        ]
+        return Graph(), [_set_aside(store, err)]
 
 
 def load_anchor_book(store: GraphStore) -> tuple[AnchorBook, list[Diagnostic]]:
-    """Each page's stored anchors and aliases. An ``anchors.json`` that cannot be read is set
+    """Each page's stored anchors and aliases. Stored anchors that cannot be read are set
     aside (renamed, never deleted) with a warning: the build then makes no alias, and the
-    aliases made before are lost."""
+    aliases made before are lost. In SQLite they share the graph's database, which is set
+    aside whole, with one warning that says both are lost."""
     try:
         return store.load_anchors(), []
     except (StoreError, sqlite3.Error, OSError) as err:
-        file: Path = store.path.with_name(ANCHORS_FILE)  # type: ignore[attr-defined]
-        note = ""  # without the file, the SQLite database failed: load_store reports that
-        if file.exists():
-            note = f"; it was set aside as .sitegen/{_set_aside(file, '.unreadable').name}"
-        return {}, [
-            Diagnostic(
-                f".sitegen/{file.name}",
-                1,
-                1,
-                Level.WARNING,
-                f"the stored anchors cannot be read ({err}){note}. Lost: "
-                "the aliases that kept old heading anchors working (content/syntax/anchors.md)",
-                "store",
-            )
-        ]
+        return {}, [_set_aside(store, err)]
 
 
-def _set_aside(path: Path, suffix: str) -> Path:
-    aside = path.with_name(path.name + suffix)
-    for extra in ("", "-wal", "-shm"):
-        part = path.with_name(path.name + extra)
-        if part.exists():
-            os.replace(part, aside.with_name(aside.name + extra))
-    return aside
+_LOST = {
+    "graph": "the stored links of pages this build could not read (they return when those "
+    "pages are read again)",
+    "anchors": "the aliases that kept old heading anchors working (content/syntax/anchors.md)",
+}
+
+
+def _set_aside(store: GraphStore, err: Exception) -> Diagnostic:
+    """The warning for the file that failed (the store's own, unless the error names
+    another: the JSON anchors a SQLite store falls back on), once it is set aside."""
+    path: Path = getattr(err, "path", None) or store.path  # type: ignore[attr-defined]
+    if path.name == ANCHORS_FILE:
+        what, lost = "the stored anchors", _LOST["anchors"]
+    elif path.name == SQLITE_FILE:  # one database holds both
+        what, lost = "the graph store", f"{_LOST['anchors']}; {_LOST['graph']}"
+    else:
+        what, lost = "the graph store", _LOST["graph"]
+    return set_aside(path, what, str(err), code="store", lost=lost, companions=("-wal", "-shm"))

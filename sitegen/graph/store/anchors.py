@@ -13,6 +13,7 @@ from typing import Any
 
 from sitegen.graph.store.base import StoreError
 from sitegen.paths import NodeId
+from sitegen.state import Unreadable, cut, parse_json
 
 #: The version of ``anchors.json``; another version is not read.
 ANCHORS_VERSION = 1
@@ -65,21 +66,22 @@ def dump_anchors(book: AnchorBook) -> str:
     return json.dumps({"version": ANCHORS_VERSION, "pages": pages}, ensure_ascii=False) + "\n"
 
 
-def load_anchors(text: str) -> AnchorBook:
-    """The book in an ``anchors.json`` text; ``StoreError`` when it is not one."""
+def load_anchors(text: str | bytes) -> AnchorBook:
+    """The book in an ``anchors.json`` text; ``StoreError`` when it is not one (not JSON, a
+    lone surrogate, another shape: sitegen/state.py)."""
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as err:
-        raise StoreError(f"the anchors file is not JSON ({err})") from None
+        data = parse_json(text)
+    except Unreadable as err:
+        raise StoreError(str(err)) from None
     if not isinstance(data, dict) or data.get("version") != ANCHORS_VERSION:
-        raise StoreError(f"the anchors file is not version {ANCHORS_VERSION}")
+        raise StoreError(f"not anchors of version {ANCHORS_VERSION}")
     pages = data.get("pages")
     if not isinstance(pages, dict):
-        raise StoreError("the anchors file has no pages")
+        raise StoreError("no pages")
     try:
         return {NodeId(node): _page(node, value) for node, value in pages.items()}
     except (TypeError, ValueError) as err:
-        raise StoreError(f"the anchors file is unreadable: {err}") from None
+        raise StoreError(str(err)) from None
 
 
 def page_anchors(anchors: list[list[Any]], aliases: list[list[Any]]) -> PageAnchors:
@@ -92,14 +94,14 @@ def page_anchors(anchors: list[list[Any]], aliases: list[list[Any]]) -> PageAnch
 
 def _page(node: str, value: Any) -> PageAnchors:
     if not node.startswith("/") or type(value) is not dict:
-        raise TypeError(f"page {node!r}: expected a node id and an object")
+        raise TypeError(f"page {cut(repr(node))}: expected a node id and an object")
     anchors, aliases = value.get("anchors"), value.get("aliases")
     if type(anchors) is not list or type(aliases) is not list:
-        raise TypeError(f"page {node!r}: expected lists of anchors and aliases")
+        raise TypeError(f"page {cut(repr(node))}: expected lists of anchors and aliases")
     return page_anchors(anchors, aliases)
 
 
 def _strings(row: Any, n: int) -> list[str]:
     if type(row) is not list or len(row) != n or not all(type(v) is str for v in row):
-        raise TypeError(f"expected {n} strings, not {row!r:.80}")
+        raise TypeError(f"expected {n} strings, not {cut(repr(row))}")
     return row

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from sitegen.graph.model import Edge, Graph, Node, NodeKind
@@ -49,7 +50,12 @@ class GraphUpdate:
 
 
 class StoreError(Exception):
-    """The store on disk cannot be read (corrupt, or written by an incompatible version)."""
+    """The store on disk cannot be read (corrupt, or written by an incompatible version).
+    The message says why in a few words; ``path`` is the file, when the reader knows it."""
+
+    def __init__(self, message: str, path: Path | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class GraphStore(Protocol):

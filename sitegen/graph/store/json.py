@@ -14,6 +14,7 @@ from sitegen.graph.graphjson import GraphJsonError, graph_json_pieces, load_grap
 from sitegen.graph.model import Graph
 from sitegen.graph.store.anchors import AnchorBook, dump_anchors, load_anchors
 from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
+from sitegen.state import Unreadable, read_state
 
 FILE_NAME = "graph.json"
 #: Each page's published anchors and aliases, beside the graph (content/reference/store.md#anchors).
@@ -50,26 +51,16 @@ class JsonStore:
 def read_json_anchors(path: Path) -> AnchorBook:
     """The anchors in an ``anchors.json`` file, empty if there is none."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as err:
-        raise StoreError(f"{path}: cannot read the stored anchors: {err}") from None
-    try:
-        return load_anchors(text)
-    except StoreError as err:
-        raise StoreError(f"{path}: {err}; delete it to start the anchors afresh") from None
+        data = read_state(path)
+        return {} if data is None else load_anchors(data)
+    except (Unreadable, StoreError) as err:
+        raise StoreError(str(err), path) from None
 
 
 def read_json_store(path: Path) -> Graph:
     """The graph in a JSON store file, empty if there is none; legacy from/to-only files load."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Graph()
-    except (OSError, UnicodeDecodeError) as err:
-        raise StoreError(f"{path}: cannot read the graph store: {err}") from None
-    try:
-        return load_graph_json(text)
-    except GraphJsonError as err:
-        raise StoreError(f"{path}: {err}; delete it to rebuild the store from scratch") from None
+        data = read_state(path)
+        return Graph() if data is None else load_graph_json(data)
+    except (Unreadable, GraphJsonError) as err:
+        raise StoreError(str(err), path) from None

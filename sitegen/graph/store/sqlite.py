@@ -4,6 +4,8 @@ Touches only its database file; a merge is one transaction in WAL mode, so a con
 reader sees the old or the new graph, never half. It never decides merge rules:
 ``merge_graphs`` does. When no database exists yet, the JSON store's ``graph.json`` (of
 the default backend, or a legacy from/to-only file) is the stored graph it starts from.
+Nothing read back is trusted: every transaction first checks the tables and their columns,
+and every read the type of every value (``StoreError`` for anything else).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from sitegen.graph.store.json import ANCHORS_FILE as JSON_ANCHORS_FILE
 from sitegen.graph.store.json import FILE_NAME as JSON_FILE_NAME
 from sitegen.graph.store.json import read_json_anchors, read_json_store
 from sitegen.paths import NodeId
+from sitegen.state import cut
 
 FILE_NAME = "graph.sqlite"
 SCHEMA_VERSION = "1"
@@ -44,6 +47,27 @@ CREATE TABLE IF NOT EXISTS anchor_aliases (
   node TEXT NOT NULL, old TEXT NOT NULL, target TEXT NOT NULL, text TEXT NOT NULL,
   PRIMARY KEY (node, old));
 """
+
+
+#: Every table sitegen makes, its columns in order, each with the one type its values have.
+_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "meta": (("key", "text"), ("value", "text")),
+    "nodes": (("id", "text"), ("kind", "text"), ("title", "text")),
+    "edges": (
+        ("id", "integer"),
+        *((name, "text") for name in ("src", "dst", "rel", "label", "anchor")),
+        ("count", "integer"),
+    ),
+    "occurrences": (
+        *((name, "integer") for name in ("edge_id", "seq", "byte_offset", "line", "col")),
+        ("fragment", "text"),
+    ),
+    "anchors": (("node", "text"), ("seq", "integer"), ("id", "text"), ("text", "text")),
+    "anchor_aliases": tuple((name, "text") for name in ("node", "old", "target", "text")),
+}
+#: Tables made together: a database holds all of a group or none of it.
+_GRAPH_TABLES = ("meta", "nodes", "edges", "occurrences")
+_ANCHOR_TABLES = ("anchors", "anchor_aliases")
 
 
 class SqliteStore:
@@ -116,6 +140,7 @@ class SqliteStore:
                     )  # persistent; not allowed inside a transaction
                 conn.execute(begin)
                 try:
+                    _check_schema(conn)
                     yield conn
                 except BaseException:
                     if conn.in_transaction:  # SQLite may already have rolled back (disk full)
@@ -125,10 +150,7 @@ class SqliteStore:
         except (sqlite3.ProgrammingError, sqlite3.InterfaceError):
             raise  # our bug (a value SQLite cannot store), not a broken database
         except sqlite3.DatabaseError as err:
-            raise StoreError(
-                f"{self.path}: the graph store database is unusable ({err}); "
-                f"delete it to rebuild the store from scratch"
-            ) from None
+            raise StoreError(f"the database is unusable: {err}", self.path) from None
 
 
 def _has_schema(conn: sqlite3.Connection) -> bool:
@@ -143,10 +165,39 @@ def _has_rows(conn: sqlite3.Connection) -> bool:
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     if row is not None and row[0] != SCHEMA_VERSION:
         raise StoreError(
-            f"graph store schema version {row[0]} cannot be read by this sitegen "
-            f"(version {SCHEMA_VERSION}); delete .sitegen/{FILE_NAME} to rebuild it"
+            f"schema version {cut(str(row[0]))}; this sitegen reads version {SCHEMA_VERSION}"
         )
     return row is not None
+
+
+def _check_schema(conn: sqlite3.Connection) -> None:
+    """The tables present are sitegen's, each with exactly its columns, and each group of
+    tables is whole: a database changed by hand, or by another program, is refused."""
+    present = {
+        name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    for group in (_GRAPH_TABLES, _ANCHOR_TABLES):
+        missing = [t for t in group if t not in present]
+        if missing and len(missing) < len(group):
+            raise StoreError(f"the table {missing[0]} is missing")
+    for table in sorted(present & _TABLES.keys()):
+        columns = tuple(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
+        expected = tuple(name for name, _ in _TABLES[table])
+        if columns != expected:
+            raise StoreError(
+                f"the table {table} has the columns {cut(', '.join(map(str, columns)))}"
+            )
+
+
+def _check_types(conn: sqlite3.Connection, tables: tuple[str, ...]) -> None:
+    """Every value of ``tables`` has its column's type (SQLite stores any type anywhere),
+    and every count is positive: one scan of each table, in SQLite."""
+    for table in tables:
+        wrong = " OR ".join(f"typeof({name}) != '{kind}'" for name, kind in _TABLES[table])
+        if table == "edges":
+            wrong += " OR count < 1"
+        if conn.execute(f"SELECT 1 FROM {table} WHERE {wrong} LIMIT 1").fetchone():
+            raise StoreError(f"the table {table} holds a value of the wrong type")
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:
@@ -156,6 +207,7 @@ def _create_schema(conn: sqlite3.Connection) -> None:
 
 
 def _read_graph(conn: sqlite3.Connection) -> Graph:
+    _check_types(conn, _GRAPH_TABLES)
     graph = Graph()
     try:
         for node_id, kind, title in conn.execute("SELECT id, kind, title FROM nodes ORDER BY id"):
@@ -177,7 +229,7 @@ def _read_graph(conn: sqlite3.Connection) -> Graph:
                 )
             )
     except ValueError as err:  # a kind this sitegen does not know
-        raise StoreError(f"the graph store database is unreadable: {err}") from None
+        raise StoreError(cut(str(err))) from None
     return graph
 
 
@@ -246,6 +298,7 @@ def _has_anchor_tables(conn: sqlite3.Connection) -> bool:
 
 
 def _read_anchors(conn: sqlite3.Connection) -> AnchorBook:
+    _check_types(conn, _ANCHOR_TABLES)
     rows: dict[str, tuple[list[list[str]], list[list[str]]]] = {}
     for node, anchor_id, text in conn.execute(
         "SELECT node, id, text FROM anchors ORDER BY node, seq"
