@@ -355,7 +355,7 @@ def _scheme_of(text: str) -> str:
 def _check_peer_url(index: int, url: str) -> None:
     """A peer's URL is an absolute http(s) URL that parses: a bad one stops the build with one
     sentence (exit 2), like every other bad option, never an internal error."""
-    shown = _cut(shown_url(url))
+    shown = cut(shown_url(url))
     try:
         parts = urlsplit(url)
         valid = bool(parts.hostname) and (parts.port is None or parts.port > 0)
@@ -369,8 +369,8 @@ def _check_peer_url(index: int, url: str) -> None:
         )
 
 
-def _cut(text: str, limit: int = 80) -> str:
-    """A value as a message may echo it: at most ``limit`` characters."""
+def cut(text: str, limit: int = 80) -> str:
+    """A value as a message may echo it: at most ``limit`` characters, '…' when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitegen.config import shown_url
+from sitegen.config import cut, shown_url
 
 #: What the user-agent header says: who is asking.
 USER_AGENT = "sitegen (federation: reads a peer site's graph.md)"
@@ -173,7 +173,7 @@ class _SameHostRedirects(urllib.request.HTTPRedirectHandler):
             new.port,
         ):
             raise _Refused(
-                f"it redirects to another host ({_cut(shown_url(newurl))}); the redirect "
+                f"it redirects to another host ({cut(shown_url(newurl))}); the redirect "
                 "was not followed"
             )
         return super().redirect_request(req, fp, code, msg, headers, newurl)
@@ -188,7 +188,7 @@ def fetch_url(url: str, seen: Validators, policy: FetchPolicy) -> Fetched:
         except urllib.error.HTTPError as exc:
             if exc.code == 304:
                 return Fetched(None, seen, unchanged=True)
-            return Fetched(None, error=f"the server answered {exc.code} {_cut(str(exc.reason))}")
+            return Fetched(None, error=f"the server answered {exc.code} {cut(str(exc.reason))}")
         except (
             _Refused,
             urllib.error.URLError,
@@ -244,16 +244,12 @@ def _failure(exc: BaseException, policy: FetchPolicy) -> str:
     if isinstance(exc, urllib.error.URLError):
         if isinstance(exc.reason, TimeoutError):
             return f"no answer within {policy.connect_timeout:g} s (timed out)"
-        return f"it could not be reached ({_cut(str(exc.reason))})"
-    return f"it could not be read ({type(exc).__name__}: {_cut(str(exc))})"
+        return f"it could not be reached ({cut(str(exc.reason))})"
+    return f"it could not be read ({type(exc).__name__}: {cut(str(exc))})"
 
 
 def _too_slow(policy: FetchPolicy) -> str:
     return f"it took longer than {policy.total_timeout:g} s; reading stopped"
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _read_limited(response: http.client.HTTPResponse, policy: FetchPolicy) -> bytes:

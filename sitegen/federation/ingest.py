@@ -13,6 +13,7 @@ import heapq
 import re
 from dataclasses import dataclass
 
+from sitegen.config import cut
 from sitegen.federation.model import PeerCopy, PeerEdge
 from sitegen.graph.export import atx_heading, parse_graph_md
 from sitegen.graph.model import Edge
@@ -58,8 +59,8 @@ def decode_rows(data: bytes) -> tuple[str, dict[int, str], bool]:
     (not valid UTF-8, or longer than ``MAX_LINE_BYTES``), each replaced by a row the parser
     skips, and whether lines past ``MAX_LINES`` were left unread."""
     lines = _LINE_END.split(data, MAX_LINES)
-    cut = len(lines) > MAX_LINES
-    if cut:
+    truncated = len(lines) > MAX_LINES
+    if truncated:
         lines.pop()  # the unsplit rest
     bad: dict[int, str] = {}
     out = []
@@ -73,7 +74,7 @@ def decode_rows(data: bytes) -> tuple[str, dict[int, str], bool]:
         except UnicodeDecodeError as exc:
             bad[number] = f"row is not valid UTF-8 (byte {exc.start + 1}); row skipped"
             out.append(_BAD_ROW)
-    return "\n".join(out).removeprefix("\ufeff"), bad, cut
+    return "\n".join(out).removeprefix("\ufeff"), bad, truncated
 
 
 def graph_title(text: str) -> str:
@@ -83,7 +84,7 @@ def graph_title(text: str) -> str:
         if found is not None and found[0] == 1 and found[1]:
             title = found[1]
             title = title.removesuffix(" graph").strip() if title != "graph" else title
-            return _cut_end(title, MAX_TITLE)
+            return cut(title, MAX_TITLE)
     return ""
 
 
@@ -91,7 +92,7 @@ def reported(problems: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
     """The first ``MAX_PROBLEMS`` problems by line, each message cut, then one line that
     counts the others: a million malformed rows are eleven warnings, not a million."""
     first = heapq.nsmallest(MAX_PROBLEMS + 1, problems)
-    shown = [(line, _cut(message)) for line, message in first[:MAX_PROBLEMS]]
+    shown = [(line, _cut_middle(message)) for line, message in first[:MAX_PROBLEMS]]
     if len(problems) > MAX_PROBLEMS:  # said at the first row not reported
         more = len(problems) - MAX_PROBLEMS
         line = first[MAX_PROBLEMS][0]
@@ -99,11 +100,7 @@ def reported(problems: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
     return tuple(shown)
 
 
-def _cut_end(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _cut(message: str) -> str:
+def _cut_middle(message: str) -> str:
     """A message that quotes a long cell, cut in the middle: its start names the problem,
     its end says what was done."""
     if len(message) <= MAX_MESSAGE:
@@ -144,13 +141,13 @@ def ingest(data: bytes, key: str, site: str, read_at: str, digest: str) -> Inges
     """The stored copy of one peer's graph.md: its edges whose target lies under ``site``
     (this site's normalized base URL), with the linking pages' titles; at most
     ``MAX_EDGES`` of them."""
-    text, bad, cut = decode_rows(data)
+    text, bad, truncated = decode_rows(data)
     parsed = parse_graph_md(text)
     problems = [(line, message) for line, message in parsed.errors if line not in bad]
     problems += bad.items()
     edges, dropped, more = _edges_into(parsed.edges, {n.id: n.title for n in parsed.nodes}, site)
     notes = []  # the caps that were met: always said, after the rows
-    if cut:
+    if truncated:
         notes.append((MAX_LINES + 1, f"more than {MAX_LINES:,} lines; the rest was not read"))
     if more:
         kept = f"the first {MAX_EDGES:,} were kept"
@@ -194,7 +191,7 @@ def _edges_into(
             if len(edges) == MAX_EDGES:
                 more += 1
                 continue
-            title = _cut_end(titles.get(edge.src, ""), MAX_TITLE)
+            title = cut(titles.get(edge.src, ""), MAX_TITLE)
             edges.append(
                 PeerEdge(
                     edge.src, title, norm, fragment, edge.rel, edge.label, edge.anchor, edge.count

@@ -131,7 +131,7 @@ def _read_one(
     now: Callable[[], datetime],
 ) -> tuple[PeerCopy | None, PeerState, list[Diagnostic]]:
     loaded = load_copy(cache_dir, peer.key)
-    diags = _set_aside(peer, loaded)
+    diags = _set_aside(peer, loaded, offline)
     stored = loaded.copy
     if stored is not None and stored.site != site:  # chosen for another base_url
         stored = None
@@ -158,12 +158,13 @@ def _read_one(
     return read.copy, PeerState.READ, diags
 
 
-def _set_aside(peer: Peer, loaded: Loaded) -> list[Diagnostic]:
+def _set_aside(peer: Peer, loaded: Loaded, offline: bool) -> list[Diagnostic]:
     """The warning for a corrupt stored copy, set aside: the peer is read again."""
     if not loaded.warning:
         return []
-    message = f"peer {peer.shown}: {loaded.warning}; the peer is read again"
-    return [Diagnostic(str(loaded.path), 1, 1, Level.WARNING, message, PEER)]
+    then = "it is not used (--offline)" if offline else "the peer is read again"
+    message = f"peer {peer.shown}: {loaded.warning}; {then}"
+    return [Diagnostic(loaded.shown, 1, 1, Level.WARNING, message, PEER)]
 
 
 def _new_copy(

@@ -1,8 +1,8 @@
 """The stored copies of the peers, one JSON file each below ``.sitegen/peers/``.
 
 JSON only, validated on load; a copy that cannot be read (corrupt JSON, a lone surrogate,
-a wrong shape, too large, not a file) is set aside as ``<name>.json.corrupt`` with a warning,
-so the next build reads the peer again (content/guides/federation.md). Never unpickles or
+a wrong shape, too large, not a file) is set aside as ``<name>.json.unreadable`` (the suffix
+every file of ``.sitegen/`` set aside gets) with a warning, so the build reads the peer again (content/guides/federation.md). Never unpickles or
 evaluates anything, never writes outside its folder.
 """
 
@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sitegen.config import shown_url
+from sitegen.config import cut, shown_url
 from sitegen.federation.model import COPY_VERSION, PeerCopy, PeerEdge
 from sitegen.fsutil import write_atomically
 
 PEERS_FOLDER = "peers"
+#: What a copy that cannot be read is renamed to: its name with this added, beside it.
+ASIDE_SUFFIX = ".unreadable"
 #: Bytes of a stored copy at most, written or read. A copy holds at most ``MAX_EDGES``
 #: edges of a graph.md of at most 64 MiB; a larger file is not one sitegen wrote.
 MAX_COPY_BYTES = 128 * 1024 * 1024
@@ -38,10 +40,10 @@ class CorruptCopy(ValueError):
 @dataclass(frozen=True)
 class Loaded:
     """What was found for a peer: its copy (None: none usable), and ``warning``, a sentence,
-    when a corrupt one was set aside."""
+    when a corrupt one was set aside; ``shown`` is the copy's path as messages name it."""
 
     copy: PeerCopy | None
-    path: Path
+    shown: str
     warning: str = ""
 
 
@@ -78,13 +80,14 @@ def load_copy(cache_dir: Path, key: str) -> Loaded:
     """The stored copy of the peer ``key``: none when there is none or it was written by
     another version; a corrupt one is set aside with a warning."""
     path = copy_file(cache_dir, key)
+    shown = f"{cache_dir.name}/{PEERS_FOLDER}/{path.name}"  # never the absolute path
     try:
         copy = read_copy(path, key)
     except FileNotFoundError:
-        return Loaded(None, path)
+        return Loaded(None, shown)
     except (CorruptCopy, OSError) as exc:
-        return Loaded(None, path, _set_aside(path, _reason(exc)))
-    return Loaded(copy, path)
+        return Loaded(None, shown, _set_aside(path, shown, _reason(exc)))
+    return Loaded(copy, shown)
 
 
 def read_copy(path: Path, key: str) -> PeerCopy | None:
@@ -156,19 +159,19 @@ def _edge(row: Any) -> PeerEdge:
     return PeerEdge(source, title, target, fragment, rel, label, anchor, count)
 
 
-def _set_aside(path: Path, why: str) -> str:
-    """Move a corrupt copy out of the way (``<name>.json.corrupt``, replacing an older one),
-    so it is never read again and can be looked at; the sentence saying so."""
-    aside = path.with_name(path.name + ".corrupt")
+def _set_aside(path: Path, shown: str, why: str) -> str:
+    """Move a corrupt copy out of the way (``<name>.json.unreadable``, replacing an older
+    one), so it is never read again and can be looked at; the sentence saying so."""
+    aside = path.with_name(path.name + ASIDE_SUFFIX)
     try:
         _remove(aside)
         os.replace(path, aside)
     except OSError as exc:
         return (
-            f"the stored copy {path} could not be read ({why}) nor set aside "
+            f"the stored copy {shown} could not be read ({why}) nor set aside "
             f"({_reason(exc)}); it is not used"
         )
-    return f"the stored copy {path} could not be read ({why}); it was set aside as {aside.name}"
+    return f"the stored copy {shown} could not be read ({why}); it was set aside as {aside.name}"
 
 
 def _remove(path: Path) -> None:
@@ -182,7 +185,7 @@ def _remove(path: Path) -> None:
 def _reason(exc: BaseException) -> str:
     """What an exception said, in at most 80 characters."""
     text = (getattr(exc, "strerror", None) if isinstance(exc, OSError) else None) or str(exc)
-    return _cut(text or type(exc).__name__)
+    return cut(text or type(exc).__name__)
 
 
 def forget_others(cache_dir: Path, keys: set[str]) -> list[str]:
@@ -190,10 +193,10 @@ def forget_others(cache_dir: Path, keys: set[str]) -> list[str]:
     shown (a removed peer is emptied: its backlinks go with it)."""
     folder = cache_dir / PEERS_FOLDER
     wanted = {copy_file(cache_dir, k).name for k in keys}
-    wanted |= {name + ".corrupt" for name in wanted}
+    wanted |= {name + ASIDE_SUFFIX for name in wanted}
     removed = []
     try:
-        files = sorted(p for p in folder.iterdir() if p.name.endswith((".json", ".corrupt")))
+        files = sorted(p for p in folder.iterdir() if p.name.endswith((".json", ASIDE_SUFFIX)))
     except OSError:
         return []
     for path in files:
@@ -212,15 +215,11 @@ def forget_others(cache_dir: Path, keys: set[str]) -> list[str]:
 def _key_of(path: Path) -> str:
     """The peer a copy was stored for, shown without its URL's secrets ("" for a copy set
     aside; the file's name for one that cannot be read)."""
-    if path.name.endswith(".corrupt"):
+    if path.name.endswith(ASIDE_SUFFIX):
         return ""
     try:
         data = _load_json(path)
     except (CorruptCopy, OSError):
         return path.name
     key = data.get("key") if isinstance(data, dict) else None
-    return _cut(shown_url(key)) if isinstance(key, str) and _is_text(key) else path.name
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= 80 else text[:79] + "…"
+    return cut(shown_url(key)) if isinstance(key, str) and _is_text(key) else path.name

@@ -209,9 +209,10 @@ def test_a_damaged_copy_is_set_aside_with_a_warning(tmp_path: Path, damage: str)
     path.write_text(_DAMAGE[damage](path.read_text(encoding="utf-8")), encoding="utf-8")
     loaded = load_copy(tmp_path, "peer")
     assert loaded.copy is None
-    assert loaded.warning.startswith(f"the stored copy {path} could not be read (")
-    assert loaded.warning.endswith(f"it was set aside as {path.name}.corrupt")
-    assert not path.exists() and path.with_name(path.name + ".corrupt").exists()
+    shown = f"{tmp_path.name}/peers/{path.name}"  # from the cache folder on, never absolute
+    assert loaded.warning.startswith(f"the stored copy {shown} could not be read (")
+    assert loaded.warning.endswith(f"it was set aside as {path.name}.unreadable")
+    assert not path.exists() and path.with_name(path.name + ".unreadable").exists()
     assert load_copy(tmp_path, "peer").warning == ""  # said once
 
 
@@ -238,8 +239,9 @@ def test_a_build_after_a_damaged_copy_reads_the_peer_again_and_the_next_is_clean
     (root / "content" / "index.md").write_text("# B home, edited\n", encoding="utf-8")
     second = build_site(root, write=True)  # issue 27, row 19: every later build failed
     [warning] = _warnings(second)
-    assert warning.startswith(f"{path}:1:1: warning: peer ../a: the stored copy {path} could")
-    assert warning.endswith(f"it was set aside as {path.name}.corrupt; the peer is read again")
+    shown = f".sitegen/peers/{path.name}"
+    assert warning.startswith(f"{shown}:1:1: warning: peer ../a: the stored copy {shown} could")
+    assert warning.endswith(f"set aside as {path.name}.unreadable; the peer is read again")
     assert path.is_file()  # stored again, from the peer
     assert "Docs A" in (root / "site" / "peers.html").read_text(encoding="utf-8")
     os.utime(tmp_path / "a" / "graph.md", ns=(7, 7))  # read again, so no no-change build
@@ -321,7 +323,7 @@ def test_copies_of_removed_peers_go_whatever_they_are(tmp_path: Path) -> None:
 
     folder = tmp_path / "peers"
     (folder / "a-folder.json" / "inside").mkdir(parents=True)  # unlink() raised on it
-    (folder / "old.json.corrupt").write_text("x", encoding="utf-8")
+    (folder / "old.json.unreadable").write_text("x", encoding="utf-8")
     secret = PeerCopy("https://u:pw@docs.a.example/?token=t", OURS, "A", "")
     assert save_copy(tmp_path, secret) == ""
     _stored(tmp_path)
