@@ -4,11 +4,16 @@ bounded number of warnings, each with its place and a value cut short."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Generator, SlugStyle
 from sitegen.paths import NodeId
-from sitegen.site.vitepress import vitepress_nav
+from sitegen.site.views import NavItem
+from sitegen.site.vitepress import Routes, VitePressNav, vitepress_nav
+from tests.safety.linear import grows_linearly
 
 CONFIG = "docs/.vitepress/config.ts"
 PAGES = {
@@ -54,3 +59,40 @@ def test_entries_that_name_no_page_are_warned_twenty_times_then_summed_up() -> N
     assert len(said) == 21
     assert all(len(d.message) < 300 for d in said) and "ggg…'" in said[0].message
     assert said[-1].message.startswith("481 more sidebar entries name no page")
+
+
+def _brute_force(trees: tuple[tuple[str, tuple[NavItem, ...]], ...], route: str) -> object:
+    """The rule as VitePress states it: of the prefixes that serve the route, the longest."""
+    served = [
+        (prefix, tree)
+        for prefix, tree in trees
+        if "/" + prefix.strip("/") in ("/", route)
+        or route.startswith("/" + prefix.strip("/") + "/")
+    ]
+    return max(served, key=lambda p: len(p[0]))[1] if served else ()
+
+
+@settings(deadline=None, max_examples=50)
+@given(
+    prefixes=st.lists(st.sampled_from(["/", "", "/a/", "/a", "a/b", "/a/b/", "/b//", "/ab/"])),
+    path=st.sampled_from(["index.md", "a/index.md", "a/b.md", "a/b/c.md", "ab/x.md", "b/y.md"]),
+)
+def test_the_tree_of_a_page_is_the_longest_prefix_that_serves_it(
+    prefixes: list[str], path: str
+) -> None:
+    trees = tuple((p, (NavItem(title=f"{i}", href=""),)) for i, p in enumerate(prefixes))
+    nav = VitePressNav(trees, (), Routes("docs", "docs"))
+    route = nav.routes.route_of(NodeId("/" + path))
+    assert nav.nav_of(NodeId("/" + path)) == _brute_force(trees, route)
+
+
+def test_pages_times_sidebars_takes_linear_time() -> None:
+    # Each page tried every sidebar prefix: 1,000 pages and 16,000 sidebars took 4 s.
+    def run(n: str) -> object:
+        count = int(n)
+        trees = tuple((f"/s{i}/", ()) for i in range(count))
+        nav = VitePressNav(trees, (), Routes("docs", "docs"))
+        return [nav.nav_of(NodeId(f"/p{i}/x.md")) for i in range(count)]
+
+    ok, said = grows_linearly(run, str, size=100, max_size=20_000)
+    assert ok, said
