@@ -280,7 +280,7 @@ def test_a_peer_that_trickles_its_headers_meets_the_total_timeout(server: str) -
     got = fetch_url(f"{server}/trickle/graph.md", Validators(), QUICK)
     assert got.data is None
     assert got.error == "it took longer than 1 s; reading stopped"
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 3.0  # the whole trickle takes about 9 s
 
 
 def _flaky_site(server: str, tmp_path: Path) -> Path:
