@@ -28,7 +28,7 @@ from sitegen.federation.model import (
     PeerReport,
     PeerState,
 )
-from sitegen.federation.store import Loaded, forget_others, load_copy, save_copy
+from sitegen.federation.store import forget_others, load_copy, save_copy
 from sitegen.graph.model import Edge, Node, NodeKind, Occurrence
 from sitegen.incremental import digest
 from sitegen.paths import NodeId
@@ -130,8 +130,8 @@ def _read_one(
     policy: FetchPolicy,
     now: Callable[[], datetime],
 ) -> tuple[PeerCopy | None, PeerState, list[Diagnostic]]:
-    loaded = load_copy(cache_dir, peer.key)
-    diags = _set_aside(peer, loaded, offline)
+    loaded = load_copy(cache_dir, peer.key, PEER)
+    diags = [loaded.warning] if loaded.warning else []
     stored = loaded.copy
     if stored is not None and stored.site != site:  # chosen for another base_url
         stored = None
@@ -156,15 +156,6 @@ def _read_one(
     if not_stored := save_copy(cache_dir, read.copy):
         diags.append(_diag(peer.shown, Level.WARNING, f"peer {peer.shown}: {not_stored}"))
     return read.copy, PeerState.READ, diags
-
-
-def _set_aside(peer: Peer, loaded: Loaded, offline: bool) -> list[Diagnostic]:
-    """The warning for a corrupt stored copy, set aside: the peer is read again."""
-    if not loaded.warning:
-        return []
-    then = "it is not used (--offline)" if offline else "the peer is read again"
-    message = f"peer {peer.shown}: {loaded.warning}; {then}"
-    return [Diagnostic(loaded.shown, 1, 1, Level.WARNING, message, PEER)]
 
 
 def _new_copy(

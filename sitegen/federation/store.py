@@ -1,50 +1,41 @@
 """The stored copies of the peers, one JSON file each below ``.sitegen/peers/``.
 
-JSON only, validated on load; a copy that cannot be read (corrupt JSON, a lone surrogate,
-a wrong shape, too large, not a file) is set aside as ``<name>.json.unreadable`` (the suffix
-every file of ``.sitegen/`` set aside gets) with a warning, so the build reads the peer again (content/guides/federation.md). Never unpickles or
-evaluates anything, never writes outside its folder.
+JSON only, read through ``sitegen.state`` (bounded, strict UTF-8, no lone surrogate, no
+infinite number) and validated on load; a copy that cannot be read is set aside as
+``<name>.json.unreadable`` with a warning, so the build reads the peer again
+(content/guides/federation.md). Never unpickles or evaluates anything, never writes outside
+its folder.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
 import shutil
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sitegen.config import cut, shown_url
+from sitegen.diagnostics import Diagnostic
 from sitegen.federation.model import COPY_VERSION, PeerCopy, PeerEdge
 from sitegen.fsutil import write_atomically
+from sitegen.state import ASIDE_SUFFIX, Unreadable, parse_json, read_state, set_aside, shown
 
 PEERS_FOLDER = "peers"
-#: What a copy that cannot be read is renamed to: its name with this added, beside it.
-ASIDE_SUFFIX = ".unreadable"
 #: Bytes of a stored copy at most, written or read. A copy holds at most ``MAX_EDGES``
 #: edges of a graph.md of at most 64 MiB; a larger file is not one sitegen wrote.
 MAX_COPY_BYTES = 128 * 1024 * 1024
-#: A UTF-16 surrogate: JSON's ``\ud800`` escape gives one, and no UTF-8 text can hold it.
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _TEXTS = ("site", "name", "read_at", "digest", "etag", "last_modified", "stat")
-
-
-class CorruptCopy(ValueError):
-    """A stored copy that is not one this version wrote; its message says why."""
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """What was found for a peer: its copy (None: none usable), and ``warning``, a sentence,
-    when a corrupt one was set aside; ``shown`` is the copy's path as messages name it."""
+    """What was found for a peer: its copy (None: none usable), and ``warning`` when a
+    damaged one was set aside."""
 
     copy: PeerCopy | None
-    shown: str
-    warning: str = ""
+    warning: Diagnostic | None = None
 
 
 def copy_file(cache_dir: Path, key: str) -> Path:
@@ -72,51 +63,39 @@ def save_copy(cache_dir: Path, copy: PeerCopy) -> str:
             return f"its copy would be larger than {MAX_COPY_BYTES:,} bytes and was not stored"
         write_atomically(path, text)
     except (OSError, UnicodeEncodeError) as exc:
-        return f"its copy could not be stored in {path} ({_reason(exc)})"
+        why = cut((exc.strerror if isinstance(exc, OSError) else "") or str(exc))
+        return f"its copy could not be stored in {shown(path)} ({why})"
     return ""
 
 
-def load_copy(cache_dir: Path, key: str) -> Loaded:
+def load_copy(cache_dir: Path, key: str, code: str) -> Loaded:
     """The stored copy of the peer ``key``: none when there is none or it was written by
-    another version; a corrupt one is set aside with a warning."""
+    another version; a damaged one is set aside with a warning of code ``code``."""
     path = copy_file(cache_dir, key)
-    shown = f"{cache_dir.name}/{PEERS_FOLDER}/{path.name}"  # never the absolute path
     try:
-        copy = read_copy(path, key)
-    except FileNotFoundError:
-        return Loaded(None, shown)
-    except (CorruptCopy, OSError) as exc:
-        return Loaded(None, shown, _set_aside(path, shown, _reason(exc)))
-    return Loaded(copy, shown)
+        return Loaded(read_copy(path, key))
+    except Unreadable as exc:
+        what = f"the stored copy of peer {cut(shown_url(key))}"
+        return Loaded(None, set_aside(path, what, str(exc), code=code))
 
 
 def read_copy(path: Path, key: str) -> PeerCopy | None:
-    """The copy in ``path`` (None when written by another version); raises ``CorruptCopy``
-    (or ``OSError``) when it cannot be read."""
+    """The copy in ``path`` (None when there is none, or one written by another version);
+    ``Unreadable`` when it cannot be read: not a regular file, too large, not JSON (with
+    ``sitegen.state``'s checks), or not a copy of the peer ``key``."""
     data = _load_json(path)
     version = data.get("version") if isinstance(data, dict) else None
-    if isinstance(version, int) and version != COPY_VERSION:
-        return None  # an older format: read the peer again, and overwrite it
+    if data is None or (isinstance(version, int) and version != COPY_VERSION):
+        return None  # none, or an older format: read the peer again, and overwrite it
     try:
         return _copy_of(data, key)
     except (ValueError, TypeError, KeyError) as exc:
-        raise CorruptCopy(f"it does not hold a peer's copy ({_reason(exc)})") from None
+        raise Unreadable(f"not a peer's copy: {cut(str(exc) or type(exc).__name__)}") from None
 
 
 def _load_json(path: Path) -> Any:
-    """The JSON in ``path``. Bounded: a size cap, and JSON's nesting meets Python's
-    recursion limit, which is caught."""
-    st = os.lstat(path)
-    if not stat.S_ISREG(st.st_mode):
-        raise CorruptCopy("it is not a regular file")
-    if st.st_size > MAX_COPY_BYTES:
-        raise CorruptCopy(f"it is larger than {MAX_COPY_BYTES:,} bytes")
-    with path.open("rb") as f:
-        raw = f.read(MAX_COPY_BYTES + 1)
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
-        raise CorruptCopy(f"it is not valid JSON: {_reason(exc)}") from None
+    data = read_state(path, MAX_COPY_BYTES)
+    return None if data is None else parse_json(data)
 
 
 def _copy_of(data: Any, key: str) -> PeerCopy:
@@ -139,8 +118,7 @@ def _copy_of(data: Any, key: str) -> PeerCopy:
 
 
 def _is_text(value: Any) -> bool:
-    """A string that can be written out again: no lone surrogate."""
-    return isinstance(value, str) and (value.isascii() or _SURROGATE.search(value) is None)
+    return isinstance(value, str)  # parse_json refused lone surrogates
 
 
 def _count(value: Any) -> int:
@@ -157,35 +135,6 @@ def _edge(row: Any) -> PeerEdge:
     if not all(_is_text(t) for t in texts) or _count(count) < 1:
         raise ValueError("an edge's cells are not text and a count")
     return PeerEdge(source, title, target, fragment, rel, label, anchor, count)
-
-
-def _set_aside(path: Path, shown: str, why: str) -> str:
-    """Move a corrupt copy out of the way (``<name>.json.unreadable``, replacing an older
-    one), so it is never read again and can be looked at; the sentence saying so."""
-    aside = path.with_name(path.name + ASIDE_SUFFIX)
-    try:
-        _remove(aside)
-        os.replace(path, aside)
-    except OSError as exc:
-        return (
-            f"the stored copy {shown} could not be read ({why}) nor set aside "
-            f"({_reason(exc)}); it is not used"
-        )
-    return f"the stored copy {shown} could not be read ({why}); it was set aside as {aside.name}"
-
-
-def _remove(path: Path) -> None:
-    """Remove a file or a folder below the peers' folder, if there."""
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def _reason(exc: BaseException) -> str:
-    """What an exception said, in at most 80 characters."""
-    text = (getattr(exc, "strerror", None) if isinstance(exc, OSError) else None) or str(exc)
-    return cut(text or type(exc).__name__)
 
 
 def forget_others(cache_dir: Path, keys: set[str]) -> list[str]:
@@ -219,7 +168,15 @@ def _key_of(path: Path) -> str:
         return ""
     try:
         data = _load_json(path)
-    except (CorruptCopy, OSError):
+    except Unreadable:
         return path.name
     key = data.get("key") if isinstance(data, dict) else None
-    return cut(shown_url(key)) if isinstance(key, str) and _is_text(key) else path.name
+    return cut(shown_url(key)) if isinstance(key, str) else path.name
+
+
+def _remove(path: Path) -> None:
+    """Remove a file or a folder below the peers' folder."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)

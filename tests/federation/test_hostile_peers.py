@@ -203,24 +203,31 @@ _DAMAGE: dict[str, Callable[[str], str]] = {
 }
 
 
+def _load(cache: Path) -> tuple[PeerCopy | None, str]:
+    """The copy of the peer ``peer`` and the warning's line ("" for none)."""
+    loaded = load_copy(cache, "peer", "peer")
+    return loaded.copy, loaded.warning.format() if loaded.warning else ""
+
+
 @pytest.mark.parametrize("damage", list(_DAMAGE))
 def test_a_damaged_copy_is_set_aside_with_a_warning(tmp_path: Path, damage: str) -> None:
-    path = _stored(tmp_path)
+    cache = tmp_path / ".sitegen"
+    path = _stored(cache)
     path.write_text(_DAMAGE[damage](path.read_text(encoding="utf-8")), encoding="utf-8")
-    loaded = load_copy(tmp_path, "peer")
-    assert loaded.copy is None
-    shown = f"{tmp_path.name}/peers/{path.name}"  # from the cache folder on, never absolute
-    assert loaded.warning.startswith(f"the stored copy {shown} could not be read (")
-    assert loaded.warning.endswith(f"it was set aside as {path.name}.unreadable")
+    copy, warning = _load(cache)
+    assert copy is None
+    shown = f".sitegen/peers/{path.name}"  # from the cache folder on, never absolute
+    assert warning.startswith(f"{shown}:1:1: warning: the stored copy of peer peer cannot be")
+    assert warning.endswith(f"it was set aside as {shown}.unreadable and rebuilt")
     assert not path.exists() and path.with_name(path.name + ".unreadable").exists()
-    assert load_copy(tmp_path, "peer").warning == ""  # said once
+    assert _load(cache) == (None, "")  # said once
 
 
 def test_a_folder_where_a_copy_belongs_is_set_aside(tmp_path: Path) -> None:
     path = _stored(tmp_path)
     path.unlink()
     (path / "inside").mkdir(parents=True)
-    assert "not a regular file" in load_copy(tmp_path, "peer").warning
+    assert "a folder, not a file" in _load(tmp_path)[1]
     assert _stored(tmp_path).is_file()  # and the next copy is stored where it belongs
 
 
@@ -240,8 +247,8 @@ def test_a_build_after_a_damaged_copy_reads_the_peer_again_and_the_next_is_clean
     second = build_site(root, write=True)  # issue 27, row 19: every later build failed
     [warning] = _warnings(second)
     shown = f".sitegen/peers/{path.name}"
-    assert warning.startswith(f"{shown}:1:1: warning: peer ../a: the stored copy {shown} could")
-    assert warning.endswith(f"set aside as {path.name}.unreadable; the peer is read again")
+    assert warning.startswith(f"{shown}:1:1: warning: the stored copy of peer ../a cannot be")
+    assert warning.endswith(f"it was set aside as {shown}.unreadable and rebuilt")
     assert path.is_file()  # stored again, from the peer
     assert "Docs A" in (root / "site" / "peers.html").read_text(encoding="utf-8")
     os.utime(tmp_path / "a" / "graph.md", ns=(7, 7))  # read again, so no no-change build
@@ -286,13 +293,13 @@ def test_any_stored_copy_loads_or_is_set_aside(
     path = copy_file(cache, "peer")
     path.parent.mkdir(parents=True)
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    loaded = load_copy(cache, "peer")
-    if loaded.copy is None:
-        assert loaded.warning or json.loads(text).get("version") != 2
+    copy, warning = _load(cache)
+    if copy is None:
+        assert warning or json.loads(text).get("version") != 2
     else:
-        assert loaded.warning == ""
-        assert all(not re.search("[\ud800-\udfff]", e.title + e.source) for e in loaded.copy.edges)
-        assert save_copy(cache, loaded.copy) == ""  # what was read can be written back
+        assert warning == ""
+        assert all(not re.search("[\ud800-\udfff]", e.title + e.source) for e in copy.edges)
+        assert save_copy(cache, copy) == ""  # what was read can be written back
 
 
 def test_a_stored_copy_cut_at_every_byte_loads_or_is_set_aside(tmp_path: Path) -> None:
@@ -301,8 +308,8 @@ def test_a_stored_copy_cut_at_every_byte_loads_or_is_set_aside(tmp_path: Path) -
     path.parent.mkdir(parents=True)
     for end in range(len(data)):
         path.write_bytes(data[:end])
-        loaded = load_copy(tmp_path, "peer")
-        assert loaded.copy is None and "could not be read" in loaded.warning
+        copy, warning = _load(tmp_path)
+        assert copy is None and "cannot be read" in warning
 
 
 def test_reading_a_stored_copy_takes_time_linear_in_it(tmp_path: Path) -> None:
@@ -312,7 +319,7 @@ def test_reading_a_stored_copy_takes_time_linear_in_it(tmp_path: Path) -> None:
     def read(data: bytes) -> object:
         path = copy_file(tmp_path, "peer")
         path.write_bytes(data)
-        return load_copy(tmp_path, "peer")
+        return _load(tmp_path)
 
     ok, said = bytes_grows_linearly(read, make, size=200, max_size=50_000)
     assert ok, said
