@@ -320,7 +320,7 @@ def work_tree_diff(root: Path, since: str, paths: Sequence[str] = ()) -> list[Fi
     of the repository applies (content/guides/safety.md). A file with the content of a file
     ``since`` had that is gone from the work tree is that file renamed (no hunks)."""
     old = tree_blobs(root, since)
-    head = tree_blobs(root, "HEAD")
+    head = old if since == "HEAD" else tree_blobs(root, "HEAD")
     names = old.keys() | head.keys()
     if paths:
         names &= set(paths)
@@ -346,13 +346,17 @@ class _WorkFile:
 class _WorkTree:
     """Reads the work tree's files as git would see them, never through a link: a symbolic
     link is the name it points to (what git stores), and a file below a folder that is a
-    link, or anything but a file (a FIFO never blocks), is no file."""
+    link, or anything but a file (a FIFO never blocks), is no file; so is a name that
+    steps out of the root or into ``.git``."""
 
     def __init__(self, root: Path, width: int) -> None:
         self.root, self.width = root, width
         self.folders: dict[str, bool] = {"": True}
 
     def read(self, name: str) -> _WorkFile | None:
+        parts = name.split("/")  # a crafted tree can name "../x": nothing above the root
+        if any(p in ("", ".", "..") or p.lower() == ".git" for p in parts):
+            return None
         if not self._is_folder(name.rpartition("/")[0]):
             return None
         path = self.root / name

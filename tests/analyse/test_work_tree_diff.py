@@ -191,3 +191,22 @@ def test_a_fifo_or_a_link_is_never_read_through(repo: Path, tmp_path: Path) -> N
     diffs = {d.path or d.old_path: d for d in work_tree_diff(repo, "HEAD")}
     assert diffs["sub/b.txt"].deleted
     assert diffs["a.py"].hunks == [Hunk(1, 40, 1, 1)]  # 40 lines became the link's one line
+
+
+def test_a_crafted_tree_cannot_make_it_read_above_the_root(repo: Path) -> None:
+    """A tree entry named ``..`` (git's plumbing writes one) lists ``../outside.txt``: the
+    file above the project root is never read, the entry is a file gone from the work tree."""
+    (repo.parent / "outside.txt").write_text("new\n")
+
+    def plumbing(*args: str, given: str = "") -> str:
+        return subprocess.run(
+            ["git", "-C", str(repo), *args], input=given, capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    blob = plumbing("hash-object", "-w", "--stdin", given="old\n")
+    inner = plumbing("mktree", given=f"100644 blob {blob}\toutside.txt\n")
+    top = plumbing("mktree", given=f"040000 tree {inner}\t..\n")
+    made = git(repo, "commit-tree", top, "-p", "HEAD", "-m", "crafted")
+    git(repo, "update-ref", "HEAD", made)
+    diffs = work_tree_diff(repo, "HEAD")
+    assert [(d.path, d.old_path, d.deleted) for d in diffs] == [("", "../outside.txt", True)]
