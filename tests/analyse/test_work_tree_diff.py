@@ -13,7 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.analyse.githistory import MAX_DIFF_LINES, Hunk, line_hunks, parse_patch, work_tree_diff
+from sitegen.analyse.githistory import (
+    MAX_DIFF_LINES,
+    Hunk,
+    line_hunks,
+    parse_history,
+    parse_patch,
+    work_tree_diff,
+)
 from sitegen.gitrun import blob_id
 from tests.analyse.stalerepo import commit, git, write
 from tests.safety.linear import bytes_grows_linearly
@@ -210,3 +217,46 @@ def test_a_crafted_tree_cannot_make_it_read_above_the_root(repo: Path) -> None:
     git(repo, "update-ref", "HEAD", made)
     diffs = work_tree_diff(repo, "HEAD")
     assert [(d.path, d.old_path, d.deleted) for d in diffs] == [("", "../outside.txt", True)]
+
+
+PIECES = st.sampled_from(
+    [
+        b"\0",
+        b"\t",
+        b"\n",
+        b"diff --git a/x b/x",
+        b"@@ -1,2 +3 @@",
+        b"@@ -99999999999999999999",
+        b"--- a/",
+        b"+++ /dev/null",
+        b"rename from ",
+        b'"\\377\\',
+        b"R100",
+        b"A",
+        b"x",
+        b"\xff\xfe",
+        b"\x1e",
+        b"123",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=50)
+@given(st.lists(PIECES, max_size=60))
+def test_git_output_parsers_take_any_bytes(pieces: list[bytes]) -> None:
+    """What git prints names files and subjects the repository chose: the parsers of
+    ``git log`` and ``-p`` output never raise on it."""
+    from sitegen.graph.history import parse_log
+
+    out = b"".join(pieces)
+    parse_history(out)
+    parse_patch(out)
+    parse_log(out.decode("utf-8", "replace"))
+
+
+def test_git_output_parsers_take_linear_time() -> None:
+    ok, said = bytes_grows_linearly(
+        lambda out: (parse_history(out), parse_patch(out)),
+        lambda n: b"\0h\0d\0s\nM\tpath\n@@ -1 +1 @@\ndiff --git a/x b/x\n" * n,
+    )
+    assert ok, said
