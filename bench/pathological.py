@@ -59,6 +59,16 @@ SHAPES: list[tuple[str, Callable[[int], str]]] = [
     ("<!-- <a href=x> ", repeated("<!-- <a href=x> ")),
     ('<div> + <a id="x ', lambda size: "<div>" + '<a id="x ' * (size // 9) + "<a href=y>"),
     ("<div>\\n + <![CDATA[ >", lambda size: "<div>\n" + "<![CDATA[ >" * (size // 11)),
+    # attribute lists and front matter (issue 27, defects 10, 17 and 20)
+    ("{:", repeated("{:")),
+    ("[a](b.md){.sidebar .c} ", repeated("[a](b.md){.sidebar .c} ")),
+    ("{.toc .c}\\npara\\n\\n", repeated("{.toc .c}\npara\n\n")),
+    ("front matter of n keys", lambda size: "---\n" + repeated("key: value\n")(size) + "---\n"),
+    ("front matter [ * n", lambda size: "---\na: " + "[" * size + "\n---\n"),
+    (
+        "front matter *a * n",
+        lambda size: "---\na: &a [x]\nb: [" + repeated("*a, ")(size) + "]\n---\n",
+    ),
 ]
 
 

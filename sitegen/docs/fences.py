@@ -29,7 +29,7 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from sitegen.docs.blocks import report
-from sitegen.docs.sanitize import theme_classes
+from sitegen.docs.sanitize import author_classes
 from sitegen.docs.wikilinks import find_closer
 from sitegen.urlgate import allowed_url
 
@@ -182,7 +182,7 @@ def _clean_math_attributes(element: Element) -> None:
         if handler_or_style or (lower in _MATH_URL_ATTRIBUTES and not allowed_url(value)):
             del element.attrib[name]
         elif lower == "class":
-            kept = " ".join(c for c in value.split() if c not in theme_classes())
+            kept = author_classes(value)
             if kept:
                 element.attrib[name] = kept
             else:

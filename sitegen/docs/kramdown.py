@@ -13,6 +13,8 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from sitegen.docs.sanitize import author_classes
+
 #: The parts of an attribute list that sitegen applies (the others are kramdown's own).
 _PART = re.compile(r"([#.])([\w-]+)")
 
@@ -134,8 +136,10 @@ def _drop_line(inline: Token, last_line: bool) -> bool:
 
 
 def _give(token: Token, attrs: dict[str, str]) -> None:
+    """The list's id and classes to ``token``: not the theme's own classes, which raw HTML
+    may not borrow either (sitegen/docs/sanitize.py, ``author_classes``)."""
     if "id" in attrs:
         token.attrs["id"] = attrs["id"]
-    if "class" in attrs:
-        classes = (str(token.attrs.get("class") or ""), attrs["class"])
+    classes = (str(token.attrs.get("class") or ""), author_classes(attrs.get("class", "")))
+    if any(classes):
         token.attrs["class"] = " ".join(c for c in classes if c)

@@ -56,6 +56,7 @@ from sitegen.docs.sanitize import (
     TRUSTED,
     RawHtml,
     SafeRenderer,
+    author_classes,
     trust_core_rule,
 )
 from sitegen.docs.slug import slugger
@@ -132,9 +133,10 @@ def _take_trailing_attrs(open_: Token, inline: Token) -> None:
         return
     if "id" in attrs:
         open_.attrs["id"] = attrs["id"]
-    if "class" in attrs:
-        classes = (str(open_.attrs.get("class") or ""), attrs["class"])
-        open_.attrs["class"] = " ".join(c for c in classes if c)
+    if "class" in attrs:  # not the theme's classes, as in raw HTML
+        classes = (str(open_.attrs.get("class") or ""), author_classes(attrs["class"]))
+        if any(classes):
+            open_.attrs["class"] = " ".join(c for c in classes if c)
     last.content = last.content[: -len(braces)].rstrip()
 
 

@@ -154,12 +154,18 @@ def theme_classes() -> frozenset[str]:
     return frozenset(_CSS_CLASS.findall(re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)))
 
 
+def author_classes(value: str) -> str:
+    """The classes of ``value`` that an author may give an element: all but the theme's own,
+    so that no content takes the theme's layout or behaviour ("" when none is left). The one
+    rule for raw HTML, attribute lists and MathML (content/guides/safety.md)."""
+    return " ".join(name for name in value.split() if name not in theme_classes())
+
+
 def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
     if _MARK in value or "\ue001" in value:  # a placeholder inside a tag: not text, drop it
         return _MARKS.sub("", value)
     if attribute == "class":
-        kept = [name for name in value.split() if name not in theme_classes()]
-        return " ".join(kept) or None
+        return author_classes(value) or None
     if attribute in _URL_ATTRIBUTES:
         # a srcset is a list; each candidate is checked as the URL a browser would read
         urls = value.split(",") if attribute == "srcset" else [value]

@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.deflist import deflist_plugin
 
-from sitegen.docs.attributes import bounded_attrs
+from sitegen.docs.attributes import bounded_attrs, keep_author_classes
 from sitegen.docs.autorefs import autoref, directive_links
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
 from sitegen.docs.callouts import callouts_plugin
@@ -34,13 +34,16 @@ ATTRS_START = re.compile(r"\{:?[ \t]*(?:[#.][^\s{}]|[A-Za-z_][\w-]*=)")
 
 def _attribute_lines_only(rule: BlockRule) -> BlockRule:
     """The attrs plugin's block rule, for lines that look like attribute lists only (it
-    takes any ``{…}`` line, so template tags vanished without a word)."""
+    takes any ``{…}`` line, so template tags vanished without a word), giving no class of
+    the theme's."""
 
     def guarded(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
         start = state.bMarks[start_line] + state.tShift[start_line]
-        return bool(ATTRS_START.match(state.src, start)) and rule(
-            state, start_line, end_line, silent
-        )
+        if not ATTRS_START.match(state.src, start) or not rule(state, start_line, end_line, silent):
+            return False
+        if not silent:  # the list's own token: no class of the theme reaches its block
+            keep_author_classes(state.tokens[-1], None)
+        return True
 
     return guarded
 

@@ -232,7 +232,7 @@ def test_anchor_is_the_enclosing_section() -> None:
 def test_headings_text_ids_lines_and_offsets() -> None:
     md = (
         "# Title *em* `code`\n\n## Foo\n\n## Foo\n\n## Foo-1\n\n> ### Quoted\n\n"
-        "Setext\n------\n\n# Custom {#custom .wide}\n\n# Custom\n\n{#blockid}\n## Block\n\n"
+        "Setext\n------\n\n# Custom {#custom .photo}\n\n# Custom\n\n{#blockid}\n## Block\n\n"
         "## Esc \\{#no}\n"
     )
     data = md.encode()
@@ -266,7 +266,7 @@ def test_headings_text_ids_lines_and_offsets() -> None:
     )
     assert [h.offset for h in rec.headings] == expected
     assert [h.line for h in rec.headings] == [line_and_column(data, o)[0] for o in expected]
-    assert '<h1 id="custom" class="wide">' in rec.html
+    assert '<h1 id="custom" class="photo">' in rec.html
 
 
 def test_a_multi_line_setext_heading_slugs_like_github() -> None:
