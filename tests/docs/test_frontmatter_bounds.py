@@ -12,11 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 from sitegen.diagnostics import Level
 from sitegen.docs.frontmatter import parse_front_matter
 from sitegen.docs.markdown import extract_page
-from tests.safety.linear import cpu_seconds, grows_linearly
+from tests.docs.against_markdown_it import within_markdown_it
+from tests.safety.linear import grows_linearly
 from tests.safety.yaml_shapes import GROWING, REFUSED, yaml_texts
 
 
@@ -81,11 +83,6 @@ def test_a_hostile_front_matter_costs_a_few_markdown_it_parses(name: str) -> Non
     """markdown-it's front-matter plugin only finds the fences; sitegen also builds the YAML
     (twice over its events: the bounds, then the values), so the bound is loose, and still
     far below a quadratic reader's 100 times."""
-    page = _page(GROWING[name](60_000))
-    text = page.decode("utf-8", "surrogatepass")
-    from mdit_py_plugins.front_matter import front_matter_plugin
-
-    md = MarkdownIt("commonmark").use(front_matter_plugin)
-    ours = cpu_seconds(lambda: extract_page("p.md", page))
-    theirs = cpu_seconds(lambda: md.render(text))
-    assert ours < 40 * theirs + 0.1, f"{ours:.3f} s against markdown-it's {theirs:.3f} s"
+    text = _page(GROWING[name](60_000)).decode("utf-8", "surrogatepass")
+    ok, said = within_markdown_it(text, 40, MarkdownIt("commonmark").use(front_matter_plugin))
+    assert ok, said
