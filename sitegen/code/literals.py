@@ -15,15 +15,17 @@ hold (an escape beyond U+10FFFF, a lone surrogate, a number beyond a double) is 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import string
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tree_sitter import Node
+from tree_sitter import Node, Parser, Tree
 
-from sitegen.code.grammars import get_parser
+from sitegen.code.grammars import get_language
 from sitegen.languages import LangId
 
 #: A configuration file of this many bytes or more is not read (the generator keeps the first
@@ -39,6 +41,12 @@ MAX_VALUES = 100_000
 MAX_CHARS = 10_000_000
 #: A number written with more characters is not read (a double has at most 309 digits).
 MAX_NUMBER_CHARS = 400
+#: CPU seconds tree-sitter may spend reading one file. Its error recovery is quadratic on some
+#: shapes ("/*" 32,000 times took 1.6 s, and 1 MB would take minutes): it is stopped after
+#: this, and a file not read by then is not used. A 1 MB configuration takes 0.25 s.
+MAX_PARSE_SECONDS = 1.0
+#: Bytes fed to tree-sitter at a time.
+_CHUNK = 1024
 #: How many names of ``export default name`` or calls of ``defineConfig(...)`` are unwrapped.
 MAX_FOLLOW = 16
 #: The key under which an object keeps a spread (``...other``) that is no literal object.
@@ -81,13 +89,47 @@ def read_module(source: bytes, lang: LangId = LangId.TYPESCRIPT) -> ModuleLitera
             f"files under {MAX_SOURCE_BYTES:,} bytes",
         )
         return ModuleLiterals(whole, whole)
-    tree = get_parser(lang).parse(source)
+    tree = _parse(source, lang)
+    if tree is None:
+        slow = NotLiteral(
+            "", 1, 1, f"tree-sitter did not read the file in {MAX_PARSE_SECONDS:g} s of CPU"
+        )
+        return ModuleLiterals(slow, slow)
     reader = _Reader(source, tree.root_node)
     try:
         default = reader.default_export()
     except _TooLarge as large:
         return ModuleLiterals(large.where, large.where)
     return ModuleLiterals(default, reader.problem)
+
+
+def _parse(source: bytes, lang: LangId) -> Tree | None:
+    """The syntax tree of ``source``, or None when tree-sitter takes more than
+    ``MAX_PARSE_SECONDS`` of this thread's CPU time to read it (it asks, as it goes, whether
+    to stop; after the last byte it may take some more: 2.8 s at most on 1 MB here)."""
+    parser = _parser(lang)
+    started = time.thread_time()
+
+    def read(offset: int, _point: object) -> bytes:
+        # Past the time, the input ends: some shapes call too_long seldom while they read.
+        return source[offset : offset + _CHUNK] if not too_long(offset, False) else b""
+
+    def too_long(_offset: int, _has_error: bool) -> bool:
+        return time.thread_time() - started > MAX_PARSE_SECONDS
+
+    try:
+        tree = parser.parse(read, progress_callback=too_long)
+    except ValueError:  # "Parsing failed": stopped by too_long
+        parser.reset()  # else the next parse would resume this one
+        return None
+    return tree if not too_long(0, False) else None
+
+
+@functools.cache
+def _parser(lang: LangId) -> Parser:
+    """A parser of this module's own: one that was stopped is reset, and the code extractor's
+    (sitegen/code/grammars.py) is never left halfway."""
+    return Parser(get_language(lang))
 
 
 class _TooLarge(Exception):

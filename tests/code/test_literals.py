@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from sitegen.code import literals
 from sitegen.code.literals import SPREAD, NotLiteral, read_module
 from sitegen.languages import LangId
 
@@ -187,3 +190,14 @@ def test_a_file_without_a_default_export_names_its_first_syntax_error() -> None:
     assert isinstance(read.default, NotLiteral) and "syntax error" in read.default.reason
     assert read.problem is read.default
     assert read_module(b"const a = 1").problem is None  # no error: no default, no warning
+
+
+def test_a_shape_tree_sitter_reads_slowly_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # tree-sitter's error recovery is quadratic on runs of "/*": 64,000 bytes took 1.6 s and
+    # 1 MB minutes. Its reading stops after MAX_PARSE_SECONDS (here made short).
+    monkeypatch.setattr(literals, "MAX_PARSE_SECONDS", 0.05)
+    started = time.thread_time()
+    read = read_module(b"export default " + b"/*" * 60_000)
+    assert time.thread_time() - started < 1.5
+    assert isinstance(read.default, NotLiteral) and "did not read the file" in read.default.reason
+    assert read_module(b"export default { a: 1 }").default == {"a": 1}  # the parser was reset
