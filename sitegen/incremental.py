@@ -242,7 +242,7 @@ def finished_fingerprint(cache_dir: Path) -> str:
 
 
 def _fingerprint(data: bytes | None) -> str:
-    text = (data or b"").decode("ascii", "replace").rstrip("\n")
+    text = (data or b"").decode("ascii", "replace").removesuffix("\n")
     if data is not None and not (len(text) == 64 and all(c in _HEX for c in text)):
         raise Unreadable("not a fingerprint")
     return text

@@ -46,16 +46,18 @@ def read_state(path: Path, limit: int = MAX_STATE_BYTES) -> bytes | None:
         return None
     except OSError as err:
         raise Unreadable(_os_reason(err)) from None
-    with os.fdopen(fd, "rb") as fh:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Unreadable("a folder, not a file" if stat.S_ISDIR(info.st_mode) else "not a file")
         if info.st_size > limit:
             raise Unreadable(f"{info.st_size} bytes, more than the {limit} sitegen reads")
-        try:
+        with os.fdopen(os.dup(fd), "rb") as fh:
             data = fh.read(limit + 1)
-        except OSError as err:
-            raise Unreadable(_os_reason(err)) from None
+    except OSError as err:
+        raise Unreadable(_os_reason(err)) from None
+    finally:
+        os.close(fd)
     if len(data) > limit:  # it grew while it was read
         raise Unreadable(f"more than the {limit} bytes sitegen reads")
     return data

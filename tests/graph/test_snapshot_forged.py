@@ -180,3 +180,31 @@ def test_non_finite_weights_are_named_in_one_sentence(tmp_path: Path) -> None:
     with pytest.raises(SnapshotRefused) as refused:
         load_snapshot(path, "fp")
     assert str(refused.value) == "holds non-finite weights (NaN or infinity)"
+
+
+def _long_header_npy(length: int) -> bytes:
+    """A .npy (format 2.0) member whose header, padded with spaces, is ``length`` bytes."""
+    header = "{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }"
+    header = header.ljust(length - 1) + "\n"
+    return b"\x93NUMPY\x02\x00" + struct.pack("<I", len(header)) + header.encode() + b"a\0\0\0"
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        _long_header_npy(20_000),  # numpy's own message: "... using `allow_pickle=True`"
+        np.lib.format.magic(1, 0) + b"\xff\xff" + b"{",
+        b"not an npy at all",
+    ],
+)
+def test_a_refusal_never_advises_allow_pickle(tmp_path: Path, member: bytes) -> None:
+    """sitegen never loads pickles, so its message must never relay numpy's advice to."""
+    path = _saved(tmp_path / "core.npz")
+    members = _members(path)
+    members["names.npy"] = member
+    _write(path, members)
+    with pytest.raises(SnapshotRefused) as refused:
+        load_snapshot(path, "fp")
+    why = str(refused.value)
+    assert why.startswith(("is malformed (", "is unreadable (")), why
+    assert "pickle" not in why.lower() and len(why) < 200, why
