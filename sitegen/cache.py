@@ -43,7 +43,7 @@ class CacheState:
     trusted: bool
     #: The folder did not exist before this build (so there was nothing to distrust).
     fresh: bool = False
-    #: What was set aside (content/guides/safety.md#state-that-heals), one warning each.
+    #: What was set aside (content/guides/safety.md#nothing-read-back-is-run), one warning each.
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: ``origin.json`` could not be read: the cache is not trusted, but not for being a copy.
     origin_unreadable: bool = False
@@ -146,22 +146,27 @@ def _sweep(cache_dir: Path) -> list[Diagnostic]:
             path = folder / name
             if path.is_symlink():
                 path.unlink()
-            elif _misplaced(path, name, top):
-                kind = "a folder" if name in dirnames else "not a file"
-                found.append(set_aside(path, f"the cache's {name}", kind))
+            elif why := _misplaced(path, name, top):
+                found.append(set_aside(path, f"the cache's {name}", why))
         dirnames[:] = [n for n in dirnames if (folder / n).is_dir() and not _asides(n)]
     return found
 
 
-def _misplaced(path: Path, name: str, top: bool) -> bool:
-    """Whether ``path`` stands where a file or folder of sitegen's belongs but is not one."""
+def _misplaced(path: Path, name: str, top: bool) -> str:
+    """Why ``path``, where a file or folder of sitegen's belongs, cannot serve as one ("" when
+    it can): not that kind of thing, or a file its owner may not read and write (a later
+    write would keep its mode, and the lock is opened for writing)."""
     if name.endswith(ASIDE_SUFFIX):
-        return False
+        return ""
     if top and name in _FOLDERS:
-        return not path.is_dir()
+        return "" if path.is_dir() else "not a folder"
     if name in _FILE_NAMES or name.endswith(_FILE_SUFFIXES):
-        return not stat.S_ISREG(os.lstat(path).st_mode)
-    return False
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):
+            return "a folder" if stat.S_ISDIR(mode) else "not a file"
+        if not os.access(path, os.R_OK | os.W_OK):
+            return "no permission to read and write it"
+    return ""
 
 
 def _asides(name: str) -> bool:

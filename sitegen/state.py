@@ -2,7 +2,8 @@
 bounded and checked, and one that cannot be read is set aside with one warning and rebuilt.
 
 Knows no file's meaning (each reader checks its own fields against its own format); never
-deletes a file but an older set-aside copy of sitegen's own (content/guides/safety.md).
+deletes a file but an older set-aside copy of sitegen's own
+(content/guides/safety.md#nothing-read-back-is-run).
 """
 
 from __future__ import annotations
