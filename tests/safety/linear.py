@@ -48,7 +48,7 @@ def grows_linearly(
     """Whether ``read`` takes time linear in ``make(n)``'s size, and a sentence saying what
     was measured (for the assertion message). ``size`` is a starting point: it doubles until
     the small input costs ``FLOOR`` seconds of CPU."""
-    while size < max_size and cpu_seconds(lambda: read(make(size)), runs=1) < FLOOR:
+    while size < max_size and cpu_seconds(lambda n=size: read(make(n)), runs=1) < FLOOR:
         size *= 2
     ratio = growth(read, make, size)
     if ratio > FACTOR * SLACK:
