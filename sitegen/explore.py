@@ -61,10 +61,11 @@ def _site_fingerprint(config: Config) -> str:
     only that field of the marker is read (the rest lists every output)."""
     from sitegen import __version__
     from sitegen.ownership import OUTPUT_MARKER
+    from sitegen.state import Unreadable, parse_json, read_state
 
-    try:
-        doc = json.loads((config.out_dir / OUTPUT_MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+    try:  # bounded, and never blocked by a FIFO in the marker's place
+        doc = parse_json(read_state(config.out_dir / OUTPUT_MARKER) or b"")
+    except Unreadable:
         return ""
     ok = isinstance(doc, dict) and doc.get("version") == __version__
     return str(doc.get("fingerprint", "")) if ok else ""

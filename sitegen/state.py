@@ -15,7 +15,7 @@ import shutil
 import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sitegen.diagnostics import Diagnostic, Level
 
@@ -37,10 +37,10 @@ class Unreadable(Exception):
     """A state file that cannot be used; the message is why, in a few words."""
 
 
-def read_state(path: Path, limit: int = MAX_STATE_BYTES) -> bytes | None:
-    """The bytes of the state file ``path``; None when there is none. ``Unreadable`` when it
-    is a link, a folder or anything but a regular file (a FIFO would block: it is opened
-    without waiting), cannot be read, or holds more than ``limit`` bytes."""
+def open_state(path: Path, limit: int = MAX_STATE_BYTES) -> BinaryIO | None:
+    """The state file ``path`` opened for reading; None when there is none. ``Unreadable``
+    when it is a link, a folder or anything but a regular file (a FIFO would block: it is
+    opened without waiting), cannot be opened, or holds more than ``limit`` bytes."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -53,12 +53,22 @@ def read_state(path: Path, limit: int = MAX_STATE_BYTES) -> bytes | None:
             raise Unreadable("a folder, not a file" if stat.S_ISDIR(info.st_mode) else "not a file")
         if info.st_size > limit:
             raise Unreadable(f"{info.st_size} bytes, more than the {limit} sitegen reads")
-        with os.fdopen(os.dup(fd), "rb") as fh:
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_state(path: Path, limit: int = MAX_STATE_BYTES) -> bytes | None:
+    """The bytes of the state file ``path`` (``open_state``'s rules); None when there is none."""
+    fh = open_state(path, limit)
+    if fh is None:
+        return None
+    try:
+        with fh:
             data = fh.read(limit + 1)
     except OSError as err:
         raise Unreadable(_os_reason(err)) from None
-    finally:
-        os.close(fd)
     if len(data) > limit:  # it grew while it was read
         raise Unreadable(f"more than the {limit} bytes sitegen reads")
     return data

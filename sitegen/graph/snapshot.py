@@ -25,6 +25,7 @@ from numpy.lib import format as npy
 from sitegen.fsutil import write_atomically
 from sitegen.graph.core import CoreError, FloatArray, GraphCore
 from sitegen.graph.semantic import TextIndex
+from sitegen.state import MAX_STATE_BYTES, Unreadable, cut, open_state
 
 SNAPSHOT_VERSION = 1
 SNAPSHOT_FILE = "core.npz"
@@ -105,18 +106,23 @@ def load_snapshot(path: Path, fingerprint: str) -> Snapshot:
     """The snapshot at ``path``, if it is of the build ``fingerprint`` and sound."""
     try:
         # One open file, checked then loaded: a rename over the path in between changes
-        # neither. Not read whole, since its size is whatever the disk says.
-        with path.open("rb") as fh:
+        # neither. Not read whole; a FIFO or a folder in its place is refused unopened.
+        opened = open_state(path)
+        if opened is None:
+            raise SnapshotRefused("is unreadable (there is none)")
+        with opened as fh:
             checked = _checked_members(fh, os.fstat(fh.fileno()).st_size)
             fh.seek(0)
             with np.load(fh, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in _ARRAYS if k in checked}
+    except Unreadable as why:
+        raise SnapshotRefused(f"is unreadable ({why})") from None
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
         raise SnapshotRefused(f"is unreadable ({_unreadable(exc)})") from None
     try:
         return _snapshot(arrays, fingerprint)
     except (KeyError, IndexError, TypeError, ValueError, CoreError) as exc:
-        raise SnapshotRefused(f"is malformed ({exc})") from exc
+        raise SnapshotRefused(f"is malformed ({cut(str(exc))})") from exc
 
 
 def _malformed(why: str) -> SnapshotRefused:
@@ -143,6 +149,8 @@ def _checked_members(archive: IO[bytes], size: int) -> set[str]:
         infos = zf.infolist()
         if sum(info.compress_size for info in infos) > size:
             raise _malformed("its members claim more bytes than the file holds")
+        if sum(info.file_size for info in infos) > MAX_STATE_BYTES:
+            raise _malformed(f"its members claim more than the {MAX_STATE_BYTES} bytes it may hold")
         for info in infos:
             if info.filename in _ARRAYS:  # numpy would read it in place of the ".npy" one
                 raise _malformed(f"'{info.filename}' is stored without its .npy suffix")

@@ -5,6 +5,7 @@ as malformed at once, and the arrays must agree in length before any matrix is b
 from __future__ import annotations
 
 import io
+import os
 import struct
 import tracemalloc
 import zipfile
@@ -208,3 +209,19 @@ def test_a_refusal_never_advises_allow_pickle(tmp_path: Path, member: bytes) -> 
     why = str(refused.value)
     assert why.startswith(("is malformed (", "is unreadable (")), why
     assert "pickle" not in why.lower() and len(why) < 200, why
+
+
+def test_a_fifo_in_the_snapshots_place_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A plain open() of a FIFO waits for a writer for ever (``sitegen explore`` would hang)."""
+    os.mkfifo(tmp_path / "core.npz")
+    with pytest.raises(SnapshotRefused, match=r"is unreadable \(not a file\)"):
+        load_snapshot(tmp_path / "core.npz", "fp")
+
+
+def test_a_snapshot_that_unpacks_to_more_than_sitegen_reads_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _saved(tmp_path / "core.npz")
+    monkeypatch.setattr("sitegen.graph.snapshot.MAX_STATE_BYTES", 1000)
+    with pytest.raises(SnapshotRefused, match="more than the 1000 bytes"):
+        load_snapshot(path, "fp")

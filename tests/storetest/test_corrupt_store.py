@@ -136,3 +136,20 @@ def test_the_json_anchors_a_new_database_falls_back_on_are_set_aside_not_the_dat
     _, said = load_anchor_book(open_store("sqlite", cache_dir))
     assert [d.path for d in said] == [".sitegen/anchors.json"]
     assert (cache_dir / SQLITE_FILE).is_file()
+
+
+def test_a_database_larger_than_sitegen_reads_is_set_aside(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph = _stored("sqlite", cache_dir)
+    monkeypatch.setattr("sitegen.graph.store.sqlite.MAX_STATE_BYTES", 100)
+    said = _next_build("sqlite", cache_dir)
+    assert [d.path for d in said] == [".sitegen/graph.sqlite"] and "more than the 100" in said[
+        0
+    ].message
+    monkeypatch.undo()
+    assert not (cache_dir / SQLITE_FILE).exists()
+    store = open_store("sqlite", cache_dir)
+    store.save(graph)
+    store.save_anchors(BOOK)
+    assert _next_build("sqlite", cache_dir) == []

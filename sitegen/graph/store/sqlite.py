@@ -10,7 +10,9 @@ and every read the type of every value (``StoreError`` for anything else).
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -22,7 +24,7 @@ from sitegen.graph.store.json import ANCHORS_FILE as JSON_ANCHORS_FILE
 from sitegen.graph.store.json import FILE_NAME as JSON_FILE_NAME
 from sitegen.graph.store.json import read_json_anchors, read_json_store
 from sitegen.paths import NodeId
-from sitegen.state import cut
+from sitegen.state import MAX_STATE_BYTES, cut
 
 FILE_NAME = "graph.sqlite"
 SCHEMA_VERSION = "1"
@@ -132,6 +134,7 @@ class SqliteStore:
     def _transaction(self, begin: str, wal: bool = False) -> Iterator[sqlite3.Connection]:
         """A connection in one transaction: committed if the block succeeds, else rolled back."""
         try:
+            _check_file(self.path)
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, reads included.
             with closing(sqlite3.connect(self.path, timeout=30, isolation_level=None)) as conn:
                 if wal:
@@ -151,6 +154,20 @@ class SqliteStore:
             raise  # our bug (a value SQLite cannot store), not a broken database
         except sqlite3.DatabaseError as err:
             raise StoreError(f"the database is unusable: {err}", self.path) from None
+
+
+def _check_file(path: Path) -> None:
+    """A database that is there is a regular file of at most ``MAX_STATE_BYTES``."""
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return  # made by this transaction
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError("not a file", path)
+    if info.st_size > MAX_STATE_BYTES:
+        raise StoreError(
+            f"{info.st_size} bytes, more than the {MAX_STATE_BYTES} sitegen reads", path
+        )
 
 
 def _has_schema(conn: sqlite3.Connection) -> bool:
