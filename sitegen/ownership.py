@@ -8,7 +8,6 @@ See content/guides/safety.md for the policy these checks implement.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from sitegen.config import Config, ConfigError
 from sitegen.paths import is_within
+from sitegen.state import Unreadable, parse_json, read_state
 
 #: The file in every folder sitegen writes (a site, or the temporary folder of a build).
 OUTPUT_MARKER = ".sitegen-output"
@@ -43,9 +43,9 @@ def _shown(config: Config, path: Path) -> str:
 
 def read_marker(folder: Path) -> dict[str, object] | None:
     """The folder's sitegen marker as data, or None when it has no valid one."""
-    try:
-        doc = json.loads((folder / OUTPUT_MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+    try:  # bounded, and a FIFO in its place is refused unopened (a plain open waits)
+        doc = parse_json(read_state(folder / OUTPUT_MARKER) or b"")
+    except Unreadable:
         return None
     if not isinstance(doc, dict) or doc.get("generator") != "sitegen":
         return None

@@ -269,3 +269,18 @@ def test_mode_bits_restored_for_a_later_discard(tmp_path: Path) -> None:
     set_aside(tmp_path / "x", "x", "why")
     assert aside.read_text() == "new"
     assert stat.S_ISREG(aside.stat().st_mode)
+
+
+def test_a_fifo_in_the_markers_place_is_no_marker(tmp_path: Path) -> None:
+    """The site folder's marker is read by the ownership check, explore and the no-change
+    test; a FIFO there made a plain open() wait for ever."""
+    from sitegen.config import load_config
+    from sitegen.explore import _site_fingerprint
+    from sitegen.ownership import OUTPUT_MARKER, read_marker
+
+    (tmp_path / "site").mkdir()
+    os.mkfifo(tmp_path / "site" / OUTPUT_MARKER)
+    assert read_marker(tmp_path / "site") is None
+    assert SiteRecord.read(tmp_path / "site" / OUTPUT_MARKER) == SiteRecord()
+    (tmp_path / "content").mkdir()
+    assert _site_fingerprint(load_config(tmp_path)) == ""
