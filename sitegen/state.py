@@ -26,7 +26,7 @@ MAX_STATE_BYTES = 1 << 30
 ASIDE_SUFFIX = ".unreadable"
 #: The codes of the diagnostics about ``.sitegen/``'s own files. They describe the build that
 #: found them, so a build that changes nothing does not repeat them (``replayable``).
-STATE_CODES = frozenset({"cache", "store"})
+STATE_CODES = frozenset({"cache", "store", "shard-version"})
 #: How much of a reason a message shows (a reason can quote the file's own bytes).
 _SHOWN = 80
 #: Where the folder sitegen keeps its state is named in messages.

@@ -91,6 +91,9 @@ def test_an_old_shard_cache_is_refused_with_a_warning_and_regenerated(tmp_path: 
     header = json.loads((shards / "header.json").read_text())
     assert header == {"shard_schema_version": SHARD_SCHEMA_VERSION}
     assert len(flow_pairs(root / "site")) == 7  # regenerated, not read from the old shards
+    assert warnings[0].path == ".sitegen/shards/header.json"  # never the absolute path
+    again = run(root)  # nothing changed: the warning was this build's, not repeated
+    assert again.unchanged and not [d for d in again.diagnostics if d.code == "shard-version"]
 
 
 def test_source_pages_are_the_same_bytes_for_every_jobs(tmp_path: Path) -> None:
