@@ -1,0 +1,146 @@
+"""The code's own documentation as plain data: every Python object an API page can show, read
+statically by griffe (sitegen/api/load.py) and kept as JSON between builds.
+
+Plain frozen records and lookups only: never reads a file, never imports griffe, never renders
+(content/guides/api-reference.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class ApiKind(StrEnum):
+    """griffe's kinds, as mkdocstrings names them (a property is an attribute)."""
+
+    MODULE = "module"
+    CLASS = "class"
+    FUNCTION = "function"
+    ATTRIBUTE = "attribute"
+    TYPE_ALIAS = "type alias"
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A name inside an annotation, a default or a base (``Thing`` in ``list[Thing]``): its
+    text as written and the dotted path it stands for (griffe's ``canonical_path``), for
+    ``signature_crossrefs``."""
+
+    text: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Expression:
+    """An annotation, a default value, a base class or an attribute's value, as source text,
+    with the names it refers to."""
+
+    text: str
+    names: tuple[TypeRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a signature; ``kind`` is griffe's ``ParameterKind.value``
+    (``positional-only``, ``positional or keyword``, ``variadic positional``, ``keyword-only``,
+    ``variadic keyword``)."""
+
+    name: str
+    kind: str
+    annotation: Expression | None = None
+    default: Expression | None = None
+
+
+@dataclass(frozen=True)
+class Docstring:
+    """The raw docstring (dedented, as griffe gives it) and the line it starts on. It is parsed
+    by style when an entry is rendered, since the style is an option of the block."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class ApiObject:
+    """One object at its definition (``canonical`` path). Members are named, not nested, so the
+    model is flat and each object is stored once; a path as reached through an alias or a
+    subclass is computed by ``ApiModel.reach``."""
+
+    canonical: str
+    name: str
+    kind: ApiKind
+    #: The repository path of the defining file ("" for an installed dependency's object,
+    #: which is shown but never published as a source page).
+    file: str
+    lineno: int
+    endlineno: int
+    labels: tuple[str, ...] = ()
+    docstring: Docstring | None = None
+    #: Functions (and a class's merged ``__init__`` is its ``__init__`` member's).
+    parameters: tuple[Parameter, ...] = ()
+    returns: Expression | None = None
+    #: Attributes.
+    annotation: Expression | None = None
+    value: Expression | None = None
+    #: Classes: the bases as written, with the names they refer to.
+    bases: tuple[Expression, ...] = ()
+    #: Own members in source (insertion) order: name -> the canonical path of the member,
+    #: which differs from ``canonical + "." + name`` for an imported name (an alias).
+    members: tuple[tuple[str, str], ...] = ()
+    #: A module's ``__all__`` when it declares one.
+    exports: tuple[str, ...] | None = None
+    #: griffe's flags, as mkdocstrings' filters read them.
+    is_public: bool = True
+    decorators: tuple[str, ...] = ()
+    #: From an installed dependency, read for the pages only.
+    external: bool = False
+
+    def member_names(self) -> list[str]:
+        return [name for name, _ in self.members]
+
+
+@dataclass
+class ApiModel:
+    """Every object loaded, by canonical path, and the aliases that name them."""
+
+    objects: dict[str, ApiObject] = field(default_factory=dict)
+    #: alias path (``fastapi.Request``) -> the path it names (first hop).
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    #: Alias chains longer than this are a cycle or an error, never followed further.
+    MAX_HOPS = 32
+
+    def target(self, path: str) -> str | None:
+        """The canonical path ``path`` stands for, following aliases (None: not loaded, or an
+        alias cycle)."""
+        seen = 0
+        while path not in self.objects:
+            nxt = self.aliases.get(path)
+            if nxt is None:
+                nxt = self._through_parent(path)
+            if nxt is None or seen >= self.MAX_HOPS:
+                return None
+            path, seen = nxt, seen + 1
+        return path
+
+    def _through_parent(self, path: str) -> str | None:
+        """``pkg.Alias.member`` -> ``target(pkg.Alias) + ".member"``."""
+        parent, dot, name = path.rpartition(".")
+        if not dot:
+            return None
+        found = self.target(parent) if parent in self.aliases else None
+        return f"{found}.{name}" if found is not None and found != parent else None
+
+    def get(self, path: str) -> ApiObject | None:
+        found = self.target(path)
+        return self.objects.get(found) if found is not None else None
+
+    def bases_of(self, obj: ApiObject) -> Iterator[ApiObject]:
+        """The loaded base classes of a class, in the order written."""
+        for base in obj.bases:
+            for ref in base.names[:1] or (TypeRef(base.text, base.text),):
+                found = self.get(ref.path)
+                if found is not None and found.kind is ApiKind.CLASS:
+                    yield found
