@@ -8,14 +8,16 @@ Read from the link step's resolutions, the code records' symbol ranges and the p
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from sitegen.code.records import CodeRecord, Symbol, Visibility
 from sitegen.docs.includes import include_places
 from sitegen.docs.records import Link, LinkKind, PageRecord
-from sitegen.docs.snippets import SNIPPET_LINE, split_range
+from sitegen.docs.snippets import MAX_INCLUDES, SNIPPET_LINE, range_problem, split_range
 from sitegen.graph.model import Edge
 from sitegen.link.rules import Outcome, Resolved
 from sitegen.paths import NodeId, is_source_node, source_repo_path
@@ -274,15 +276,16 @@ def _from_snippets(page: str, data: bytes, snippet_paths: Mapping[str, str]) -> 
     (an open end: to the file's end, taken as the whole file from ``start`` on)."""
     if b"8<" not in data:
         return
-    for m in SNIPPET_LINE.finditer(data):
+    # The snippet lines the page expands (sitegen.docs.snippets): the first MAX_INCLUDES.
+    found = itertools.islice(SNIPPET_LINE.finditer(data), MAX_INCLUDES)
+    for m, (line, _) in _placed(data, found, lambda m: m.start()):
         if m.group("escape"):
             continue
         name = m.group("name").decode("utf-8", "replace")
         written, start, end = split_range(name)
         path = snippet_paths.get(written)
-        if path is None or path == page:
+        if path is None or path == page or range_problem(name) is not None:
             continue
-        line = data.count(b"\n", 0, m.start()) + 1
         column = len(m.group("indent")) + 1
         if start <= 1 and end == 0:
             yield DocRef(page, line, column, SNIPPET, path)
@@ -295,16 +298,34 @@ def _from_includes(page: str, data: bytes, snippet_paths: Mapping[str, str]) -> 
     imports and ``<!--@include: file{3,9}-->``, ``{!file!}``, ``{% include "file" %}``. A
     named region is left out: which lines it holds is the file's to say, and the page would
     be claimed stale on a guess."""
-    for offset, kind, name, start, end, region in include_places(page, data):
+    for place, (line, column) in _placed(data, include_places(page, data), lambda p: p[0]):
+        _, kind, name, start, end, region = place
         path = snippet_paths.get(name)
         if path is None or path == page or region:
             continue
-        line = data.count(b"\n", 0, offset) + 1
-        column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
         if start <= 1 and end == 0:
             yield DocRef(page, line, column, kind, path)
         else:
             yield DocRef(page, line, column, f"{kind} range", path, "", start, end or _OPEN_END)
+
+
+_T = TypeVar("_T")
+
+
+def _placed(
+    data: bytes, items: Iterable[_T], offset_of: Callable[[_T], int]
+) -> Iterator[tuple[_T, tuple[int, int]]]:
+    """Each of ``items`` (in page order) with its 1-based line and column in ``data``, each
+    counted on from the one before: one pass over the page however many snippets or includes
+    it holds (counting from the page's start for each was quadratic, issue 27)."""
+    line, pos, line_start = 1, 0, 0
+    for item in items:
+        offset = offset_of(item)
+        line += data.count(b"\n", pos, offset)
+        last = data.rfind(b"\n", pos, offset)
+        line_start = last + 1 if last >= 0 else line_start
+        pos = offset
+        yield item, (line, offset - line_start + 1)
 
 
 #: The end of a range written without one (``file.py:40``): every line from its start on.
