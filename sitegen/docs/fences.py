@@ -35,7 +35,10 @@ from sitegen.urlgate import allowed_url
 
 _OPTION = re.compile(r"""([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _LINE_SET = re.compile(r"\{([\d,\s-]+)\}")  # VitePress: ```js{1,4-6}
-_RANGE = re.compile(r"(\d+)(?:-(\d+))?")
+#: A line number has at most 9 ASCII digits: a longer one is no line of any page, and
+#: ``int()`` refuses more than 4,300 digits (issue 27: a 5,000-digit range was an internal error).
+_RANGE = re.compile(r"(\d+)(?:-(\d+))?", re.ASCII)
+_MAX_DIGITS = 9
 #: Most lines a fence may ask to highlight (a range is expanded; this bounds the work).
 _MAX_MARKED = 10_000
 
@@ -51,6 +54,8 @@ def _lexer(language: str) -> Lexer | None:
 def _marked_lines(spec: str) -> list[int]:
     lines: list[int] = []
     for found in _RANGE.finditer(spec):
+        if max(len(found.group(1)), len(found.group(2) or "")) > _MAX_DIGITS:
+            continue
         first = int(found.group(1))
         last = min(int(found.group(2) or first), first + _MAX_MARKED)
         lines.extend(range(first, last + 1))
@@ -102,9 +107,17 @@ def _highlighted(code: str, lexer: Lexer, opts: dict[str, str]) -> str:
     formatter = _formatter(
         tuple(_marked_lines(opts.get("hl_lines", ""))),
         bool(start),
-        int(start) if start.isdigit() and int(start) > 0 else 1,
+        _first_line(start),
     )
     return str(highlight(code, lexer, formatter))
+
+
+def _first_line(start: str) -> int:
+    """``linenums="5"``: the number of the first line; 1 for anything but 1 to 9 ASCII digits
+    (``"²".isdigit()`` is true and ``int("²")`` raises)."""
+    if start.isascii() and start.isdigit() and len(start) <= _MAX_DIGITS:
+        return max(int(start), 1)
+    return 1
 
 
 @functools.lru_cache(maxsize=256)
