@@ -112,13 +112,26 @@ def run_check(
         click.echo(f"sitegen: wrote {counted(len(findings), 'finding')} to {path}", err=True)
         return 0
     known = check.load_baseline(path) if path.is_file() else check.Baseline()
-    outcome = check.evaluate(findings, severities, known, True if fmt == "github" else None)
+    outcome = check.evaluate(
+        findings, severities, known, True if fmt == "github" else None, _unchecked(result)
+    )
     if fmt == "json":
         click.echo(check.format_json(outcome))
     else:
         for line in outcome.lines:
             click.echo(line)
     return outcome.exit_code
+
+
+def _unchecked(result: BuildResult) -> dict[str, str]:
+    """The checks a build could not run: stale-doc in a shallow clone, whose history cannot
+    tell when a page and its code last changed (content/guides/stale-pages.md)."""
+    from sitegen.analyse.stale import STALE_DOC
+
+    report = result.stale
+    if report is None or not report.shallow:
+        return {}
+    return {STALE_DOC: report.reason}
 
 
 def _change_gate(

@@ -116,6 +116,8 @@ class CheckOutcome:
     ignored: int = 0
     stale_baseline: int = 0
     summary: str = ""
+    #: Checks that could not run, by name, with why (stale-doc in a shallow clone).
+    unchecked: dict[str, str] = field(default_factory=dict)
 
 
 # --- findings -------------------------------------------------------------------------------
@@ -245,12 +247,14 @@ def evaluate(
     severities: Mapping[str, str],
     baseline: Baseline | None = None,
     github_actions: bool | None = None,
+    unchecked: Mapping[str, str] | None = None,
 ) -> CheckOutcome:
     """Apply severities and the baseline; exit 1 when a new error-level finding exists.
 
     ``severities`` is ``Config.checks`` (a missing check defaults to ``error``). Known
     (baselined) findings are counted, not printed. ``github_actions=None`` reads the
-    ``GITHUB_ACTIONS`` environment variable.
+    ``GITHUB_ACTIONS`` environment variable. ``unchecked`` names the checks that could not
+    run and why; the summary says so instead of listing them as checked.
     """
     known = baseline or Baseline()
     annotate = (
@@ -268,8 +272,11 @@ def evaluate(
     lines = [line for r in results if not r.baselined for line in _output_lines(r, annotate)]
     failed = any(r.level == Level.ERROR and not r.baselined for r in results)
     stale = known.stale(unique)
-    summary = _summary(results, ignored, stale, failed, severities)
-    return CheckOutcome(1 if failed else 0, [*lines, summary], results, ignored, stale, summary)
+    skipped = dict(unchecked or {})
+    summary = _summary(results, ignored, stale, failed, severities, skipped)
+    return CheckOutcome(
+        1 if failed else 0, [*lines, summary], results, ignored, stale, summary, skipped
+    )
 
 
 _LEVELS = {"error": Level.ERROR, "info": Level.INFO}
@@ -297,12 +304,14 @@ def format_json(outcome: CheckOutcome) -> str:
         "ignored": outcome.ignored,
         "stale_baseline": outcome.stale_baseline,
     }
-    data = {
+    data: dict[str, object] = {
         "exit_code": outcome.exit_code,
         "summary": outcome.summary,
         "counts": counts,
         "findings": findings,
     }
+    if outcome.unchecked:  # a key only when a check could not run: the format stays as it was
+        data["unchecked"] = dict(sorted(outcome.unchecked.items()))
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -347,16 +356,25 @@ def _count(results: list[Result], level: Level) -> int:
 
 
 def _summary(
-    results: list[Result], ignored: int, stale: int, failed: bool, severities: Mapping[str, str]
+    results: list[Result],
+    ignored: int,
+    stale: int,
+    failed: bool,
+    severities: Mapping[str, str],
+    unchecked: Mapping[str, str],
 ) -> str:
     errors, warnings = _count(results, Level.ERROR), _count(results, Level.WARNING)
     known = sum(r.baselined for r in results)
-    ran = [c for c in DEFAULT_CHECKS if severities.get(c, "error") != "ignore"]
+    ran = [
+        c for c in DEFAULT_CHECKS if severities.get(c, "error") != "ignore" and c not in unchecked
+    ]
     text = (
         f"sitegen check {'failed' if failed else 'passed'}: {counted(errors, 'error')}, "
         f"{counted(warnings, 'warning')}, {known} known in the baseline, "
         f"{ignored} ignored; checked {', '.join(ran) or 'nothing'}."
     )
+    for name, why in sorted(unchecked.items()):
+        text += f" Not checked: {name}, because {why}."
     if stale:
         text += (
             f" {counted(stale, 'baseline entry')} no longer "

@@ -8,6 +8,7 @@ proves sitegen kept out of it, not that the trap was broken."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -227,6 +228,12 @@ def test_a_shallow_clone_says_staleness_cannot_be_told(base: Path, tmp_path: Pat
     page = (root / "site" / "stale-docs.html").read_text(encoding="utf-8")
     assert "the git history is shallow" in page
     assert "every page is newer" not in page
+    checked = run(root, "check")
+    summary = checked.stdout.strip().splitlines()[-1]
+    assert "Not checked: stale-doc, because the git history is shallow" in summary, summary
+    assert "stale-doc" not in summary.split("checked ", 1)[1].split(".")[0], summary
+    as_json = json.loads(run(root, "check", "--format", "json").stdout)
+    assert "shallow" in as_json["unchecked"]["stale-doc"]
 
 
 def test_a_huge_revision_is_cut_in_messages(base: Path) -> None:
