@@ -36,6 +36,8 @@ from sitegen.code.records import CodeRecord, DataValue, Flow, SymbolKind
 from sitegen.languages import LangId
 
 FLOW_LANGUAGES = (LangId.PYTHON, LangId.RUST)
+#: The CPU seconds a second parse may take (extraction bounds the first the same way).
+_PARSE_SECONDS = 10.0
 
 
 @dataclass
@@ -100,9 +102,12 @@ def _flow(
     if walker is None:
         return [], []
     if root is None:
-        from sitegen.code.grammars import get_parser
+        from sitegen.code.grammars import get_parser, parse_within
 
-        root = get_parser(record.language).parse(data).root_node
+        tree = parse_within(get_parser(record.language), data, _PARSE_SECONDS)
+        if tree is None:
+            return [], []
+        root = tree.root_node
     file_id = file_endpoint(record.language, record.path)
     ids = symbol_ids(file_id, record.symbols)
     functions = [

@@ -30,7 +30,7 @@ from tree_sitter import Node, QueryCursor
 
 from sitegen.code.dataflow import FLOW_CAPTURE, record_flow
 from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect, ecmascript_default_export
-from sitegen.code.grammars import get_parser, load_query
+from sitegen.code.grammars import get_parser, load_query, parse_within
 from sitegen.code.records import (
     CodeRecord,
     CommentLink,
@@ -42,6 +42,7 @@ from sitegen.code.records import (
     SymbolKind,
 )
 from sitegen.code.source import CodeSource, line_of, node_range
+from sitegen.diagnostics import Diagnostic, Level
 from sitegen.languages import LangId
 
 #: Kinds that own methods: a function defined directly inside one is a method.
@@ -129,9 +130,17 @@ class _Matches:
     flow: list[Node] = field(default_factory=list)
 
 
+#: CPU seconds tree-sitter may spend reading one source file (``parse_within``): real files
+#: take a fraction of a second a megabyte; a file written to make its error recovery slow is
+#: left out with one warning instead of holding the build for minutes (issue 27).
+MAX_PARSE_SECONDS = 10.0
+
+
 def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
     """Everything one source file declares, imports and references, with positions."""
-    tree = get_parser(lang).parse(data)
+    tree = parse_within(get_parser(lang), data, MAX_PARSE_SECONDS)
+    if tree is None:
+        return _unread(path, lang, data)
     src = CodeSource(path, data)
     found = _sort_matches(QueryCursor(load_query(lang)).matches(tree.root_node), src)
     symbols = _build_symbols(list(found.defs.values()), src, DIALECTS[lang])
@@ -161,6 +170,21 @@ def extract_source(path: str, lang: LangId, data: bytes) -> CodeRecord:
     if lang in (LangId.JAVASCRIPT, LangId.TYPESCRIPT, LangId.TSX):
         record.default_export = ecmascript_default_export(tree.root_node, src, symbols)
     return record
+
+
+def _unread(path: str, lang: LangId, data: bytes) -> CodeRecord:
+    """A file tree-sitter did not read in time: no symbols, imports or links, one warning."""
+    said = Diagnostic(
+        path,
+        1,
+        1,
+        Level.WARNING,
+        f"tree-sitter did not read this file in {MAX_PARSE_SECONDS:g} s of CPU; its symbols, "
+        "imports and links are left out",
+        "code-parse",
+    )
+    digest = hashlib.sha256(data).hexdigest()
+    return CodeRecord(path, lang, digest, has_error=True, diagnostics=[said])
 
 
 def _distinct(nodes: list[Node]) -> list[Node]:

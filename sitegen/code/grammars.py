@@ -7,10 +7,11 @@ This module never reads project files: only the packaged ``queries/<lang>.scm`` 
 from __future__ import annotations
 
 import importlib
+import time
 from functools import cache
 from importlib import resources
 
-from tree_sitter import Language, Parser, Query
+from tree_sitter import Language, Parser, Query, Tree
 
 from sitegen.languages import LangId
 
@@ -56,6 +57,35 @@ def get_language(lang: LangId) -> Language:
 def get_parser(lang: LangId) -> Parser:
     """A parser for ``lang``, reused (parsing is single-threaded; processes do not share it)."""
     return Parser(get_language(lang))
+
+
+#: Bytes fed to tree-sitter at a time by ``parse_within``: its reader is asked for more between
+#: chunks, so a stop is seen at least that often.
+_CHUNK = 4096
+
+
+def parse_within(parser: Parser, data: bytes, seconds: float) -> Tree | None:
+    """The syntax tree of ``data``, or None when tree-sitter takes more than ``seconds`` of this
+    thread's CPU time. Its error recovery is quadratic on some shapes (``'{/*' * 16000``, 48 KB
+    of TypeScript, took 4.3 s; a megabyte would take half an hour), and it offers no count of
+    its work, so the bound is time, set far above what real files cost (content/guides/
+    safety.md#time-linear-in-the-input). A stopped parser is reset, so the next parse starts
+    afresh."""
+    started = time.thread_time()
+
+    def too_long(_offset: int = 0, _has_error: bool = False) -> bool:
+        return time.thread_time() - started > seconds
+
+    def read(offset: int, _point: object) -> bytes:
+        # Past the time the input ends: some shapes call the progress callback seldom.
+        return b"" if too_long() else data[offset : offset + _CHUNK]
+
+    try:
+        tree = parser.parse(read, progress_callback=too_long)
+    except ValueError:  # "Parsing failed": stopped by too_long
+        parser.reset()
+        return None
+    return None if too_long() else tree
 
 
 def query_source(lang: LangId) -> str:

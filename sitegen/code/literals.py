@@ -19,13 +19,12 @@ import functools
 import math
 import re
 import string
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node, Parser, Tree
 
-from sitegen.code.grammars import get_language
+from sitegen.code.grammars import get_language, parse_within
 from sitegen.languages import LangId
 
 #: A configuration file of this many bytes or more is not read (the generator keeps the first
@@ -45,8 +44,6 @@ MAX_NUMBER_CHARS = 400
 #: shapes ("/*" 32,000 times took 1.6 s, and 1 MB would take minutes): it is stopped after
 #: this, and a file not read by then is not used. A 1 MB configuration takes 0.25 s.
 MAX_PARSE_SECONDS = 1.0
-#: Bytes fed to tree-sitter at a time.
-_CHUNK = 1024
 #: How many names of ``export default name`` or calls of ``defineConfig(...)`` are unwrapped.
 MAX_FOLLOW = 16
 #: The key under which an object keeps a spread (``...other``) that is no literal object.
@@ -105,24 +102,9 @@ def read_module(source: bytes, lang: LangId = LangId.TYPESCRIPT) -> ModuleLitera
 
 def _parse(source: bytes, lang: LangId) -> Tree | None:
     """The syntax tree of ``source``, or None when tree-sitter takes more than
-    ``MAX_PARSE_SECONDS`` of this thread's CPU time to read it (it asks, as it goes, whether
-    to stop; after the last byte it may take some more: 2.8 s at most on 1 MB here)."""
-    parser = _parser(lang)
-    started = time.thread_time()
-
-    def read(offset: int, _point: object) -> bytes:
-        # Past the time, the input ends: some shapes call too_long seldom while they read.
-        return source[offset : offset + _CHUNK] if not too_long(offset, False) else b""
-
-    def too_long(_offset: int, _has_error: bool) -> bool:
-        return time.thread_time() - started > MAX_PARSE_SECONDS
-
-    try:
-        tree = parser.parse(read, progress_callback=too_long)
-    except ValueError:  # "Parsing failed": stopped by too_long
-        parser.reset()  # else the next parse would resume this one
-        return None
-    return tree if not too_long(0, False) else None
+    ``MAX_PARSE_SECONDS`` of this thread's CPU time to read it (after the last byte it may take
+    some more: 2.8 s at most on 1 MB here)."""
+    return parse_within(_parser(lang), source, MAX_PARSE_SECONDS)
 
 
 @functools.cache
