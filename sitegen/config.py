@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sitegen.diagnostics import cut
 from sitegen.generators import Generator, SlugStyle, find_generator
 from sitegen.languages import LangId
 from sitegen.paths import is_within
@@ -367,11 +368,6 @@ def _check_peer_url(index: int, url: str) -> None:
         raise ConfigError(
             f"option 'peers': peers[{index}] '{shown}' is not an absolute http(s) URL"
         )
-
-
-def cut(text: str, limit: int = 80) -> str:
-    """A value as a message may echo it: at most ``limit`` characters, '…' when cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def parse_languages(names: list[Any]) -> tuple[LangId, ...]:

@@ -113,3 +113,14 @@ def closest_anchor(fragment: str, heading_ids: Iterable[str]) -> str | None:
     """The id a mistyped fragment most likely meant (``first-run``), or None."""
     found = difflib.get_close_matches(fragment, sorted(heading_ids), n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+#: How much of a value from the input a message quotes by default (issue 27: a 100 KB
+#: revision or a 5,000-digit number was echoed whole).
+SHOWN = 80
+
+
+def cut(text: str, limit: int = SHOWN) -> str:
+    """``text`` as a message may quote it: at most ``limit`` characters, ending in '…' when
+    it was longer. Every reader quotes outside input through this."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -33,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
 
+from sitegen.diagnostics import cut
+
 #: Seconds one git command may take (a history of 100,000 commits reads in a few).
 GIT_TIMEOUT = 120.0
 #: Bytes one git command may print: a bound on memory (the whole history of a large
@@ -92,7 +94,7 @@ def is_checkout(root: Path) -> bool:
 
 def shown_revision(rev: str) -> str:
     """``rev`` as a message shows it: at most SHOWN_REVISION characters, else cut with "…"."""
-    return rev if len(rev) <= SHOWN_REVISION else rev[: SHOWN_REVISION - 1] + "…"
+    return cut(rev, SHOWN_REVISION)
 
 
 def git_env(root: Path, scratch: Path) -> dict[str, str]:

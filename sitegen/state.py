@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.diagnostics import Diagnostic, Level, cut
 
 #: A file of ``.sitegen/`` larger than this is not read (a page cache of 5,000 pages, the
 #: largest file sitegen keeps, is about 70 MB): it is set aside like a corrupt one.
@@ -208,11 +208,6 @@ def shown(path: Path) -> str:
         start = len(parts) - 1 - parts[::-1].index(_CACHE_FOLDER)
         return "/".join(parts[start:])
     return path.name
-
-
-def cut(text: str, limit: int = _SHOWN) -> str:
-    """``text`` in at most ``limit`` characters, ending with '…' when it was longer."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _os_reason(err: OSError) -> str:

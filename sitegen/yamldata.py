@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from sitegen.diagnostics import cut
+
 #: Characters of YAML read at most; a longer text is refused before it is parsed.
 MAX_CHARACTERS = 1_000_000
 #: Collections nested deeper than this are refused (the constructors recurse per level).
@@ -83,11 +85,6 @@ def error_place(exc: yaml.YAMLError) -> tuple[int, int]:
     is the end of the text, (0, 0) when it names no place."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     return (mark.line, mark.column) if mark is not None else (0, 0)
-
-
-def cut(text: str, limit: int = 80) -> str:
-    """``text`` shortened to ``limit`` characters with '…', for a message."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass

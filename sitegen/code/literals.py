@@ -25,6 +25,7 @@ from typing import Any
 from tree_sitter import Node, Parser, Tree
 
 from sitegen.code.grammars import get_language, parse_within
+from sitegen.diagnostics import cut
 from sitegen.languages import LangId
 
 #: A configuration file of this many bytes or more is not read (the generator keeps the first
@@ -300,7 +301,7 @@ class _Reader:
             self._count(node, known.values, known.chars)
             return known.value
         if name in budget.reading:
-            return self.not_literal(node, f"'{_cut(name)}' refers to itself")
+            return self.not_literal(node, f"'{cut(name, _SHOWN)}' refers to itself")
         budget.reading.add(name)
         values, chars, deepest = budget.values, budget.chars, budget.deepest
         budget.deepest = budget.depth
@@ -416,10 +417,6 @@ class _Reader:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
 def _unwrapped(node: Node) -> Node:

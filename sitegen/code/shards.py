@@ -35,10 +35,10 @@ from sitegen.code.records import (
     range_from_json,
     range_json,
 )
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.diagnostics import Diagnostic, Level, cut
 from sitegen.fsutil import write_atomically
 from sitegen.languages import LangId
-from sitegen.state import Unreadable, cut, parse_json, read_json, read_state, set_aside, shown
+from sitegen.state import Unreadable, parse_json, read_json, read_state, set_aside, shown
 
 #: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its
 #: ``context``), 8 since a TypeScript type-only import and a deferred require() say so too;

@@ -23,7 +23,8 @@ from types import TracebackType
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitegen.config import cut, shown_url
+from sitegen.config import shown_url
+from sitegen.diagnostics import cut
 
 #: What the user-agent header says: who is asking.
 USER_AGENT = "sitegen (federation: reads a peer site's graph.md)"

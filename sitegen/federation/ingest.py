@@ -13,7 +13,7 @@ import heapq
 import re
 from dataclasses import dataclass
 
-from sitegen.config import cut
+from sitegen.diagnostics import cut
 from sitegen.federation.model import PeerCopy, PeerEdge
 from sitegen.graph.export import atx_heading, parse_graph_md
 from sitegen.graph.model import Edge

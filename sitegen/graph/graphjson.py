@@ -9,9 +9,10 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from sitegen.diagnostics import cut
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.paths import NodeId
-from sitegen.state import Unreadable, cut, parse_json
+from sitegen.state import Unreadable, parse_json
 
 SCHEMA_VERSION = 1
 #: Keys a node object always carries; an analysis figure may not reuse them.

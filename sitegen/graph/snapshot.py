@@ -22,10 +22,11 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.lib import format as npy
 
+from sitegen.diagnostics import cut
 from sitegen.fsutil import write_atomically
 from sitegen.graph.core import CoreError, FloatArray, GraphCore
 from sitegen.graph.semantic import TextIndex
-from sitegen.state import MAX_STATE_BYTES, Unreadable, cut, open_state
+from sitegen.state import MAX_STATE_BYTES, Unreadable, open_state
 
 SNAPSHOT_VERSION = 1
 SNAPSHOT_FILE = "core.npz"

@@ -18,7 +18,7 @@ from typing import Any
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.code.literals import SPREAD, NotLiteral, read_module
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.diagnostics import Diagnostic, Level, cut
 from sitegen.docs.records import PageRecord
 from sitegen.generators import Generator
 from sitegen.languages import LangId
@@ -256,7 +256,7 @@ class _Reader:
                     _line_of(self.config.text, link),
                     1,
                     Level.WARNING,
-                    f"the sidebar entry '{_cut(link)}' names no page of the content folder; "
+                    f"the sidebar entry '{cut(link)}' names no page of the content folder; "
                     "it is "
                     "left out of the page tree",
                     CODE,
@@ -264,10 +264,6 @@ class _Reader:
             )
             return ""
         return url_path(self.addresses.out(node))
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _line_of(text: str, value: str) -> int:
@@ -413,7 +409,7 @@ def _ignored_rewrites(configs: list[ConfigFile]) -> list[Diagnostic]:
             1,
             Level.WARNING,
             f"{len(left):,} {'rewrite is' if len(left) == 1 else 'rewrites are'} not used, "
-            f"e.g. '{_cut(left[0])}': sitegen uses the "
+            f"e.g. '{cut(left[0])}': sitegen uses the "
             f"first {MAX_REWRITES} rewrites of at most {MAX_ROUTE:,} characters, with at most "
             "one parameter a segment and none after a ':name*'",
             CODE,

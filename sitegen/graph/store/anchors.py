@@ -11,9 +11,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from sitegen.diagnostics import cut
 from sitegen.graph.store.base import StoreError
 from sitegen.paths import NodeId
-from sitegen.state import Unreadable, cut, parse_json
+from sitegen.state import Unreadable, parse_json
 
 #: The version of ``anchors.json``; another version is not read.
 ANCHORS_VERSION = 1
