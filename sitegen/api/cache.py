@@ -8,7 +8,10 @@ and every package in it is read again.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,7 +67,8 @@ def read_cache(path: Path, version: str) -> tuple[dict[str, PackageEntry], list[
         if doc.get("schema") != SCHEMA or doc.get("griffe") != version:
             return {}, []  # written by another sitegen or griffe: a miss, not an error
         packages = _dict(doc["packages"])
-        return {_str(name): _entry(value) for name, value in packages.items()}, []
+        with without_gc():  # tens of thousands of small records: no collection in between
+            return {_str(name): _entry(value) for name, value in packages.items()}, []
     except (Unreadable, KeyError, TypeError, ValueError) as why:
         reason = str(why) if isinstance(why, Unreadable) else "a value that does not check"
         return {}, [set_aside(path, "the API cache", reason)]
@@ -77,7 +81,10 @@ def write_cache(path: Path, version: str, entries: dict[str, PackageEntry]) -> N
         "griffe": version,
         "packages": {name: _entry_doc(entries[name]) for name in sorted(entries)},
     }
-    write_atomically(path, json.dumps(doc, separators=(",", ":")), durable=False)
+    # As UTF-8, not \u escapes: an emoji's escaped surrogate pair would make the reader
+    # walk every value looking for a lone one (sitegen/state.py).
+    text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    write_atomically(path, text, durable=False)
 
 
 # Writing: each record as a JSON array of its fields, in the order of the dataclass.
@@ -231,3 +238,16 @@ def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError("not a boolean")
     return value
+
+
+@contextlib.contextmanager
+def without_gc() -> Iterator[None]:
+    """No cyclic garbage collection while many small records are made at once (a load of
+    pydantic makes some 100,000): the collector would walk them again and again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

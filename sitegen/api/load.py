@@ -27,7 +27,14 @@ from typing import Any
 import griffe
 import yaml
 
-from sitegen.api.cache import FILE_NAME, AliasSite, PackageEntry, read_cache, write_cache
+from sitegen.api.cache import (
+    FILE_NAME,
+    AliasSite,
+    PackageEntry,
+    read_cache,
+    without_gc,
+    write_cache,
+)
 from sitegen.api.model import (
     ApiKind,
     ApiModel,
@@ -80,7 +87,7 @@ def load_api(
     if cache_path is not None:
         session.cached, set_aside = read_cache(cache_path, griffe_version())
         session.diagnostics += set_aside
-    with _griffe_quiet():
+    with _griffe_quiet(), without_gc():
         for top in _tops([*where, *_strings(handler.get("options", {}), "preload_modules")]):
             if not session.add(top) and top in {p.partition(".")[0] for p in where}:
                 session.missing(top, where)
