@@ -18,6 +18,7 @@ from sitegen.api.model import ApiKind, ApiModel, Expression, TypeRef
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic
+from sitegen.generators import mkdocs_generator
 
 from .loadfix import crawled, make_project, write
 
@@ -195,7 +196,10 @@ def test_an_installed_package_the_aliases_reach_is_read_as_external(project: Pro
     assert gadget is not None and gadget.canonical == "extdep.things.Gadget"
     assert gadget.external and gadget.file == ""
     assert model.objects["extdep.things.Gadget.spin"].external
-    # ``hiddendep`` is imported by fixpkg but not exported: never read.
+    # Needing only the package, its ``__all__`` leads into extdep; ``hiddendep`` is
+    # imported by fixpkg but not exported: never read.
+    model, _ = project.load({"fixpkg": (PAGE, 1)})
+    assert "extdep.things.Gadget" in model.objects
     assert model.aliases["fixpkg.Unused"] == "hiddendep.Unused"
     assert not any(path.startswith("hiddendep") for path in model.objects)
     # Needed directly, it is read.
@@ -348,3 +352,20 @@ def test_a_cache_of_another_griffe_version_is_a_quiet_miss(
     _, diagnostics = project.load(found=found)
     assert visits
     assert not [d for d in diagnostics if d.code == "cache"]
+
+
+def test_mkdocstrings_paths_and_preload_modules_of_mkdocs_yml(project: Project) -> None:
+    text = (
+        "site_name: x\nplugins:\n  - search\n  - mkdocstrings:\n      handlers:\n"
+        "        python:\n          paths: [lib]\n"
+        "          options:\n            preload_modules: [hiddendep]\n"
+    )
+    write(project.root, {"mkdocs.yml": text, "lib/libpkg/__init__.py": "def f() -> None: ...\n"})
+    generator = mkdocs_generator(text, "docs")
+    assert generator is not None
+    # The whole root is crawled: only mkdocs.yml's ``paths`` makes ``lib/`` a search folder.
+    project.config = Config(root=project.root, content="docs", generator=generator)
+    model, _ = project.load({"libpkg.f": (PAGE, 1)})
+    assert model.objects["libpkg.f"].file == "lib/libpkg/__init__.py"
+    assert "hiddendep.Unused" in model.objects  # preloaded, though nothing reaches it
+    assert not any(path.startswith("fixpkg") for path in model.objects)
