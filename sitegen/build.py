@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sitegen.addresses import Addresses
+from sitegen.api.model import ApiModel
 from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
@@ -192,7 +193,7 @@ def _build_locked(
         state = load_state(config.cache_dir, clean_pages)
         state.diagnostics += unfinished
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages = _extract_pages_step(config, found, jobs, progress, state)
+        pages, api_diags = _extract_pages_step(config, found, jobs, progress, state)
         texts = start_text_index(found, jobs, pages, config)  # runs while code is linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
@@ -224,6 +225,7 @@ def _build_locked(
             result.stale, stale_diags = stale_step(result)
             found_here = code_diags + code_link_diags + store_diags + _dropped(state) + stale_diags
             found_here += result.federation.diagnostics + anchor_diags + old_anchors.diagnostics
+            found_here += api_diags
             result.diagnostics = _all_diagnostics(config, result, found_here)
             timings.mark("analyse")
             result.insight = insight_step(result, fingerprint, texts)
@@ -240,11 +242,12 @@ def _build_locked(
 
 def _extract_pages_step(
     config: Config, found: Crawl, jobs: int, progress: Progress, state: BuildState
-) -> list[PageRecord]:
+) -> tuple[list[PageRecord], list[Diagnostic]]:
     # imported here: a build that finds its input unchanged never loads the parser
     from sitegen.docs.pipeline import extract_pages
 
-    return extract_pages(
+    api, api_options, api_diags = _api_step(config, found)
+    pages = extract_pages(
         found.pages,
         jobs,
         progress,
@@ -254,7 +257,30 @@ def _extract_pages_step(
         unread_snippets=found.unread_snippets,
         snippet_paths=found.snippet_paths,
         slugs=SlugStyle(config.slugs),
+        api=api,
+        api_options=api_options,
     )
+    return pages, api_diags
+
+
+def _api_step(
+    config: Config, found: Crawl
+) -> tuple[ApiModel | None, dict[str, Any], list[Diagnostic]]:
+    """The Python objects the pages' ``:::`` blocks name, loaded statically (only their
+    packages), and the global options of mkdocs.yml's mkdocstrings handler; no model when
+    no page has a block (content/guides/api-reference.md)."""
+    from sitegen.api.blocks import find_blocks
+    from sitegen.api.load import load_api, python_handler
+
+    needed: dict[str, tuple[str, int]] = {}
+    for page in found.pages:
+        for block in find_blocks(page.data):
+            needed.setdefault(block.target, (page.path, block.line))
+    if not needed:
+        return None, {}, []
+    model, diagnostics = load_api(config, found, needed, config.cache_dir)
+    options = python_handler(config).get("options")
+    return model, options if isinstance(options, dict) else {}, diagnostics
 
 
 def _link_step(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from sitegen.docs.slug import vitepress_slug
@@ -116,9 +116,12 @@ def expand_includes(
     files: Mapping[str, bytes | None],
     unread: Mapping[str, str] | None = None,
     paths: Mapping[str, str] | None = None,
+    more: Sequence[Replacement] = (),
 ) -> Expanded | None:
-    """The page with its snippets and includes in place, or None when it has neither."""
-    found = snippet_replacements(data, files, unread, page=page, paths=paths)
+    """The page with its snippets and includes in place, or None when it has neither.
+    ``more`` are the page's other replacements (its ``:::`` API blocks), spliced in the
+    same pass so that every position maps back through one splice."""
+    found = snippet_replacements(data, files, unread, page=page, paths=paths) + list(more)
     includes = _includes(page, data)
     for inc in includes[:MAX_INCLUDES]:
         found.append(_replacement(inc, files, unread or {}, page, paths or {}))

@@ -10,13 +10,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from functools import partial
+from typing import Any
 
+from sitegen.api.blocks import expansions
+from sitegen.api.model import ApiModel
 from sitegen.crawl import SourceFile
 from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
-from sitegen.docs.snippets import Expanded, map_back
+from sitegen.docs.snippets import Expanded, Replacement, map_back
 from sitegen.generators import SlugStyle
 from sitegen.parallel import run_forked
 from sitegen.paths import RepoPath
@@ -34,6 +37,8 @@ def extract_pages(
     unread_snippets: Mapping[str, str] | None = None,
     snippet_paths: Mapping[str, str] | None = None,
     slugs: SlugStyle = SlugStyle.GITHUB,
+    api: ApiModel | None = None,
+    api_options: Mapping[str, Any] | None = None,
 ) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html``
@@ -41,11 +46,23 @@ def extract_pages(
     extracted under another style is extracted again. A page with snippet lines or includes
     is parsed with them in place (content/syntax/snippets.md, includes.md); its cache key is
     the hash of those bytes and of their problems, so a changed included file parses the
-    page again, and so does one left out for another reason (the warning says which)."""
+    page again, and so does one left out for another reason (the warning says which).
+    With the loaded ``api``, each ``::: dotted.path`` block is replaced by the markdown of
+    its object the same way (``api_options``: the global options of mkdocs.yml), so a
+    changed docstring parses the page again (content/guides/api-reference.md)."""
     expanded = {
         f.path: ex
         for f in files
-        if (ex := expand_includes(f.path, f.data, snippets or {}, unread_snippets, snippet_paths))
+        if (
+            ex := expand_includes(
+                f.path,
+                f.data,
+                snippets or {},
+                unread_snippets,
+                snippet_paths,
+                _api_blocks(f, api, api_options),
+            )
+        )
         is not None
     }
     keys = {
@@ -75,6 +92,18 @@ def extract_pages(
     return [cached[f.path] for f in files]
 
 
+def _api_blocks(
+    f: SourceFile, api: ApiModel | None, options: Mapping[str, Any] | None
+) -> list[Replacement]:
+    """The page's ``:::`` blocks, each with the markdown of its object, as replacements."""
+    if api is None or b":::" not in f.data:
+        return []
+    return [
+        Replacement(e.start, e.end, e.text, e.problem)
+        for e in expansions(f.path, f.data, api, options)
+    ]
+
+
 def _expanded_key(ex: Expanded) -> str:
     digest = hashlib.sha256(ex.data)
     for line, problem in ex.problems:
@@ -88,6 +117,8 @@ def _extract_chunk(
     raw_html: RawHtml = RawHtml.SANITIZE,
     expanded: Mapping[RepoPath, Expanded] | None = None,
     slugs: SlugStyle = SlugStyle.GITHUB,
+    api: ApiModel | None = None,
+    api_options: Mapping[str, Any] | None = None,
 ) -> list[PageRecord]:
     out = []
     for i in indexes:
