@@ -56,8 +56,9 @@ class ApiBlock:
 
 @dataclass(frozen=True)
 class Expansion:
-    """What a block becomes: the page's bytes ``start`` to ``end`` replaced by ``text``, and
-    the warning at the ``:::`` line, if any (the docs step makes it a ``Replacement``)."""
+    """Part of one line of a block and what it becomes: the page's bytes ``start`` to ``end``
+    replaced by ``text``, and the warning at the ``:::`` line, if any (the docs step makes
+    it a ``Replacement``). A block is its ``:::`` line, then each option line emptied."""
 
     start: int
     end: int
@@ -248,8 +249,25 @@ def expansions(
         else:
             rendered, said = render_block(model, block.target, options, page)
             text = rendered.encode()
-        out.append(Expansion(block.start, block.end, text, _problem(block.target, problems + said)))
+        lines = _line_spans(data, block.start, block.end)
+        first, *rest = lines
+        out.append(Expansion(*first, text, _problem(block.target, problems + said)))
+        out += [Expansion(a, b, b"") for a, b in rest]
     return out
+
+
+def _line_spans(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """The lines of ``start``-``end``, each without its line break: a splice replaces part
+    of one line, so a block's option lines are emptied one by one, and each line after the
+    block keeps its number."""
+    spans = []
+    while True:
+        stop = data.find(b"\n", start, end)
+        if stop < 0:
+            spans.append((start, end))
+            return spans
+        spans.append((start, stop - (data[stop - 1 : stop] == b"\r")))
+        start = stop + 1
 
 
 def _loaded(model: ApiModel, block: ApiBlock) -> bool:

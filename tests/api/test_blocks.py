@@ -150,6 +150,16 @@ def test_through_the_docs_step_positions_map_back_to_the_block_line(model: ApiMo
     assert warning.line == 5
 
 
+def test_a_second_block_after_options_warns_at_its_own_line(model: ApiModel) -> None:
+    data = (
+        b"# API\n\n::: gizmo.parts.Frame\n    options:\n      members: false\n\n"
+        b"::: gizmo.tools.faulty\n\n::: gizmo.parts.Gadgte\n    options:\n      x: 1\n"
+    )
+    rec = extracted(model, data)
+    lines = sorted((d.line, d.message[:24]) for d in rec.diagnostics)  # type: ignore[attr-defined]
+    assert lines == [(7, "::: gizmo.tools.faulty: "), (9, "::: gizmo.parts.Gadgte: ")]
+
+
 def test_the_cache_key_follows_the_rendered_block(model: ApiModel) -> None:
     data = b"::: gizmo.tools.helper\n"
     first = extracted(model, data)
