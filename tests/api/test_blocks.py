@@ -13,7 +13,7 @@ from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
 from sitegen.paths import RepoPath
 from sitegen.progress import Progress
-from tests.api.griffe_model import FIXTURES, fixture_model
+from tests.api.gizmo import FIXTURES, fixture_model
 
 PAGE = "docs/api.md"
 

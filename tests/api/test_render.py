@@ -11,7 +11,7 @@ import pytest
 from sitegen.api.model import ApiModel
 from sitegen.api.render import RenderOptions, render_block
 from sitegen.docs.markdown import extract_page
-from tests.api.griffe_model import fixture_model
+from tests.api.gizmo import fixture_model
 
 PAGE = "tests/api/fixtures/docs/page.md"
 
