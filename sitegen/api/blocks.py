@@ -37,6 +37,8 @@ _FENCE = re.compile(rb"^[ \t]*(`{3,}|~{3,})")
 MAX_BLOCKS = 500
 #: Problems one block's warning lists at most; the rest are counted.
 MAX_LISTED = 5
+#: The diagnostic code of a block's warnings (the loader's are ``api`` too).
+API_CODE = "api"
 #: Keys a block's YAML may hold besides ``options`` (mkdocstrings reads them).
 _BLOCK_KEYS = frozenset({"options", "handler"})
 

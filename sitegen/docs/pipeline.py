@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from sitegen.api.blocks import expansions
+from sitegen.api.blocks import API_CODE, expansions
 from sitegen.api.model import ApiModel
 from sitegen.crawl import SourceFile
 from sitegen.docs.includes import expand_includes
@@ -99,15 +99,15 @@ def _api_blocks(
     if api is None or b":::" not in f.data:
         return []
     return [
-        Replacement(e.start, e.end, e.text, e.problem)
+        Replacement(e.start, e.end, e.text, e.problem, API_CODE)
         for e in expansions(f.path, f.data, api, options)
     ]
 
 
 def _expanded_key(ex: Expanded) -> str:
     digest = hashlib.sha256(ex.data)
-    for line, problem in ex.problems:
-        digest.update(f"\0{line}:{problem}".encode())
+    for line, problem, code in ex.coded():
+        digest.update(f"\0{line}:{code}:{problem}".encode())
     return digest.hexdigest()
 
 

@@ -11,8 +11,8 @@ import bisect
 import dataclasses
 import itertools
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import Heading, Link, PageRecord
@@ -122,11 +122,23 @@ class Splice:
     new_lines: int  # lines the inserted text spans (the snippet line was one)
 
 
+#: The code of a problem of a snippet or an include (``Replacement.code``'s default).
+SNIPPET_CODE = "snippet"
+
+
 @dataclass
 class Expanded:
     data: bytes
     splices: list[Splice]
     problems: list[tuple[int, str]]  # (1-based page line, message)
+    #: Each problem's diagnostic code, in the same order (``SNIPPET_CODE`` where it is
+    #: missing): a ``:::`` block's problems are ``api`` ones.
+    codes: list[str] = field(default_factory=list)
+
+    def coded(self) -> Iterator[tuple[int, str, str]]:
+        """Each problem as (line, message, code)."""
+        for i, (line, message) in enumerate(self.problems):
+            yield line, message, self.codes[i] if i < len(self.codes) else SNIPPET_CODE
 
 
 _NOT_FOUND = (
@@ -164,12 +176,14 @@ def _inserted(
 @dataclass(frozen=True)
 class Replacement:
     """Part of one line of a page (``start`` to ``end``, no line break) and what takes its
-    place; ``problem`` is the warning at its line, if any."""
+    place; ``problem`` is the warning at its line, if any, with the diagnostic ``code``
+    it is reported under."""
 
     start: int
     end: int
     text: bytes
     problem: str | None = None
+    code: str = SNIPPET_CODE
 
 
 def expand(
@@ -235,7 +249,7 @@ def splice(data: bytes, replacements: list[Replacement]) -> Expanded:
     is left out), and the splices that map the result back to ``data``."""
     out: list[bytes] = []
     splices: list[Splice] = []
-    problems: list[tuple[int, str]] = []
+    problems: list[tuple[int, str, str]] = []
     pos = grown = added = 0
     lines_before = 0
     for written in replacements:
@@ -246,7 +260,7 @@ def splice(data: bytes, replacements: list[Replacement]) -> Expanded:
         r = written if fits else _too_much(written, added)
         added += len(r.text)
         if r.problem is not None:
-            problems.append((lines_before + 1, r.problem))
+            problems.append((lines_before + 1, r.problem, r.code))
         out.append(data[pos : r.start])
         out.append(r.text)
         length = r.end - r.start
@@ -263,7 +277,10 @@ def splice(data: bytes, replacements: list[Replacement]) -> Expanded:
         grown += len(r.text) - length
         pos = r.end
     out.append(data[pos:])
-    return Expanded(b"".join(out), splices, _listed(problems))
+    listed = _listed(problems)
+    return Expanded(
+        b"".join(out), splices, [(n, m) for n, m, _ in listed], [c for _, _, c in listed]
+    )
 
 
 def _too_much(r: Replacement, added: int) -> Replacement:
@@ -272,17 +289,19 @@ def _too_much(r: Replacement, added: int) -> Replacement:
         f"the page's snippets and includes add over {MAX_INCLUDED_BYTES} bytes "
         f"({added} before this one); this one is left out"
     )
-    return Replacement(r.start, r.end, b"", f"{r.problem}; {said}" if r.problem else said)
+    problem = f"{r.problem}; {said}" if r.problem else said
+    return Replacement(r.start, r.end, b"", problem, r.code)
 
 
-def _listed(problems: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The first ``MAX_PROBLEMS`` problems, and one line for the rest, at the first of them."""
+def _listed(problems: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    """The first ``MAX_PROBLEMS`` problems, and one line for the rest, at the first of them
+    (with its code)."""
     if len(problems) <= MAX_PROBLEMS:
         return problems
     rest = len(problems) - MAX_PROBLEMS
-    line = problems[MAX_PROBLEMS][0]
+    line, _, code = problems[MAX_PROBLEMS]
     said = f"{rest} more problems with this page's snippets and includes are not listed"
-    return [*problems[:MAX_PROBLEMS], (line, said)]
+    return [*problems[:MAX_PROBLEMS], (line, said, code)]
 
 
 def _without_nested(body: bytes, path: str) -> tuple[bytes, bool, list[str]]:
@@ -375,8 +394,8 @@ def map_back(rec: PageRecord, page: bytes, expanded: Expanded) -> PageRecord:
         for d in rec.diagnostics
     ]
     diagnostics += [
-        Diagnostic(rec.path, line, 1, Level.WARNING, message, "snippet")
-        for line, message in expanded.problems
+        Diagnostic(rec.path, line, 1, Level.WARNING, message, code)
+        for line, message, code in expanded.coded()
     ]
     return dataclasses.replace(
         rec,

@@ -1,0 +1,95 @@
+"""The options and docstring forms of a ``:::`` block that real projects use beyond the basics
+(FastAPI's and pydantic's reference pages), read by the real loader from sources written here:
+the code of a block's warnings, the hidden root's ToC entry, section styles, symbol types,
+``Annotated[T, Doc("…")]``, the collapsible source, imports in source order, and docstrings
+written to break the page."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from sitegen.api.load import ModuleSource, PackageSource, read_package
+from sitegen.api.model import ApiModel
+from sitegen.crawl import SourceFile
+from sitegen.docs.pipeline import extract_pages
+from sitegen.docs.records import PageRecord
+from sitegen.docs.sanitize import RawHtml
+from sitegen.paths import RepoPath
+from sitegen.progress import Progress
+
+PAGE = "docs/api.md"
+
+
+def model_of(files: dict[str, str], root: str = "src") -> ApiModel:
+    """The model of the packages ``files`` (paths below ``root``: ``pkg/mod.py``) hold, read
+    by the loader from these bytes."""
+    model = ApiModel()
+    tops = sorted({rel.partition("/")[0].removesuffix(".py") for rel in files})
+    for top in tops:
+        modules = []
+        for rel in sorted(files):
+            if rel.partition("/")[0].removesuffix(".py") != top:
+                continue
+            stem = rel.removesuffix(".py").removesuffix("/__init__")
+            data = textwrap.dedent(files[rel]).encode()
+            modules.append(ModuleSource(stem.replace("/", "."), f"{root}/{rel}", Path(rel), data))
+        modules.sort(key=lambda m: m.module.split("."))
+        entry = read_package(PackageSource(top, modules))
+        model.objects.update(entry.objects)
+        model.aliases.update((p, site.target) for p, site in entry.aliases.items())
+    return model
+
+
+def extracted(
+    model: ApiModel, page: str, raw_html: RawHtml = RawHtml.SANITIZE, **options: object
+) -> PageRecord:
+    """The page (its text dedented) through the docs step, its blocks expanded."""
+    (rec,) = extract_pages(
+        [SourceFile(RepoPath(PAGE), textwrap.dedent(page).encode())],
+        1,
+        Progress(enabled=False),
+        raw_html=raw_html,
+        api=model,
+        api_options=options,
+    )
+    return rec
+
+
+# --- 1. the code of a block's warnings ------------------------------------------------------
+
+SIMPLE = {
+    "pkg/__init__.py": '''
+        """A package."""
+
+        def run(x: int) -> int:
+            """Run.
+
+            Args:
+                nothing: Not a parameter.
+            """
+            return x
+    ''',
+    "inc.md": "included\n",
+}
+
+
+def test_a_block_warns_with_the_code_api_and_a_snippet_with_snippet() -> None:
+    model = model_of({k: v for k, v in SIMPLE.items() if k.endswith(".py")})
+    rec = extracted(
+        model,
+        """\
+        # API
+
+        --8<-- "missing.md"
+
+        ::: pkg.run
+
+        ::: pkg.nothing_here
+        """,
+    )
+    said = sorted((d.line, d.code, d.message) for d in rec.diagnostics)
+    assert [(line, code) for line, code, _ in said] == [(3, "snippet"), (5, "api"), (7, "api")]
+    assert said[0][2].startswith("snippet 'missing.md': ")
+    assert said[1][2].startswith("::: pkg.run: docstring of pkg.run")
+    assert said[2][2].startswith("::: pkg.nothing_here: no such object")
