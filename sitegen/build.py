@@ -193,7 +193,7 @@ def _build_locked(
         state = load_state(config.cache_dir, clean_pages)
         state.diagnostics += unfinished
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages, api_diags = _extract_pages_step(config, found, jobs, progress, state)
+        pages, api, api_diags = _extract_pages_step(config, found, jobs, progress, state)
         texts = start_text_index(found, jobs, pages, config)  # runs while code is linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
@@ -209,7 +209,7 @@ def _build_locked(
         store = open_store(config.store, config.cache_dir)
         stored_anchors, anchor_diags = load_anchor_book(store)
         old_anchors = aliases_of_build(pages, stored_anchors, _page_node(config))
-        addresses, linked = _link_step(config, found, pages, code_records, old_anchors.book)
+        addresses, linked = _link_step(config, found, pages, code_records, old_anchors.book, api)
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         graph, store_diags = _store_step(config, found, linked, store)
@@ -242,7 +242,7 @@ def _build_locked(
 
 def _extract_pages_step(
     config: Config, found: Crawl, jobs: int, progress: Progress, state: BuildState
-) -> tuple[list[PageRecord], list[Diagnostic]]:
+) -> tuple[list[PageRecord], ApiModel | None, list[Diagnostic]]:
     # imported here: a build that finds its input unchanged never loads the parser
     from sitegen.docs.pipeline import extract_pages
 
@@ -260,7 +260,7 @@ def _extract_pages_step(
         api=api,
         api_options=api_options,
     )
-    return pages, api_diags
+    return pages, api, api_diags
 
 
 def _api_step(
@@ -289,6 +289,7 @@ def _link_step(
     pages: list[PageRecord],
     code: list[CodeRecord],
     old_anchors: AnchorBook,
+    api: ApiModel | None = None,
 ) -> tuple[Addresses, Linked]:
     """Where each page is published (the URL style, the front matter's addresses and the
     redirects: sitegen/link/addresses.py), then the document graph of every link against the
@@ -296,7 +297,7 @@ def _link_step(
     reported with the links."""
     texts: dict[str, bytes] = {f.path: f.data for f in found.pages}  # a key's line
     addresses, problems = page_addresses(config, pages, found.manifests, texts)
-    index = crawl_index(config, found, addresses, old_anchors)
+    index = crawl_index(config, found, addresses, old_anchors, api)
     linked = link_all(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
     linked.diagnostics += problems + index.inventories.diagnostics
     return addresses, linked

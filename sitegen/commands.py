@@ -67,7 +67,7 @@ def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> N
         )
     found = result.crawl
     traced = trace_link(
-        crawl_index(config, found, result.addresses, result.old_anchors.book),
+        crawl_index(config, found, result.addresses, result.old_anchors.book, result.linked.api),
         result.pages,
         result.code_records,
         line_counts(found.code),

@@ -31,6 +31,7 @@ from enum import StrEnum
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
+from sitegen.api.model import ApiModel
 from sitegen.docs.records import PageRecord
 from sitegen.graph.store.anchors import AnchorAlias, PageAnchors
 from sitegen.link.inventory import Inventories
@@ -92,6 +93,7 @@ class Rule(StrEnum):
     REDIRECT = "redirect"  # a redirect's old address
     SELF = "self"  # the target is the linking file
     WIKILINK = "wikilink"  # Obsidian's rule of names
+    API_ENTRY = "api-entry"  # an object's entry on an API page (::: blocks)
     AUTOREF = "autoref"  # a code symbol's dotted name
     INVENTORY = "inventory"  # a name of an objects.inv inventory
     ANCHOR = "anchor"  # the fragment among the target's ids or lines
@@ -168,6 +170,9 @@ class SiteIndex:
     #: Each page's old anchors kept working by an alias or a notice
     #: (sitegen/link/anchor_aliases.py); empty without a store.
     old_anchors: Mapping[NodeId, PageAnchors] = field(default_factory=dict)
+    #: The Python objects ``:::`` blocks show (sitegen/api/), for cross-references to their
+    #: entries; None when no page has a block.
+    api: ApiModel | None = None
     #: (destination, linking folder) -> resolution, filled by ``resolve``.
     cache: dict[tuple[str, str], tuple[Resolved, str | None]] = field(default_factory=dict)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
 from sitegen.addresses import Addresses, public_url
+from sitegen.api.model import ApiModel
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl
@@ -22,6 +23,7 @@ from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.anchors import PageAnchors
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
+from sitegen.link.api_entries import ApiEntries, ApiEntry, Via, api_entries
 from sitegen.link.broken import (
     AMBIGUOUS_WIKILINK,
     BROKEN_ANCHOR,
@@ -83,6 +85,10 @@ class Linked:
     #: Every link to a loopback or private host (kept in its page, no edge), in the order
     #: found: the ``loopback-link`` check's findings, never a warning of the build.
     loopback: list[BrokenLink] = field(default_factory=list)
+    #: The Python objects the pages' ``:::`` blocks show, and which page shows each
+    #: (sitegen/link/api_entries.py); empty without blocks.
+    api: ApiModel | None = None
+    entries: ApiEntries = field(default_factory=ApiEntries)
 
 
 class _Linker:
@@ -248,16 +254,49 @@ class _Linker:
     def symbols(self) -> SymbolIndex:
         return symbol_index(self.code)
 
+    @functools.cached_property
+    def api_entries(self) -> ApiEntries:
+        """Which page shows which object (sitegen/link/api_entries.py): only after every page
+        is extracted, since any page may show any object."""
+        return api_entries(
+            {node: self.by_path[p] for node, p in self.page_of_node.items()}, self.index.api
+        )
+
+    def _api_entry(self, dotted: str) -> ApiEntry | None:
+        """The entry of the object ``dotted`` names on the site's API pages, by its id, an
+        alias or its canonical path (content/syntax/autorefs.md); a site without ``:::``
+        blocks has no such step."""
+        if self.index.api is None:
+            return None
+        entry, via, canonical = self.api_entries.find(dotted)
+        if self.trace.recording:
+            said = "an object's entry on the site's API pages"
+            if entry is not None:
+                said += f": {via}" + (f" '{canonical}'" if via != Via.ID else "")
+            elif canonical:
+                said += f": '{canonical}' is loaded but no page shows it"
+            self.trace.step(Rule.API_ENTRY, said, entry.where if entry is not None else "")
+        return entry
+
+    def _entry(self, entry: ApiEntry, from_path: str) -> Resolved:
+        if entry.page == self.index.node_for(from_path):
+            return Resolved(Outcome.SELF, fragment=entry.id)
+        return Resolved(Outcome.INTERNAL, entry.page, entry.id)
+
     def _symbol(self, place: SymbolPlace, from_path: str) -> Resolved:
         if place.path == from_path:
             return Resolved(Outcome.SELF)
         return Resolved(Outcome.INTERNAL, source_node_id(RepoPath(place.path)), f"L{place.line}")
 
     def _autoref(self, path: str, link: Link) -> Resolved:
-        """``[Model][pkg.Model]`` in a page: the symbol's line on its source page, else the
-        name's URL in an inventory (content/syntax/autorefs.md); a name of one of the
-        project's packages that names nothing is reported, any other is its text, said once."""
+        """``[Model][pkg.Model]`` in a page: the object's entry on an API page, else the
+        symbol's line on its source page, else the name's URL in an inventory
+        (content/syntax/autorefs.md); a name of one of the project's packages that names
+        nothing is reported, any other is its text, said once."""
         target = link.href
+        entry = self._api_entry(target)
+        if entry is not None:
+            return self._entry(entry, path)
         place = self.symbols.find(target)
         where = f"{place.path}:{place.line}" if place is not None else ""
         self.trace.step(Rule.AUTOREF, "a symbol of the code graph by its dotted name", where)
@@ -285,12 +324,17 @@ class _Linker:
         return Resolved(Outcome.UNRESOLVED)
 
     def _api_anchor(self, res: Resolved, path: str) -> Resolved:
-        """``api/config.md#pkg.config.ConfigDict`` names an anchor that mkdocstrings would
-        write on the API page; sitegen writes no API pages, so such a link goes to the
-        symbol's source page when the page lacks the anchor (content/syntax/autorefs.md)."""
-        if res.outcome is not Outcome.INTERNAL or "." not in res.fragment or not self.code:
+        """``api/config.md#pkg.config.ConfigDict`` names an anchor that mkdocstrings writes
+        on the API page; when the page lacks it, such a link goes to the object's entry on
+        the page that shows it, else to the symbol's source line (content/syntax/autorefs.md)."""
+        if res.outcome is not Outcome.INTERNAL or "." not in res.fragment:
             return res
         if res.node is not None and self.anchors.has(res.node, res.fragment):
+            return res
+        entry = self._api_entry(res.fragment)
+        if entry is not None:
+            return self._entry(entry, path)
+        if not self.code:
             return res
         place = self.symbols.find(res.fragment)
         if place is None:
@@ -315,15 +359,24 @@ class _Linker:
         again = resolve(rest, posixpath.join(self.index.content, "_"), self.index)
         return again if again.outcome is Outcome.INTERNAL else res
 
+    def _code_autoref(self, dotted: str, path: str) -> Resolved | None:
+        """A docstring's ``[text][pkg.Name]`` in a source file: the object's API entry, else
+        the symbol's line; None for a name of neither."""
+        entry = self._api_entry(dotted)
+        if entry is not None:
+            return self._entry(entry, path)
+        place = self.symbols.find(dotted)
+        return self._symbol(place, path) if place is not None else None
+
     def link_code(self, rec: CodeRecord) -> None:
         src = source_node_id(RepoPath(rec.path))
         edges = []
         for link in rec.links:
             if link.href.startswith(AUTOREF_PREFIX):
-                place = self.symbols.find(link.href[len(AUTOREF_PREFIX) :])
-                if place is None:
+                res_or_none = self._code_autoref(link.href[len(AUTOREF_PREFIX) :], rec.path)
+                if res_or_none is None:
                     continue  # a name of another project, or not code at all
-                res = self._symbol(place, rec.path)
+                res = res_or_none
             else:
                 res = self._from_code(link.href, rec.path)
             if res.outcome not in (Outcome.INTERNAL, Outcome.MISSING, Outcome.SELF):
@@ -477,6 +530,7 @@ def link_all(
         linker.link_page(rec)
     for c in sorted(code, key=lambda c: c.path):
         linker.link_code(c)
+    linker.out.api, linker.out.entries = index.api, linker.api_entries
     return linker.out
 
 
@@ -548,10 +602,11 @@ def crawl_index(
     found: Crawl,
     addresses: Addresses | None = None,
     old_anchors: Mapping[NodeId, PageAnchors] | None = None,
+    api: ApiModel | None = None,
 ) -> SiteIndex:
     """What a link may name: every file the crawl found, by kind, where each page is
-    published (sitegen/link/addresses.py), and the old anchors each page keeps working
-    (sitegen/link/anchor_aliases.py)."""
+    published (sitegen/link/addresses.py), the old anchors each page keeps working
+    (sitegen/link/anchor_aliases.py), and the objects API pages show (sitegen/api/)."""
     return SiteIndex(
         content=config.content_rel,
         pages={f.path for f in found.pages},
@@ -562,6 +617,7 @@ def crawl_index(
         public=config.public_rel,
         inventories=load_inventories(config.inventories, found.inventories),
         old_anchors=old_anchors or {},
+        api=api,
     )
 
 

@@ -51,7 +51,13 @@ class Preview:
         found = result.crawl
         return cls(
             site_state(result),
-            crawl_index(result.config, found, result.addresses, result.old_anchors.book),
+            crawl_index(
+                result.config,
+                found,
+                result.addresses,
+                result.old_anchors.book,
+                result.linked.api,
+            ),
             line_counts(found.code),
             UnreadFiles(result.config, found),
         )

@@ -1,0 +1,125 @@
+"""Which page shows which API entry: the ids of the objects ``:::`` blocks render (headings
+``{id="pkg.mod.Name"}`` and hidden roots ``<a id>``) read back from the page records, so that
+a cross-reference lands on the entry (content/guides/api-reference.md).
+
+Built from page records and the ``ApiModel`` only; never reads files, never renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from sitegen.api.model import ApiKind, ApiModel
+from sitegen.docs.records import PageRecord
+from sitegen.paths import NodeId
+
+#: Base classes followed at most to find where an inherited member is defined.
+MAX_ANCESTORS = 64
+
+
+class Via:
+    """How a name found its entry, in the words ``sitegen explain`` prints."""
+
+    ID = "the id of an entry"
+    CANONICAL = "the object an alias names, shown at its own path"
+    OTHER_PATH = "the object, shown under another path"
+
+
+@dataclass(frozen=True, slots=True)
+class ApiEntry:
+    """One object shown on one page: the page, the id of its heading or hidden root, and the
+    canonical path of the object (what an alias or a re-export stands for)."""
+
+    page: NodeId
+    id: str
+    canonical: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}#{self.id}"
+
+
+@dataclass
+class ApiEntries:
+    """Every entry of the site, by the id it is shown with and by its object's canonical
+    path; when several pages show one object, the entry at the object's own path wins, then
+    the first page by path (the same entry on every build)."""
+
+    by_id: dict[str, ApiEntry] = field(default_factory=dict)
+    by_canonical: dict[str, ApiEntry] = field(default_factory=dict)
+    model: ApiModel = field(default_factory=ApiModel)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_id)
+
+    def find(self, dotted: str) -> tuple[ApiEntry | None, str, str]:
+        """The entry a dotted name means, how it was found (a ``Via``), and the canonical
+        path the name stands for ("" when the model does not know it)."""
+        exact = self.by_id.get(dotted)
+        canonical = canonical_of(self.model, dotted) or ""
+        if exact is not None:
+            return exact, Via.ID, canonical
+        found = self.by_canonical.get(canonical) if canonical else None
+        if found is None:
+            return None, "", canonical
+        return found, Via.CANONICAL if found.id == canonical else Via.OTHER_PATH, canonical
+
+    def entries(self) -> list[ApiEntry]:
+        """Every entry, by page then id."""
+        return sorted(self.by_id.values(), key=lambda e: (e.page, e.id))
+
+
+def api_entries(pages: Mapping[NodeId, PageRecord], model: ApiModel | None) -> ApiEntries:
+    """The entries the pages show: each id of a heading or anchor that names an object of the
+    model. A prose heading whose slug happens to be a module's name (``# Gizmo`` -> ``gizmo``)
+    is none: an id without a dot counts only as a hidden root or as a heading whose text is
+    the name itself, as ``render.py`` writes them."""
+    found = ApiEntries(model=model or ApiModel())
+    if model is None or not model.objects:
+        return found
+    shown: list[ApiEntry] = []
+    for node in sorted(pages):
+        record = pages[node]
+        heading_text = {h.id: h.text.strip().strip("`") for h in record.headings}
+        for anchor in dict.fromkeys([*heading_text, *record.anchors]):
+            if "." not in anchor and heading_text.get(anchor, anchor) != anchor:
+                continue
+            canonical = canonical_of(model, anchor)
+            if canonical is not None:
+                shown.append(ApiEntry(node, anchor, canonical))
+    for entry in shown:
+        found.by_id.setdefault(entry.id, entry)
+    for entry in sorted(shown, key=lambda e: (e.id != e.canonical, e.page, e.id)):
+        found.by_canonical.setdefault(entry.canonical, entry)
+    return found
+
+
+def canonical_of(model: ApiModel, path: str) -> str | None:
+    """The canonical path of the object ``path`` names: through aliases (``model.target``),
+    else an inherited member (``pkg.Sub.method`` is ``pkg.Base.method``); None for a name the
+    model does not know."""
+    found = model.target(path)
+    if found is not None:
+        return found
+    owner, dot, name = path.rpartition(".")
+    cls = model.get(owner) if dot else None
+    if cls is None or cls.kind is not ApiKind.CLASS:
+        return None
+    for ancestor in _ancestors(model, cls.canonical):
+        member = dict(model.objects[ancestor].members).get(name)
+        if member is not None:
+            return model.target(member)
+    return None
+
+
+def _ancestors(model: ApiModel, canonical: str) -> Iterable[str]:
+    """The loaded base classes of a class, nearest first, each once."""
+    seen: set[str] = {canonical}
+    queue = [canonical]
+    while queue and len(seen) <= MAX_ANCESTORS:
+        for base in model.bases_of(model.objects[queue.pop(0)]):
+            if base.canonical not in seen:
+                seen.add(base.canonical)
+                queue.append(base.canonical)
+                yield base.canonical
