@@ -228,7 +228,10 @@ def _render_object(
     children_level = level + 1
     if root and not opts.show_root_heading:
         if opts.show_root_toc_entry:
-            block.add(f'<a id="{member.path}"></a>', "")
+            # mkdocstrings' hidden root is an empty anchor plus a ToC entry labelled with
+            # the name; sitegen's ToC lists headings, so it is a heading of the name (an
+            # anchor in raw HTML would show as text under raw_html = "escape")
+            block.add(f'{{id="{member.path}"}}', f"{'#' * min(level, 6)} {_code(obj.name)}", "")
         children_level = level
     else:
         text = member.path if root and opts.show_root_full_path else member.name
@@ -239,7 +242,7 @@ def _render_object(
     if obj.kind is ApiKind.CLASS and opts.show_bases and obj.bases:
         bases = ", ".join(_expression(block, base) for base in obj.bases)
         block.add(f"Bases: {bases}", "")
-    _render_docstring(block, member, level if not root or opts.show_root_heading else level - 1)
+    _render_docstring(block, member, level)
     _render_source(block, obj)
     if depth >= MAX_DEPTH:
         return

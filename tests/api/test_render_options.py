@@ -93,3 +93,48 @@ def test_a_block_warns_with_the_code_api_and_a_snippet_with_snippet() -> None:
     assert said[0][2].startswith("snippet 'missing.md': ")
     assert said[1][2].startswith("::: pkg.run: docstring of pkg.run")
     assert said[2][2].startswith("::: pkg.nothing_here: no such object")
+
+
+# --- 2. the hidden root ---------------------------------------------------------------------
+
+MODULE = {
+    "pkg/__init__.py": '"""A package."""\n',
+    "pkg/core.py": '''
+        """The core.
+
+        # Usage
+
+        Call it.
+        """
+
+        LIMIT: int = 3
+        """The limit."""
+
+
+        def run() -> None:
+            """Run."""
+    ''',
+}
+
+
+def test_the_hidden_root_is_a_toc_entry_beside_its_members_in_every_raw_html_mode() -> None:
+    model = model_of(MODULE)
+    for mode in RawHtml:
+        rec = extracted(model, "# Core\n\n::: pkg.core\n", mode)
+        headings = [(h.level, h.id, h.text) for h in rec.headings]
+        assert headings == [
+            (1, "core", "Core"),
+            (2, "pkg.core", "core"),  # mkdocstrings' ToC entry: the name, at heading_level
+            (3, "pkg.core--usage", "Usage"),
+            (2, "pkg.core.LIMIT", "LIMIT"),
+            (2, "pkg.core.run", "run"),
+        ], mode
+        assert "pkg.core" in rec.anchors and "&lt;a" not in rec.html, mode
+
+
+def test_without_a_toc_entry_the_hidden_root_has_no_anchor() -> None:
+    rec = extracted(
+        model_of(MODULE), "::: pkg.core\n    options:\n      show_root_toc_entry: false\n"
+    )
+    assert [h.id for h in rec.headings] == ["pkg.core--usage", "pkg.core.LIMIT", "pkg.core.run"]
+    assert "pkg.core" not in rec.anchors
