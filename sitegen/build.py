@@ -266,21 +266,26 @@ def _extract_pages_step(
 def _api_step(
     config: Config, found: Crawl
 ) -> tuple[ApiModel | None, dict[str, Any], list[Diagnostic]]:
-    """The Python objects the pages' ``:::`` blocks name, loaded statically (only their
-    packages), and the global options of mkdocs.yml's mkdocstrings handler; no model when
-    no page has a block (content/guides/api-reference.md)."""
-    from sitegen.api.blocks import find_blocks
+    """The Python objects the pages' ``:::`` blocks and the ``api`` option name, loaded
+    statically (only their packages), and the global options of mkdocs.yml's mkdocstrings
+    handler; no model when nothing names one (content/guides/api-reference.md). The ``api``
+    option's pages are generated here and join the crawl's pages, before any is extracted
+    (content/guides/configuration.md#api)."""
     from sitegen.api.load import load_api, python_handler
+    from sitegen.api.pages import api_pages, named_packages, written_blocks
 
-    needed: dict[str, tuple[str, int]] = {}
-    for page in found.pages:
-        for block in find_blocks(page.data):
-            needed.setdefault(block.target, (page.path, block.line))
+    written = written_blocks(found.pages)
+    needed = {**named_packages(config), **written}
     if not needed:
         return None, {}, []
     model, diagnostics = load_api(config, found, needed, config.cache_dir)
-    options = python_handler(config).get("options")
-    return model, options if isinstance(options, dict) else {}, diagnostics
+    found_options = python_handler(config).get("options")
+    options = found_options if isinstance(found_options, dict) else {}
+    if config.api:
+        generated, said = api_pages(config, model, found.pages, written, options)
+        found.add_generated(generated)
+        diagnostics += said
+    return model, options, diagnostics
 
 
 def _link_step(

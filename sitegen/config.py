@@ -147,6 +147,12 @@ class Config:
     #: paths inside the root, or a table of base URL = path; kept as (path, base URL) pairs
     #: (content/syntax/autorefs.md#inventories).
     inventories: tuple[tuple[str, str], ...] = ()
+    #: Python packages (dotted names) whose API reference is generated: one page per public
+    #: module, with its members, in the page tree (content/guides/configuration.md#api).
+    api: tuple[str, ...] = ()
+    #: The folder of the content those pages are generated in (their URL prefix); a page
+    #: written there by hand wins over a generated one at the same path.
+    api_folder: str = "reference/api"
     #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
     #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
     set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -220,6 +226,10 @@ def _coerce(name: str, value: Any) -> Any:
         return parse_languages(value if isinstance(value, list) else [value])
     if name == "cycles_include":
         return _cycles_include(value)
+    if name == "api":
+        return _api_packages(value)
+    if name == "api_folder":
+        return _api_folder(value)
     if name in ("max_file_size", "jobs"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"option '{name}' must be a non-negative integer")
@@ -290,6 +300,44 @@ def _inventories(value: Any) -> tuple[tuple[str, str], ...]:
                 f"option 'inventories': a base URL must be an absolute http(s) URL, not '{url}'"
             )
     return tuple((path, url if url.endswith("/") else url + "/") for url, path in value.items())
+
+
+#: A dotted Python name: ``pydantic``, ``pkg.sub``.
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
+
+
+def _api_packages(value: Any) -> tuple[str, ...]:
+    """``api``: the packages whose reference is generated, each once, in the order given."""
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ConfigError(
+            "option 'api' must be a list of Python package names, such as api = [\"mypackage\"]"
+        )
+    for v in values:
+        if not _DOTTED.fullmatch(v):
+            raise ConfigError(
+                f"option 'api': '{cut(v)}' is not a Python package name "
+                "(dotted identifiers, such as 'mypackage' or 'mypackage.sub')"
+            )
+    return tuple(dict.fromkeys(values))
+
+
+def _api_folder(value: Any) -> str:
+    """``api_folder``: a folder inside the content folder, written relative to it."""
+    rel = posixpath.normpath(value.strip().strip("/")) if isinstance(value, str) else ""
+    parts = rel.split("/")
+    if (
+        not isinstance(value, str)
+        or value.strip().startswith("/")
+        or rel in ("", ".")
+        or any(part in ("..", "") or part.startswith(".") for part in parts)
+    ):
+        shown = cut(value) if isinstance(value, str) else repr(value)
+        raise ConfigError(
+            "option 'api_folder' must be a folder inside the content folder, relative to it "
+            f"and not hidden, such as 'reference/api', not '{shown}'"
+        )
+    return rel
 
 
 #: The values of ``cycles_include`` (content/guides/cycles.md#when-an-import-runs).

@@ -121,6 +121,22 @@ class Crawl:
     #: Snippet files found but not read, by the name written: why, as a clause the page's
     #: warning quotes ("big.txt is 500 bytes, over the size limit of 100 bytes …").
     unread_snippets: dict[str, str] = field(default_factory=dict)
+    #: Pages no file holds, made by the build after the crawl (the API reference of the
+    #: ``api`` option, sitegen/api/pages.py): repository path -> the Python module each
+    #: documents ("" for the section's own page). They are in ``pages`` like every page, so
+    #: they are extracted, linked and published the same way, but never read from disk,
+    #: edited ("Edit this page") or dated from git.
+    generated: dict[str, str] = field(default_factory=dict)
+
+    def add_generated(self, pages: list[tuple[SourceFile, str]]) -> None:
+        """Add generated pages (each with the module it documents) to ``pages``, in order.
+        A path the crawl read is never replaced: the page written by hand wins."""
+        read = {f.path for f in self.pages}
+        for page, module in pages:
+            if page.path not in read and page.path not in self.generated:
+                self.pages.append(page)
+                self.generated[page.path] = module
+        self.pages.sort(key=lambda f: f.path)
 
     def warn(self, path: str, message: str, code: str) -> None:
         self.diagnostics.append(Diagnostic(path, 1, 1, Level.WARNING, message, code))

@@ -171,15 +171,56 @@ def project_nav(
     if found is None:
         return None, {}
     text = found.source(found.config_file)
+    section = api_section(config, pages, addresses)
     if found.name == "MkDocs" and text is not None:
         nav = mkdocs_nav(text, config.content, pages, diagnostics, addresses, found.config_file)
-        return nav, {}
+        return (with_section(nav, section) if nav is not None else None), {}
     if found.name == "VitePress":
         trees = vitepress_nav(found, config.content_rel, pages, diagnostics, addresses)
         if trees is not None:
-            per_page = {node: trees.nav_of(node) for node in sorted(pages)}
-            return trees.nav_of(NodeId("/index.md")), per_page
+            per_page = {node: with_section(trees.nav_of(node), section) for node in sorted(pages)}
+            return with_section(trees.nav_of(NodeId("/index.md")), section), per_page
     return None, {}
+
+
+def api_section(
+    config: Config, pages: Mapping[NodeId, PageRecord], addresses: Addresses = HTML_ADDRESSES
+) -> NavItem | None:
+    """The "API reference" section of the ``api`` option's pages
+    (content/guides/configuration.md#api): the folders' tree of the pages in ``api_folder``,
+    in the order of the site's own tree (a package's subpackages, then its modules), for a
+    tree the project writes itself, page by page; None without the option or its pages."""
+    if not config.api:
+        return None
+    folder = config.api_folder
+    inside = {n: rec for n, rec in pages.items() if repo_path_within(raw_out_path(n), folder)}
+    items, _ = build_nav(inside, addresses)
+    section = None
+    for _ in folder.split("/"):  # one folder a level: every page lies below ``folder``
+        found = next((item for item in items if item.is_folder), None)
+        if found is None:
+            return None
+        section, items = found, found.children
+    return section
+
+
+def with_section(nav: tuple[NavItem, ...], section: NavItem | None) -> tuple[NavItem, ...]:
+    """A project's own tree with the API section at its end, unless it lists one of the
+    section's pages already (the author placed them) or is empty (a page without a tree)."""
+    if section is None or not nav or _hrefs(nav) & _hrefs((section,)):
+        return nav
+    return (*nav, section)
+
+
+def _hrefs(items: tuple[NavItem, ...]) -> set[str]:
+    found: set[str] = set()
+    stack = list(items)
+    while stack:
+        item = stack.pop()
+        if item.href:
+            found.add(item.href)
+        stack += item.children
+    return found
 
 
 def mkdocs_nav(

@@ -178,12 +178,20 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         related=related_items(site, node, out),
         raw_href=href_between(out, raw_out_path(node)),
         node_id=node,
-        edit_href=edit_href(site.result.config, rec.path),
+        edit_href=_edit_href(site, rec),
         modified=site.dates.get(rec.path, ""),
         tags=tag_links(node, site, out),
         stale=stale_notice(site, rec.path, out),
         home=_home(node, rec, site),
     )
+
+
+def _edit_href(site: SiteState, rec: PageRecord) -> str:
+    """The "Edit this page" link; none for a generated page (the ``api`` option's), which no
+    file holds."""
+    if rec.path in site.result.crawl.generated:
+        return ""
+    return edit_href(site.result.config, rec.path)
 
 
 def _home(node: NodeId, rec: PageRecord, site: SiteState) -> HomeView | None:
