@@ -9,10 +9,13 @@ like any page's text. Types and Sphinx roles become autorefs (``[`Thing`][pkg.Th
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import io
 import logging
 import posixpath
 import re
+import tokenize
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +87,16 @@ class RenderOptions:
     signature_crossrefs: bool = False
     show_attribute_values: bool = True
     line_length: int = 60
+    #: How sections are shown: tables, bulleted lists, or spaCy's two-column tables.
+    docstring_section_style: str = "table"
+    #: A symbol (``class``, ``meth``, ``attr`` …) before each object's name; sitegen's ToC
+    #: lists a heading's text, so either option shows it in both places.
+    show_symbol_type_heading: bool = False
+    show_symbol_type_toc: bool = False
+    #: ``Annotated[T, …]`` shown as ``T`` in signatures and types.
+    unwrap_annotated: bool = False
+    #: Each documented parameter an anchor ``path(name)``.
+    parameter_headings: bool = False
 
 
 #: Each option's name and the type its value must have (``blocks.py`` checks them).
@@ -97,6 +110,7 @@ OPTION_TYPES: Mapping[str, tuple[type, ...]] = {
         "line_length": (int,),
         "docstring_style": (str,),
         "members_order": (str,),
+        "docstring_section_style": (str,),
     }.get(f.name, (bool,))
     for f in dataclasses.fields(RenderOptions)
 }
@@ -104,6 +118,7 @@ OPTION_TYPES: Mapping[str, tuple[type, ...]] = {
 OPTION_CHOICES: Mapping[str, tuple[str, ...]] = {
     "docstring_style": ("google", "numpy", "sphinx", "auto"),
     "members_order": ("alphabetical", "source"),
+    "docstring_section_style": ("table", "list", "spacy"),
 }
 #: mkdocstrings-python options sitegen reads without a difference in what it shows (they
 #: are accepted, never warned about).
@@ -111,16 +126,11 @@ ACCEPTED_OPTIONS = frozenset(
     {
         "allow_inspection",
         "force_inspection",
-        "docstring_section_style",
         "show_category_heading",
         "show_root_members_full_path",
         "show_object_full_path",
-        "unwrap_annotated",
         "modernize_annotations",
         "annotations_path",
-        "show_symbol_type_heading",
-        "show_symbol_type_toc",
-        "parameter_headings",
         "type_parameter_headings",
         "show_overloads",
         "overloads_only",
@@ -231,11 +241,13 @@ def _render_object(
             # mkdocstrings' hidden root is an empty anchor plus a ToC entry labelled with
             # the name; sitegen's ToC lists headings, so it is a heading of the name (an
             # anchor in raw HTML would show as text under raw_html = "escape")
-            block.add(f'{{id="{member.path}"}}', f"{'#' * min(level, 6)} {_code(obj.name)}", "")
+            shown = _heading_text(block, obj, obj.name)
+            block.add(f'{{id="{member.path}"}}', f"{'#' * min(level, 6)} {shown}", "")
         children_level = level
     else:
         text = member.path if root and opts.show_root_full_path else member.name
-        block.add(f'{{id="{member.path}"}}', f"{'#' * min(level, 6)} {_code(text)}", "")
+        shown = _heading_text(block, obj, text)
+        block.add(f'{{id="{member.path}"}}', f"{'#' * min(level, 6)} {shown}", "")
     if opts.show_labels and obj.labels:
         block.add(" ".join(_code(label) for label in sorted(obj.labels)), "")
     _render_signature(block, member)
@@ -248,6 +260,27 @@ def _render_object(
         return
     for child in _members(block, member, root):
         _render_object(block, child, children_level, depth + 1)
+
+
+#: mkdocstrings' symbol of each kind (its CSS writes them; a method is ``meth``).
+_SYMBOLS = {
+    ApiKind.MODULE: "mod",
+    ApiKind.CLASS: "class",
+    ApiKind.FUNCTION: "func",
+    ApiKind.ATTRIBUTE: "attr",
+    ApiKind.TYPE_ALIAS: "type",
+}
+
+
+def _heading_text(block: _Block, obj: ApiObject, text: str) -> str:
+    """An object's heading: its name as code, after its symbol when the options ask."""
+    opts = block.options
+    if not (opts.show_symbol_type_heading or opts.show_symbol_type_toc):
+        return _code(text)
+    symbol = _SYMBOLS[obj.kind]
+    if obj.kind is ApiKind.FUNCTION and _is_method(block.model, obj):
+        symbol = "meth"
+    return f"{_code(symbol)} {_code(text)}"
 
 
 # --- members -------------------------------------------------------------------------------
@@ -410,6 +443,83 @@ def _ordered(
     return out
 
 
+# --- annotations ---------------------------------------------------------------------------
+
+#: ``Annotated[T, …]`` nested deeper than this is left as written.
+_MAX_NESTING = 32
+
+
+def unwrap_annotated(expression: Expression) -> Expression:
+    """``expression`` with every ``Annotated[T, …]`` in it shown as ``T`` (the names it
+    refers to are kept: those no longer written are never matched)."""
+    text = _without_annotated(expression.text)
+    return expression if text == expression.text else Expression(text, expression.names)
+
+
+def _unwrapped_text(annotation: Any) -> Any:
+    """A docstring's type (griffe's expression or text) without ``Annotated``."""
+    if annotation is None or isinstance(annotation, Expression):
+        return annotation
+    text = str(annotation)
+    unwrapped = _without_annotated(text)
+    return annotation if unwrapped == text else unwrapped
+
+
+def _parsed_annotation(text: str) -> tuple[ast.expr, list[int]] | None:
+    """The expression ``text`` holds and where each of its lines starts (in UTF-8 bytes, as
+    ``ast`` counts columns); None when it is no expression."""
+    if len(text) > 100_000:
+        return None
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    starts = [0]
+    for line in text.encode().split(b"\n")[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    return tree.body, starts
+
+
+def _is_annotated(node: ast.expr) -> bool:
+    value = node.value if isinstance(node, ast.Subscript) else None
+    name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+    return name == "Annotated"
+
+
+def _span(node: ast.expr, starts: list[int]) -> tuple[int, int]:
+    end_line = node.end_lineno or node.lineno
+    return starts[node.lineno - 1] + node.col_offset, starts[end_line - 1] + (
+        node.end_col_offset or 0
+    )
+
+
+def _without_annotated(text: str, depth: int = 0) -> str:
+    """``text`` with each ``Annotated[T, …]`` replaced by ``T`` (itself unwrapped)."""
+    if "Annotated" not in text or depth > _MAX_NESTING:
+        return text
+    parsed = _parsed_annotation(text)
+    if parsed is None:
+        return text
+    node, starts = parsed
+    data = text.encode()
+    cuts: list[tuple[int, int, bytes]] = []
+    stack = [node]
+    while stack:
+        found = stack.pop()
+        if isinstance(found, ast.Subscript) and _is_annotated(found):
+            inner = found.slice
+            if isinstance(inner, ast.Tuple) and inner.elts:
+                inner = inner.elts[0]
+            a, b = _span(inner, starts)
+            shown = _without_annotated(data[a:b].decode("utf-8", "replace"), depth + 1)
+            cuts.append((*_span(found, starts), shown.encode()))
+            continue
+        stack.extend(n for n in ast.iter_child_nodes(found) if isinstance(n, ast.expr))
+    for a, b, shown_bytes in sorted(cuts, reverse=True):
+        data = data[:a] + shown_bytes + data[b:]
+    return data.decode("utf-8", "replace")
+
+
 # --- signatures ----------------------------------------------------------------------------
 
 
@@ -438,7 +548,7 @@ def _signature_text(block: _Block, member: _Member) -> str | None:
     if obj.kind is ApiKind.ATTRIBUTE:
         text = obj.name
         if obj.annotation is not None and opts.show_signature_annotations:
-            text += f": {obj.annotation.text}"
+            text += f": {_shown_type(opts, obj.annotation)}"
         if obj.value is not None and opts.show_attribute_values:
             text += f" = {obj.value.text}"
         return text if text != obj.name else None
@@ -477,19 +587,57 @@ def _call_signature(
     returns: Expression | None,
     opts: RenderOptions,
 ) -> str:
-    parts = _parameter_texts(parameters, opts.show_signature_annotations)
-    tail = f" -> {returns.text}" if returns is not None and opts.show_signature_annotations else ""
+    parts = _parameter_texts(parameters, opts)
+    annotated = returns is not None and opts.show_signature_annotations
+    tail = f" -> {_shown_type(opts, returns)}" if returns is not None and annotated else ""
     line = f"{name}({', '.join(parts)}){tail}"
     if len(line) < opts.line_length or not parts:
         return line
-    return "\n".join([f"{name}(", *(f"    {p}," for p in parts), f"){tail}"])
+    # as ruff formats it (mkdocstrings' formatter): one parameter a line, double quotes
+    lines = [f"{name}(", *(f"    {_double_quoted(p)}," for p in parts), f"){tail}"]
+    return "\n".join(lines)
 
 
-def _parameter_texts(parameters: Sequence[Parameter], annotations: bool) -> list[str]:
+def _shown_type(opts: RenderOptions, expression: Expression) -> str:
+    return _without_annotated(expression.text) if opts.unwrap_annotated else expression.text
+
+
+def _double_quoted(code: str) -> str:
+    """``code`` with its single-quoted strings double-quoted where that adds no escape, as
+    ruff's formatter writes them (a raw or triple-quoted string is left as it is)."""
+    if "'" not in code:
+        return code
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code
+    cuts = []
+    for token in tokens:
+        if token.type != tokenize.STRING or token.start[0] != 1 or token.end[0] != 1:
+            continue
+        found = _SINGLE_QUOTED.fullmatch(token.string)
+        if found is None or '"' in found.group("body"):
+            continue
+        body, raw = found.group("body"), "r" in found.group("prefix").lower()
+        if raw and "'" in body:
+            continue
+        body = body if raw else body.replace("\\'", "'")
+        cuts.append((token.start[1], token.end[1], f'{found.group("prefix")}"{body}"'))
+    for a, b, text in reversed(cuts):
+        code = code[:a] + text + code[b:]
+    return code
+
+
+#: A single-quoted string token (not triple-quoted): its prefix and body.
+_SINGLE_QUOTED = re.compile(r"(?P<prefix>[A-Za-z]{0,2})'(?!'')(?P<body>.*)'", re.DOTALL)
+
+
+def _parameter_texts(parameters: Sequence[Parameter], opts: RenderOptions) -> list[str]:
     """Each parameter as written, with ``/`` after the positional-only ones and ``*`` before
     the first keyword-only one when no ``*args`` stands there."""
     out: list[str] = []
     seen_star = False
+    annotations = opts.show_signature_annotations
     for i, p in enumerate(parameters):
         if p.kind == "keyword-only" and not seen_star:
             out.append("*")
@@ -500,7 +648,7 @@ def _parameter_texts(parameters: Sequence[Parameter], annotations: bool) -> list
         elif p.kind == "variadic keyword":
             text = f"**{p.name}"
         if annotations and p.annotation is not None:
-            text += f": {p.annotation.text}"
+            text += f": {_shown_type(opts, p.annotation)}"
         if p.default is not None and not p.kind.startswith("variadic"):
             text += f" = {p.default.text}" if annotations and p.annotation else f"={p.default.text}"
         out.append(text)
@@ -548,7 +696,7 @@ def _render_docstring(block: _Block, member: _Member, level: int) -> None:
         if section.kind is griffe.DocstringSectionKind.text:
             block.add(_headings_under(_markdown(section.value), member.path, level), "")
         else:
-            _render_section(block, obj, section)
+            _render_section(block, obj, section, member.path)
 
 
 def _parsed(
@@ -603,7 +751,9 @@ def _griffe_parent(obj: ApiObject, name: str, owner: ApiObject | None) -> griffe
                 for p in obj.parameters
             )
         )
-        returns = obj.returns.text if obj.returns else None
+        # an expression, so that the parser reads the yielded, received and returned types
+        # of ``Iterator[T]`` and ``Generator[Y, S, R]`` as mkdocstrings shows them
+        returns = _griffe_expression(obj.returns.text) if obj.returns else None
         parent = griffe.Function(name, parameters=parameters, returns=returns)
     elif obj.kind is ApiKind.CLASS:
         parent = griffe.Class(name)
@@ -616,14 +766,28 @@ def _griffe_parent(obj: ApiObject, name: str, owner: ApiObject | None) -> griffe
     return parent
 
 
-def _render_section(block: _Block, obj: ApiObject, section: griffe.DocstringSection) -> None:
+def _griffe_expression(text: str) -> str | griffe.Expr:
+    """``text`` as griffe's expression (its text when it is none)."""
+    parsed = _parsed_annotation(text)
+    if parsed is None:
+        return text
+    try:
+        return griffe.get_expression(parsed[0], parent=griffe.Module("_")) or text
+    except Exception:  # noqa: BLE001 - griffe's reading of an odd node: keep the text
+        return text
+
+
+def _render_section(
+    block: _Block, obj: ApiObject, section: griffe.DocstringSection, path: str
+) -> None:
     kind = section.kind
     value: Any = section.value
+    cell = _table_cells(block)
     if kind in (
         griffe.DocstringSectionKind.parameters,
         griffe.DocstringSectionKind.other_parameters,
     ):
-        _parameters_table(block, obj, section.title or _title(kind), value)
+        _parameters_table(block, obj, section.title or _title(kind), value, path)
     elif kind in (
         griffe.DocstringSectionKind.returns,
         griffe.DocstringSectionKind.yields,
@@ -633,24 +797,25 @@ def _render_section(block: _Block, obj: ApiObject, section: griffe.DocstringSect
         rows = [
             ([_code(item.name)] if named else [])
             + [_annotation(block, obj, item.annotation)]
-            + [_cell(item.description)]
+            + [_cell(item.description, cell)]
             for item in value
         ]
         head = (["Name"] if named else []) + ["Type", "Description"]
-        _table(block, section.title or _title(kind), head, rows)
+        _table(block, kind, section.title or _title(kind), head, rows)
     elif kind in (griffe.DocstringSectionKind.raises, griffe.DocstringSectionKind.warns):
-        rows = [[_annotation(block, obj, i.annotation), _cell(i.description)] for i in value]
-        _table(block, section.title or _title(kind), ["Type", "Description"], rows)
+        rows = [[_annotation(block, obj, i.annotation), _cell(i.description, cell)] for i in value]
+        _table(block, kind, section.title or _title(kind), ["Type", "Description"], rows)
     elif kind is griffe.DocstringSectionKind.attributes:
         rows = [
             [
                 _code(i.name),
                 _annotation(block, obj, _attribute_type(block, obj, i)),
-                _cell(i.description),
+                _cell(i.description, cell),
             ]
             for i in value
         ]
-        _table(block, section.title or "Attributes", ["Name", "Type", "Description"], rows)
+        head = ["Name", "Type", "Description"]
+        _table(block, kind, section.title or "Attributes", head, rows)
     elif kind is griffe.DocstringSectionKind.examples:
         _examples(block, section.title or "Examples", value)
     elif kind is griffe.DocstringSectionKind.admonition:
@@ -660,8 +825,8 @@ def _render_section(block: _Block, obj: ApiObject, section: griffe.DocstringSect
             block, "warning", f"Deprecated {value.version or ''}".strip(), value.description
         )
     else:  # functions, classes, modules, type aliases, type parameters: name and description
-        rows = [[_code(i.name), _cell(i.description)] for i in value]
-        _table(block, section.title or _title(kind), ["Name", "Description"], rows)
+        rows = [[_code(i.name), _cell(i.description, cell)] for i in value]
+        _table(block, kind, section.title or _title(kind), ["Name", "Description"], rows)
 
 
 def _attribute_type(block: _Block, obj: ApiObject, item: Any) -> Any:
@@ -677,9 +842,12 @@ def _title(kind: griffe.DocstringSectionKind) -> str:
     return str(kind.value).capitalize()
 
 
-def _parameters_table(block: _Block, obj: ApiObject, title: str, items: list[Any]) -> None:
+def _parameters_table(
+    block: _Block, obj: ApiObject, title: str, items: list[Any], path: str
+) -> None:
     """Name, Type, Description, Default (*required* when there is none); the type and the
-    default come from the signature when the docstring gives none."""
+    default come from the signature when the docstring gives none. With
+    ``parameter_headings`` each name is the anchor ``path(name)``, as mkdocstrings' id."""
     by_name = {p.name: p for p in obj.parameters}
     rows = []
     for item in items:
@@ -687,6 +855,9 @@ def _parameters_table(block: _Block, obj: ApiObject, title: str, items: list[Any
         written = by_name.get(bare)
         annotation: Any = item.annotation
         signature_type = written.annotation if written is not None else None
+        if signature_type is not None and block.options.unwrap_annotated:
+            annotation = _unwrapped_text(annotation)
+            signature_type = unwrap_annotated(signature_type)
         if signature_type is not None and (
             annotation is None or str(annotation) == signature_type.text
         ):
@@ -698,10 +869,13 @@ def _parameters_table(block: _Block, obj: ApiObject, title: str, items: list[Any
         shown = _code(str(default)) if default is not None and not variadic else "*required*"
         if variadic:
             shown = ""
-        rows.append(
-            [_code(item.name), _annotation(block, obj, annotation), _cell(item.description), shown]
-        )
-    _table(block, title, ["Name", "Type", "Description", "Default"], rows)
+        name = _code(item.name)
+        if block.options.parameter_headings:
+            name += f'{{id="{path}({item.name})"}}'
+        description = _cell(item.description, _table_cells(block))
+        rows.append([name, _annotation(block, obj, annotation), description, shown])
+    head = ["Name", "Type", "Description", "Default"]
+    _table(block, griffe.DocstringSectionKind.parameters, title, head, rows)
 
 
 def _annotation(block: _Block, obj: ApiObject, annotation: Any) -> str:
@@ -709,8 +883,9 @@ def _annotation(block: _Block, obj: ApiObject, annotation: Any) -> str:
     a docstring's own type as its text, with names linked when the model knows them."""
     if annotation is None or annotation == "":
         return ""
+    in_table = _table_cells(block)
     if isinstance(annotation, Expression):
-        return _expression(block, annotation, in_table=True)
+        return _expression(block, annotation, in_table=in_table)
     text = str(annotation)
     refs = [
         ref
@@ -718,7 +893,7 @@ def _annotation(block: _Block, obj: ApiObject, annotation: Any) -> str:
         for ref in e.names
         if re.search(_IDENTIFIER.format(re.escape(ref.text)), text)
     ]
-    return _expression(block, Expression(text, tuple(refs)), in_table=True)
+    return _expression(block, Expression(text, tuple(refs)), in_table=in_table)
 
 
 def _expressions_of(obj: ApiObject) -> Iterator[Expression]:
@@ -744,13 +919,74 @@ def _expression(block: _Block, expression: Expression, *, in_table: bool = False
     return "".join(p for p in pieces if p)
 
 
-def _table(block: _Block, title: str, head: list[str], rows: list[list[str]]) -> None:
+#: The first column's title of a section in spaCy's style (mkdocstrings' words).
+_SPACY_TITLES = {
+    griffe.DocstringSectionKind.parameters: "PARAMETER",
+    griffe.DocstringSectionKind.other_parameters: "PARAMETER",
+    griffe.DocstringSectionKind.attributes: "ATTRIBUTE",
+    griffe.DocstringSectionKind.returns: "RETURNS",
+    griffe.DocstringSectionKind.yields: "YIELDS",
+    griffe.DocstringSectionKind.receives: "RECEIVES",
+    griffe.DocstringSectionKind.raises: "RAISES",
+    griffe.DocstringSectionKind.warns: "WARNS",
+}
+
+
+def _table_cells(block: _Block) -> bool:
+    """Whether section items are table cells (``|`` escaped): in every style but lists."""
+    return block.options.docstring_section_style != "list"
+
+
+def _table(
+    block: _Block,
+    kind: griffe.DocstringSectionKind,
+    title: str,
+    head: list[str],
+    rows: list[list[str]],
+) -> None:
+    """A section's items in the block's ``docstring_section_style``: a table of the columns
+    ``head``; a list (name, then type and default in parentheses, then the description); or
+    spaCy's two columns (the name, or the type when there is none; then the description
+    followed by the type and the default)."""
     if not rows:
+        return
+    style = block.options.docstring_section_style
+    items = [dict(zip(head, row, strict=True)) for row in rows]
+    if style == "list":
+        block.add(f"**{_inline(title)}:**", "")
+        block.add(*(f"- {_list_item(item)}" for item in items), "")
+        return
+    if style == "spacy":
+        first = _SPACY_TITLES.get(kind) or title.rstrip(":").upper()
+        block.add(f"| {_inline(first)} | DESCRIPTION |", "|---|---|")
+        block.add(*(f"| {_spacy_row(item)} |" for item in items), "")
         return
     block.add(f"**{_inline(title)}:**", "")
     block.add("| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|")
     block.add(*("| " + " | ".join(cell or " " for cell in row) + " |" for row in rows))
     block.add("")
+
+
+def _list_item(item: dict[str, str]) -> str:
+    name, kind, default = item.get("Name", ""), item.get("Type", ""), item.get("Default", "")
+    details = ", ".join(
+        part for part in (kind, f"default: {default}" if default.startswith("`") else "") if part
+    )
+    head = f"**{name}**" if name else kind
+    if name and details:
+        head += f" ({details})"
+    description = item.get("Description", "")
+    return f"{head} \N{EN DASH} {description}" if description.strip() else head
+
+
+def _spacy_row(item: dict[str, str]) -> str:
+    name, kind, default = item.get("Name", ""), item.get("Type", ""), item.get("Default", "")
+    details = [item.get("Description", "").strip()]
+    if name and kind:
+        details.append(f"**TYPE:** {kind}")
+    if default.startswith("`"):
+        details.append(f"**DEFAULT:** {default}")
+    return f"{name or kind or ' '} | {' '.join(d for d in details if d) or ' '}"
 
 
 def _examples(block: _Block, title: str, items: list[tuple[Any, str]]) -> None:
@@ -805,10 +1041,12 @@ def _destination(href: str) -> str:
     return f"<{href}>" if re.search(r"[\s()<>]", href) else href
 
 
-def _cell(text: str) -> str:
-    """A docstring's description in a table cell: one line, ``|`` escaped, roles linked."""
+def _cell(text: str, in_table: bool = True) -> str:
+    """A docstring's description in a table cell or a list item: one line, roles linked
+    (and ``|`` escaped in a table)."""
     lines = [line.strip() for line in _roles(text).strip().split("\n")]
-    return " ".join(line for line in lines if line).replace("|", "\\|")
+    joined = " ".join(line for line in lines if line)
+    return joined.replace("|", "\\|") if in_table else joined
 
 
 def _inline(text: str) -> str:

@@ -138,3 +138,109 @@ def test_without_a_toc_entry_the_hidden_root_has_no_anchor() -> None:
     )
     assert [h.id for h in rec.headings] == ["pkg.core--usage", "pkg.core.LIMIT", "pkg.core.run"]
     assert "pkg.core" not in rec.anchors
+
+
+# --- 3. section styles, symbols, Annotated, parameter anchors, yields, quotes ---------------
+
+FUNCTIONS = {
+    "pkg/__init__.py": '''
+        """A package."""
+
+        from collections.abc import Iterator
+        from typing import Annotated
+
+
+        class Tool:
+            """A tool."""
+
+            def use(
+                self,
+                speed: Annotated[int, "fast"],
+                mode: str = 'quick',
+                label: Annotated[str | None, "shown"] = None,
+            ) -> Annotated[bool, "ok"]:
+                """Use it.
+
+                Args:
+                    speed: How fast.
+                    mode: Which | way.
+                    label: What it says.
+
+                Raises:
+                    ValueError: When it fails.
+                """
+
+            def count(self) -> Iterator[int]:
+                """Count.
+
+                Yields:
+                    The next number.
+                """
+    ''',
+}
+
+
+def rendered(files: dict[str, str], target: str, **options: object) -> str:
+    from sitegen.api.blocks import merged_options
+    from sitegen.api.render import render_block
+
+    merged, problems = merged_options({}, options)
+    assert problems == []
+    text, _ = render_block(model_of(files), target, merged, PAGE)
+    return text
+
+
+def test_sections_as_lists() -> None:
+    text = rendered(FUNCTIONS, "pkg.Tool.use", docstring_section_style="list")
+    assert "- **`speed`** (`Annotated[int, fast]`) \N{EN DASH} How fast." in text
+    assert "- **`mode`** (`str`, default: `'quick'`) \N{EN DASH} Which | way." in text
+    assert "- `ValueError` \N{EN DASH} When it fails." in text
+    assert "| Name |" not in text
+
+
+def test_sections_in_spacy_style() -> None:
+    text = rendered(FUNCTIONS, "pkg.Tool.use", docstring_section_style="spacy")
+    assert "| PARAMETER | DESCRIPTION |" in text
+    assert "| `mode` | Which \\| way. **TYPE:** `str` **DEFAULT:** `'quick'` |" in text
+    assert "| RAISES | DESCRIPTION |" in text and "| `ValueError` | When it fails. |" in text
+
+
+def test_symbol_types_prefix_headings_and_so_the_toc() -> None:
+    rec = extracted(
+        model_of(FUNCTIONS),
+        "::: pkg.Tool\n    options:\n      show_root_heading: true\n"
+        "      show_symbol_type_heading: true\n      show_symbol_type_toc: true\n",
+    )
+    assert [h.text for h in rec.headings] == ["class pkg.Tool", "meth count", "meth use"]
+
+
+def test_unwrap_annotated_in_signatures_and_tables() -> None:
+    text = rendered(
+        FUNCTIONS,
+        "pkg.Tool.use",
+        unwrap_annotated=True,
+        show_signature_annotations=True,
+        separate_signature=True,
+    )
+    assert "Annotated" not in text
+    assert '    mode: str = "quick",\n    label: str | None = None,\n) -> bool' in text
+    assert "| `label` | `str \\| None` | What it says. | `None` |" in text
+
+
+def test_wrapped_signatures_are_double_quoted_as_ruff_writes_them() -> None:
+    wrapped = rendered(FUNCTIONS, "pkg.Tool.use", separate_signature=True, line_length=20)
+    short = rendered(FUNCTIONS, "pkg.Tool.use", separate_signature=True, line_length=200)
+    assert '    mode="quick",' in wrapped
+    assert "mode='quick'" in short  # one line: as written, as mkdocstrings leaves it
+
+
+def test_parameter_headings_are_anchors_of_mkdocstrings_ids() -> None:
+    rec = extracted(
+        model_of(FUNCTIONS), "::: pkg.Tool.use\n    options:\n      parameter_headings: true\n"
+    )
+    assert {"pkg.Tool.use(speed)", "pkg.Tool.use(mode)", "pkg.Tool.use(label)"} <= set(rec.anchors)
+
+
+def test_a_yields_type_is_the_iterator_s_item_type() -> None:
+    text = rendered(FUNCTIONS, "pkg.Tool.count")
+    assert "| `int` | The next number. |" in text
