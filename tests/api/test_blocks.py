@@ -144,7 +144,7 @@ def test_through_the_docs_step_positions_map_back_to_the_block_line(model: ApiMo
     assert any(h.endswith(".py#L46-L134") or ".py#L" in h for h in links)
     assert all(line == 5 for h, (line, _) in links.items() if ".py#L" in h)
     headings = {h.id: h.line for h in rec.headings}  # type: ignore[attr-defined]
-    assert headings == {"api": 1}  # hidden root: an anchor, no heading
+    assert headings == {"api": 1, "gizmo.parts.Gadget": 5}  # the hidden root's heading
     assert "gizmo.parts.Gadget" in rec.anchors  # type: ignore[attr-defined]
     (warning,) = [d for d in rec.diagnostics if "bogus" in d.message]  # type: ignore[attr-defined]
     assert warning.line == 5

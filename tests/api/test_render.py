@@ -213,9 +213,12 @@ def test_headings_with_dotted_and_dunder_ids_reach_the_toc(model: ApiModel) -> N
     rec = extract_page(PAGE, rendered(model, "gizmo.parts.Gadget").encode())
     by_id = {h.id: h for h in rec.headings}
     assert by_id["gizmo.parts.Gadget.__init__"].text == "__init__"
-    assert by_id["gizmo.parts.Gadget.__init__"].level == 2  # hidden root: members at its level
-    assert "gizmo.parts.Gadget" in rec.anchors  # the hidden root's anchor
-    assert '<a id="gizmo.parts.Gadget"></a>' in rec.html
+    # the hidden root is a heading of its name at heading_level, its members beside it, as
+    # mkdocstrings' ToC lists them (sitegen's ToC lists headings)
+    assert (by_id["gizmo.parts.Gadget"].level, by_id["gizmo.parts.Gadget"].text) == (2, "Gadget")
+    assert by_id["gizmo.parts.Gadget.__init__"].level == 2
+    assert "gizmo.parts.Gadget" in rec.anchors
+    assert '<h2 id="gizmo.parts.Gadget">' in rec.html
 
 
 def test_root_heading_shows_the_full_path_at_heading_level(model: ApiModel) -> None:
@@ -237,8 +240,9 @@ def test_no_root_toc_entry_writes_no_anchor(model: ApiModel) -> None:
 def test_members_list_keeps_only_those_in_its_order_within_categories(model: ApiModel) -> None:
     text = rendered(model, "gizmo.parts.Gadget", members=["spin", "measure", "volume"])
     ids = re.findall(r'\{id="([^"]+)"\}', text)
-    # the attribute (property) first, then the functions in the list's order
+    # the root, then the attribute (property), then the functions in the list's order
     assert ids == [
+        "gizmo.parts.Gadget",
         "gizmo.parts.Gadget.volume",
         "gizmo.parts.Gadget.spin",
         "gizmo.parts.Gadget.measure",
@@ -246,9 +250,9 @@ def test_members_list_keeps_only_those_in_its_order_within_categories(model: Api
 
 
 def test_members_false_shows_the_object_alone(model: ApiModel) -> None:
-    assert (
-        re.findall(r'\{id="([^"]+)"\}', rendered(model, "gizmo.parts.Gadget", members=False)) == []
-    )
+    assert re.findall(
+        r'\{id="([^"]+)"\}', rendered(model, "gizmo.parts.Gadget", members=False)
+    ) == ["gizmo.parts.Gadget"]
 
 
 def test_filters_last_match_wins_and_search_is_on_the_name(model: ApiModel) -> None:
@@ -470,4 +474,4 @@ def test_an_open_fence_in_a_docstring_is_closed() -> None:
     )
     model.objects["m.g"] = ApiObject("m.g", "g", ApiKind.FUNCTION, "m.py", 4, 5)
     rec = extract_page(PAGE, rendered(model, "m", members=["f"]).encode() + b"\n## After\n")
-    assert [h.text for h in rec.headings] == ["f", "After"]
+    assert [h.text for h in rec.headings] == ["m", "f", "After"]
