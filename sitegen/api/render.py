@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import inspect
 import io
 import logging
 import posixpath
@@ -406,6 +407,8 @@ def _has_docstrings(model: ApiModel, obj: ApiObject, seen: set[str]) -> bool:
     """griffe's recursive ``has_docstrings``: the object's docstring or a member's."""
     if obj.docstring is not None and obj.docstring.text.strip():
         return True
+    if obj.kind is ApiKind.FUNCTION and any(annotated_doc(p.annotation) for p in obj.parameters):
+        return True
     if obj.canonical in seen or len(seen) > MAX_OBJECTS:
         return False
     seen.add(obj.canonical)
@@ -687,16 +690,97 @@ class _Captured(logging.Handler):
 
 def _render_docstring(block: _Block, member: _Member, level: int) -> None:
     obj = member.obj
-    sections = _parsed(block, obj, obj.name)
+    sections = _with_documented_parameters(block, obj, _parsed(block, obj, obj.name))
     if obj.kind is ApiKind.CLASS and block.options.merge_init_into_class:
         init = _init_of(block.model, obj)
         if init is not None:
-            sections += _parsed(block, init, "__init__", owner=obj)
+            init_sections = _parsed(block, init, "__init__", owner=obj)
+            sections += _with_documented_parameters(block, init, init_sections)
     for section in sections:
         if section.kind is griffe.DocstringSectionKind.text:
             block.add(_headings_under(_markdown(section.value), member.path, level), "")
         else:
             _render_section(block, obj, section, member.path)
+
+
+#: Where ``Doc`` of PEP 727 comes from (griffe_typingdoc reads these).
+_DOC_PATHS = frozenset({"typing.Doc", "typing_extensions.Doc", "annotated_doc.Doc"})
+
+
+def annotated_doc(annotation: Expression | None) -> str | None:
+    """The text of ``Doc("…")`` in ``Annotated[T, Doc("…")]`` (griffe_typingdoc's reading,
+    done statically: the call is never run), cleaned as ``inspect.cleandoc`` does."""
+    if annotation is None or "Doc" not in annotation.text:
+        return None
+    parsed = _parsed_annotation(annotation.text)
+    node = parsed[0] if parsed is not None else None
+    if not isinstance(node, ast.Subscript) or not _is_annotated(node):
+        return None
+    if not isinstance(node.slice, ast.Tuple):
+        return None
+    paths = {ref.text: ref.path for ref in annotation.names}
+    for meta in node.slice.elts[1:]:
+        if not isinstance(meta, ast.Call) or len(meta.args) != 1:
+            continue
+        func = meta.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        path = paths.get(name, "")
+        argument = meta.args[0]
+        if path not in _DOC_PATHS and not (name == "Doc" and path in ("", "Doc")):
+            continue
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+            return inspect.cleandoc(argument.value)
+    return None
+
+
+def _documented_parameters(block: _Block, obj: ApiObject) -> list[griffe.DocstringParameter]:
+    """The parameters of ``obj`` documented by ``Doc`` in their annotation (not ``self``
+    nor ``cls`` of a method), with their names as a docstring writes them (``*args``)."""
+    if obj.kind is not ApiKind.FUNCTION or "Doc" not in "".join(
+        p.annotation.text for p in obj.parameters if p.annotation is not None
+    ):
+        return []
+    parameters = obj.parameters
+    if parameters and parameters[0].name in ("self", "cls") and _is_method(block.model, obj):
+        parameters = parameters[1:]
+    out = []
+    for p in parameters:
+        said = annotated_doc(p.annotation)
+        if said is None:
+            continue
+        stars = {"variadic positional": "*", "variadic keyword": "**"}.get(p.kind, "")
+        out.append(
+            griffe.DocstringParameter(
+                f"{stars}{p.name}",
+                description=said,
+                annotation=p.annotation.text if p.annotation else None,
+                value=p.default.text if p.default else None,
+            )
+        )
+    return out
+
+
+def _with_documented_parameters(
+    block: _Block, obj: ApiObject, sections: list[griffe.DocstringSection]
+) -> list[griffe.DocstringSection]:
+    """``sections`` with the ``Doc`` descriptions of the parameters: into the docstring's
+    Parameters section where it says nothing of one, else as a section after the text."""
+    documented = _documented_parameters(block, obj)
+    if not documented:
+        return sections
+    listed = next((s for s in sections if s.kind is griffe.DocstringSectionKind.parameters), None)
+    if listed is None:
+        section = griffe.DocstringSectionParameters(documented)
+        first_text = bool(sections) and sections[0].kind is griffe.DocstringSectionKind.text
+        return [*sections[:1], section, *sections[1:]] if first_text else [section, *sections]
+    by_name = {item.name: item for item in listed.value}
+    for item in documented:
+        written = by_name.get(item.name)
+        if written is None:
+            listed.value.append(item)
+        elif not written.description.strip():
+            written.description = item.description
+    return sections
 
 
 def _parsed(
@@ -848,16 +932,17 @@ def _parameters_table(
     """Name, Type, Description, Default (*required* when there is none); the type and the
     default come from the signature when the docstring gives none. With
     ``parameter_headings`` each name is the anchor ``path(name)``, as mkdocstrings' id."""
-    by_name = {p.name: p for p in obj.parameters}
+    init = _init_of(block.model, obj) if obj.kind is ApiKind.CLASS else None
+    by_name = {p.name: p for p in (init or obj).parameters}
     rows = []
     for item in items:
         bare = item.name.lstrip("*")
         written = by_name.get(bare)
         annotation: Any = item.annotation
         signature_type = written.annotation if written is not None else None
-        if signature_type is not None and block.options.unwrap_annotated:
+        if block.options.unwrap_annotated:
             annotation = _unwrapped_text(annotation)
-            signature_type = unwrap_annotated(signature_type)
+            signature_type = unwrap_annotated(signature_type) if signature_type else None
         if signature_type is not None and (
             annotation is None or str(annotation) == signature_type.text
         ):

@@ -244,3 +244,73 @@ def test_parameter_headings_are_anchors_of_mkdocstrings_ids() -> None:
 def test_a_yields_type_is_the_iterator_s_item_type() -> None:
     text = rendered(FUNCTIONS, "pkg.Tool.count")
     assert "| `int` | The next number. |" in text
+
+
+# --- 4. Annotated[T, Doc("…")] ---------------------------------------------------------------
+
+DOCUMENTED = {
+    "app/__init__.py": '''
+        """FastAPI's way."""
+
+        from typing import Annotated
+
+        from annotated_doc import Doc
+        from typing_extensions import Doc as OtherDoc
+
+
+        class App:
+            """An app."""
+
+            def __init__(
+                self,
+                debug: Annotated[
+                    bool,
+                    Doc(
+                        """
+                        Whether tracebacks are shown.
+
+                        Read more in the docs.
+                        """
+                    ),
+                ] = False,
+                title: Annotated[str, OtherDoc("The title.")] = "API",
+                plain: int = 0,
+            ) -> None:
+                pass
+
+            def route(self, path: Annotated[str, Doc("The path.")]) -> None:
+                """Add a route.
+
+                Args:
+                    path: Said by the docstring.
+                """
+
+        def bare(*names: Annotated[str, Doc("Names.")]) -> None:
+            pass
+    ''',
+}
+
+
+def test_doc_in_annotated_describes_a_parameter_the_docstring_does_not() -> None:
+    text = rendered(
+        DOCUMENTED,
+        "app.App",
+        merge_init_into_class=True,
+        unwrap_annotated=True,
+        docstring_section_style="spacy",
+        show_signature_annotations=True,
+        separate_signature=True,
+    )
+    assert (
+        "| `debug` | Whether tracebacks are shown. Read more in the docs. **TYPE:** `bool` "
+        "**DEFAULT:** `False` |" in text
+    )
+    assert "| `title` | The title. **TYPE:** `str` **DEFAULT:** `'API'` |" in text
+    assert "`plain`" not in text.partition("| PARAMETER |")[2].partition("\n\n")[0]
+    assert "| `path` | Said by the docstring. **TYPE:** `str` |" in text  # the docstring wins
+    assert "Doc(" not in text  # unwrapped in the signature too
+
+
+def test_a_function_documented_by_doc_alone_is_shown() -> None:
+    text = rendered(DOCUMENTED, "app", unwrap_annotated=True)
+    assert "| `*names` | `str` | Names. |   |" in text
