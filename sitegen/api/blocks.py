@@ -238,9 +238,12 @@ def expansions(
     data: bytes,
     model: ApiModel,
     global_options: Mapping[str, Any] | None = None,
+    *,
+    sources: Mapping[str, bytes] | None = None,
 ) -> list[Expansion]:
     """What each ``:::`` block of the page ``page`` becomes, in page order: the rendered
-    object, or nothing and a warning when the model has no such object."""
+    object, or nothing and a warning when the model has no such object. ``sources``: the
+    crawl's bytes of the Python files, for ``show_source``'s listings."""
     out: list[Expansion] = []
     for block in find_blocks(data):
         options, problems = merged_options(global_options or {}, block.options)
@@ -249,7 +252,7 @@ def expansions(
             # a package that is nowhere was warned about where it is first named (load.py)
             text, said = b"", [_not_found(model, block.target)] if _loaded(model, block) else []
         else:
-            rendered, said = render_block(model, block.target, options, page)
+            rendered, said = render_block(model, block.target, options, page, sources=sources)
             text = rendered.encode()
         lines = _line_spans(data, block.start, block.end)
         first, *rest = lines

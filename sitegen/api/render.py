@@ -207,19 +207,40 @@ class _Block:
     problems: list[str] = field(default_factory=list)
     shown: int = 0
     lines: list[str] = field(default_factory=list)
+    #: The crawl's bytes of the project's Python files, by repository path (show_source).
+    sources: Mapping[str, bytes] = field(default_factory=dict)
+    #: Each source file's lines, split once per block.
+    source_lines: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)
 
+    def lines_of(self, path: str) -> list[str] | None:
+        """The lines of the source file ``path`` (None: its bytes were not given)."""
+        if path not in self.source_lines:
+            data = self.sources.get(path)
+            if data is None:
+                return None
+            text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+            self.source_lines[path] = text.split("\n")
+        return self.source_lines[path]
+
 
 def render_block(
-    model: ApiModel, target: str, options: RenderOptions, page: str = ""
+    model: ApiModel,
+    target: str,
+    options: RenderOptions,
+    page: str = "",
+    *,
+    sources: Mapping[str, bytes] | None = None,
 ) -> tuple[str, list[str]]:
     """The markdown of ``::: target`` on the page ``page`` (a repository path: "Source"
     links are relative to it), and the problems found (griffe's docstring warnings, the
-    objects left out). An object the model lacks renders nothing (blocks.py says so)."""
+    objects left out). An object the model lacks renders nothing (blocks.py says so).
+    ``sources``: the crawl's bytes of the Python files by repository path, from which
+    ``show_source`` lists a class's or a function's lines (none given: the link alone)."""
     obj = model.get(target)
-    block = _Block(model, options, page)
+    block = _Block(model, options, page, sources=sources or {})
     if obj is None:
         return "", [f"no object '{target}' was loaded"]
     _render_object(block, _Member(obj.name, target, obj), options.heading_level, 0, root=True)
@@ -1102,6 +1123,24 @@ def _render_source(block: _Block, obj: ApiObject) -> None:
     href = posixpath.relpath(obj.file, folder or ".") if block.page else "/" + obj.file
     lines = f"#L{obj.lineno}" + (f"-L{obj.endlineno}" if obj.endlineno > obj.lineno else "")
     block.add(f"[Source code in {_code(obj.file)}]({_destination(href + lines)})", "")
+    if obj.kind in (ApiKind.CLASS, ApiKind.FUNCTION):
+        _source_listing(block, obj)
+
+
+def _source_listing(block: _Block, obj: ApiObject) -> None:
+    """The object's lines, highlighted and numbered from its first, in a collapsed quote
+    (mkdocstrings' "Source code in …" details), from the crawl's bytes of its file."""
+    lines = block.lines_of(obj.file)
+    chosen = lines[obj.lineno - 1 : obj.endlineno] if lines is not None else []
+    if not chosen:
+        return
+    code = "\n".join(chosen)
+    fence = _fence_for(code)
+    title = f"Source code in {_code(obj.file)}".replace('"', "'")
+    block.add(f'??? quote "{title}"', "")
+    block.add(f'    {fence}python linenums="{obj.lineno}"')
+    block.add(*(f"    {line}" if line else "" for line in chosen))
+    block.add(f"    {fence}", "")
 
 
 # --- markdown helpers ----------------------------------------------------------------------

@@ -39,6 +39,7 @@ def extract_pages(
     slugs: SlugStyle = SlugStyle.GITHUB,
     api: ApiModel | None = None,
     api_options: Mapping[str, Any] | None = None,
+    api_sources: Mapping[str, bytes] | None = None,
 ) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html``
@@ -49,7 +50,9 @@ def extract_pages(
     page again, and so does one left out for another reason (the warning says which).
     With the loaded ``api``, each ``::: dotted.path`` block is replaced by the markdown of
     its object the same way (``api_options``: the global options of mkdocs.yml), so a
-    changed docstring parses the page again (content/guides/api-reference.md)."""
+    changed docstring parses the page again (content/guides/api-reference.md);
+    ``api_sources``, the crawl's bytes of the Python files by path, are the lines
+    ``show_source`` lists."""
     expanded = {
         f.path: ex
         for f in files
@@ -60,7 +63,7 @@ def extract_pages(
                 snippets or {},
                 unread_snippets,
                 snippet_paths,
-                _api_blocks(f, api, api_options),
+                _api_blocks(f, api, api_options, api_sources),
             )
         )
         is not None
@@ -93,14 +96,17 @@ def extract_pages(
 
 
 def _api_blocks(
-    f: SourceFile, api: ApiModel | None, options: Mapping[str, Any] | None
+    f: SourceFile,
+    api: ApiModel | None,
+    options: Mapping[str, Any] | None,
+    sources: Mapping[str, bytes] | None = None,
 ) -> list[Replacement]:
     """The page's ``:::`` blocks, each with the markdown of its object, as replacements."""
     if api is None or b":::" not in f.data:
         return []
     return [
         Replacement(e.start, e.end, e.text, e.problem, API_CODE)
-        for e in expansions(f.path, f.data, api, options)
+        for e in expansions(f.path, f.data, api, options, sources=sources)
     ]
 
 

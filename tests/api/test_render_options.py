@@ -6,6 +6,7 @@ written to break the page."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -314,3 +315,36 @@ def test_doc_in_annotated_describes_a_parameter_the_docstring_does_not() -> None
 def test_a_function_documented_by_doc_alone_is_shown() -> None:
     text = rendered(DOCUMENTED, "app", unwrap_annotated=True)
     assert "| `*names` | `str` | Names. |   |" in text
+
+
+# --- 5. show_source: the object's lines ------------------------------------------------------
+
+SOURCE = '''"""A module."""
+
+
+class Shown:
+    """Shown with its source."""
+
+    def method(self) -> str:
+        """A method."""
+        return "```"
+'''
+
+
+def test_show_source_lists_the_object_s_lines_numbered_from_its_first() -> None:
+    files = {"pkg/__init__.py": SOURCE}
+    model = model_of(files)
+    (rec,) = extract_pages(
+        [SourceFile(RepoPath(PAGE), b"::: pkg.Shown\n")],
+        1,
+        Progress(enabled=False),
+        api=model,
+        api_sources={"src/pkg/__init__.py": SOURCE.encode()},
+    )
+    html = rec.html
+    assert html.count("<details") == 2 and "Source code in <code>src/pkg/__init__.py</code>" in html
+    numbers = re.findall(r'<span class="linenos">\s*(\d+)</span>', html)
+    assert numbers == ["4", "5", "6", "7", "8", "9", "7", "8", "9"]  # the class, then its method
+    assert "linenos" not in extracted(model, "::: pkg.Shown\n").html  # no bytes: the link alone
+    text = rendered(files, "pkg.Shown", show_source=False)
+    assert "Source code" not in text
