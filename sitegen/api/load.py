@@ -409,6 +409,7 @@ class _Session:
         self.entries[top] = entry
         self.model.objects.update(entry.objects)
         self.model.aliases.update((path, site.target) for path, site in entry.aliases.items())
+        self.model.alias_lines.update((path, site.line) for path, site in entry.aliases.items())
         self.diagnostics += entry.diagnostics
         return True
 

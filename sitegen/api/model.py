@@ -108,6 +108,8 @@ class ApiModel:
     objects: dict[str, ApiObject] = field(default_factory=dict)
     #: alias path (``fastapi.Request``) -> the path it names (first hop).
     aliases: dict[str, str] = field(default_factory=dict)
+    #: alias path -> the line of its import, where ``members_order: source`` puts it.
+    alias_lines: dict[str, int] = field(default_factory=dict)
 
     #: Alias chains longer than this are a cycle or an error, never followed further.
     MAX_HOPS = 32

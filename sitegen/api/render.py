@@ -341,6 +341,8 @@ def _all_members(model: ApiModel, member: _Member) -> list[_Member]:
             continue
         imported = canonical != f"{obj.canonical}.{name}" or target.canonical != canonical
         order = _INFINITY if imported or target.kind is ApiKind.MODULE else float(target.lineno)
+        if imported and target.kind is not ApiKind.MODULE:
+            order = float(model.alias_lines.get(f"{obj.canonical}.{name}", _INFINITY))
         own.append(_Member(name, f"{member.path}.{name}", target, imported=imported, order=order))
     own = _imports_in_place(own)
     if obj.kind is not ApiKind.CLASS:
@@ -358,12 +360,12 @@ def _all_members(model: ApiModel, member: _Member) -> list[_Member]:
 
 
 def _imports_in_place(own: list[_Member]) -> list[_Member]:
-    """An imported member sorts in source order where it was imported: the model keeps no
-    import lines, so it takes the line of the next member defined after it."""
+    """An imported member sorts in source order at the line of its import; where the model
+    does not know that line, at the line of the next member defined after it."""
     out: list[_Member] = []
     following = _INFINITY
     for m in reversed(own):
-        if m.imported and m.obj.kind is not ApiKind.MODULE:
+        if m.imported and m.obj.kind is not ApiKind.MODULE and m.order == _INFINITY:
             out.append(dataclasses.replace(m, order=following - 0.5))
         else:
             out.append(m)

@@ -39,6 +39,7 @@ def model_of(files: dict[str, str], root: str = "src") -> ApiModel:
         entry = read_package(PackageSource(top, modules))
         model.objects.update(entry.objects)
         model.aliases.update((p, site.target) for p, site in entry.aliases.items())
+        model.alias_lines.update((p, site.line) for p, site in entry.aliases.items())
     return model
 
 
@@ -348,3 +349,35 @@ def test_show_source_lists_the_object_s_lines_numbered_from_its_first() -> None:
     assert "linenos" not in extracted(model, "::: pkg.Shown\n").html  # no bytes: the link alone
     text = rendered(files, "pkg.Shown", show_source=False)
     assert "Source code" not in text
+
+
+# --- 6. imported members in source order -----------------------------------------------------
+
+IMPORTS = {
+    "pkg/__init__.py": '''
+        from pkg.other import Zed
+
+        LIMIT = 1
+        """The limit (assigned again below, so griffe's line is the last assignment's)."""
+
+
+        def first() -> None:
+            """First."""
+
+
+        LIMIT = 2
+    ''',
+    "pkg/other.py": '''
+        class Zed:
+            """Imported."""
+    ''',
+}
+
+
+def test_an_imported_member_sorts_at_its_import_line() -> None:
+    rec = extracted(
+        model_of(IMPORTS),
+        "::: pkg\n    options:\n      members_order: source\n      group_by_category: false\n",
+    )
+    # mkdocstrings: Zed's alias_lineno 1, first() 8, LIMIT's last assignment 12
+    assert [h.id for h in rec.headings] == ["pkg", "pkg.Zed", "pkg.first", "pkg.LIMIT"]
