@@ -51,16 +51,19 @@ SHALLOW = (
 
 
 def documents_of_build(result: BuildResult) -> dict[str, list[DocRef]]:
-    """What each page of the build documents (sitegen/link/documents.py)."""
+    """What each page of the build documents (sitegen/link/documents.py). A page the build
+    generates from the code (the ``api`` option's) follows the code by itself: it documents
+    nothing that could go stale or need a look after a change."""
     content = result.config.content_rel
     by_path: dict[str, list] = {}  # type: ignore[type-arg]
     edges: dict[str, list] = {}  # type: ignore[type-arg]
-    for rec in result.pages:
+    pages = [rec for rec in result.pages if rec.path not in result.crawl.generated]
+    for rec in pages:
         node = SitePath.page(rec.path, content).node
         by_path[rec.path] = result.linked.resolutions.get(node, [])
         edges[rec.path] = result.linked.edges_by_source.get(node, [])
     return documented(
-        result.pages,
+        pages,
         by_path,
         result.code_records,
         {f.path: f.data for f in result.crawl.pages},

@@ -347,3 +347,6 @@ def test_a_build_publishes_the_pages_in_an_mkdocs_nav_with_the_hand_written_entr
         "reference/api/shop/index-module.html",
     ]
     assert home.index("guides/carts.html") < home.index("reference/api/index.html")
+    # a generated page follows the code by itself: never a stale or impacted page
+    assert result.stale is not None and result.stale.documented.get("docs/guides/carts.md")
+    assert not set(result.stale.documented) & set(result.crawl.generated)
