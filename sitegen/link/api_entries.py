@@ -11,7 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from sitegen.api.model import ApiKind, ApiModel
+from sitegen.code.graph import external_endpoint, file_endpoint, symbol_endpoint
 from sitegen.docs.records import PageRecord
+from sitegen.languages import LangId
 from sitegen.paths import NodeId
 
 #: Base classes followed at most to find where an inherited member is defined.
@@ -49,6 +51,9 @@ class ApiEntries:
     by_id: dict[str, ApiEntry] = field(default_factory=dict)
     by_canonical: dict[str, ApiEntry] = field(default_factory=dict)
     model: ApiModel = field(default_factory=ApiModel)
+    #: Every entry of every page, by (page, id): what a link that lands on one names.
+    by_place: dict[tuple[NodeId, str], ApiEntry] = field(default_factory=dict)
+    _pages: dict[NodeId, list[ApiEntry]] | None = field(default=None, repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return bool(self.by_id)
@@ -66,8 +71,35 @@ class ApiEntries:
         return found, Via.CANONICAL if found.id == canonical else Via.OTHER_PATH, canonical
 
     def entries(self) -> list[ApiEntry]:
-        """Every entry, by page then id."""
-        return sorted(self.by_id.values(), key=lambda e: (e.page, e.id))
+        """Every entry of every page, by page then id."""
+        return sorted(self.by_place.values(), key=lambda e: (e.page, e.id))
+
+    def on_page(self, page: NodeId) -> list[ApiEntry]:
+        """The entries of one page, by id."""
+        if self._pages is None:
+            self._pages = {}
+            for entry in self.entries():
+                self._pages.setdefault(entry.page, []).append(entry)
+        return self._pages.get(page, [])
+
+
+def symbol_node(model: ApiModel, canonical: str) -> NodeId:
+    """The graph node of an object: the code graph's own name for it
+    (content/reference/code-graph.md), so that the entry and the code's importers and users
+    meet: ``python:pkg/mod.py::Name.method`` for an object of the project, its file's
+    ``python:pkg/mod.py`` for a module, ``external:python:pkg.Name`` for an installed
+    dependency's object (or one whose module was not loaded)."""
+    parts = canonical.split(".")
+    for k in range(len(parts), 0, -1):
+        module = model.objects.get(".".join(parts[:k]))
+        if module is None or module.kind is not ApiKind.MODULE:
+            continue
+        if module.external or not module.file:
+            break
+        file = file_endpoint(LangId.PYTHON, module.file)
+        qualified = ".".join(parts[k:])
+        return NodeId(symbol_endpoint(file, qualified) if qualified else file)
+    return NodeId(external_endpoint(LangId.PYTHON, canonical))
 
 
 def api_entries(pages: Mapping[NodeId, PageRecord], model: ApiModel | None) -> ApiEntries:
@@ -90,6 +122,7 @@ def api_entries(pages: Mapping[NodeId, PageRecord], model: ApiModel | None) -> A
                 shown.append(ApiEntry(node, anchor, canonical))
     for entry in shown:
         found.by_id.setdefault(entry.id, entry)
+        found.by_place[(entry.page, entry.id)] = entry
     for entry in sorted(shown, key=lambda e: (e.id != e.canonical, e.page, e.id)):
         found.by_canonical.setdefault(entry.canonical, entry)
     return found

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
 from sitegen.addresses import Addresses, public_url
-from sitegen.api.model import ApiModel
+from sitegen.api.model import ApiKind, ApiModel
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl
@@ -23,7 +23,7 @@ from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.anchors import PageAnchors
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
-from sitegen.link.api_entries import ApiEntries, ApiEntry, Via, api_entries
+from sitegen.link.api_entries import ApiEntries, ApiEntry, Via, api_entries, symbol_node
 from sitegen.link.broken import (
     AMBIGUOUS_WIKILINK,
     BROKEN_ANCHOR,
@@ -149,7 +149,7 @@ class _Linker:
             res, edge = self.link_one(rec.path, src, link)
             resolutions.append(res)
             if edge is not None:
-                edges.append(edge)
+                edges += [edge, *self._to_object(res, edge)]
         self._templates(rec, resolutions)
         for rel in rec.relations:
             res = resolve(rel.ref, rec.path, self.index)
@@ -385,8 +385,43 @@ class _Linker:
             if edge is not None:
                 edge.label = link.label
                 edge.occurrences = [Occurrence(link.offset, link.line, link.column, res.fragment)]
-                edges.append(edge)
+                edges += [edge, *self._to_object(res, edge)]
         self._commit(src, edges)
+
+    def _to_object(self, res: Resolved, edge: Edge) -> list[Edge]:
+        """A link that lands on an API entry links the object too: one more edge, to the
+        object's node, with the link's label, section and place (a backlink of the entry)."""
+        if res.outcome is not Outcome.INTERNAL or not res.fragment or self.index.api is None:
+            return []
+        entry = self.api_entries.by_place.get((edge.dst, res.fragment))
+        if entry is None:
+            return []
+        to = edge.copy()
+        to.dst = symbol_node(self.index.api, entry.canonical)
+        return [to]
+
+    def link_api(self) -> None:
+        """The objects the API pages show, as nodes of kind ``symbol`` (only after every page
+        is linked): the page that shows each ``documents`` it, and a class ``inherits`` from
+        each loaded base (content/guides/api-reference.md)."""
+        model = self.index.api
+        if model is None:
+            return
+        by_source: dict[NodeId, list[Edge]] = {}
+        for entry in self.api_entries.entries():
+            node = symbol_node(model, entry.canonical)
+            self.graph.add_node(Node(node, NodeKind.SYMBOL, entry.canonical))
+            documents = Edge(entry.page, node, "documents", entry.canonical, entry.id)
+            by_source.setdefault(entry.page, []).append(documents)
+            obj = model.objects[entry.canonical]
+            for base in model.bases_of(obj) if obj.kind is ApiKind.CLASS else ():
+                base_node = symbol_node(model, base.canonical)
+                self.graph.add_node(Node(base_node, NodeKind.SYMBOL, base.canonical))
+                by_source.setdefault(node, []).append(Edge(node, base_node, "inherits"))
+        for src, edges in sorted(by_source.items()):
+            for edge in {e.key: e for e in edges}.values():  # an object shown twice: one edge
+                self.graph.add_edge(edge)
+            self.out.edges_by_source[src] = self.graph.edges_from(src)
 
     def _commit(self, src: NodeId, edges: list[Edge]) -> None:
         for e in edges:
@@ -530,6 +565,7 @@ def link_all(
         linker.link_page(rec)
     for c in sorted(code, key=lambda c: c.path):
         linker.link_code(c)
+    linker.link_api()
     linker.out.api, linker.out.entries = index.api, linker.api_entries
     return linker.out
 

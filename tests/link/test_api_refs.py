@@ -5,6 +5,8 @@ else in an inventory; ``sitegen explain`` shows the step, and says what the buil
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +16,9 @@ from sitegen.code.records import CodeRecord
 from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import LinkKind, PageRecord
+from sitegen.graph.model import NodeKind
 from sitegen.languages import LangId
-from sitegen.link.api_entries import api_entries
+from sitegen.link.api_entries import api_entries, symbol_node
 from sitegen.link.rules import Outcome, Rule, SiteIndex
 from sitegen.link.step import Linked, link_all, trace_link
 from sitegen.paths import NodeId, RepoPath
@@ -204,8 +207,59 @@ def test_an_autoref_on_the_page_that_shows_the_object_is_a_self_link() -> None:
 
 def test_a_docstring_autoref_in_the_code_lands_on_the_entry() -> None:
     out = linked({"content/api/gadget.md": GADGET_PAGE})
-    (edge,) = out.edges_by_source[NodeId("/code/src/shop/tools.py")]
-    assert (edge.dst, edge.occurrences[0].fragment) == ("/api/gadget.md", "shop.parts.Gadget")
+    edges = out.edges_by_source[NodeId("/code/src/shop/tools.py")]
+    assert [(e.dst, e.occurrences[0].fragment) for e in edges] == [
+        ("/api/gadget.md", "shop.parts.Gadget"),
+        (GADGET, "shop.parts.Gadget"),
+    ]
+
+
+GADGET = "python:src/shop/parts.py::Gadget"
+BASE = "python:src/shop/parts.py::Base"
+
+
+def test_each_object_shown_is_a_symbol_node_with_the_code_graphs_name() -> None:
+    page = GADGET_PAGE + "\n::: shop.parts\n    options:\n      members: [Base]\n"
+    out = linked({"content/api/gadget.md": page})
+    symbols = {n: x.title for n, x in out.graph.nodes.items() if x.kind is NodeKind.SYMBOL}
+    assert symbols == {
+        GADGET: "shop.parts.Gadget",
+        f"{GADGET}.volume": "shop.parts.Gadget.volume",
+        BASE: "shop.parts.Base",
+        f"{BASE}.spin": "shop.parts.Base.spin",
+        "python:src/shop/parts.py": "shop.parts",
+    }
+    documents = {e.dst: e.anchor for e in out.edges_by_source[NodeId("/api/gadget.md")]}
+    assert documents[GADGET] == "shop.parts.Gadget"
+    assert documents["python:src/shop/parts.py"] == "shop.parts"
+    assert {(e.src, e.rel) for e in out.graph.backlinks_of(NodeId(GADGET))} == {
+        ("/api/gadget.md", "documents"),
+        ("/code/src/shop/tools.py", ""),  # the docstring's autoref
+    }
+    (inherits,) = out.edges_by_source[NodeId(GADGET)]
+    assert (inherits.dst, inherits.rel) == (BASE, "inherits")
+
+
+def test_a_prose_link_to_an_entry_is_a_backlink_of_the_object() -> None:
+    out = linked(
+        {
+            "content/api/shop.md": ALIAS_PAGE,
+            "content/guide.md": "# Guide\n\n## Step 1\n\n[g][shop.parts.Gadget] [`shop.Gadget`][]\n",
+        }
+    )
+    edge = out.graph.edge("/guide.md", GADGET)
+    assert edge is not None
+    assert (edge.label, edge.anchor, edge.count) == ("g", "step-1", 2)
+    # the page link stays: the API page's own backlinks and figures see it as before
+    assert out.graph.edge("/guide.md", "/api/shop.md") is not None
+
+
+def test_an_external_object_is_named_as_the_code_graph_names_one() -> None:
+    model = shop_model()
+    model.objects["shop.parts"] = replace(model.objects["shop.parts"], external=True, file="")
+    assert symbol_node(model, "shop.parts.Gadget") == "external:python:shop.parts.Gadget"
+    assert symbol_node(model, "nowhere.Thing") == "external:python:nowhere.Thing"
+    assert symbol_node(shop_model(), "shop") == "python:src/shop/__init__.py"
 
 
 NAMES = [

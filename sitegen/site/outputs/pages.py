@@ -25,6 +25,7 @@ from sitegen.paths import (
     source_repo_path,
 )
 from sitegen.site.anchor_marks import with_old_anchors
+from sitegen.site.api_backlinks import page_entry_backlinks, with_entry_backlinks
 from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.home import home_view
@@ -126,6 +127,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         stale_notice(site, rec.path, site.addresses.out(node)),
         _home(node, rec, site),
         site.result.old_anchors.of(node),  # the aliases come from the store, not the page
+        page_entry_backlinks(site, node, site.addresses.out(node)),  # each API entry's
     )
 
 
@@ -150,6 +152,11 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     resolutions = site.result.linked.resolutions.get(node, [])
     body = scrollable_boxes(substitute_links(rec, resolutions, out, graph, site.addresses))
     body = with_old_anchors(body, site.result.old_anchors.of(node))
+    body = with_entry_backlinks(
+        body,
+        page_entry_backlinks(site, node, out),
+        lambda entry: site.renderer.render("entry_backlinks.html", entry=entry),
+    )
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]
     code_edges = [e for e in incoming if is_source_node(e.src)]
