@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import inspect
 import io
 import logging
@@ -22,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import griffe
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from sitegen.api.model import ApiKind, ApiModel, ApiObject, Expression, Parameter
 
@@ -244,7 +247,10 @@ def render_block(
     if obj is None:
         return "", [f"no object '{target}' was loaded"]
     _render_object(block, _Member(obj.name, target, obj), options.heading_level, 0, root=True)
-    return "\n".join(block.lines).strip("\n") + "\n", block.problems
+    text = "\n".join(block.lines).strip("\n") + "\n"
+    if text.startswith(("---", "+++")):  # at a page's start it would be its front matter
+        text = "\\" + text
+    return text, block.problems
 
 
 def _render_object(
@@ -1180,14 +1186,23 @@ def _inline(text: str) -> str:
 
 
 def _markdown(text: str) -> str:
-    """A docstring's markdown, its Sphinx roles made autorefs and a fence left open closed,
-    so it never swallows what the block writes after it."""
+    """A docstring's markdown, its Sphinx roles made autorefs, the lines that would reach
+    past it made text (``_inert``) and a fence left open closed, so it never swallows or
+    changes what the block writes after it."""
     text = _roles(text)
     open_fence = ""
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    lowered = text.lower()  # markdown-it ends an HTML block at its closing tag in any case
+    closers = {closer: lowered.rfind(closer) for closer in _HTML_CLOSERS}
+    at = 0
+    for i, line in enumerate(lines):
         found = _FENCE.match(line)
         if found is None:
+            if not open_fence:
+                lines[i] = _inert(line, at, closers)
+            at += len(line) + 1
             continue
+        at += len(line) + 1
         mark = found.group(1)
         if not open_fence:
             open_fence = mark
@@ -1197,7 +1212,64 @@ def _markdown(text: str) -> str:
             and not line.strip(mark[0] + " \t")
         ):
             open_fence = ""
-    return text + (f"\n{open_fence}" if open_fence else "")
+    return _contained("\n".join(lines) + (f"\n{open_fence}" if open_fence else ""))
+
+
+#: The line ``_contained`` puts after a docstring's text: a heading, which only a block that
+#: runs on to its closer (a fence, raw HTML, math) can take in.
+_SENTINEL = "sitegen-end-of-docstring"
+
+
+@functools.cache
+def _block_parser() -> MarkdownIt:
+    """CommonMark's block rules and the math blocks sitegen reads (no inline parsing)."""
+    md = MarkdownIt("commonmark").disable("inline")
+    dollarmath_plugin(md)
+    return md
+
+
+def _contained(text: str) -> str:
+    """``text`` when what follows it is read as written; else (a block it opens runs past
+    its end, which ``_inert`` and the fence count did not foresee) the text as a code
+    block, which nothing inside can leave."""
+    if not any(mark in text for mark in ("<", "`", "~", "$")):
+        return text
+    tokens = _block_parser().parse(f"{text}\n\n# {_SENTINEL}\n")
+    if len(tokens) >= 3 and tokens[-3].type == "heading_open" and tokens[-2].content == _SENTINEL:
+        return text
+    fence = _fence_for(text)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+#: What ends each raw HTML block that only its closer (or the page's end) ends.
+_HTML_CLOSERS = ("-->", "?>", "]]>", ">", "</script>", "</pre>", "</style>", "</textarea>")
+_HTML_OPENER = re.compile(
+    r" {0,3}<(?:(?P<comment>!--)|(?P<pi>\?)|(?P<cdata>!\[CDATA\[)|(?P<decl>![A-Za-z])"
+    r"|(?P<tag>script|pre|style|textarea)(?=[\s>]|$))",
+    re.IGNORECASE,
+)
+_KIND_CLOSER = {"comment": "-->", "pi": "?>", "cdata": "]]>", "decl": ">"}
+#: A line that is an attribute list alone: it would give its id to the next block, which
+#: may be the next object's heading.
+_ATTRIBUTE_LINE = re.compile(r"[ \t]*\{:?[ \t]*(?:[#.][^\s{}]|[A-Za-z_][\w-]*=)[^\n]*\}[ \t]*")
+
+
+def _inert(line: str, at: int, closers: Mapping[str, int]) -> str:
+    """A line of a docstring (outside fences; ``at`` its offset in the text) escaped when it
+    would reach past the docstring: a container's ``:::``, an attribute list alone, or a raw
+    HTML block that nothing after it closes (a ``<!--`` left open swallowed the rest of the
+    page). ``closers``: where each closer occurs last in the text."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3:
+        return line
+    if stripped.startswith(":::") or _ATTRIBUTE_LINE.fullmatch(line):
+        return "\\" + stripped
+    found = _HTML_OPENER.match(line)
+    if found is None:
+        return line
+    kind = found.lastgroup or ""
+    closer = _KIND_CLOSER.get(kind) or f"</{found.group('tag').lower()}>"
+    return line if closers.get(closer, -1) > at + found.start() + 1 else "\\" + stripped
 
 
 def _headings_under(text: str, path: str, level: int) -> str:

@@ -10,14 +10,18 @@ import re
 import textwrap
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from sitegen.api.load import ModuleSource, PackageSource, read_package
-from sitegen.api.model import ApiModel
+from sitegen.api.model import ApiKind, ApiModel, ApiObject, Docstring
 from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.paths import RepoPath
 from sitegen.progress import Progress
+from tests.safety.linear import grows_linearly
 
 PAGE = "docs/api.md"
 
@@ -381,3 +385,96 @@ def test_an_imported_member_sorts_at_its_import_line() -> None:
     )
     # mkdocstrings: Zed's alias_lineno 1, first() 8, LIMIT's last assignment 12
     assert [h.id for h in rec.headings] == ["pkg", "pkg.Zed", "pkg.first", "pkg.LIMIT"]
+
+
+# --- docstrings written to break the page ----------------------------------------------------
+
+HOSTILE = [
+    "<!--",
+    "-->",
+    "```",
+    "~~~",
+    ":::",
+    "::: warning",
+    "---",
+    "===",
+    '{id="x"}',
+    "{#pkg.b}",
+    "{: .note}",
+    "# Heading",
+    "Title\n---",
+    "<script>",
+    "<pre>",
+    "<?php",
+    "<![CDATA[",
+    "<!DOCTYPE",
+    "Args:",
+    "    a: b",
+    "Returns:",
+    "Examples:",
+    ">>> 1",
+    "!!! note",
+    "[x][pkg.a]",
+    ":class:`~pkg.b`",
+    "|",
+    "`",
+    "\\",
+    "    ",
+    "\t",
+    "\r",
+    "\n",
+    "\n\n",
+]
+OBJECTS = ("pkg", "pkg.a", "pkg.b", "pkg.c")
+
+
+def hostile_model(docstring: str) -> ApiModel:
+    """A module of three functions, the middle one with ``docstring``, each documented."""
+    model = ApiModel()
+    names = [(name.rpartition(".")[2], name) for name in OBJECTS[1:]]
+    model.objects["pkg"] = ApiObject(
+        "pkg", "pkg", ApiKind.MODULE, "src/pkg/__init__.py", 1, 9, members=tuple(names)
+    )
+    for i, (name, path) in enumerate(names):
+        text = f"B.\n\n{docstring}" if name == "b" else f"{name.upper()}."
+        model.objects[path] = ApiObject(
+            path, name, ApiKind.FUNCTION, "src/pkg/__init__.py", i + 2, i + 2,
+            docstring=Docstring(text, i + 2),
+        )  # fmt: skip
+    return model
+
+
+def expanded_page(docstring: str, raw_html: RawHtml = RawHtml.SANITIZE) -> PageRecord:
+    return extracted(hostile_model(docstring), "::: pkg\n", raw_html)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=8)), max_size=30),
+    st.sampled_from(list(RawHtml)),
+)
+def test_no_docstring_breaks_the_page(parts: list[str], raw_html: RawHtml) -> None:
+    rec = expanded_page("\n".join(parts), raw_html)
+    assert set(OBJECTS) <= set(rec.anchors)
+    ids = [h.id for h in rec.headings]
+    assert [i for i in ids if i in OBJECTS] == list(OBJECTS)  # each object's heading, in order
+
+
+def test_each_hostile_line_leaves_the_next_object_its_heading() -> None:
+    for line in HOSTILE:
+        rec = expanded_page(f"{line}\n")
+        assert [h.id for h in rec.headings if h.id in OBJECTS] == list(OBJECTS), line
+
+
+def test_a_huge_docstring_line_costs_linear_time() -> None:
+    ok, said = grows_linearly(
+        expanded_page, lambda n: "word <!-- `x` :class:`y` " * (n // 24), 5_000
+    )
+    assert ok, said
+    rec = expanded_page("x" * 100_000)
+    assert set(OBJECTS) <= set(rec.anchors)
+
+
+def test_hostile_lines_in_a_docstring_cost_linear_time() -> None:
+    ok, said = grows_linearly(expanded_page, lambda n: "\n".join(HOSTILE * max(n // 200, 1)), 2_000)
+    assert ok, said
