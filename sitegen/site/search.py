@@ -50,11 +50,18 @@ def page_sections(body_html: str) -> list[Section]:
     heading, anchor, start = "", "", 0
     for m in _HEADING.finditer(body_html):
         sections.append(Section(heading, anchor, plain_text(body_html[start : m.start()])))
-        heading = plain_text(_PERMALINK.sub("", m.group(3)))
+        heading = _entry_path(plain_text(_PERMALINK.sub("", m.group(3))), m.group(2))
         # The h1 is the page's top: its results link to the page itself.
         anchor, start = ("" if m.group(1) == "1" else m.group(2)), m.end()
     sections.append(Section(heading, anchor, plain_text(body_html[start:])))
     return [s for s in sections if s.heading or s.text]
+
+
+def _entry_path(heading: str, anchor: str) -> str:
+    """An API entry's heading shows its name (``area``) and its id is the object's path
+    (``shapes.Square.area``): the section is found by the whole path, as it is written in
+    code (content/guides/api-reference.md)."""
+    return anchor if "." in anchor and anchor.endswith("." + heading) else heading
 
 
 class _PageMemo:

@@ -219,3 +219,33 @@ def test_a_whole_build_shows_each_entrys_backlinks_and_exports_the_objects(tmp_p
     assert f"| {SQUARE} | shapes.core.Square | symbol |" in md
     assert f"| /api.md | {SQUARE} | documents |" in md
     assert f"| {CUBE} | {SQUARE} | inherits |" in md
+
+
+def test_search_finds_each_entry_by_its_path_and_summary() -> None:
+    from sitegen.api.model import Docstring
+    from sitegen.crawl import SourceFile
+    from sitegen.docs.pipeline import extract_pages
+    from sitegen.paths import RepoPath
+    from sitegen.progress import Progress
+    from sitegen.site.search import page_sections
+
+    model = _model()
+    square = model.objects["shapes.core.Square"]
+    model.objects[square.canonical] = ApiObject(
+        square.canonical, "Square", ApiKind.CLASS, square.file, 1, 2,
+        docstring=Docstring("A square with four sides.", 2),
+    )  # fmt: skip
+    module = model.objects["shapes.core"]
+    members = (("Cube", "shapes.core.Cube"), ("Square", "shapes.core.Square"))
+    model.objects[module.canonical] = ApiObject(
+        module.canonical, "core", ApiKind.MODULE, module.file, 1, 2, members=members
+    )
+    page = b"# API\n\n::: shapes.core\n    options:\n      show_if_no_docstring: true\n"
+    (rec,) = extract_pages(
+        [SourceFile(RepoPath("docs/api.md"), page)], 1, Progress(enabled=False), api=model
+    )
+    sections = {s.anchor: s for s in page_sections(rec.html)}
+    found = sections["shapes.core.Square"]
+    assert found.heading == "shapes.core.Square"
+    assert found.text.startswith("A square with four sides.")
+    assert sections["shapes.core.Cube"].heading == "shapes.core.Cube"
