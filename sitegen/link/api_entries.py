@@ -83,6 +83,17 @@ class ApiEntries:
         return self._pages.get(page, [])
 
 
+def qualified_name(model: ApiModel, canonical: str) -> str:
+    """The object's name inside its module (``Gadget.spin`` for ``shop.parts.Gadget.spin``);
+    "" for a module."""
+    parts = canonical.split(".")
+    for k in range(len(parts), 0, -1):
+        found = model.objects.get(".".join(parts[:k]))
+        if found is not None and found.kind is ApiKind.MODULE:
+            return ".".join(parts[k:])
+    return canonical
+
+
 def symbol_node(model: ApiModel, canonical: str) -> NodeId:
     """The graph node of an object: the code graph's own name for it
     (content/reference/code-graph.md), so that the entry and the code's importers and users

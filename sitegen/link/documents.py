@@ -14,11 +14,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from sitegen.api.blocks import find_blocks
+from sitegen.api.model import ApiObject
 from sitegen.code.records import CodeRecord, Symbol, Visibility
 from sitegen.docs.includes import include_places
 from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.docs.snippets import MAX_INCLUDES, SNIPPET_LINE, range_problem, split_range
 from sitegen.graph.model import Edge
+from sitegen.link.api_entries import ApiEntries, qualified_name
 from sitegen.link.rules import Outcome, Resolved
 from sitegen.paths import NodeId, is_source_node, source_repo_path
 
@@ -187,6 +190,7 @@ def documented(
     edges: Mapping[str, list[Edge]] | None = None,
     broken: Iterable[tuple[str, int, int]] = (),
     content_files: Iterable[str] = (),
+    entries: ApiEntries | None = None,
 ) -> dict[str, list[DocRef]]:
     """Every page (by repository path) -> what it documents, sorted by place in the page.
 
@@ -195,7 +199,9 @@ def documented(
     snippet or include name was read from (``Crawl.snippet_paths``); ``edges`` each page's
     outgoing edges (for its typed relations); ``broken`` the places (page, line, column) of
     the broken links and anchors, which document nothing; ``content_files`` the pages and
-    assets, which a snippet may include but never documents (they are content, not code).
+    assets, which a snippet may include but never documents (they are content, not code);
+    ``entries`` the objects the API pages show (sitegen/link/api_entries.py): a ``:::`` block
+    documents its object's lines, and so does a link or autoref that lands on an entry.
     A page that documents nothing has no entry."""
     symbols = _Symbols(code)
     broken_at = set(broken)
@@ -205,7 +211,8 @@ def documented(
     for rec in sorted(pages, key=lambda p: p.path):
         data = page_bytes.get(rec.path, b"")
         refs = [
-            *_from_links(rec, resolutions.get(rec.path, []), symbols, data, broken_at),
+            *_from_links(rec, resolutions.get(rec.path, []), symbols, data, broken_at, entries),
+            *_from_blocks(rec.path, data, entries),
             *_from_snippets(rec.path, data, included),
             *_from_includes(rec.path, data, included),
             *_from_relations(rec, (edges or {}).get(rec.path, [])),
@@ -221,15 +228,58 @@ def _from_links(
     symbols: _Symbols,
     data: bytes,
     broken: set[tuple[str, int, int]],
+    entries: ApiEntries | None = None,
 ) -> Iterable[DocRef]:
     for link, res in zip(rec.links, resolutions, strict=False):
-        if res.outcome is not Outcome.INTERNAL or res.node is None or not is_source_node(res.node):
+        if res.outcome is not Outcome.INTERNAL or res.node is None:
+            continue
+        if entries and _in_block(link, data):
+            continue  # a block's own Source links and docstring refs: the block says it
+        if not is_source_node(res.node):
+            entry = entries.by_place.get((res.node, res.fragment)) if entries else None
+            if entry is not None and entries is not None:
+                how = AUTOREF if link.kind is LinkKind.AUTOREF else LINK
+                yield from _object_ref(
+                    rec.path, link.line, link.column, how, entries, entry.canonical
+                )
             continue
         if (rec.path, link.line, link.column) in broken:
             continue  # a line past the file's end: a broken anchor, never stale
         ref = _link_ref(rec.path, link, path_of(res.node), res.fragment, symbols, data)
         if ref is not None:
             yield ref
+
+
+def _in_block(link: Link, data: bytes) -> bool:
+    """Whether a link is one a ``:::`` block's expansion wrote (placed at its ``:::``)."""
+    return data[link.offset : link.offset + 3] == b":::"
+
+
+def _from_blocks(page: str, data: bytes, entries: ApiEntries | None) -> Iterable[DocRef]:
+    """``::: pkg.Name`` documents the lines of the object it shows, at the ``:::`` line."""
+    if not entries or b":::" not in data:
+        return
+    for block in find_blocks(data):
+        canonical = entries.model.target(block.target)
+        if canonical is not None:
+            column = data.find(b":::", block.start) - data.rfind(b"\n", 0, block.start)
+            yield from _object_ref(page, block.line, column, DIRECTIVE, entries, canonical)
+
+
+def _object_ref(
+    page: str, line: int, column: int, how: str, entries: ApiEntries, canonical: str
+) -> Iterable[DocRef]:
+    """What pointing at an object documents: its lines in the file that defines it (none for
+    an installed dependency's object, which is no file of the project)."""
+    obj: ApiObject | None = entries.model.objects.get(canonical)
+    if obj is None or not obj.file:
+        return
+    symbol = qualified_name(entries.model, canonical)
+    public = obj.is_public and not any(
+        p.startswith("_") and not p.startswith("__") for p in symbol.split(".")
+    )
+    end = max(obj.endlineno, obj.lineno)
+    yield DocRef(page, line, column, how, obj.file, symbol, obj.lineno, end, public)
 
 
 def _from_relations(rec: PageRecord, edges: Iterable[Edge]) -> Iterable[DocRef]:

@@ -308,3 +308,26 @@ def test_a_site_without_blocks_has_no_entry_step() -> None:
     (guide,) = records
     traced = trace_link(index, records, code, {}, None, guide, guide.links[0])
     assert [s.rule for s in traced.steps] == [Rule.AUTOREF, Rule.ANCHOR]
+
+
+def test_what_a_page_documents_follows_its_entries_to_the_objects_lines() -> None:
+    from sitegen.link.documents import DocRef, documented
+
+    pages = {
+        "content/api/gadget.md": GADGET_PAGE,
+        "content/guide.md": "# Guide\n\nSee [the gadget][shop.Gadget].\n",
+    }
+    index, records, code = site(pages)
+    out = link_all(index, records, code, {p: t.count("\n") for p, t in SOURCES.items()})
+    by_path = {r.path: out.resolutions[index.node_for(r.path)] for r in records}  # type: ignore[index]
+    docs = documented(
+        records, by_path, code, {p: t.encode() for p, t in pages.items()}, {}, entries=out.entries
+    )
+    parts = "src/shop/parts.py"
+    assert docs["content/guide.md"] == [
+        DocRef("content/guide.md", 3, 5, "autoref", parts, "Gadget", 6, 6)
+    ]
+    # the block documents its object, once: not again through each Source link it writes
+    assert docs["content/api/gadget.md"] == [
+        DocRef("content/api/gadget.md", 3, 1, "directive", parts, "Gadget", 6, 6)
+    ]
