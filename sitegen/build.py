@@ -259,6 +259,8 @@ def _extract_pages_step(
         slugs=SlugStyle(config.slugs),
         api=api,
         api_options=api_options,
+        # show_source lists an object's lines from the bytes the crawl read, never the disk
+        api_sources={f.path: f.data for f in found.code} if api is not None else None,
     )
     return pages, api, api_diags
 
