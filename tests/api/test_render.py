@@ -383,7 +383,7 @@ def test_signature_inline_separate_wrapped_and_annotated(model: ApiModel) -> Non
     )
     assert (
         "```python\nGadget(\n    weight: int = LIMIT,\n    *,\n    label: str | None = None,\n"
-        "    home: Path = Path('.'),\n)\n```"
+        '    home: Path = Path("."),\n)\n```'  # wrapped as ruff writes it: double quotes
     ) in text
     short = rendered(
         model,
