@@ -7,7 +7,7 @@ from markdown_it import MarkdownIt
 
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.nesting import MAX_NESTING
-from tests.safety.linear import cpu_seconds
+from tests.safety.linear import costs_at_most
 
 #: markdown-it as bench/pathological.py runs it: CommonMark, with sitegen's nesting limit.
 MARKDOWN_IT = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
@@ -20,7 +20,7 @@ def within_markdown_it(
     render of it, plus ``allowance`` CPU seconds for what every page costs (hashing,
     sanitizing) where markdown-it does next to nothing; and a sentence for the assertion."""
     data = text.encode("utf-8", "surrogatepass")
-    ours = cpu_seconds(lambda: extract_page("p.md", data))
-    theirs = cpu_seconds(lambda: md.render(text))
-    said = f"{ours:.3f} s against markdown-it's {theirs:.3f} s"
-    return ours <= times * theirs + allowance, said
+    ok, said = costs_at_most(
+        lambda: extract_page("p.md", data), lambda: md.render(text), times, allowance
+    )
+    return ok, f"{said} (markdown-it's parse and render)"
