@@ -173,6 +173,9 @@ class SiteIndex:
     #: The Python objects ``:::`` blocks show (sitegen/api/), for cross-references to their
     #: entries; None when no page has a block.
     api: ApiModel | None = None
+    #: The pages the ``api`` option generated (no file holds them): a wikilink's name prefers
+    #: a page written by hand (content/guides/api-reference.md).
+    generated: frozenset[str] = frozenset()
     #: (destination, linking folder) -> resolution, filled by ``resolve``.
     cache: dict[tuple[str, str], tuple[Resolved, str | None]] = field(default_factory=dict)
 

@@ -654,6 +654,7 @@ def crawl_index(
         inventories=load_inventories(config.inventories, found.inventories),
         old_anchors=old_anchors or {},
         api=api,
+        generated=frozenset(found.generated),
     )
 
 

@@ -64,7 +64,7 @@ def resolve_wikilink(
     if not key:
         trace.step(Rule.SELF, "no name: the linking page itself")
         return WikiTarget(Resolved(Outcome.SELF, fragment=fragment))
-    matches = _matches(key, names, trace)
+    matches = _written_first(_matches(key, names, trace), index.generated, trace)
     if not matches:
         looked = content_repo_path(names.content, written + ".md")
         return WikiTarget(Resolved(Outcome.MISSING, index.missing_node(looked), fragment, looked))
@@ -102,6 +102,21 @@ def _matches(key: str, names: WikiNames, trace: Trace) -> list[str]:
         matches = names.by_title.get(key, [])
         trace.step(Rule.WIKILINK, "pages of that title", ", ".join(matches))
     return matches
+
+
+def _written_first(matches: list[str], generated: frozenset[str], trace: Trace) -> list[str]:
+    """Among pages of one name, those written by hand: an API page the ``api`` option made
+    (``anchors`` for a module ``anchors``) never makes an author's ``[[anchors]]`` ambiguous."""
+    written = [m for m in matches if m not in generated]
+    if not written or len(written) == len(matches):
+        return matches
+    trace.step(
+        Rule.WIKILINK,
+        "pages written by hand before generated API pages",
+        ", ".join(written),
+        (Rejected(m, "a generated API page") for m in matches if m in generated),
+    )
+    return written
 
 
 def _fragment(heading: str) -> str:

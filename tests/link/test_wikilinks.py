@@ -124,3 +124,32 @@ def test_wikilinks_are_edges_and_problems_are_diagnostics() -> None:
         "broken-link",
         "broken-anchor",
     }
+
+
+def test_a_page_written_by_hand_wins_over_a_generated_api_page_of_its_name() -> None:
+    """``api = ["sitegen"]`` makes ``reference/api/sitegen/docs/anchors.md``; an author's
+    ``[[anchors]]`` still means the page they wrote, with no ambiguity reported. Between
+    generated pages alone, the usual rule (the nearest, reported) holds."""
+    written, made = "content/syntax/anchors.md", "content/reference/api/sitegen/docs/anchors.md"
+    other_made = "content/reference/api/sitegen/link/anchors.md"
+    index = SiteIndex(
+        content="content",
+        pages={written, made, other_made, "content/index.md"},
+        assets=set(),
+        sources=set(),
+        dirs=set(),
+        generated=frozenset({made, other_made}),
+    )
+    names = wiki_names(index, {})
+    found = resolve_wikilink("anchors", "content/reference/api/index.md", names, index)
+    assert (found.found, found.others) == (written, ())
+    alone = SiteIndex(
+        content="content",
+        pages={made, other_made, "content/index.md"},
+        assets=set(),
+        sources=set(),
+        dirs=set(),
+        generated=frozenset({made, other_made}),
+    )
+    found = resolve_wikilink("anchors", "content/index.md", wiki_names(alone, {}), alone)
+    assert found.found == made and found.others == (other_made,)
