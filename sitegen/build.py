@@ -273,13 +273,14 @@ def _api_step(
     handler; no model when nothing names one (content/guides/api-reference.md). The ``api``
     option's pages are generated here and join the crawl's pages, before any is extracted
     (content/guides/configuration.md#api)."""
-    from sitegen.api.load import load_api, python_handler
     from sitegen.api.pages import api_pages, named_packages, written_blocks
 
     written = written_blocks(found.pages)
     needed = {**named_packages(config), **written}
     if not needed:
         return None, {}, []
+    from sitegen.api.load import load_api, python_handler  # griffe: only when a page needs it
+
     model, diagnostics = load_api(config, found, needed, config.cache_dir)
     found_options = python_handler(config).get("options")
     options = found_options if isinstance(found_options, dict) else {}

@@ -20,13 +20,15 @@ import re
 import tokenize
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import griffe
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from sitegen.api.model import ApiKind, ApiModel, ApiObject, Expression, Parameter
+
+if TYPE_CHECKING:  # griffe's types in annotations only; it is imported where used
+    import griffe
 
 #: Objects one block may show at most (a package of thousands of members is cut, said once).
 MAX_OBJECTS = 5_000
@@ -718,6 +720,8 @@ class _Captured(logging.Handler):
 
 
 def _render_docstring(block: _Block, member: _Member, level: int) -> None:
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     obj = member.obj
     sections = _with_documented_parameters(block, obj, _parsed(block, obj, obj.name))
     if obj.kind is ApiKind.CLASS and block.options.merge_init_into_class:
@@ -765,6 +769,8 @@ def annotated_doc(annotation: Expression | None) -> str | None:
 def _documented_parameters(block: _Block, obj: ApiObject) -> list[griffe.DocstringParameter]:
     """The parameters of ``obj`` documented by ``Doc`` in their annotation (not ``self``
     nor ``cls`` of a method), with their names as a docstring writes them (``*args``)."""
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     if obj.kind is not ApiKind.FUNCTION or "Doc" not in "".join(
         p.annotation.text for p in obj.parameters if p.annotation is not None
     ):
@@ -794,6 +800,8 @@ def _with_documented_parameters(
 ) -> list[griffe.DocstringSection]:
     """``sections`` with the ``Doc`` descriptions of the parameters: into the docstring's
     Parameters section where it says nothing of one, else as a section after the text."""
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     documented = _documented_parameters(block, obj)
     if not documented:
         return sections
@@ -817,6 +825,8 @@ def _parsed(
 ) -> list[griffe.DocstringSection]:
     """The docstring of ``obj`` parsed in the block's style, griffe's warnings kept as
     problems (``path:line: message`` of the object's file)."""
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     if obj.docstring is None or not obj.docstring.text.strip():
         return []
     opts = block.options
@@ -851,6 +861,8 @@ def _griffe_parent(obj: ApiObject, name: str, owner: ApiObject | None) -> griffe
     """A griffe object that stands for ``obj`` while its docstring is parsed: the parser
     reads the parameters (defaults and types fill the table, unknown names are warned
     about) and whether it is an ``__init__``."""
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     parent: griffe.Object
     if obj.kind is ApiKind.FUNCTION:
         parameters = griffe.Parameters(
@@ -881,6 +893,8 @@ def _griffe_parent(obj: ApiObject, name: str, owner: ApiObject | None) -> griffe
 
 def _griffe_expression(text: str) -> str | griffe.Expr:
     """``text`` as griffe's expression (its text when it is none)."""
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     parsed = _parsed_annotation(text)
     if parsed is None:
         return text
@@ -893,6 +907,8 @@ def _griffe_expression(text: str) -> str | griffe.Expr:
 def _render_section(
     block: _Block, obj: ApiObject, section: griffe.DocstringSection, path: str
 ) -> None:
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     kind = section.kind
     value: Any = section.value
     cell = _table_cells(block)
@@ -961,6 +977,8 @@ def _parameters_table(
     """Name, Type, Description, Default (*required* when there is none); the type and the
     default come from the signature when the docstring gives none. With
     ``parameter_headings`` each name is the anchor ``path(name)``, as mkdocstrings' id."""
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     init = _init_of(block.model, obj) if obj.kind is ApiKind.CLASS else None
     by_name = {p.name: p for p in (init or obj).parameters}
     rows = []
@@ -1033,16 +1051,17 @@ def _expression(block: _Block, expression: Expression, *, in_table: bool = False
     return "".join(p for p in pieces if p)
 
 
-#: The first column's title of a section in spaCy's style (mkdocstrings' words).
+#: The first column's title of a section in spaCy's style (mkdocstrings' words), by the
+#: value of griffe's ``DocstringSectionKind`` (griffe is imported only to parse docstrings).
 _SPACY_TITLES = {
-    griffe.DocstringSectionKind.parameters: "PARAMETER",
-    griffe.DocstringSectionKind.other_parameters: "PARAMETER",
-    griffe.DocstringSectionKind.attributes: "ATTRIBUTE",
-    griffe.DocstringSectionKind.returns: "RETURNS",
-    griffe.DocstringSectionKind.yields: "YIELDS",
-    griffe.DocstringSectionKind.receives: "RECEIVES",
-    griffe.DocstringSectionKind.raises: "RAISES",
-    griffe.DocstringSectionKind.warns: "WARNS",
+    "parameters": "PARAMETER",
+    "other parameters": "PARAMETER",
+    "attributes": "ATTRIBUTE",
+    "returns": "RETURNS",
+    "yields": "YIELDS",
+    "receives": "RECEIVES",
+    "raises": "RAISES",
+    "warns": "WARNS",
 }
 
 
@@ -1071,7 +1090,7 @@ def _table(
         block.add(*(f"- {_list_item(item)}" for item in items), "")
         return
     if style == "spacy":
-        first = _SPACY_TITLES.get(kind) or title.rstrip(":").upper()
+        first = _SPACY_TITLES.get(kind.value) or title.rstrip(":").upper()
         block.add(f"| {_inline(first)} | DESCRIPTION |", "|---|---|")
         block.add(*(f"| {_spacy_row(item)} |" for item in items), "")
         return
@@ -1104,6 +1123,8 @@ def _spacy_row(item: dict[str, str]) -> str:
 
 
 def _examples(block: _Block, title: str, items: list[tuple[Any, str]]) -> None:
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
     block.add(f"**{_inline(title)}:**", "")
     for kind, text in items:
         if kind is griffe.DocstringSectionKind.examples:
