@@ -1151,7 +1151,13 @@ def _render_source(block: _Block, obj: ApiObject) -> None:
     folder = posixpath.dirname(block.page)
     href = posixpath.relpath(obj.file, folder or ".") if block.page else "/" + obj.file
     lines = f"#L{obj.lineno}" + (f"-L{obj.endlineno}" if obj.endlineno > obj.lineno else "")
-    block.add(f"[Source code in {_code(obj.file)}]({_destination(href + lines)})", "")
+    shown = (
+        f"line {obj.lineno}"
+        if obj.endlineno <= obj.lineno
+        else (f"lines {obj.lineno}-{obj.endlineno}")
+    )
+    # The link names the place; the listing below (mkdocstrings' "Source code in") shows it.
+    block.add(f"Defined in [{_code(obj.file)}, {shown}]({_destination(href + lines)})", "")
     if obj.kind in (ApiKind.CLASS, ApiKind.FUNCTION):
         _source_listing(block, obj)
 

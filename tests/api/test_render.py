@@ -355,7 +355,8 @@ def test_labels_bases_and_source(model: ApiModel) -> None:
     assert "Bases: [`Frame`][gizmo.parts.Frame], `Generic[`[`T`][gizmo.parts.T]`]`" in text
     assert "`classmethod`" in text and "`property`" in text
     assert (
-        "[Source code in `tests/api/fixtures/src/gizmo/parts.py`](../src/gizmo/parts.py#L" in text
+        "Defined in [`tests/api/fixtures/src/gizmo/parts.py`, lines " in text
+        and "](../src/gizmo/parts.py#L" in text
     )
     bare = rendered(
         model, "gizmo.parts.Gadget", show_labels=False, show_bases=False, show_source=False
