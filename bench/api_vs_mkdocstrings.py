@@ -175,7 +175,8 @@ class PageReader(HTMLParser):
             self.current, self.blocks, self.after_title = ident, 0, False
             self.page.objects.setdefault(ident, Shown())
         block = tag in HEADINGS or tag == "pre" or "doc-signature" in classes
-        if block and self.text is None:
+        in_source = any(t == "details" for t, _ in self.stack)  # a "Source code" listing
+        if block and self.text is None and not in_source:
             self.blocks += 1
             if self.blocks <= 2:  # the heading, and the signature block right after it
                 self.text, self.capture_tag = [], tag
