@@ -427,10 +427,13 @@ def _kept(opts: RenderOptions, parent: ApiObject, m: _Member) -> bool:
 
 
 def _is_public(parent: ApiObject, m: _Member) -> bool:
-    if parent.exports is not None and parent.kind is ApiKind.MODULE:
+    """griffe's ``is_public`` of the member as reached: listed in its module's ``__all__``
+    (an empty one counts as none); else not private, and not imported, since an imported
+    name is public only when ``__all__`` says so."""
+    if parent.exports and parent.kind is ApiKind.MODULE:
         return m.name in parent.exports
     if m.imported:
-        return not m.name.startswith("_")
+        return False
     return m.obj.is_public
 
 

@@ -370,6 +370,8 @@ IMPORTS = {
 
 
         LIMIT = 2
+
+        __all__ = ["Zed", "first", "LIMIT"]  # an imported name is shown when __all__ lists it
     ''',
     "pkg/other.py": '''
         class Zed:

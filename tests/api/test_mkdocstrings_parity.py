@@ -1,0 +1,62 @@
+"""Where sitegen's API blocks differed from mkdocs + mkdocstrings-python on FastAPI's and
+pydantic's reference pages (bench/README.md, "API pages vs mkdocstrings"), each rule on a small
+package written here and read by the real loader: griffe's public rule for imported names,
+bases written as dotted names, explicit member lists, classes bound by an import, parameters
+described by ``deprecated("…")``, the first parameter of a merged ``__init__``, a class
+docstring that documents ``__init__``'s parameters, and overloads."""
+
+from __future__ import annotations
+
+import re
+
+from sitegen.api.blocks import merged_options
+from sitegen.api.model import ApiModel
+from sitegen.api.render import render_block
+from tests.api.test_render_options import PAGE, model_of
+
+
+def rendered(model: ApiModel, target: str, **options: object) -> tuple[str, list[str]]:
+    merged, problems = merged_options({}, options)
+    assert problems == []
+    return render_block(model, target, merged, PAGE)
+
+
+def ids(model: ApiModel, target: str, **options: object) -> list[str]:
+    return re.findall(r'\{id="([^"]+)"\}', rendered(model, target, **options)[0])
+
+
+# --- 1. an imported name is public only when __all__ lists it ---------------------------------
+
+IMPORTED = {
+    "pkg/__init__.py": '"""A package."""\n',
+    "pkg/errors.py": '''
+        class Failure(Exception):
+            """A failure."""
+    ''',
+    "pkg/plain.py": '''
+        """No __all__: what it imports is not its API."""
+
+        from pkg.errors import Failure
+
+
+        def run() -> None:
+            """Run."""
+    ''',
+    "pkg/listed.py": '''
+        """An __all__ that names the import."""
+
+        from pkg.errors import Failure
+
+        __all__ = ["Failure", "run"]
+
+
+        def run() -> None:
+            """Run."""
+    ''',
+}
+
+
+def test_an_imported_name_without_all_is_not_shown() -> None:
+    model = model_of(IMPORTED)
+    assert ids(model, "pkg.plain") == ["pkg.plain", "pkg.plain.run"]
+    assert ids(model, "pkg.listed") == ["pkg.listed", "pkg.listed.Failure", "pkg.listed.run"]
