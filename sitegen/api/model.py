@@ -142,7 +142,16 @@ class ApiModel:
     def bases_of(self, obj: ApiObject) -> Iterator[ApiObject]:
         """The loaded base classes of a class, in the order written."""
         for base in obj.bases:
-            for ref in base.names[:1] or (TypeRef(base.text, base.text),):
-                found = self.get(ref.path)
-                if found is not None and found.kind is ApiKind.CLASS:
-                    yield found
+            found = self.get(base_path(base))
+            if found is not None and found.kind is ApiKind.CLASS:
+                yield found
+
+
+def base_path(base: Expression) -> str:
+    """The path of the class a base expression names: the name it ends with before any
+    ``[`` (``httpx.Client`` is ``Client`` of the module ``httpx``, ``Generic[T]`` is
+    ``Generic``), as griffe resolves it; the text itself when no name of it is known."""
+    head = base.text.partition("[")[0].strip()
+    last = head.rpartition(".")[2]
+    ref = next((r for r in base.names if r.text == last), None)
+    return ref.path if ref is not None else head

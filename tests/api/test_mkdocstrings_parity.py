@@ -60,3 +60,38 @@ def test_an_imported_name_without_all_is_not_shown() -> None:
     model = model_of(IMPORTED)
     assert ids(model, "pkg.plain") == ["pkg.plain", "pkg.plain.run"]
     assert ids(model, "pkg.listed") == ["pkg.listed", "pkg.listed.Failure", "pkg.listed.run"]
+
+
+# --- 2. a base written as a dotted name -----------------------------------------------------
+
+DOTTED_BASE = {
+    "net/__init__.py": '''
+        class Client:
+            """A client."""
+
+            def get(self, url: str) -> None:
+                """Get ``url``."""
+    ''',
+    "pkg/__init__.py": '''
+        from typing import Generic, TypeVar
+
+        import net
+
+        T = TypeVar("T")
+
+
+        class TestClient(net.Client, Generic[T]):
+            """A client for tests."""
+    ''',
+}
+
+
+def test_members_are_inherited_from_a_base_written_module_dot_class() -> None:
+    model = model_of(DOTTED_BASE)
+    found = model.get("pkg.TestClient")
+    assert found is not None
+    assert [base.canonical for base in model.bases_of(found)] == ["net.Client"]
+    assert ids(model, "pkg.TestClient", inherited_members=True) == [
+        "pkg.TestClient",
+        "pkg.TestClient.get",
+    ]
