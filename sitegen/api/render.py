@@ -319,23 +319,44 @@ def _heading_text(block: _Block, obj: ApiObject, text: str) -> str:
 def _members(block: _Block, member: _Member, root: bool) -> list[_Member]:
     """The members shown, filtered and ordered as mkdocstrings-python does."""
     opts, obj = block.options, member.obj
-    if obj.kind not in (ApiKind.MODULE, ApiKind.CLASS) or opts.members is False:
+    if obj.kind not in (ApiKind.MODULE, ApiKind.CLASS):
         return []
-    listed = opts.members if root and isinstance(opts.members, list) else None
     found = [m for m in _all_members(block.model, member) if _inherited_kept(opts, m)]
-    if listed is not None:
-        by_name = {m.name: m for m in found}
-        found = [by_name[name] for name in listed if name in by_name]
-    elif opts.members is not True:
-        found = [m for m in found if _kept(opts, obj, m)]
-    if not opts.show_if_no_docstring:
-        found = [m for m in found if _has_docstrings(block.model, m.obj, set())]
+    found = _selected(block, obj, found, opts.members if root else None)
+    listed = opts.members if root and isinstance(opts.members, list) and opts.members else None
     if opts.merge_init_into_class and obj.kind is ApiKind.CLASS:
         found = [m for m in found if m.name != "__init__"]
     if not opts.show_submodules:
         found = [m for m in found if m.obj.kind is not ApiKind.MODULE]
     found = [m for m in found if not _is_parent(member, m)]
     return _ordered(opts, found, listed, through_alias=member.path != obj.canonical)
+
+
+def _selected(
+    block: _Block, parent: ApiObject, found: list[_Member], chosen: list[str] | bool | None
+) -> list[_Member]:
+    """mkdocstrings' choice among the members: ``members`` (the root's only) as a list keeps
+    the members it names and ``true`` every member, neither filtered nor tested for a
+    docstring; ``false`` or ``[]`` keeps the inherited ones the options selected. Otherwise
+    the filters, then the docstring test; members named in an ``inherited_members`` list
+    pass both."""
+    opts = block.options
+    listed_inherited = isinstance(opts.inherited_members, list)
+    if chosen is True:
+        return found
+    if chosen is False or chosen == []:
+        return [m for m in found if m.inherited]
+    if isinstance(chosen, list):  # in the list's order, which names every member shown
+        wanted = set(chosen)
+        return [m for m in found if m.name in wanted]
+    found = [m for m in found if (listed_inherited and m.inherited) or _kept(opts, parent, m)]
+    if not opts.show_if_no_docstring:
+        found = [
+            m
+            for m in found
+            if (listed_inherited and m.inherited) or _has_docstrings(block.model, m.obj, set())
+        ]
+    return found
 
 
 def _all_members(model: ApiModel, member: _Member) -> list[_Member]:

@@ -95,3 +95,63 @@ def test_members_are_inherited_from_a_base_written_module_dot_class() -> None:
         "pkg.TestClient",
         "pkg.TestClient.get",
     ]
+
+
+# --- 3. an explicit members list, or members: true ------------------------------------------
+
+LISTED = {
+    "pkg/__init__.py": '''
+        """A package."""
+
+        from typing import Literal
+
+        __version__ = "1.0"
+
+        ExtraValues = Literal["allow", "ignore"]
+
+
+        def run() -> None:
+            """Run."""
+
+
+        def _hidden() -> None:
+            pass
+
+
+        class Tool:
+            """A tool."""
+
+            def use(self) -> None:
+                """Use it."""
+
+            def _inner(self) -> None:
+                """Filtered below the root."""
+    ''',
+}
+
+
+def test_a_members_list_keeps_what_it_names_without_filters_or_docstrings() -> None:
+    model = model_of(LISTED)
+    assert ids(model, "pkg", members=["run", "__version__", "ExtraValues", "_hidden"]) == [
+        "pkg",
+        "pkg.__version__",
+        "pkg.ExtraValues",
+        "pkg.run",
+        "pkg._hidden",
+    ]  # attributes, then functions, each in the list's order
+    # the filters and the docstring test, without a list
+    assert ids(model, "pkg") == ["pkg", "pkg.Tool", "pkg.Tool.use", "pkg.run"]
+
+
+def test_members_true_keeps_every_member_of_the_root_only() -> None:
+    model = model_of(LISTED)
+    shown = ids(model, "pkg", members=True)
+    assert shown == [
+        "pkg",
+        "pkg.ExtraValues",
+        "pkg.__version__",
+        "pkg.Tool",
+        "pkg.Tool.use",
+        "pkg._hidden",
+        "pkg.run",
+    ]
