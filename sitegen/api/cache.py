@@ -29,7 +29,7 @@ from sitegen.fsutil import write_atomically
 from sitegen.state import Unreadable, read_json, set_aside
 
 #: Raise when what an entry holds changes (a field of the model, a rule of the loader).
-SCHEMA = 1
+SCHEMA = 2
 FILE_NAME = "api.json"
 
 
@@ -121,6 +121,7 @@ def _object_doc(obj: ApiObject) -> list[Any]:
         obj.is_public,
         list(obj.decorators),
         obj.external,
+        obj.is_imported,
     ]
 
 
@@ -151,7 +152,8 @@ def _entry(value: Any) -> PackageEntry:
 
 def _object(value: Any) -> ApiObject:
     (canonical, name, kind, file, lineno, endlineno, labels, docstring, parameters, returns,
-     annotation, attr_value, bases, members, exports, public, decorators, external) = _list(value, 18)  # fmt: skip
+     annotation, attr_value, bases, members, exports, public, decorators, external,
+     imported) = _list(value, 19)  # fmt: skip
     return ApiObject(
         canonical=_str(canonical),
         name=_str(name),
@@ -171,6 +173,7 @@ def _object(value: Any) -> ApiObject:
         is_public=_bool(public),
         decorators=_strs(decorators),
         external=_bool(external),
+        is_imported=_bool(imported),
     )
 
 

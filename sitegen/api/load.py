@@ -632,6 +632,7 @@ def _api_object(
         members=members,
         is_public=obj.is_public,
         external=external,
+        is_imported=obj.is_imported,
         **extra,
     )
 

@@ -96,6 +96,9 @@ class ApiObject:
     decorators: tuple[str, ...] = ()
     #: From an installed dependency, read for the pages only.
     external: bool = False
+    #: griffe's ``is_imported``: the name is bound by an import in its parent as well (a
+    #: fallback class under ``except ImportError:``), so it is public only by ``__all__``.
+    is_imported: bool = False
 
     def member_names(self) -> list[str]:
         return [name for name, _ in self.members]

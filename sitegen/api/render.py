@@ -431,7 +431,7 @@ def _kept(opts: RenderOptions, parent: ApiObject, m: _Member) -> bool:
     public = _is_public(parent, m)
     if opts.filters == "public":
         return public
-    if m.imported and not public:
+    if _bound_by_import(m) and not public:
         return False
     filters = opts.filters if isinstance(opts.filters, list) else []
     keep: bool | None = None
@@ -453,9 +453,17 @@ def _is_public(parent: ApiObject, m: _Member) -> bool:
     name is public only when ``__all__`` says so."""
     if parent.exports and parent.kind is ApiKind.MODULE:
         return m.name in parent.exports
-    if m.imported:
+    if _bound_by_import(m):
         return False
     return m.obj.is_public
+
+
+def _bound_by_import(m: _Member) -> bool:
+    """griffe's ``is_imported`` of the member as reached: an alias, or an object whose name
+    an import binds in its parent too (a fallback class under ``except ImportError:``).
+    A submodule its package imports is not counted, as mkdocstrings tests modules apart."""
+    own = not m.inherited and m.obj.kind is not ApiKind.MODULE
+    return m.imported or (own and m.obj.is_imported)
 
 
 def _has_docstrings(model: ApiModel, obj: ApiObject, seen: set[str]) -> bool:

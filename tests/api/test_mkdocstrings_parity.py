@@ -8,8 +8,10 @@ docstring that documents ``__init__``'s parameters, and overloads."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from sitegen.api.blocks import merged_options
+from sitegen.api.cache import PackageEntry, read_cache, write_cache
 from sitegen.api.model import ApiModel
 from sitegen.api.render import render_block
 from tests.api.test_render_options import PAGE, model_of
@@ -155,3 +157,38 @@ def test_members_true_keeps_every_member_of_the_root_only() -> None:
         "pkg._hidden",
         "pkg.run",
     ]
+
+
+# --- 4. a class whose name an import binds too ----------------------------------------------
+
+FALLBACK = {
+    "pkg/__init__.py": '''
+        """Models."""
+
+        try:
+            from email_validator import EmailStr
+        except ImportError:
+
+            class EmailStr(str):
+                """Stands in for email_validator's."""
+
+
+        class Contact:
+            """A contact."""
+    ''',
+}
+
+
+def test_a_fallback_class_under_except_importerror_is_imported_and_not_shown() -> None:
+    model = model_of(FALLBACK)
+    assert model.objects["pkg.EmailStr"].is_imported
+    assert not model.objects["pkg.Contact"].is_imported
+    assert ids(model, "pkg") == ["pkg", "pkg.Contact"]
+    assert ids(model, "pkg", filters=[]) == ["pkg", "pkg.Contact"]
+
+
+def test_is_imported_survives_the_cache(tmp_path: Path) -> None:
+    entry = PackageEntry("key", {"pkg.EmailStr": model_of(FALLBACK).objects["pkg.EmailStr"]})
+    write_cache(tmp_path / "api.json", "v", {"pkg": entry})
+    cached, problems = read_cache(tmp_path / "api.json", "v")
+    assert problems == [] and cached["pkg"].objects["pkg.EmailStr"].is_imported
