@@ -770,12 +770,16 @@ def _render_docstring(block: _Block, member: _Member, level: int) -> None:
 
 #: Where ``Doc`` of PEP 727 comes from (griffe_typingdoc reads these).
 _DOC_PATHS = frozenset({"typing.Doc", "typing_extensions.Doc", "annotated_doc.Doc"})
+#: Where ``deprecated`` (PEP 702) comes from, as griffe_typingdoc reads it in ``Annotated``.
+_DEPRECATED_PATHS = frozenset({"typing.deprecated", "typing_extensions.deprecated"})
 
 
 def annotated_doc(annotation: Expression | None) -> str | None:
-    """The text of ``Doc("…")`` in ``Annotated[T, Doc("…")]`` (griffe_typingdoc's reading,
-    done statically: the call is never run), cleaned as ``inspect.cleandoc`` does."""
-    if annotation is None or "Doc" not in annotation.text:
+    """A parameter's description from ``Annotated[T, Doc("…")]`` and ``Annotated[T,
+    deprecated("…")]``, as griffe_typingdoc gives it (``f"{deprecated} {doc}"``, the last of
+    each kind, each cleaned as ``inspect.cleandoc`` does), read statically: the calls are
+    never run. None when the annotation holds neither."""
+    if annotation is None or not ("Doc" in annotation.text or "deprecated" in annotation.text):
         return None
     parsed = _parsed_annotation(annotation.text)
     node = parsed[0] if parsed is not None else None
@@ -784,27 +788,35 @@ def annotated_doc(annotation: Expression | None) -> str | None:
     if not isinstance(node.slice, ast.Tuple):
         return None
     paths = {ref.text: ref.path for ref in annotation.names}
+    said: dict[str, str] = {}
     for meta in node.slice.elts[1:]:
         if not isinstance(meta, ast.Call) or len(meta.args) != 1:
             continue
         func = meta.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         path = paths.get(name, "")
-        argument = meta.args[0]
-        if path not in _DOC_PATHS and not (name == "Doc" and path in ("", "Doc")):
+        if path in _DOC_PATHS or (name == "Doc" and path in ("", "Doc")):
+            kind = "doc"
+        elif path in _DEPRECATED_PATHS:
+            kind = "deprecated"
+        else:
             continue
+        argument = meta.args[0]
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-            return inspect.cleandoc(argument.value)
-    return None
+            said[kind] = inspect.cleandoc(argument.value)
+    if not said:
+        return None
+    return f"{said.get('deprecated', '')} {said.get('doc', '')}".strip()
 
 
 def _documented_parameters(block: _Block, obj: ApiObject) -> list[griffe.DocstringParameter]:
-    """The parameters of ``obj`` documented by ``Doc`` in their annotation (not ``self``
-    nor ``cls`` of a method), with their names as a docstring writes them (``*args``)."""
+    """The parameters of ``obj`` documented by ``Doc`` or ``deprecated`` in their annotation
+    (not ``self`` nor ``cls`` of a method), with their names as a docstring writes them (``*args``)."""
     import griffe  # imported when a docstring is parsed: a build without blocks never loads it
 
-    if obj.kind is not ApiKind.FUNCTION or "Doc" not in "".join(
-        p.annotation.text for p in obj.parameters if p.annotation is not None
+    annotations = "".join(p.annotation.text for p in obj.parameters if p.annotation is not None)
+    if obj.kind is not ApiKind.FUNCTION or not (
+        "Doc" in annotations or "deprecated" in annotations
     ):
         return []
     parameters = obj.parameters

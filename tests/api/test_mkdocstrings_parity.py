@@ -192,3 +192,41 @@ def test_is_imported_survives_the_cache(tmp_path: Path) -> None:
     write_cache(tmp_path / "api.json", "v", {"pkg": entry})
     cached, problems = read_cache(tmp_path / "api.json", "v")
     assert problems == [] and cached["pkg"].objects["pkg.EmailStr"].is_imported
+
+
+# --- 5. a parameter described by deprecated("…") in Annotated ---------------------------------
+
+DEPRECATED = {
+    "pkg/__init__.py": '''
+        from typing import Annotated, Any
+
+        from annotated_doc import Doc
+        from typing_extensions import deprecated
+
+
+        def query(
+            examples: Annotated[list[Any] | None, Doc("Example values.")] = None,
+            example: Annotated[
+                Any | None,
+                deprecated(
+                    "Deprecated in OpenAPI 3.1.0, "
+                    "although still supported. Use examples instead."
+                ),
+            ] = None,
+            old: Annotated[int, deprecated("Gone in 2.0."), Doc("A number.")] = 0,
+            plain: Annotated[int, "not a description"] = 1,
+        ) -> None:
+            """Declare a query parameter."""
+    ''',
+}
+
+
+def test_deprecated_in_annotated_describes_a_parameter_as_griffe_typingdoc_does() -> None:
+    text, _ = rendered(model_of(DEPRECATED), "pkg.query")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [row.split(" | ")[0] for row in rows] == ["| `examples`", "| `example`", "| `old`"]
+    assert (
+        "| Deprecated in OpenAPI 3.1.0, although still supported. Use examples instead. |"
+        in (rows[1])
+    )
+    assert "| Gone in 2.0. A number. |" in rows[2]
