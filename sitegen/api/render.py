@@ -620,15 +620,21 @@ def _signature_text(block: _Block, member: _Member) -> str | None:
         return text if text != obj.name else None
     if obj.kind is ApiKind.CLASS:
         init = _init_of(block.model, obj) if opts.merge_init_into_class else None
-        if init is None:
+        if init is None:  # mkdocstrings shows no signature without an __init__ it loaded
             return None
-        return _call_signature(obj.name, init.parameters[1:], None, opts)
+        return _call_signature(obj.name, _without_self(init.parameters), None, opts)
     if obj.kind is ApiKind.FUNCTION:
         parameters = obj.parameters
-        if _is_method(block.model, obj) and parameters and parameters[0].name in ("self", "cls"):
-            parameters = parameters[1:]  # as mkdocstrings shows a method
+        if _is_method(block.model, obj):
+            parameters = _without_self(parameters)
         return _call_signature(obj.name, parameters, obj.returns, opts)
     return None
+
+
+def _without_self(parameters: tuple[Parameter, ...]) -> tuple[Parameter, ...]:
+    """A method's parameters as mkdocstrings shows them: without the first when it is named
+    ``self`` or ``cls`` (pydantic's ``__pydantic_self__`` stays)."""
+    return parameters[1:] if parameters and parameters[0].name in ("self", "cls") else parameters
 
 
 def _is_method(model: ApiModel, obj: ApiObject) -> bool:
@@ -819,9 +825,7 @@ def _documented_parameters(block: _Block, obj: ApiObject) -> list[griffe.Docstri
         "Doc" in annotations or "deprecated" in annotations
     ):
         return []
-    parameters = obj.parameters
-    if parameters and parameters[0].name in ("self", "cls") and _is_method(block.model, obj):
-        parameters = parameters[1:]
+    parameters = _without_self(obj.parameters) if _is_method(block.model, obj) else obj.parameters
     out = []
     for p in parameters:
         said = annotated_doc(p.annotation)

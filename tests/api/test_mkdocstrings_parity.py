@@ -230,3 +230,41 @@ def test_deprecated_in_annotated_describes_a_parameter_as_griffe_typingdoc_does(
         in (rows[1])
     )
     assert "| Gone in 2.0. A number. |" in rows[2]
+
+
+# --- 6. the first parameter of a merged __init__ --------------------------------------------
+
+INITS = {
+    "pkg/__init__.py": '''
+        class Settings:
+            """Settings."""
+
+            def __init__(__pydantic_self__, _case_sensitive: bool | None = None) -> None:
+                """Make them."""
+
+
+        class Plain:
+            """Plain."""
+
+            def __init__(self, size: int) -> None:
+                """Make it."""
+
+
+        class Bare(Exception):
+            """No __init__ of its own, and its base is not loaded."""
+    ''',
+}
+MERGED: dict[str, object] = {"merge_init_into_class": True, "show_root_heading": True}
+
+
+def test_a_merged_init_loses_its_first_parameter_only_when_it_is_self_or_cls() -> None:
+    model = model_of(INITS)
+    signatures = {
+        name: re.findall(rf"^`({name}\(.*\))`$", rendered(model, f"pkg.{name}", **MERGED)[0], re.M)
+        for name in ("Settings", "Plain", "Bare")
+    }
+    assert signatures == {
+        "Settings": ["Settings(__pydantic_self__, _case_sensitive=None)"],
+        "Plain": ["Plain(size)"],
+        "Bare": [],  # mkdocstrings shows a class's signature only from an __init__ it loaded
+    }
