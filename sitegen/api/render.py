@@ -883,7 +883,7 @@ def _parsed(
     )
     allowed = PARSER_OPTIONS[style.value]
     options = {k: v for k, v in opts.docstring_options.items() if k in allowed}
-    parent = _griffe_parent(obj, name, owner)
+    parent = _griffe_parent(block.model, obj, name, owner)
     docstring = griffe.Docstring(
         obj.docstring.text, lineno=obj.docstring.line, parent=parent, parser=style
     )
@@ -905,31 +905,23 @@ def _parsed(
     return sections
 
 
-def _griffe_parent(obj: ApiObject, name: str, owner: ApiObject | None) -> griffe.Object:
+def _griffe_parent(
+    model: ApiModel, obj: ApiObject, name: str, owner: ApiObject | None
+) -> griffe.Object:
     """A griffe object that stands for ``obj`` while its docstring is parsed: the parser
     reads the parameters (defaults and types fill the table, unknown names are warned
-    about) and whether it is an ``__init__``."""
+    about) and whether it is an ``__init__``. A class gets its ``__init__`` (its own or the
+    one it inherits), whose parameters griffe reads for a class docstring's ``Args:``."""
     import griffe  # imported when a docstring is parsed: a build without blocks never loads it
 
     parent: griffe.Object
     if obj.kind is ApiKind.FUNCTION:
-        parameters = griffe.Parameters(
-            *(
-                griffe.Parameter(
-                    p.name,
-                    annotation=p.annotation.text if p.annotation else None,
-                    kind=griffe.ParameterKind(p.kind),
-                    default=p.default.text if p.default else None,
-                )
-                for p in obj.parameters
-            )
-        )
-        # an expression, so that the parser reads the yielded, received and returned types
-        # of ``Iterator[T]`` and ``Generator[Y, S, R]`` as mkdocstrings shows them
-        returns = _griffe_expression(obj.returns.text) if obj.returns else None
-        parent = griffe.Function(name, parameters=parameters, returns=returns)
+        parent = _griffe_function(obj, name)
     elif obj.kind is ApiKind.CLASS:
         parent = griffe.Class(name)
+        init = _init_of(model, obj)
+        if init is not None:
+            parent.set_member("__init__", _griffe_function(init, "__init__"))
     elif obj.kind is ApiKind.MODULE:
         parent = griffe.Module(name)
     else:
@@ -937,6 +929,27 @@ def _griffe_parent(obj: ApiObject, name: str, owner: ApiObject | None) -> griffe
     if owner is not None:
         griffe.Class(owner.name).set_member(name, parent)
     return parent
+
+
+def _griffe_function(obj: ApiObject, name: str) -> griffe.Function:
+    """A griffe function with the parameters and the return type of ``obj``."""
+    import griffe  # imported when a docstring is parsed: a build without blocks never loads it
+
+    parameters = griffe.Parameters(
+        *(
+            griffe.Parameter(
+                p.name,
+                annotation=p.annotation.text if p.annotation else None,
+                kind=griffe.ParameterKind(p.kind),
+                default=p.default.text if p.default else None,
+            )
+            for p in obj.parameters
+        )
+    )
+    # an expression, so that the parser reads the yielded, received and returned types
+    # of ``Iterator[T]`` and ``Generator[Y, S, R]`` as mkdocstrings shows them
+    returns = _griffe_expression(obj.returns.text) if obj.returns else None
+    return griffe.Function(name, parameters=parameters, returns=returns)
 
 
 def _griffe_expression(text: str) -> str | griffe.Expr:

@@ -268,3 +268,39 @@ def test_a_merged_init_loses_its_first_parameter_only_when_it_is_self_or_cls() -
         "Plain": ["Plain(size)"],
         "Bare": [],  # mkdocstrings shows a class's signature only from an __init__ it loaded
     }
+
+
+# --- 7. a class docstring that documents __init__'s parameters ------------------------------
+
+CLASS_ARGS = {
+    "pkg/__init__.py": '''
+        class Client:
+            """A client.
+
+            Args:
+                base_url: Where requests go.
+                timeout: Seconds to wait.
+            """
+
+            def __init__(self, base_url: str, timeout: float = 5.0) -> None:
+                self.base_url = base_url
+
+
+        class TestClient(Client):
+            """A client for tests.
+
+            Args:
+                base_url: Where requests go.
+            """
+    ''',
+}
+
+
+def test_a_class_docstring_documents_its_init_parameters_without_warnings() -> None:
+    model = model_of(CLASS_ARGS)
+    for target in ("pkg.Client", "pkg.TestClient"):
+        text, problems = rendered(model, target, members=False)
+        assert problems == [], target
+        assert "| `base_url` | `str` | Where requests go. | *required* |" in text
+    text, _ = rendered(model, "pkg.Client", members=False)
+    assert "| `timeout` | `float` | Seconds to wait. | `5.0` |" in text
