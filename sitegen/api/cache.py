@@ -21,6 +21,7 @@ from sitegen.api.model import (
     ApiObject,
     Docstring,
     Expression,
+    Overload,
     Parameter,
     TypeRef,
 )
@@ -29,7 +30,7 @@ from sitegen.fsutil import write_atomically
 from sitegen.state import Unreadable, read_json, set_aside
 
 #: Raise when what an entry holds changes (a field of the model, a rule of the loader).
-SCHEMA = 2
+SCHEMA = 3
 FILE_NAME = "api.json"
 
 
@@ -111,7 +112,7 @@ def _object_doc(obj: ApiObject) -> list[Any]:
         obj.endlineno,
         list(obj.labels),
         None if obj.docstring is None else [obj.docstring.text, obj.docstring.line],
-        [[p.name, p.kind, _expr_doc(p.annotation), _expr_doc(p.default)] for p in obj.parameters],
+        [_parameter_doc(p) for p in obj.parameters],
         _expr_doc(obj.returns),
         _expr_doc(obj.annotation),
         _expr_doc(obj.value),
@@ -122,7 +123,12 @@ def _object_doc(obj: ApiObject) -> list[Any]:
         list(obj.decorators),
         obj.external,
         obj.is_imported,
+        [[[_parameter_doc(p) for p in o.parameters], _expr_doc(o.returns)] for o in obj.overloads],
     ]
+
+
+def _parameter_doc(p: Parameter) -> list[Any]:
+    return [p.name, p.kind, _expr_doc(p.annotation), _expr_doc(p.default)]
 
 
 def _expr_doc(expr: Expression | None) -> list[Any] | None:
@@ -153,7 +159,7 @@ def _entry(value: Any) -> PackageEntry:
 def _object(value: Any) -> ApiObject:
     (canonical, name, kind, file, lineno, endlineno, labels, docstring, parameters, returns,
      annotation, attr_value, bases, members, exports, public, decorators, external,
-     imported) = _list(value, 19)  # fmt: skip
+     imported, overloads) = _list(value, 20)  # fmt: skip
     return ApiObject(
         canonical=_str(canonical),
         name=_str(name),
@@ -174,7 +180,13 @@ def _object(value: Any) -> ApiObject:
         decorators=_strs(decorators),
         external=_bool(external),
         is_imported=_bool(imported),
+        overloads=tuple(_overload(o) for o in _list(overloads)),
     )
+
+
+def _overload(value: Any) -> Overload:
+    parameters, returns = _list(value, 2)
+    return Overload(tuple(_parameter(p) for p in _list(parameters)), _expr(returns))
 
 
 def _docstring(value: Any) -> Docstring:

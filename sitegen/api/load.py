@@ -41,6 +41,7 @@ from sitegen.api.model import (
     ApiObject,
     Docstring,
     Expression,
+    Overload,
     Parameter,
     TypeRef,
 )
@@ -610,6 +611,10 @@ def _api_object(
         extra["parameters"] = tuple(_parameter(p) for p in obj.parameters)
         extra["returns"] = _expression(obj.returns)
         extra["decorators"] = tuple(str(d.value) for d in obj.decorators)
+        extra["overloads"] = tuple(
+            Overload(tuple(_parameter(p) for p in o.parameters), _expression(o.returns))
+            for o in obj.overloads or ()
+        )
     elif isinstance(obj, griffe.Class):
         extra["bases"] = tuple(_required(_expression(b)) for b in obj.bases)
         extra["decorators"] = tuple(str(d.value) for d in obj.decorators)

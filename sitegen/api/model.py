@@ -54,6 +54,14 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class Overload:
+    """One ``@overload`` signature of a function (griffe's ``Function.overloads``)."""
+
+    parameters: tuple[Parameter, ...] = ()
+    returns: Expression | None = None
+
+
+@dataclass(frozen=True)
 class Docstring:
     """The raw docstring (dedented, as griffe gives it) and the line it starts on. It is parsed
     by style when an entry is rendered, since the style is an option of the block."""
@@ -99,6 +107,8 @@ class ApiObject:
     #: griffe's ``is_imported``: the name is bound by an import in its parent as well (a
     #: fallback class under ``except ImportError:``), so it is public only by ``__all__``.
     is_imported: bool = False
+    #: Functions: the ``@overload`` signatures written before the implementation, in order.
+    overloads: tuple[Overload, ...] = ()
 
     def member_names(self) -> list[str]:
         return [name for name, _ in self.members]

@@ -103,6 +103,10 @@ class RenderOptions:
     unwrap_annotated: bool = False
     #: Each documented parameter an anchor ``path(name)``.
     parameter_headings: bool = False
+    #: A function's ``@overload`` signatures above its own; with ``overloads_only`` (and
+    #: ``separate_signature``) instead of it.
+    show_overloads: bool = True
+    overloads_only: bool = False
 
 
 #: Each option's name and the type its value must have (``blocks.py`` checks them).
@@ -138,8 +142,6 @@ ACCEPTED_OPTIONS = frozenset(
         "modernize_annotations",
         "annotations_path",
         "type_parameter_headings",
-        "show_overloads",
-        "overloads_only",
         "summary",
         "show_inheritance_diagram",
         "backlinks",
@@ -594,12 +596,16 @@ def _render_signature(block: _Block, member: _Member) -> None:
     if not opts.show_signature:
         return
     text = _signature_text(block, member)
-    if text is None:
-        return
-    if opts.separate_signature:
+    overloads = _overload_texts(block, member) if opts.show_overloads else []
+    if text is not None and not opts.separate_signature:
+        block.add(_code(text.replace("\n", " ")), "")  # mkdocstrings: in the heading
+    for shown in overloads:  # always annotated, each a block above the implementation's
+        block.add("```python", shown, "```", "")
+    only_overloads = bool(overloads) and opts.overloads_only
+    if text is not None and opts.separate_signature and not only_overloads:
         block.add("```python", text, "```", "")
-    else:
-        block.add(_code(text.replace("\n", " ")), "")
+    if text is None and not overloads:
+        return
     if opts.signature_crossrefs:
         links = _signature_links(block, obj)
         if links:
@@ -629,6 +635,30 @@ def _signature_text(block: _Block, member: _Member) -> str | None:
             parameters = _without_self(parameters)
         return _call_signature(obj.name, parameters, obj.returns, opts)
     return None
+
+
+def _overload_texts(block: _Block, member: _Member) -> list[str]:
+    """The ``@overload`` signatures of a function (or of the ``__init__`` merged into a
+    class), annotated whatever ``show_signature_annotations`` says, as mkdocstrings shows
+    them."""
+    opts, obj = block.options, member.obj
+    annotated = dataclasses.replace(opts, show_signature_annotations=True)
+    if obj.kind is ApiKind.CLASS:
+        init = _init_of(block.model, obj) if opts.merge_init_into_class else None
+        overloads = init.overloads if init is not None else ()
+        return [
+            _call_signature(obj.name, _without_self(o.parameters), None, annotated)
+            for o in overloads
+        ]
+    if obj.kind is not ApiKind.FUNCTION:
+        return []
+    method = _is_method(block.model, obj)
+    return [
+        _call_signature(
+            obj.name, _without_self(o.parameters) if method else o.parameters, o.returns, annotated
+        )
+        for o in obj.overloads
+    ]
 
 
 def _without_self(parameters: tuple[Parameter, ...]) -> tuple[Parameter, ...]:

@@ -304,3 +304,63 @@ def test_a_class_docstring_documents_its_init_parameters_without_warnings() -> N
         assert "| `base_url` | `str` | Where requests go. | *required* |" in text
     text, _ = rendered(model, "pkg.Client", members=False)
     assert "| `timeout` | `float` | Seconds to wait. | `5.0` |" in text
+
+
+# --- 8. @overload signatures ----------------------------------------------------------------
+
+OVERLOADS = {
+    "pkg/__init__.py": '''
+        from typing import Any, overload
+
+
+        @overload
+        def field(default: int) -> int: ...
+        @overload
+        def field(*, factory: Any) -> Any: ...
+        def field(default=None, *, factory=None):
+            """A field."""
+
+
+        class Adapter:
+            """An adapter."""
+
+            @overload
+            def __init__(self, kind: type[int]) -> None: ...
+            @overload
+            def __init__(self, kind: Any, *, strict: bool) -> None: ...
+            def __init__(self, kind, *, strict=False):
+                """Adapt."""
+    ''',
+}
+
+
+def signature_blocks(text: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)\n```", text, re.S)
+
+
+def test_each_overload_is_shown_annotated_before_the_implementation() -> None:
+    model = model_of(OVERLOADS)
+    text, _ = rendered(model, "pkg.field", separate_signature=True)
+    assert signature_blocks(text) == [
+        "field(default: int) -> int",
+        "field(*, factory: Any) -> Any",
+        "field(default=None, *, factory=None)",
+    ]
+    text, _ = rendered(model, "pkg.field", separate_signature=True, overloads_only=True)
+    assert signature_blocks(text) == ["field(default: int) -> int", "field(*, factory: Any) -> Any"]
+    text, _ = rendered(model, "pkg.field", separate_signature=True, show_overloads=False)
+    assert signature_blocks(text) == ["field(default=None, *, factory=None)"]
+    text, _ = rendered(model, "pkg.Adapter", separate_signature=True, **MERGED)
+    assert signature_blocks(text) == [
+        "Adapter(kind: type[int])",
+        "Adapter(kind: Any, *, strict: bool)",
+        "Adapter(kind, *, strict=False)",
+    ]
+
+
+def test_overloads_survive_the_cache(tmp_path: Path) -> None:
+    field = model_of(OVERLOADS).objects["pkg.field"]
+    write_cache(tmp_path / "api.json", "v", {"pkg": PackageEntry("key", {"pkg.field": field})})
+    cached, problems = read_cache(tmp_path / "api.json", "v")
+    assert problems == [] and cached["pkg"].objects["pkg.field"] == field
+    assert len(field.overloads) == 2
