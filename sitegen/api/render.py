@@ -1228,7 +1228,8 @@ def _examples(block: _Block, title: str, items: list[tuple[Any, str]]) -> None:
 def _admonition(block: _Block, kind: str, title: str, description: str) -> None:
     kind = re.sub(r"[^a-z0-9-]", "", kind.lower()) or "note"
     said = title.replace('"', "'").replace("\n", " ")
-    block.add(f'!!! {kind} "{said}"', "")
+    # mkdocstrings writes a docstring's admonition as an open <details>: a foldable callout
+    block.add(f'???+ {kind} "{said}"', "")
     block.add(*("    " + line if line else "" for line in _markdown(description).split("\n")))
     block.add("")
 

@@ -364,3 +364,24 @@ def test_overloads_survive_the_cache(tmp_path: Path) -> None:
     cached, problems = read_cache(tmp_path / "api.json", "v")
     assert problems == [] and cached["pkg"].objects["pkg.field"] == field
     assert len(field.overloads) == 2
+
+
+# --- an admonition section is an open <details>, as mkdocstrings writes it -------------------
+
+ADMONITION = {
+    "pkg/__init__.py": '''
+        class Strict:
+            """Validate strictly.
+
+            Example:
+                ```python
+                Strict()
+                ```
+            """
+    ''',
+}
+
+
+def test_an_admonition_section_is_an_open_foldable_callout() -> None:
+    text, _ = rendered(model_of(ADMONITION), "pkg.Strict", show_root_heading=True)
+    assert '???+ example "Example"\n\n    ```python\n    Strict()\n    ```' in text

@@ -402,7 +402,7 @@ def test_signature_crossrefs_link_documented_types(model: ApiModel) -> None:
 
 def test_google_sections(model: ApiModel) -> None:
     text = rendered(model, "gizmo.parts.Gadget")
-    assert '!!! note "Note"\n\n    Gadgets are not thread safe.' in text
+    assert '???+ note "Note"\n\n    Gadgets are not thread safe.' in text  # open <details>
     assert "```pycon\n>>> g = Gadget(4)\n>>> g.weight\n4\n```\n\nProse after the example." in text
     assert "| `weight` | `int` | How heavy the gadget is. |" in text  # type from the member
     assert "**Raises:**\n\n| Type | Description |\n|---|---|\n| `ValueError` |" in text
