@@ -283,7 +283,8 @@ def _api_step(
 
     model, diagnostics = load_api(config, found, needed, config.cache_dir)
     found_options = python_handler(config).get("options")
-    options = found_options if isinstance(found_options, dict) else {}
+    # sitegen's own api_options over mkdocs.yml's handler options; each block's over both
+    options = {**(found_options if isinstance(found_options, dict) else {}), **config.api_options}
     if config.api:
         generated, said = api_pages(config, model, found.pages, written, options)
         found.add_generated(generated)

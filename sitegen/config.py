@@ -153,6 +153,10 @@ class Config:
     #: The folder of the content those pages are generated in (their URL prefix); a page
     #: written there by hand wins over a generated one at the same path.
     api_folder: str = "reference/api"
+    #: Global options of every ``:::`` block, as mkdocstrings-python's handler ``options:`` are
+    #: written (``show_source = false``): over those of an mkdocs.yml, under each block's own
+    #: (content/guides/api-reference.md#options). Each block checks the names and values.
+    api_options: dict[str, Any] = field(default_factory=dict)
     #: Not an option: where each option given was set (``sitegen.toml``, ``pyproject.toml``,
     #: ``the command line``), so messages say why a value holds (content/guides/configuration.md).
     set_by: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -230,6 +234,13 @@ def _coerce(name: str, value: Any) -> Any:
         return _api_packages(value)
     if name == "api_folder":
         return _api_folder(value)
+    if name == "api_options":
+        if not isinstance(value, dict):
+            raise ConfigError(
+                "option 'api_options' must be a table of mkdocstrings options, such as "
+                "api_options = { show_source = false }"
+            )
+        return dict(value)
     if name in ("max_file_size", "jobs"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"option '{name}' must be a non-negative integer")

@@ -9,7 +9,7 @@ from sitegen.config import OPTION_NAMES
 from tests.cli.conftest import sitegen, write
 
 VALID = (
-    "Valid options: api, api_folder, base_url, checks, content, cycles_include, edit_uri, exclude, "
+    "Valid options: api, api_folder, api_options, base_url, checks, content, cycles_include, edit_uri, exclude, "
     "header_reports, include_dirs, "
     "inventories, jobs, lang, languages, locales, max_file_size, out, peers, raw_html, repo_url, "
     "ruby_load_paths, slugs, source, "
