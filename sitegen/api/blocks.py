@@ -248,7 +248,7 @@ def expansions(
     for block in find_blocks(data):
         options, problems = merged_options(global_options or {}, block.options)
         problems = [*block.problems, *problems]
-        if model.get(block.target) is None:
+        if model.get(block.target) is None and model.unloaded(block.target) is None:
             # a package that is nowhere was warned about where it is first named (load.py)
             text, said = b"", [_not_found(model, block.target)] if _loaded(model, block) else []
         else:
@@ -282,17 +282,41 @@ def _loaded(model: ApiModel, block: ApiBlock) -> bool:
 
 
 def _not_found(model: ApiModel, target: str) -> str:
-    """Why ``target`` renders nothing, with the nearest names the model has."""
-    names = [*model.objects, *model.aliases]
+    """Why ``target`` renders nothing: the alias it lies under whose target is not loaded,
+    else the nearest names the model has (never ``target`` itself)."""
+    unloaded = _under_unloaded_alias(model, target)
+    if unloaded is not None:
+        alias, dest = unloaded
+        where = (
+            "which is not in the loaded code"
+            if model.package_loaded(dest)
+            else "which is not installed in this environment"
+        )
+        return (
+            f"no such object was found in the loaded code: {alias} is imported from {dest}, "
+            f"{where}; it is shown as a link"
+        )
+    names = [n for n in (*model.objects, *model.aliases) if n != target]
     parent, _, last = target.rpartition(".")
     siblings = [n.rpartition(".")[2] for n in names if n.rpartition(".")[0] == parent]
     close = [f"{parent}.{n}" for n in difflib.get_close_matches(last, siblings, n=3, cutoff=0.6)]
     close = close or difflib.get_close_matches(target, names, n=3, cutoff=0.6)
     if not close:  # the same name elsewhere: pkg.Widget for pkg.core.Widget
-        last = target.rpartition(".")[2]
         close = sorted(n for n in names if n.rpartition(".")[2] == last)[:3]
     hint = f"; did you mean {' or '.join(close)}?" if close else ""
     return f"no such object was found in the loaded code{hint}"
+
+
+def _under_unloaded_alias(model: ApiModel, target: str) -> tuple[str, str] | None:
+    """(the alias, what it leads to) for ``target`` or its nearest parent that is an alias
+    whose target is not loaded (``pkg.Response`` for ``pkg.Response.json``)."""
+    path = target
+    while path:
+        dest = model.unloaded(path)
+        if dest is not None:
+            return path, dest
+        path = path.rpartition(".")[0]
+    return None
 
 
 def _problem(target: str, problems: list[str]) -> str | None:

@@ -44,6 +44,7 @@ from sitegen.api.model import (
     Overload,
     Parameter,
     TypeRef,
+    alias_step,
 )
 from sitegen.config import Config
 from sitegen.crawl import Crawl
@@ -450,23 +451,11 @@ class _Session:
                 return None, top
             if path in self.model.objects:
                 return path, None
-            step = _alias_step(self.model.aliases, path)
+            step = alias_step(self.model.aliases, path)
             if step is None:
                 return None, None
             path = step
         return None, None
-
-
-def _alias_step(aliases: dict[str, str], path: str) -> str | None:
-    """``path`` with its longest prefix that is an alias replaced by that alias' target."""
-    prefix = path
-    while True:
-        target = aliases.get(prefix)
-        if target is not None:
-            return target + path[len(prefix) :]
-        prefix, dot, _ = prefix.rpartition(".")
-        if not dot:
-            return None
 
 
 # Reading one package with griffe and converting it to the model.

@@ -7,7 +7,7 @@ Plain frozen records and lookups only: never reads a file, never imports griffe,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -20,6 +20,9 @@ class ApiKind(StrEnum):
     FUNCTION = "function"
     ATTRIBUTE = "attribute"
     TYPE_ALIAS = "type alias"
+    #: An alias whose target is not loaded (its package is not installed, or has no such
+    #: object): shown by its name and a link to the target, never stored.
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,24 @@ class ApiModel:
         found = self.target(parent) if parent in self.aliases else None
         return f"{found}.{name}" if found is not None and found != parent else None
 
+    def unloaded(self, path: str) -> str | None:
+        """The path the alias ``path`` leads to when nothing is loaded there (its package is
+        not installed, or has no such object); None when ``path`` is no alias, its target is
+        loaded, or its aliases form a cycle."""
+        if path not in self.aliases or self.target(path) is not None:
+            return None
+        for _ in range(self.MAX_HOPS):
+            nxt = alias_step(self.aliases, path)
+            if nxt is None:
+                return path if path not in self.objects else None
+            path = nxt
+        return None
+
+    def package_loaded(self, path: str) -> bool:
+        """Whether the top-level package of ``path`` is loaded (else it is not installed, or
+        not read)."""
+        return path.partition(".")[0] in self.objects
+
     def get(self, path: str) -> ApiObject | None:
         found = self.target(path)
         return self.objects.get(found) if found is not None else None
@@ -158,6 +179,17 @@ class ApiModel:
             found = self.get(base_path(base))
             if found is not None and found.kind is ApiKind.CLASS:
                 yield found
+
+
+def alias_step(aliases: Mapping[str, str], path: str) -> str | None:
+    """``path`` with its longest prefix that is an alias replaced by that alias' target
+    (``pkg.Alias.member`` -> ``dep.Thing.member``); None when no prefix is one."""
+    prefix = path
+    while prefix not in aliases:
+        prefix, dot, _ = prefix.rpartition(".")
+        if not dot:
+            return None
+    return aliases[prefix] + path[len(prefix) :]
 
 
 def base_path(base: Expression) -> str:

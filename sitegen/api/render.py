@@ -178,6 +178,7 @@ _CATEGORIES = (
     ApiKind.TYPE_ALIAS,
     ApiKind.CLASS,
     ApiKind.FUNCTION,
+    ApiKind.UNKNOWN,
     ApiKind.MODULE,
 )
 _INFINITY = float("inf")
@@ -243,10 +244,14 @@ def render_block(
 ) -> tuple[str, list[str]]:
     """The markdown of ``::: target`` on the page ``page`` (a repository path: "Source"
     links are relative to it), and the problems found (griffe's docstring warnings, the
-    objects left out). An object the model lacks renders nothing (blocks.py says so).
+    objects left out). An alias whose target is not loaded is an entry of its own, a link
+    to that target; any other object the model lacks renders nothing (blocks.py says so).
     ``sources``: the crawl's bytes of the Python files by repository path, from which
     ``show_source`` lists a class's or a function's lines (none given: the link alone)."""
     obj = model.get(target)
+    unloaded = model.unloaded(target) if obj is None else None
+    if unloaded is not None:
+        obj = _unloaded_object(target.rpartition(".")[2], unloaded)
     block = _Block(model, options, page, sources=sources or {})
     if obj is None:
         return "", [f"no object '{target}' was loaded"]
@@ -280,6 +285,9 @@ def _render_object(
         text = member.path if root and opts.show_root_full_path else member.name
         shown = _heading_text(block, obj, text)
         block.add(f'{{id="{member.path}"}}', f"{'#' * min(level, 6)} {shown}", "")
+    if obj.kind is ApiKind.UNKNOWN:
+        block.add(_imported_from(block.model, obj.canonical), "")
+        return
     if opts.show_labels and obj.labels:
         block.add(" ".join(_code(label) for label in sorted(obj.labels)), "")
     _render_signature(block, member)
@@ -295,7 +303,7 @@ def _render_object(
 
 
 #: mkdocstrings' symbol of each kind (its CSS writes them; a method is ``meth``).
-_SYMBOLS = {
+_SYMBOLS: Mapping[ApiKind, str] = {
     ApiKind.MODULE: "mod",
     ApiKind.CLASS: "class",
     ApiKind.FUNCTION: "func",
@@ -309,7 +317,9 @@ def _heading_text(block: _Block, obj: ApiObject, text: str) -> str:
     opts = block.options
     if not (opts.show_symbol_type_heading or opts.show_symbol_type_toc):
         return _code(text)
-    symbol = _SYMBOLS[obj.kind]
+    symbol = _SYMBOLS.get(obj.kind)
+    if symbol is None:  # an alias whose target is not loaded: its kind is not known
+        return _code(text)
     if obj.kind is ApiKind.FUNCTION and _is_method(block.model, obj):
         symbol = "meth"
     return f"{_code(symbol)} {_code(text)}"
@@ -367,7 +377,7 @@ def _all_members(model: ApiModel, member: _Member) -> list[_Member]:
     obj = member.obj
     own: list[_Member] = []
     for name, canonical in obj.members:
-        target = model.get(canonical)
+        target = model.get(canonical) or _unloaded_member(model, obj, name)
         if target is None:
             continue
         imported = canonical != f"{obj.canonical}.{name}" or target.canonical != canonical
@@ -388,6 +398,43 @@ def _all_members(model: ApiModel, member: _Member) -> list[_Member]:
             names.add(name)
             inherited.append(_Member(name, f"{member.path}.{name}", target, inherited=True))
     return inherited + own
+
+
+def _unloaded_member(model: ApiModel, parent: ApiObject, name: str) -> ApiObject | None:
+    """The entry of a member that is an alias whose target is not loaded, when its module
+    re-exports it (``__all__``): an import of an unloaded name not exported (``typing``'s,
+    say) is none, as mkdocstrings shows no alias it cannot resolve, even with ``members:
+    true``. The filters then apply as to any imported name."""
+    if parent.kind is not ApiKind.MODULE or name not in (parent.exports or ()):
+        return None
+    unloaded = model.unloaded(f"{parent.canonical}.{name}")
+    return _unloaded_object(name, unloaded) if unloaded is not None else None
+
+
+def _unloaded_object(name: str, target: str) -> ApiObject:
+    """An alias whose target ``target`` is not loaded, as an object of unknown kind: bound
+    by an import, with no file, no docstring and no members."""
+    return ApiObject(
+        canonical=target,
+        name=name,
+        kind=ApiKind.UNKNOWN,
+        file="",
+        lineno=0,
+        endlineno=0,
+        external=True,
+        is_imported=True,
+    )
+
+
+def _imported_from(model: ApiModel, target: str) -> str:
+    """The line of an alias whose target is not loaded: the target as an autoref, which the
+    link step links to an inventory's entry when one names it, else shows as its text."""
+    where = (
+        "which was not found in the loaded code"
+        if model.package_loaded(target)
+        else "which is not installed here"
+    )
+    return f"Imported from [{_code(target)}][{target}], {where}."
 
 
 def _imports_in_place(own: list[_Member]) -> list[_Member]:
@@ -469,7 +516,11 @@ def _bound_by_import(m: _Member) -> bool:
 
 
 def _has_docstrings(model: ApiModel, obj: ApiObject, seen: set[str]) -> bool:
-    """griffe's recursive ``has_docstrings``: the object's docstring or a member's."""
+    """griffe's recursive ``has_docstrings``: the object's docstring or a member's. An alias
+    whose target is not loaded may have one there: it counts as documented, since its entry
+    is the link to it."""
+    if obj.kind is ApiKind.UNKNOWN:
+        return True
     if obj.docstring is not None and obj.docstring.text.strip():
         return True
     if obj.kind is ApiKind.FUNCTION and any(annotated_doc(p.annotation) for p in obj.parameters):
