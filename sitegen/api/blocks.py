@@ -68,6 +68,25 @@ class Expansion:
     problem: str | None = None
 
 
+#: One-word ``:::`` lines that always open a container, never an API block, even when no
+#: ``:::`` line closes them: the kinds of VitePress, markdown-it-container and Docusaurus
+#: (VitePress' own docs close ``::: warning`` at the end of a paragraph line, which
+#: markdown-it does not read as a close; it was taken for a module named ``warning``).
+CONTAINERS = frozenset(
+    {
+        b"tip",
+        b"info",
+        b"warning",
+        b"danger",
+        b"details",
+        b"note",
+        b"caution",
+        b"important",
+        b"raw",
+    }
+)
+
+
 def block_targets(data: bytes) -> list[str]:
     """The dotted paths a page's blocks name, in page order: a cheap scan for the driver,
     which loads only the packages they are in."""
@@ -86,7 +105,8 @@ def find_blocks(data: bytes) -> list[ApiBlock]:
         line = bisect.bisect_right(starts, m.start()) - 1
         if line in fenced or (found and m.start() < found[-1].end):
             continue
-        if b"." not in m.group("path") and _closed(data, m.end(), fenced, starts):
+        path = m.group("path")
+        if b"." not in path and (path in CONTAINERS or _closed(data, m.end(), fenced, starts)):
             continue  # ``::: tip`` ... ``:::``: a container of VitePress or markdown-it
         end, options, problems = _options(data, starts, line, len(m.group("indent")))
         target = m.group("path").decode("ascii")

@@ -37,6 +37,14 @@ def test_blocks_and_their_options_are_found_outside_fences() -> None:
     assert block_targets(data) == ["gizmo.parts.Gadget", "gizmo.tools"]
 
 
+def test_a_container_kind_is_no_block_even_when_no_line_closes_it() -> None:
+    """VitePress' own Spanish guide closes ``::: warning`` at the end of a paragraph line
+    (``…esperado.:::``), which markdown-it does not read as a close: it was taken for an
+    API block of a module named ``warning``."""
+    page = b"# T\n\n::: warning\nCuidado.:::\n\n## Next\n\n::: pkg\n"
+    assert block_targets(page) == ["pkg"]
+
+
 def test_a_container_or_an_indented_line_is_no_block() -> None:
     assert find_blocks(b"::: tip\nText\n:::\n") == []  # a container, closed
     assert [b.target for b in find_blocks(b"::: gizmo\n")] == ["gizmo"]
