@@ -1,13 +1,15 @@
 """Crawl: find the project's pages, assets and source files and read their bytes.
 
 The only stage that reads input from the file system. It never reads outside the project
-root, sitegen's own output or cache, hidden folders, or paths the project's .gitignore ignores.
+root, sitegen's own output or cache, another generator's output or cache, hidden folders, or
+paths the project's .gitignore ignores.
 ``build_reads`` answers, by the same rules, whether a build takes one path in: what
 ``sitegen serve`` watches.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import fnmatch
 import functools
@@ -23,11 +25,13 @@ import pathspec
 
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.foreign_outputs import ForeignOutput, outputs_in
 from sitegen.languages import LangId, language_for_path
 
 # The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
 from sitegen.ownership import OUTPUT_MARKER
 from sitegen.paths import RepoPath, is_within, normalize_repo_path, repo_path_within
+from sitegen.yamldata import MAX_CHARACTERS
 
 PAGE_EXTENSIONS = (".md", ".markdown")
 #: With pages at the project root, the files published as assets (images, media, documents).
@@ -127,6 +131,9 @@ class Crawl:
     #: they are extracted, linked and published the same way, but never read from disk,
     #: edited ("Edit this page") or dated from git.
     generated: dict[str, str] = field(default_factory=dict)
+    #: Other generators' output and cache folders the walk reached and left out (a built
+    #: MkDocs ``site/``, Docusaurus' ``build/``), by path (content/guides/safety.md).
+    foreign_outputs: list[ForeignOutput] = field(default_factory=list)
 
     def add_generated(self, pages: list[tuple[SourceFile, str]]) -> None:
         """Add generated pages (each with the module it documents) to ``pages``, in order.
@@ -198,6 +205,9 @@ class _Layout:
     languages: frozenset[LangId]
     #: The output and the cache, relative to the root.
     skip_dirs: frozenset[str]
+    #: The outputs that the configuration of the generator found beside the content names,
+    #: wherever they lie (``site_dir: ../site``); those of other folders are found on the way.
+    generator_outputs: dict[str, ForeignOutput] = field(default_factory=dict)
 
     @classmethod
     def of(cls, config: Config, root: Path) -> _Layout:
@@ -207,16 +217,33 @@ class _Layout:
             except ValueError:
                 return "\0outside"
 
-        return cls(
+        layout = cls(
             config.content_rel,
             tuple(s.strip("/") for s in config.source) or ("",),
             frozenset(config.languages),
             frozenset({rel(config.out_dir.resolve()), rel(config.cache_dir.resolve())}),
         )
+        found = config.generator
+        if found is None:
+            return layout
+        # VitePress' project root holds .vitepress/; MkDocs and Jekyll read the configuration's
+        # own folder.
+        folder = (
+            found.docs_dir if found.name == "VitePress" else posixpath.dirname(found.config_file)
+        )
+        on_disk = functools.partial(_exists_in, root / folder)
+        outputs = _other_outputs(root, folder, on_disk, layout, upward=True)
+        return dataclasses.replace(layout, generator_outputs=outputs)
 
     def skipped(self, name: str, rel: str) -> bool:
         """A hidden name, the output or the cache: never walked, never listed."""
         return name.startswith(".") or rel in self.skip_dirs
+
+    def read_anyway(self, folder: str) -> bool:
+        """Whether another generator's output ``folder`` is read all the same: it is, or holds,
+        the content folder or a source folder the configuration names."""
+        named = (self.content, *self.sources)
+        return any(path and repo_path_within(path, folder) for path in named)
 
     def kind(self, rel: str) -> tuple[_Kind, LangId | None] | None:
         """What the crawl does with the regular file ``rel``; None: it only lists its name."""
@@ -255,6 +282,27 @@ def _foreign_on_disk(folder: Path) -> bool:
     return _foreign_folder(lambda marker: (folder / marker).exists())
 
 
+def _other_outputs(
+    root: Path, folder: str, holds: Callable[[str], bool], layout: _Layout, upward: bool = False
+) -> dict[str, ForeignOutput]:
+    """The output and cache folders that the generator configurations in ``folder`` name
+    (sitegen/foreign_outputs.py), by path, but those the configuration reads all the same.
+    Each configuration is read inside the root only, up to the YAML reader's limit."""
+
+    def read(name: str) -> str | None:
+        path = root / folder / name
+        if not path.is_file() or not is_within(Path(os.path.realpath(path)), root):
+            return None
+        try:
+            with path.open(encoding="utf-8", errors="replace") as file:
+                return file.read(MAX_CHARACTERS)
+        except OSError:
+            return None
+
+    found = outputs_in(folder, holds, read, upward)
+    return {out.folder: out for out in found if not layout.read_anyway(out.folder)}
+
+
 class _Walker:
     def __init__(self, config: Config, crawl: Crawl) -> None:
         self.config = config
@@ -264,6 +312,8 @@ class _Walker:
         self.layout = _Layout.of(config, self.root)
         self.content = config.content_rel
         self.seen_dirs: dict[str, str] = {}  # real path -> the first name it was read under
+        #: Other generators' outputs named by the configurations of the folders walked so far.
+        self.other_outputs = dict(self.layout.generator_outputs)
 
     def walk(self, rel_dir: str) -> None:
         real = os.path.realpath(self.root / rel_dir)
@@ -286,8 +336,10 @@ class _Walker:
         except OSError as exc:
             self.crawl.warn(rel_dir or ".", f"cannot read folder: {exc.strerror}", "io")
             return
-        if rel_dir and _foreign_folder({e.name for e in entries}.__contains__):
+        names = {e.name for e in entries}
+        if rel_dir and _foreign_folder(names.__contains__):
             return  # sitegen's own output or a virtual environment
+        self.other_outputs |= _other_outputs(self.root, rel_dir, names.__contains__, self.layout)
         for entry in entries:
             self._visit(entry, f"{rel_dir}/{entry.name}" if rel_dir else entry.name)
 
@@ -305,7 +357,9 @@ class _Walker:
         is_dir = stat.S_ISDIR(st.st_mode)
         if self.ignore.ignored(rel, is_dir):
             return
-        if is_dir:
+        if is_dir and rel in self.other_outputs:
+            self.crawl.foreign_outputs.append(self.other_outputs[rel])
+        elif is_dir:
             self.crawl.all_dirs.add(rel)
             self.walk(rel)
         elif stat.S_ISREG(st.st_mode):
@@ -431,8 +485,8 @@ class _Walker:
 
 #: Why an included file the walk passed by is not read (``_Walker._snippet``).
 _LEFT_OUT = (
-    "{} is excluded or ignored (the exclude option, a .gitignore, a virtual environment or "
-    "sitegen's own output) and is not included"
+    "{} is excluded or ignored (the exclude option, a .gitignore, a virtual environment, "
+    "sitegen's own output or another generator's) and is not included"
 )
 
 #: The file names a page (its path, its bytes) asks to include
@@ -493,7 +547,8 @@ class Reads(enum.Enum):
     """How a build takes one path in: what ``sitegen serve`` rebuilds on."""
 
     #: Never: outside the root, hidden, the output or the cache, gitignored or excluded, in a
-    #: virtual environment or another sitegen output. No change of it is a new input.
+    #: virtual environment, another sitegen output or another generator's output or cache.
+    #: No change of it is a new input.
     NOTHING = "nothing"
     #: By name only: the crawl lists it (a warning about a link to it says it exists) but
     #: never reads its bytes, so no output depends on it (a log, a build artefact).
@@ -546,8 +601,13 @@ def _walked(config: Config, root: Path, rel: str) -> Reads:
         if parent and _foreign_on_disk(root / parent):
             return Reads.NOTHING
         ignore.load(root, parent)
+        on_disk = functools.partial(_exists_in, root / parent)
         if depth < len(parts) - 1:
             if layout.skipped(name, sub) or ignore.ignored(sub, is_dir=True):
+                return Reads.NOTHING
+            if sub in layout.generator_outputs or sub in _other_outputs(
+                root, parent, on_disk, layout
+            ):
                 return Reads.NOTHING
         elif name == GITIGNORE:
             return Reads.BYTES  # read in every folder walked: it decides what else is read
@@ -555,6 +615,10 @@ def _walked(config: Config, root: Path, rel: str) -> Reads:
             return Reads.NOTHING
     full = root / rel
     if full.is_dir():
+        if rel in layout.generator_outputs or rel in _other_outputs(
+            root, "/".join(parts[:-1]), on_disk, layout
+        ):
+            return Reads.NOTHING  # another generator's output itself: never walked
         return Reads.NOTHING if ignore.ignored(rel, is_dir=True) else Reads.NAME
     if full.exists() and not full.is_file():
         return Reads.NOTHING  # a FIFO or a socket: the walk lists regular files only
@@ -563,3 +627,7 @@ def _walked(config: Config, root: Path, rel: str) -> Reads:
     if ignore.ignored(rel, is_dir=False) and (full.exists() or as_dir):
         return Reads.NOTHING
     return Reads.NAME if layout.kind(rel) is None else Reads.BYTES
+
+
+def _exists_in(folder: Path, name: str) -> bool:
+    return (folder / name).exists()

@@ -86,7 +86,8 @@ def language_setting(config: Config) -> str:
 
 
 def layout_diagnostics(config: Config, found: Crawl) -> list[Diagnostic]:
-    """An info line when both default content folders exist; a warning when nothing was found."""
+    """An info line when both default content folders exist, and one naming the other
+    generators' outputs left out; a warning when nothing was found."""
     out: list[Diagnostic] = []
     both = all((config.root / d).is_dir() for d in DEFAULT_CONTENT)
     if "content" not in config.set_by and both:
@@ -101,9 +102,25 @@ def layout_diagnostics(config: Config, found: Crawl) -> list[Diagnostic]:
                 "layout",
             )
         )
+    if found.foreign_outputs:
+        out.append(_other_outputs_left_out(found))
     if not found.pages and not found.code:
         out.append(Diagnostic(".", 1, 1, Level.WARNING, _nothing_found(config), "layout"))
     return out + _approximated_slugs(config)
+
+
+def _other_outputs_left_out(found: Crawl) -> Diagnostic:
+    """One info line for every other generator's output the crawl left out, and why
+    (content/guides/safety.md#nothing-outside-the-project)."""
+    said = "; ".join(out.describe() for out in found.foreign_outputs)
+    return Diagnostic(
+        found.foreign_outputs[0].folder,
+        1,
+        1,
+        Level.INFO,
+        f"{said}: not read (name it as content or in source to read it all the same)",
+        "layout",
+    )
 
 
 def _approximated_slugs(config: Config) -> list[Diagnostic]:
