@@ -51,6 +51,8 @@ FRAGMENTS = [
     "[[toc]]\n\n## Section",
     "[TOC]",
     "See [[toc]] and [TOC] in a sentence",
+    "Text %%hidden%% and %% open",
+    "%%\nblock comment\n\nstill\n%%",
 ]
 
 

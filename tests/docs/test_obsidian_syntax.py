@@ -1,0 +1,90 @@
+"""Obsidian's own syntaxes (content/syntax/obsidian.md): comments, highlights, block ids,
+and that hostile runs of their markers cost time linear in the page, near markdown-it's."""
+
+from __future__ import annotations
+
+from sitegen.docs.markdown import extract_page
+from sitegen.site.search import page_sections
+from tests.docs.against_markdown_it import within_markdown_it
+from tests.safety.linear import grows_linearly
+
+
+def _html(text: str) -> str:
+    return extract_page("p.md", text.encode()).html
+
+
+# --- comments -----------------------------------------------------------------------------
+
+
+def test_an_inline_comment_is_removed_from_the_page() -> None:
+    html = _html("Shown %%secret words%% and shown.")
+    assert "secret" not in html and "%%" not in html
+    assert "Shown" in html and "and shown." in html
+
+
+def test_an_inline_comment_may_span_the_lines_of_a_paragraph() -> None:
+    html = _html("Start %%first\nsecond%% end")
+    assert "first" not in html and "second" not in html
+    assert "Start" in html and "end" in html
+
+
+def test_a_block_comment_spans_blank_lines_and_leaves_no_block() -> None:
+    html = _html("Before.\n\n%%\nHidden one.\n\n# Hidden heading\n%%\n\nAfter.")
+    assert "Hidden" not in html and "%%" not in html
+    assert "<p>Before.</p>" in html and "<p>After.</p>" in html
+
+
+def test_a_comment_line_ends_the_paragraph_above_it() -> None:
+    html = _html("Text\n%%\nnote\n\nmore note\n%%")
+    assert "note" not in html and "<p>Text</p>" in html
+
+
+def test_links_inside_a_comment_are_no_links() -> None:
+    record = extract_page("p.md", b"See %%[a](a.md) and [[B]]%% nothing.")
+    assert record.links == []
+
+
+def test_an_unclosed_comment_is_shown_as_written() -> None:
+    assert "<p> left %% open</p>" in _html("%%gone%% left %% open\n\nand here.")
+    html = _html("%%gone%%\n\n%%\nnever closed")
+    assert "gone" not in html and "%%\nnever closed" in html
+
+
+def test_comments_inside_code_are_code() -> None:
+    html = _html("Use `%%kept%%` here %%gone%%.\n\n```\n%%also kept%%\n```")
+    assert "<code>%%kept%%</code>" in html and "%%also kept%%" in html
+    assert "gone" not in html
+
+
+def test_a_comment_is_not_in_the_search_text() -> None:
+    html = _html("# Page\n\nVisible %%needle%% words.\n\n%%\nhaystack\n%%")
+    text = " ".join(section.text for section in page_sections(html))
+    assert "Visible" in text
+    assert "needle" not in text and "haystack" not in text
+
+
+# --- time ---------------------------------------------------------------------------------
+
+#: Runs of each marker written to be slow: openers without closers, closers without
+#: openers, and markers split over lines.
+HOSTILE = {
+    "percent": lambda n: "%%a " * n,
+    "percent lines": lambda n: "%%a\n" * n,
+    "percent odd": lambda n: "%" * (2 * n + 1) + "\n\n" + "x %% " * n,
+}
+
+
+def _extract(text: str) -> object:
+    return extract_page("p.md", text.encode())
+
+
+def test_hostile_marker_runs_take_linear_time() -> None:
+    for name, make in HOSTILE.items():
+        ok, said = grows_linearly(_extract, make)
+        assert ok, f"{name}: {said}"
+
+
+def test_hostile_marker_runs_cost_about_what_markdown_it_does() -> None:
+    for name, make in HOSTILE.items():
+        ok, said = within_markdown_it(make(20_000), 6)
+        assert ok, f"{name}: {said}"
