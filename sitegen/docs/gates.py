@@ -60,6 +60,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("inline", "strikethrough", _any("~~")),
     ("inline", "sitegen_wikilink", _any("[[")),
     ("inline", "sitegen_comment", _any("%%")),
+    ("inline", "sitegen_highlight", _any("==")),
     ("inline", "footnote_ref", _FOOTNOTE),
     ("inline", "html_inline", _any("<")),
     ("inline", "autolink", _any("<")),

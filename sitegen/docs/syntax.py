@@ -1,6 +1,6 @@
 """The block and inline syntaxes sitegen reads besides CommonMark, registered on one parser:
 the three callout families, tabs, definition lists, task lists, math, highlighted fences,
-wikilinks, tables of contents, Obsidian's comments, and the warnings for syntaxes it does not run (content/syntax/index.md).
+wikilinks, tables of contents, Obsidian's comments and highlights, and the warnings for syntaxes it does not run (content/syntax/index.md).
 
 Registration only; each syntax lives in its own module. Never parses a page itself.
 """
@@ -19,6 +19,7 @@ from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.comments import comments_plugin
 from sitegen.docs.fences import fences_plugin
+from sitegen.docs.highlight import highlight_plugin
 from sitegen.docs.positions import BlockRule, recording
 from sitegen.docs.records import LinkKind
 from sitegen.docs.toc import toc_plugin
@@ -63,6 +64,7 @@ def use_doc_syntax(md: MarkdownIt) -> None:
     fences_plugin(md)
     toc_plugin(md)
     comments_plugin(md)
+    highlight_plugin(md)
     md.inline.ruler.before("link", "sitegen_wikilink", recording(wikilink, LinkKind.WIKILINK))
     md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, LinkKind.AUTOREF))
     md.core.ruler.after("inline", "sitegen_embeds", report_embeds)

@@ -53,6 +53,7 @@ FRAGMENTS = [
     "See [[toc]] and [TOC] in a sentence",
     "Text %%hidden%% and %% open",
     "%%\nblock comment\n\nstill\n%%",
+    "A ==highlight== and a == b",
 ]
 
 

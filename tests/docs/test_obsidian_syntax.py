@@ -63,6 +63,30 @@ def test_a_comment_is_not_in_the_search_text() -> None:
     assert "needle" not in text and "haystack" not in text
 
 
+# --- highlights ---------------------------------------------------------------------------
+
+
+def test_a_highlight_is_a_mark() -> None:
+    assert "<p>Read <mark>this part</mark> first.</p>" in _html("Read ==this part== first.")
+
+
+def test_a_highlight_nests_with_emphasis_and_links() -> None:
+    html = _html("==*all* of [it](a.md)== and **bold ==inner==**")
+    assert html.startswith("<p><mark><em>all</em> of <a ")
+    assert "</a></mark>" in html and "<strong>bold <mark>inner</mark></strong>" in html
+
+
+def test_a_highlight_is_not_read_in_code_or_between_spaces() -> None:
+    html = _html("`==code==` and a == b == c and ==real==\n\n```\n==fenced==\n```")
+    assert "<code>==code==</code>" in html and "a == b == c" in html
+    assert "==fenced==" in html and "<mark>real</mark>" in html
+
+
+def test_an_unclosed_highlight_is_text_and_an_odd_run_keeps_its_extra_sign() -> None:
+    html = _html("==open and ===odd===")
+    assert html == "<p>==open and =<mark>odd</mark>=</p>\n"
+
+
 # --- time ---------------------------------------------------------------------------------
 
 #: Runs of each marker written to be slow: openers without closers, closers without
@@ -71,6 +95,9 @@ HOSTILE = {
     "percent": lambda n: "%%a " * n,
     "percent lines": lambda n: "%%a\n" * n,
     "percent odd": lambda n: "%" * (2 * n + 1) + "\n\n" + "x %% " * n,
+    "equals": lambda n: "==a " * n,
+    "equals nested": lambda n: "==*a " * n + "b==" * n,
+    "equals odd": lambda n: "=" * (2 * n + 1) + " " + "a== " * n,
 }
 
 
