@@ -92,8 +92,8 @@ def test_a_build_publishes_nothing_of_an_excluded_or_ignored_include(tmp_path: P
     ], proc.stderr
     assert said[0].endswith(
         "snippet 'private/key.txt': private/key.txt is excluded or ignored (the exclude "
-        "option, a .gitignore, a virtual environment or sitegen's own output) and is not "
-        "included"
+        "option, a .gitignore, a virtual environment, sitegen's own output or another "
+        "generator's) and is not included"
     )
 
 
