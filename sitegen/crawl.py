@@ -287,7 +287,8 @@ def _other_outputs(
 ) -> dict[str, ForeignOutput]:
     """The output and cache folders that the generator configurations in ``folder`` name
     (sitegen/foreign_outputs.py), by path, but those the configuration reads all the same.
-    Each configuration is read inside the root only, up to the YAML reader's limit."""
+    Each configuration is read inside the root only, one character past the YAML reader's
+    limit at most (which it then refuses)."""
 
     def read(name: str) -> str | None:
         path = root / folder / name
@@ -295,7 +296,7 @@ def _other_outputs(
             return None
         try:
             with path.open(encoding="utf-8", errors="replace") as file:
-                return file.read(MAX_CHARACTERS)
+                return file.read(MAX_CHARACTERS + 1)
         except OSError:
             return None
 

@@ -19,6 +19,7 @@ import yaml
 
 from sitegen.generators import JEKYLL_FILE, MKDOCS_FILE, VITEPRESS_CONFIGS, read_mkdocs_yml
 from sitegen.paths import normalize_repo_path, repo_path_within
+from sitegen.yamldata import read_yaml
 
 #: Docusaurus' configuration files; its site is built into ``build/`` beside them and its
 #: generated files go to ``.docusaurus/`` (neither is an option of the configuration).
@@ -84,7 +85,7 @@ def outputs_in(
     return [out for out in found if _named(out.folder, folder, upward)]
 
 
-def _named(output: str | None, folder: str, upward: bool) -> bool:
+def _named(output: str, folder: str, upward: bool) -> bool:
     """Whether ``output`` is a folder a configuration in ``folder`` may name."""
     if not output or repo_path_within(folder, output):
         return False  # outside the root, the root, the configuration's folder or one above
@@ -101,8 +102,10 @@ def _output(folder: str, written: str, tool: str, what: str, named_by: str) -> F
 
 @functools.lru_cache(maxsize=16)
 def _yaml_data(text: str, mkdocs: bool) -> Any:
+    """The data of a YAML configuration, through the one bounded reader; None when it is not
+    YAML or is refused (the generator's defaults apply)."""
     try:
-        return read_mkdocs_yml(text) if mkdocs else yaml.safe_load(text)
+        return read_mkdocs_yml(text) if mkdocs else read_yaml(text).data
     except yaml.YAMLError:
         return None
 
