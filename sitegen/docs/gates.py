@@ -75,6 +75,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("core", "sitegen_paragraph_attrs", _ATTRS),
     ("core", "sitegen_directive_links", _CONTAINER),
     ("core", "sitegen_embeds", _any("![[")),
+    ("core", "sitegen_block_ids", _any("^")),
     ("core", "sitegen_toc_paragraphs", _any("[TOC]")),
     ("core", "sitegen_math", _MATH),
     ("core", "footnote_tail", _FOOTNOTE),

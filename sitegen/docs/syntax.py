@@ -1,6 +1,6 @@
 """The block and inline syntaxes sitegen reads besides CommonMark, registered on one parser:
 the three callout families, tabs, definition lists, task lists, math, highlighted fences,
-wikilinks, tables of contents, Obsidian's comments and highlights, and the warnings for syntaxes it does not run (content/syntax/index.md).
+wikilinks, tables of contents, Obsidian's comments, highlights and block ids, and the warnings for syntaxes it does not run (content/syntax/index.md).
 
 Registration only; each syntax lives in its own module. Never parses a page itself.
 """
@@ -15,6 +15,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 
 from sitegen.docs.attributes import bounded_attrs, keep_author_classes
 from sitegen.docs.autorefs import autoref, directive_links
+from sitegen.docs.blockids import block_ids_plugin
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.comments import comments_plugin
@@ -65,6 +66,7 @@ def use_doc_syntax(md: MarkdownIt) -> None:
     toc_plugin(md)
     comments_plugin(md)
     highlight_plugin(md)
+    block_ids_plugin(md)
     md.inline.ruler.before("link", "sitegen_wikilink", recording(wikilink, LinkKind.WIKILINK))
     md.inline.ruler.after("link", "sitegen_autoref", recording(autoref, LinkKind.AUTOREF))
     md.core.ruler.after("inline", "sitegen_embeds", report_embeds)

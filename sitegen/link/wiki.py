@@ -56,7 +56,7 @@ def resolve_wikilink(
     """Obsidian's rule: a path that names one file exactly, else the file whose name (or
     title) is unique; among several, the one nearest the linking page, reported."""
     name, _, heading = target.partition("#")
-    fragment = "" if heading.startswith("^") else _fragment(heading)
+    fragment = _fragment(heading)
     written = name.strip().removesuffix(".md").lstrip("/")
     key = written.lower()
     shown = f", heading '{heading.strip()}' as '#{fragment}'" if heading.strip() else ""
@@ -121,8 +121,12 @@ def _written_first(matches: list[str], generated: frozenset[str], trace: Trace) 
 
 def _fragment(heading: str) -> str:
     """``[[Page#Some Heading]]`` names a heading by its text; the anchor is its slug. An id
-    written as one (``#some-heading``) slugs to itself."""
-    return github_slug(heading.strip()) if heading.strip() else ""
+    written as one (``#some-heading``) slugs to itself. ``[[Page#^abc]]`` names a block by
+    its id, which is the anchor as written (content/syntax/obsidian.md#block-ids)."""
+    heading = heading.strip()
+    if heading.startswith("^"):
+        return heading
+    return github_slug(heading) if heading else ""
 
 
 def _by_suffix(candidates: Iterable[str], key: str, content: str) -> list[str]:

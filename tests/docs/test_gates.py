@@ -54,6 +54,7 @@ FRAGMENTS = [
     "Text %%hidden%% and %% open",
     "%%\nblock comment\n\nstill\n%%",
     "A ==highlight== and a == b",
+    "A block ^id-1\n\n- item ^i\n\n^alone",
 ]
 
 

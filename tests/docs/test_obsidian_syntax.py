@@ -87,6 +87,41 @@ def test_an_unclosed_highlight_is_text_and_an_odd_run_keeps_its_extra_sign() -> 
     assert html == "<p>==open and =<mark>odd</mark>=</p>\n"
 
 
+# --- block ids ----------------------------------------------------------------------------
+
+
+def _page(text: str) -> tuple[str, list[str]]:
+    record = extract_page("p.md", text.encode())
+    return record.html, record.anchors
+
+
+def test_a_block_id_ending_a_paragraph_is_its_anchor_and_is_not_shown() -> None:
+    html, anchors = _page("A claim worth citing. ^claim-1\n\nNext *line*\n^own-line")
+    assert '<p id="^claim-1">A claim worth citing.</p>' in html
+    assert '<p id="^own-line">Next <em>line</em></p>' in html
+    assert anchors == ["^claim-1", "^own-line"]
+
+
+def test_a_block_id_ending_a_list_item_is_the_items_anchor() -> None:
+    html, anchors = _page("- first ^i-1\n- second\n  more ^i-2\n- third")
+    assert '<li id="^i-1">first</li>' in html and '<li id="^i-2">second\nmore</li>' in html
+    assert anchors == ["^i-1", "^i-2"]
+
+
+def test_an_id_alone_below_a_table_or_quote_is_that_blocks_anchor() -> None:
+    html, anchors = _page("| a |\n|---|\n| b |\n\n^table\n\n> said\n\n^quote")
+    assert '<table id="^table">' in html and '<blockquote id="^quote">' in html
+    assert "<p>^" not in html and anchors == ["^quote", "^table"]
+
+
+def test_what_is_no_block_id_is_shown_as_written() -> None:
+    text = "a^b\n\n`code ^c`\n\nx ^under_score\n\n[label ^d](u.md)\n\n2^10 ^e"
+    html, anchors = _page(text)
+    assert "a^b" in html and "<code>code ^c</code>" in html and "x ^under_score" in html
+    assert "label ^d</a>" in html
+    assert '<p id="^e">2^10</p>' in html and anchors == ["^e"]
+
+
 # --- time ---------------------------------------------------------------------------------
 
 #: Runs of each marker written to be slow: openers without closers, closers without
@@ -98,6 +133,9 @@ HOSTILE = {
     "equals": lambda n: "==a " * n,
     "equals nested": lambda n: "==*a " * n + "b==" * n,
     "equals odd": lambda n: "=" * (2 * n + 1) + " " + "a== " * n,
+    "carets": lambda n: "a ^b" * n,
+    "caret paragraphs": lambda n: "x ^id\n\n^id\n\n" * n,
+    "caret list": lambda n: "- a ^i\n" * n,
 }
 
 

@@ -73,7 +73,7 @@ def test_heading_is_named_by_its_text(index: SiteIndex) -> None:
     block = resolve_wikilink(
         "Install#^abc123", "content/index.md", wiki_names(index, TITLES), index
     )
-    assert block.resolved.fragment == ""
+    assert block.resolved.fragment == "^abc123"
 
 
 def test_nearest_of_several_is_the_one_sharing_the_folder(index: SiteIndex) -> None:
