@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -425,6 +425,7 @@ class AnchorIndex:
         self._old = old_anchors or {}
         self._ids: dict[NodeId, frozenset[str]] = {}
         self._texts: dict[NodeId, dict[str, str]] = {}
+        self._paths: dict[tuple[NodeId, tuple[str, ...]], str | None] = {}
 
     def ids(self, node: NodeId) -> frozenset[str]:
         """The ids of the page ``node``: its headings' and its other anchors (none for any
@@ -453,6 +454,28 @@ class AnchorIndex:
                 texts.setdefault(h.text.strip().lower(), h.id)
         return texts.get(text.strip().lower())
 
+    def by_heading_path(self, node: NodeId, parts: Sequence[str]) -> str | None:
+        """The id of the page's first heading whose text is ``parts[-1]`` and that lies
+        under headings of the texts before it, in that order, outermost first: Obsidian's
+        ``[[Page#A#B]]`` (content/syntax/obsidian.md#nested-heading-links)."""
+        wanted = [p.strip().lower() for p in parts]
+        key = (node, tuple(wanted))
+        if key not in self._paths:
+            self._paths[key] = self._heading_under(node, wanted)
+        return self._paths[key]
+
+    def _heading_under(self, node: NodeId, wanted: list[str]) -> str | None:
+        record = self._pages.get(node)
+        chain: list[tuple[int, str]] = []  # (level, text) of the open headings, outermost first
+        for h in record.headings if record else ():
+            while chain and chain[-1][0] >= h.level:
+                chain.pop()
+            text = h.text.strip().lower()
+            if text == wanted[-1] and _in_order(wanted[:-1], [t for _, t in chain]):
+                return h.id
+            chain.append((h.level, text))
+        return None
+
     def has(self, node: NodeId, fragment: str) -> bool:
         """Whether ``fragment`` names a heading or anchor of the page ``node``, or a line or
         line range of the source file ``node``; an asset has nothing to check."""
@@ -468,3 +491,9 @@ class AnchorIndex:
         if node in self._pages:
             return fragment in self.ids(node)
         return True
+
+
+def _in_order(wanted: Sequence[str], chain: Sequence[str]) -> bool:
+    """Whether the texts ``wanted`` occur in ``chain`` in that order (others between them)."""
+    rest = iter(chain)
+    return all(any(text == seen for seen in rest) for text in wanted)

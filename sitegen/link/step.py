@@ -242,7 +242,12 @@ class _Linker:
         res = target.resolved
         page = self.index.node_for(target.found or path)
         if heading.strip() and res.outcome in (Outcome.INTERNAL, Outcome.SELF) and page:
-            by_text = self.anchors.by_text(page, heading)
+            nested = "#" in heading and not heading.strip().startswith("^")
+            by_text = (
+                self.anchors.by_heading_path(page, heading.split("#"))
+                if nested  # [[Page#A#B]]: the heading B under A, as Obsidian reads it
+                else self.anchors.by_text(page, heading)
+            )
             if by_text is not None:  # [[Page#Heading]] names the heading by its text
                 self.trace.step(
                     Rule.ANCHOR, f"the heading '{heading.strip()}' by its text", by_text

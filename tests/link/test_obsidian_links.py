@@ -37,3 +37,32 @@ def test_a_block_id_is_an_anchor_that_wikilinks_reach() -> None:
 def test_a_missing_block_id_is_a_broken_anchor() -> None:
     linked = _link({"content/a.md": "# A\n\n[[b#^nope]]\n", "content/b.md": "# B\n\nText ^yes\n"})
     assert _problems(linked) == [(3, "broken-anchor")]
+
+
+NESTED = (
+    "# Guide\n\n## Linux\n\n### Install\n\nOn Linux.\n\n## Windows\n\n### Install\n\n"
+    "On Windows.\n\n#### Notes\n"
+)
+
+
+def test_a_nested_heading_link_reaches_the_heading_under_its_parents() -> None:
+    linked = _link(
+        {
+            "content/a.md": "# A\n\n[[b#Windows#Install]] [[b#Linux#Install]] "
+            "[[b#Guide#Windows#Notes]] [[b#Windows#Notes]]\n",
+            "content/b.md": NESTED,
+        }
+    )
+    assert _problems(linked) == []
+    fragments = [r.fragment for r in linked.resolutions["/a.md"]]
+    assert fragments == ["install-1", "install", "notes", "notes"]
+
+
+def test_a_nested_heading_link_to_no_such_heading_is_a_broken_anchor() -> None:
+    linked = _link(
+        {
+            "content/a.md": "# A\n\n[[b#Linux#Notes]]\n\n[[b#Windows#Gone]]\n\n[[b#Windows#Notes]]\n",
+            "content/b.md": NESTED,
+        }
+    )
+    assert _problems(linked) == [(3, "broken-anchor"), (5, "broken-anchor")]
