@@ -19,6 +19,10 @@ from urllib.parse import urlsplit
 #: Schemes a link may use; a URL without a scheme (relative, ``#x``, ``/x``, ``//host``) is
 #: always allowed. The sanitizer's allow-list, after GitHub's html-pipeline.
 LINK_SCHEMES = frozenset({"http", "https", "mailto", "tel", "ftp", "ftps", "irc", "ircs", "xmpp"})
+#: Schemes a link a reader clicks may use, never a URL a page loads by itself (``src``):
+#: ``obsidian:`` opens a note in the reader's own Obsidian app, and a vault's pages link
+#: to it (content/guides/safety.md#links-that-cannot-run).
+HREF_ONLY_SCHEMES = frozenset({"obsidian"})
 #: ``data:`` is allowed only as an image (``<img src>``, ``srcset``), only for image types.
 _DATA_IMAGE = "data:image/"
 #: What the URL parser strips before it reads a scheme: leading and trailing C0 controls and
@@ -40,13 +44,16 @@ def url_scheme(url: str) -> str | None:
     return found.group(1).lower() if found else None
 
 
-def allowed_url(url: str, *, image: bool = False) -> bool:
-    """Whether ``url`` may be written into a page: no scheme, an allowed one, or, for an
-    image, ``data:image/…``. ``javascript:``, ``vbscript:``, ``file:``, other ``data:`` and
-    every unknown scheme are refused, however they are spelled (case, spaces, controls)."""
+def allowed_url(url: str, *, image: bool = False, href: bool = False) -> bool:
+    """Whether ``url`` may be written into a page: no scheme, an allowed one, for an
+    ``href`` one of ``HREF_ONLY_SCHEMES`` too, or, for an image, ``data:image/…``.
+    ``javascript:``, ``vbscript:``, ``file:``, other ``data:`` and every unknown scheme are
+    refused, however they are spelled (case, spaces, controls)."""
     scheme = url_scheme(url)
     if scheme is None or scheme in LINK_SCHEMES:
         return True
+    if scheme in HREF_ONLY_SCHEMES:
+        return href and not image
     if scheme == "data" and image:
         compact = _TAB_OR_NEWLINE.sub("", url.strip(_EDGES)).lower()
         return compact.startswith(_DATA_IMAGE)

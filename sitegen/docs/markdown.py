@@ -534,7 +534,7 @@ def _html_links(
         at = source.position(raw.index)
         section = bisect_right(section_starts, at.offset) - 1
         href = as_read(raw.link.url)
-        if allowed_url(href, image=raw.link.kind in IMAGE_KINDS):
+        if allowed_url(href, image=raw.link.kind in IMAGE_KINDS, href=raw.link.attribute == "href"):
             href = MARKDOWN.normalizeLink(href)
         link = Link(
             href=href,

@@ -24,7 +24,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from sitegen.docs.components import components_as_text
-from sitegen.urlgate import LINK_SCHEMES, allowed_url
+from sitegen.urlgate import HREF_ONLY_SCHEMES, LINK_SCHEMES, allowed_url
 
 
 class RawHtml(StrEnum):
@@ -137,8 +137,8 @@ ATTRIBUTES = {
     "time": {"datetime"},
 }
 #: Schemes nh3 lets through; each URL then passes the one gate, ``sitegen.urlgate``
-#: (``data:`` only for images, see ``_keep_attribute``).
-URL_SCHEMES = LINK_SCHEMES | {"data"}
+#: (``data:`` only for images, ``obsidian:`` only for an href, see ``_keep_attribute``).
+URL_SCHEMES = LINK_SCHEMES | HREF_ONLY_SCHEMES | {"data"}
 _URL_ATTRIBUTES = {"href", "src", "cite", "srcset"}
 #: Stands for sitegen's own markup while the author's is cleaned (see ``_clean_frame``).
 _MARK = "\ue000"
@@ -170,7 +170,8 @@ def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
         # a srcset is a list; each candidate is checked as the URL a browser would read
         urls = value.split(",") if attribute == "srcset" else [value]
         image = tag in ("img", "source") and attribute in ("src", "srcset")
-        return value if all(allowed_url(url, image=image) for url in urls) else None
+        href = attribute == "href"
+        return value if all(allowed_url(u, image=image, href=href) for u in urls) else None
     return value
 
 

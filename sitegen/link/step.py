@@ -191,7 +191,10 @@ class _Linker:
             res = self._api_anchor(resolve(link.href, path, self.index, self.trace), path)
         if res.via:
             self._through_redirect(path, link, res)
-        if res.outcome is Outcome.IGNORED and not allowed_url(link.href, image=link.is_image):
+        href = not link.is_image  # every other kind of link is an href (LinkKind)
+        if res.outcome is Outcome.IGNORED and not allowed_url(
+            link.href, image=link.is_image, href=href
+        ):
             self.diag(
                 path,
                 link.line,

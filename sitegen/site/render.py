@@ -137,7 +137,7 @@ class TraversableLoader(BaseLoader):
 def safe_href(href: str) -> str:
     """The templates' ``href`` filter: ``href`` when the URL gate allows it, else ``#``, so a
     theme that shows a URL from content cannot write ``javascript:`` (sitegen/urlgate.py)."""
-    return href if allowed_url(href) else "#"
+    return href if allowed_url(href, href=True) else "#"
 
 
 # ---------------------------------------------------------------------------- highlighting

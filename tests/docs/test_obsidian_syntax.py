@@ -4,9 +4,12 @@ and that hostile runs of their markers cost time linear in the page, near markdo
 from __future__ import annotations
 
 from sitegen.docs.markdown import extract_page
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import link_all
 from sitegen.site.search import page_sections
 from tests.docs.against_markdown_it import within_markdown_it
 from tests.safety.linear import grows_linearly
+from tests.safety.test_url_gate import _published
 
 
 def _html(text: str) -> str:
@@ -120,6 +123,30 @@ def test_what_is_no_block_id_is_shown_as_written() -> None:
     assert "a^b" in html and "<code>code ^c</code>" in html and "x ^under_score" in html
     assert "label ^d</a>" in html
     assert '<p id="^e">2^10</p>' in html and anchors == ["^e"]
+
+
+# --- obsidian: links ---------------------------------------------------------------------
+
+VAULT = "obsidian://open?vault=notes&amp;file=Start"
+
+
+def test_an_obsidian_link_stays_a_link_in_every_syntax_of_an_href() -> None:
+    url = "obsidian://open?vault=notes&file=Start"
+    html = _published(f'[app]({url}) <{url}> <a href="{url}">raw</a> [[{url}|wiki]]')
+    assert html.count(f'href="{VAULT}"') == 4, html
+
+
+def test_an_obsidian_url_is_never_a_source() -> None:
+    url = "obsidian://open?vault=notes"
+    html = _published(f'![pic]({url}) <img src="{url}" alt="raw"> [ok]({url})')
+    assert html.count("obsidian:") == 1 and f'href="{url}"' in html, html
+
+
+def test_an_obsidian_link_is_not_reported() -> None:
+    index = SiteIndex("content", {"content/p.md"}, set(), set(), {"content"})
+    rec = extract_page("content/p.md", b"# P\n\n[open](obsidian://open?vault=v) [x](vscode://a)\n")
+    linked = link_all(index, [rec], [], {}, lambda _path: None)
+    assert [(d.col, d.code) for d in linked.diagnostics] == [(33, "unsafe-url")]
 
 
 # --- time ---------------------------------------------------------------------------------

@@ -244,7 +244,8 @@ def substitute_links(
         res, link = resolutions[i], rec.links[i]
         url = _link_href(res, link.href, from_out, graph, addresses)
         quote, classes = m.group(3) or "", m.group(4)
-        if res.outcome is Outcome.UNRESOLVED or not allowed_url(url, image=link.is_image):
+        allowed = allowed_url(url, image=link.is_image, href=not link.is_image)
+        if res.outcome is Outcome.UNRESOLVED or not allowed:
             written = _REFUSED if quote else "#"  # the link stays as its text
         else:
             written = htmlmod.escape(url, quote=True)
