@@ -6,6 +6,7 @@ Collected during a build, printed at the end, counted for ``--strict``; never ra
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -124,3 +125,17 @@ def cut(text: str, limit: int = SHOWN) -> str:
     """``text`` as a message may quote it: at most ``limit`` characters, ending in '…' when
     it was longer. Every reader quotes outside input through this."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+#: How many digits of a number a message quotes: a longer run is cut (issue 27: a
+#: 5,000-digit line number was echoed whole).
+SHOWN_DIGITS = 20
+_LONG_NUMBER = re.compile(f"[0-9]{{{SHOWN_DIGITS + 1},}}")
+
+
+def quoted(text: str, limit: int = SHOWN) -> str:
+    """``text`` as a message quotes what the user wrote: each number cut to ``SHOWN_DIGITS``
+    digits and the whole to ``limit`` characters, each cut marked with '…' (the text is
+    first cut to a few times ``limit``, so a huge input costs no more than a short one)."""
+    text = _LONG_NUMBER.sub(lambda m: m[0][:SHOWN_DIGITS] + "…", text[: limit * 4])
+    return cut(text, limit)

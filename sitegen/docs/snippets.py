@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.diagnostics import Diagnostic, Level, quoted
 from sitegen.docs.records import Heading, Link, PageRecord
 
 #: One snippet line: indentation, scissors, a quoted file name with an optional
@@ -38,14 +38,12 @@ MAX_INCLUDED_BYTES = 8_000_000
 MAX_PROBLEMS = 20
 #: Longest value a message quotes (a path, a range): longer ones are cut, with '…'.
 MAX_SHOWN = 80
-_LONG_NUMBER = re.compile(r"[0-9]{21,}")
 
 
 def shown(text: str, limit: int = MAX_SHOWN) -> str:
     """``text`` as a message quotes it: each number cut to 20 digits and the whole to
     ``limit`` characters, with '…'."""
-    text = _LONG_NUMBER.sub(lambda m: m.group(0)[:19] + "…", text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return quoted(text, limit)
 
 
 def line_number(digits: str) -> int | None:

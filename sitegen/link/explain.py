@@ -8,10 +8,10 @@ Never resolves anything itself: every step comes from the rules the build applie
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from sitegen.diagnostics import quoted
 from sitegen.docs.records import Link, PageRecord
 from sitegen.link.step import TracedLink
 
@@ -19,8 +19,7 @@ from sitegen.link.step import TracedLink
 #: refused before int() is asked (which refuses over 4,300 digits: an internal error).
 MAX_DIGITS = 9
 #: How much of what the user typed a message repeats: a 5,000-digit number is not echoed whole.
-SHOWN_CHARS, SHOWN_DIGITS = 80, 20
-_LONG_NUMBER = re.compile(f"[0-9]{{{SHOWN_DIGITS + 1},}}")
+SHOWN_CHARS = 80
 
 
 @dataclass(frozen=True)
@@ -62,11 +61,9 @@ def _is_number(text: str) -> bool:
 
 
 def shown(text: str) -> str:
-    """``text`` as a message repeats it: a number cut to ``SHOWN_DIGITS`` digits and the
+    """``text`` as a message repeats it: a number cut to 20 digits and the
     whole to ``SHOWN_CHARS`` characters, each cut marked with '…'."""
-    text = text[: SHOWN_CHARS * 4]
-    text = _LONG_NUMBER.sub(lambda m: m[0][:SHOWN_DIGITS] + "…", text)
-    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+    return quoted(text, SHOWN_CHARS)
 
 
 def link_at(rec: PageRecord, line: int, column: int = 0) -> Link | None:
