@@ -100,13 +100,14 @@ def find_blocks(data: bytes) -> list[ApiBlock]:
         return []
     starts = [0, *(m.end() for m in re.finditer(rb"\n", data))]
     fenced = _fenced_lines(data, len(starts))
+    last_close = _last_closing(data, fenced, starts)
     found: list[ApiBlock] = []
     for m in BLOCK_LINE.finditer(data):
         line = bisect.bisect_right(starts, m.start()) - 1
         if line in fenced or (found and m.start() < found[-1].end):
             continue
         path = m.group("path")
-        if b"." not in path and (path in CONTAINERS or _closed(data, m.end(), fenced, starts)):
+        if b"." not in path and (path in CONTAINERS or m.end() < last_close):
             continue  # ``::: tip`` ... ``:::``: a container of VitePress or markdown-it
         end, options, problems = _options(data, starts, line, len(m.group("indent")))
         target = m.group("path").decode("ascii")
@@ -120,12 +121,15 @@ def find_blocks(data: bytes) -> list[ApiBlock]:
 _CLOSING = re.compile(rb"^ {0,3}:::[ \t]*\r?$", re.MULTILINE)
 
 
-def _closed(data: bytes, after: int, fenced: set[int], starts: list[int]) -> bool:
-    """Whether a bare ``:::`` line outside fences follows ``after`` (a container's end)."""
-    for m in _CLOSING.finditer(data, after):
+def _last_closing(data: bytes, fenced: set[int], starts: list[int]) -> int:
+    """Where the last bare ``:::`` line outside fences starts (-1: none). A one-word ``:::``
+    line before it is a container's opening; found once per page, since a search onwards
+    from each such line read the rest of the page again for every one of them."""
+    last = -1
+    for m in _CLOSING.finditer(data):
         if bisect.bisect_right(starts, m.start()) - 1 not in fenced:
-            return True
-    return False
+            last = m.start()
+    return last
 
 
 def _fenced_lines(data: bytes, count: int) -> set[int]:

@@ -14,6 +14,7 @@ from sitegen.docs.pipeline import extract_pages
 from sitegen.paths import RepoPath
 from sitegen.progress import Progress
 from tests.api.gizmo import FIXTURES, fixture_model
+from tests.safety.linear import grows_linearly
 
 PAGE = "docs/api.md"
 
@@ -200,3 +201,12 @@ def test_broken_link_in_a_docstring_maps_to_the_block_line(tmp_path: Path) -> No
     (link,) = [x for x in rec.links if x.href == "nowhere.md"]  # type: ignore[attr-defined]
     assert (link.line, link.column) == (5, 3)
     assert "<script" not in rec.html  # type: ignore[attr-defined]
+
+
+def test_many_one_word_lines_before_one_closing_take_linear_time() -> None:
+    """Whether a one-word ``::: name`` opens a container was a search onwards for a closing
+    ``:::`` from each such line: quadratic in their number when one closing ends the page."""
+    ok, said = grows_linearly(
+        lambda text: find_blocks(text.encode()), lambda n: "::: box\n" * (n // 8) + ":::\n"
+    )
+    assert ok, said
