@@ -16,10 +16,10 @@ from typing import Any
 
 import yaml
 
-from sitegen.code.literals import read_module
 from sitegen.config import Config
 from sitegen.generators import Generator, read_mkdocs_yml
 from sitegen.languages import LangId
+from sitegen.literals import read_module
 from sitegen.paths import NodeId, content_relative
 
 

@@ -1,5 +1,5 @@
 """VitePress's page tree: ``themeConfig.sidebar`` (one tree, or one per path prefix) and
-``nav`` of its configuration files, read as literals (sitegen/code/literals.py), never run
+``nav`` of its configuration files, read as literals (sitegen/literals.py), never run
 (content/guides/navigation.md#vitepress).
 
 Pure functions of the configuration texts the generator read and of the page records; never
@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
-from sitegen.code.literals import SPREAD, NotLiteral, read_module
 from sitegen.diagnostics import Diagnostic, Level, cut
 from sitegen.docs.records import PageRecord
 from sitegen.generators import Generator
 from sitegen.languages import LangId
+from sitegen.literals import SPREAD, NotLiteral, read_module
 from sitegen.paths import NodeId, content_relative, page_node_id, url_path
 from sitegen.site.views import NavItem
 
@@ -38,7 +38,7 @@ class ConfigFile:
     path: str
     text: str
     data: dict[str, Any]
-    #: The first literal of the file sitegen could not read (sitegen/code/literals.py), for
+    #: The first literal of the file sitegen could not read (sitegen/literals.py), for
     #: one warning.
     problem: NotLiteral | None = None
 
@@ -480,7 +480,7 @@ def _not_literal(path: str, what: str, value: NotLiteral) -> Diagnostic:
 
 def _problems(configs: list[ConfigFile], said: list[Diagnostic]) -> list[Diagnostic]:
     """One warning per configuration file for the first literal it could not read (a cap,
-    an escape, a syntax error: sitegen/code/literals.py), unless the sidebar or nav
+    an escape, a syntax error: sitegen/literals.py), unless the sidebar or nav
     warnings already named that place."""
     places = {(d.path, d.line, d.col) for d in said}
     out = []

@@ -1,4 +1,4 @@
-"""Literal values of a JavaScript/TypeScript module, never run (sitegen/code/literals.py)."""
+"""Literal values of a JavaScript/TypeScript module, never run (sitegen/literals.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from sitegen.code import literals
-from sitegen.code.literals import SPREAD, NotLiteral, read_module
+from sitegen import literals
 from sitegen.languages import LangId
+from sitegen.literals import SPREAD, NotLiteral, read_module
 
 CONFIG = b"""import { defineConfig } from 'vitepress'
 import { version } from './package.json'

@@ -24,8 +24,8 @@ from typing import Any
 
 from tree_sitter import Node, Parser, Tree
 
-from sitegen.code.grammars import get_language, parse_within
 from sitegen.diagnostics import cut
+from sitegen.grammars import get_language, parse_within
 from sitegen.languages import LangId
 
 #: A configuration file of this many bytes or more is not read (the generator keeps the first

@@ -16,7 +16,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Flag, StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,22 @@ class SlugStyle(StrEnum):
     PYMDOWNX_CASED = "pymdownx-cased"  # pymdownx.slugs: slugify(), the case kept
 
 
+class Dialect(Flag):
+    """The markdown a family writes beyond CommonMark and the syntaxes sitegen always reads
+    (content/syntax/index.md): what the docs step is asked to read besides."""
+
+    NONE = 0
+    #: Docusaurus's MDX: ``import``/``export`` lines, ``{/* comments */}``, JSX components,
+    #: ``<Tabs>``, admonition titles in brackets, code-block metadata.
+    MDX = 1
+    #: Obsidian's vault: embeds ``![[Page]]`` transcluded, files found by name anywhere.
+    OBSIDIAN = 2
+
+
+#: The files of a content folder that are pages, unless the family reads more.
+PAGE_EXTENSIONS = (".md", ".markdown")
+
+
 @dataclass(frozen=True)
 class Generator:
     """The generator whose configuration was found beside the content, and what it asks."""
@@ -67,6 +83,10 @@ class Generator:
     #: The configuration files the page tree is read from, (repository path, text): read
     #: here, once, so that the build's fingerprint holds them (content/guides/navigation.md).
     sources: tuple[tuple[str, str], ...] = ()
+    #: What the docs step reads besides CommonMark and sitegen's syntaxes.
+    dialect: Dialect = Dialect.NONE
+    #: The file extensions of pages (Docusaurus adds ``.mdx``), lower case.
+    page_extensions: tuple[str, ...] = PAGE_EXTENSIONS
 
     def source(self, path: str) -> str | None:
         """The text of the configuration file ``path`` read with it, or None."""
