@@ -87,6 +87,12 @@ class Generator:
     dialect: Dialect = Dialect.NONE
     #: The file extensions of pages (Docusaurus adds ``.mdx``), lower case.
     page_extensions: tuple[str, ...] = PAGE_EXTENSIONS
+    #: Folders (repository paths) whose files are published at the site root besides
+    #: ``public`` (Docusaurus's ``staticDirectories``, ``static/`` by default).
+    static: tuple[str, ...] = ()
+    #: The URL folder the content folder's pages are published under ("" for the site root;
+    #: Docusaurus's ``routeBasePath``, ``docs`` by default).
+    route_base: str = ""
 
     def source(self, path: str) -> str | None:
         """The text of the configuration file ``path`` read with it, or None."""
