@@ -4,8 +4,10 @@ the TypeScript grammar sitegen ships (content/guides/navigation.md#vitepress).
 Object, array, string, number, boolean and null literals become Python values; a name bound
 in the same module to a literal (``const items = [...]``), or a call without arguments of a
 function of the module whose body only returns a literal (``sidebar: sidebarGuide()``), is
-followed. Anything else (an import, an expression, a call with arguments) becomes a
-``NotLiteral`` with its place. Nothing is ever run: this module only reads the syntax tree.
+followed. A call that only names a path is read as that path (``require.resolve('./x')``,
+``path.resolve(__dirname, 'x')``: a Docusaurus ``sidebarPath``), and ``require('./x')`` as a
+``Required`` naming the module, which is never read. Anything else (an import, an
+expression, a call with other arguments) becomes a ``NotLiteral`` with its place. Nothing is ever run: this module only reads the syntax tree.
 
 Bounded by construction (content/guides/safety.md): the file, the nesting and the value it
 expands to have caps, each name is read once and shared, and a literal that no page could
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import posixpath
 import re
 import string
 from dataclasses import dataclass, field
@@ -62,6 +65,20 @@ class NotLiteral:
     line: int
     column: int
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class Required:
+    """``require('./x')``: another module's value, which is never read or run here; ``path``
+    is the name written."""
+
+    path: str
+
+
+#: The calls that join a path onto the module's own folder: ``path.resolve(__dirname, 'x')``.
+_DIR_CALLS = frozenset({"path.resolve", "path.join", "resolve", "join"})
+#: The module's own folder, as a CommonJS or an ES module names it.
+_MODULE_DIRS = frozenset({"__dirname", "import.meta.dirname"})
 
 
 @dataclass(frozen=True)
@@ -266,6 +283,9 @@ class _Reader:
             name = self.text(node)
             return self._follow(name, node, self.bindings[name])
         if kind == "call_expression":
+            named = self._path_call(node)
+            if named is not None:
+                return named
             called = self._local_call(node)
             if called is not None:
                 return self._follow(called[0] + "()", node, called[1])
@@ -311,6 +331,28 @@ class _Reader:
         budget.deepest = max(deepest, budget.deepest)
         budget.reading.discard(name)
         return found
+
+    def _path_call(self, node: Node) -> str | Required | None:
+        """The path a call only names: ``require.resolve('./x')`` -> ``./x``,
+        ``path.resolve(__dirname, 'a', 'b')`` (or ``join``) -> ``a/b``, relative to the
+        module's folder, and ``require('./x')`` -> ``Required('./x')`` (the module itself,
+        never read here); None for any other call, or one with arguments that are not string
+        literals."""
+        function, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        if function is None or args is None:
+            return None
+        called = self.text(function)
+        given = [c for c in args.named_children if c.type != "comment"]
+        if called in _DIR_CALLS and given and self.text(given[0]) in _MODULE_DIRS:
+            given = given[1:]
+        elif called not in ("require", "require.resolve") or len(given) != 1:
+            return None
+        parts = [self._string(c) if c.type == "string" else None for c in given]
+        if not parts or not all(isinstance(p, str) for p in parts):
+            return None
+        path = posixpath.join(*(str(p) for p in parts))
+        self._count(node, 0, len(path))
+        return Required(path) if called == "require" else path
 
     def _local_call(self, node: Node) -> tuple[str, Node] | None:
         """The name and returned expression of ``f()`` when ``f`` is a function of this

@@ -8,7 +8,7 @@ import pytest
 
 from sitegen import literals
 from sitegen.languages import LangId
-from sitegen.literals import SPREAD, NotLiteral, read_module
+from sitegen.literals import SPREAD, NotLiteral, Required, read_module
 
 CONFIG = b"""import { defineConfig } from 'vitepress'
 import { version } from './package.json'
@@ -201,3 +201,25 @@ def test_a_shape_tree_sitter_reads_slowly_is_stopped(monkeypatch: pytest.MonkeyP
     assert time.thread_time() - started < 1.5
     assert isinstance(read.default, NotLiteral) and "did not read the file" in read.default.reason
     assert read_module(b"export default { a: 1 }").default == {"a": 1}  # the parser was reset
+
+
+def test_calls_that_only_name_a_path_are_read_as_the_path() -> None:
+    source = b"""const path = require('path')
+module.exports = {
+  sidebarPath: require.resolve('./sidebars.js'),
+  theme: require('./src/theme.js'),
+  here: path.resolve(__dirname, './tsconfig.json'),
+  joined: path.join(__dirname, '..', 'src'),
+  esm: resolve(import.meta.dirname, 'a'),
+  cwd: path.resolve('x'),
+  computed: require.resolve(name),
+}
+"""
+    value = read_module(source, LangId.JAVASCRIPT).default
+    assert value["sidebarPath"] == "./sidebars.js"
+    assert value["theme"] == Required("./src/theme.js")
+    assert value["here"] == "./tsconfig.json"
+    assert value["joined"] == "../src"
+    assert value["esm"] == "a"
+    assert isinstance(value["cwd"], NotLiteral)  # from where node runs: not known
+    assert isinstance(value["computed"], NotLiteral)
