@@ -37,6 +37,9 @@ class LinkKind(StrEnum):
     AUTOREF = "autoref"  # a dotted code name as a label, or ``:::`` (sitegen/docs/autorefs.py)
     HTML = "html"  # an a element's href in the page's own HTML (sitegen/docs/rawlinks.py)
     HTML_IMAGE = "html-image"  # an img or source element's src in the page's own HTML
+    #: ``![[Page#Section]]`` on a line of its own: a wikilink whose target's content the page
+    #: shows (sitegen/link/embeds.py); as an edge, a link like any other.
+    EMBED = "embed"
 
 
 #: Kinds whose URL is an image's: the URL gate lets ``data:image/…`` through there.
