@@ -1,0 +1,110 @@
+"""The record every family module fills in (``Generator``), what it decides for sitegen
+(``SlugStyle``, ``Dialect``), and the helpers the family modules share: how a configuration
+file is looked for in the content folder and the folders above it, inside the root only.
+
+A family module (mkdocs.py, vitepress.py, jekyll.py, ...) reads its own configuration once,
+as data, and fills in a ``Generator``; the rest of sitegen asks the record's fields, never
+its ``name`` (content/reference/headings.md#slug-styles, ARCHITECTURE.md#generators).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Flag, StrEnum
+from pathlib import Path
+
+from sitegen.paths import is_within
+from sitegen.yamldata import MAX_CHARACTERS
+
+
+class SlugStyle(StrEnum):
+    """How heading ids are made: the values of the ``slugs`` option."""
+
+    GITHUB = "github"  # github-slugger: GitHub's own rendering, sitegen's default
+    VITEPRESS = "vitepress"  # @mdit-vue/shared's slugify, numbered as markdown-it-anchor does
+    MKDOCS = "mkdocs"  # Python-Markdown's toc slugify (ASCII only), MkDocs' default
+    MKDOCS_UNICODE = "mkdocs-unicode"  # toc's slugify_unicode
+    PYMDOWNX = "pymdownx"  # pymdownx.slugs: slugify(case="lower"), formerly uslugify
+    PYMDOWNX_CASED = "pymdownx-cased"  # pymdownx.slugs: slugify(), the case kept
+
+
+class Dialect(Flag):
+    """The markdown a family writes beyond CommonMark and the syntaxes sitegen always reads
+    (content/syntax/index.md): what the docs step is asked to read besides."""
+
+    NONE = 0
+    #: Docusaurus's MDX: ``import``/``export`` lines, ``{/* comments */}``, JSX components,
+    #: ``<Tabs>``, admonition titles in brackets, code-block metadata.
+    MDX = 1
+    #: Obsidian's vault: embeds ``![[Page]]`` transcluded, files found by name anywhere.
+    OBSIDIAN = 2
+
+
+#: The files of a content folder that are pages, unless the family reads more.
+PAGE_EXTENSIONS = (".md", ".markdown")
+
+
+@dataclass(frozen=True)
+class Generator:
+    """The generator whose configuration was found beside the content, and what it asks."""
+
+    name: str  # "MkDocs", "VitePress" or "Jekyll"
+    #: Its configuration file, a repository path: ``mkdocs.yml``, ``docs/.vitepress/config.ts``.
+    config_file: str
+    slugs: SlugStyle
+    #: What the configuration asks that ``slugs`` only comes near ("" when nothing): a
+    #: slugify sitegen does not have, or options of one it has (the build warns).
+    approximated: str = ""
+    #: The folder whose files are published at the site root (VitePress's ``public/`` in the
+    #: content folder), a repository path; "" for none.
+    public: str = ""
+    #: The folder the configuration reads pages from (MkDocs' ``docs_dir``, relative to the
+    #: ``mkdocs.yml`` that names it), a repository path; "" for the root or not known.
+    docs_dir: str = ""
+    #: The configuration files the page tree is read from, (repository path, text): read
+    #: here, once, so that the build's fingerprint holds them (content/guides/navigation.md).
+    sources: tuple[tuple[str, str], ...] = ()
+    #: What the docs step reads besides CommonMark and sitegen's syntaxes.
+    dialect: Dialect = Dialect.NONE
+    #: The file extensions of pages (Docusaurus adds ``.mdx``), lower case.
+    page_extensions: tuple[str, ...] = PAGE_EXTENSIONS
+    #: Folders (repository paths) whose files are published at the site root besides
+    #: ``public`` (Docusaurus's ``staticDirectories``, ``static/`` by default).
+    static: tuple[str, ...] = ()
+    #: The URL folder the content folder's pages are published under ("" for the site root;
+    #: Docusaurus's ``routeBasePath``, ``docs`` by default).
+    route_base: str = ""
+
+    def source(self, path: str) -> str | None:
+        """The text of the configuration file ``path`` read with it, or None."""
+        return next((text for rel, text in self.sources if rel == path), None)
+
+
+def folders_up(folder: str) -> list[str]:
+    """``folder`` and each folder above it, up to the root (""), nearest first."""
+    out = [folder]
+    while folder:
+        folder = posixpath.dirname(folder)
+        out.append(folder)
+    return out
+
+
+def configs_up(root: Path, content: str, name: str) -> Iterator[tuple[str, str, str]]:
+    """Each file ``name`` in the content folder or a folder above it (up to the root),
+    nearest first, inside the root only: its folder, its repository path and its text."""
+    real_root = root.resolve()
+    for folder in folders_up(content):
+        rel = posixpath.join(folder, name)
+        path = root / rel
+        if not path.is_file() or not is_within(path.resolve(), real_root):
+            continue
+        try:
+            # One character past the limit at most: the YAML reader refuses that before
+            # parsing, and a file of gigabytes is never held whole.
+            with path.open(encoding="utf-8", errors="replace") as file:
+                text = file.read(MAX_CHARACTERS + 1)
+        except OSError:
+            continue
+        yield folder, rel, text
