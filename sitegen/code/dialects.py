@@ -266,9 +266,21 @@ def ecmascript_export_from(node: Node, caps: Captures, src: CodeSource) -> list[
     clause = next((c for c in node.named_children if c.type == "export_clause"), None)
     namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
     bindings = tuple(_specifiers(clause, "export_specifier", src)) if clause else ()
-    alias = src.text(namespace.named_children[0]) if namespace else None
+    alias = _namespace_alias(namespace, src) if namespace else None
     star = clause is None and namespace is None
     return [Import(specifier, "export-from", line_of(node), bindings, star=star, alias=alias)]
+
+
+def _namespace_alias(namespace: Node, src: CodeSource) -> str | None:
+    """The name after ``as`` in ``export * as name from``: an identifier, the keyword
+    ``default`` (no named child: prettier's sources write ``export * as default from``) or a
+    string (``export * as "a b" from``, ES2022); None when the tree has none."""
+    last = namespace.children[-1] if namespace.children else None
+    if last is None or last.type in ("*", "as"):
+        return None
+    if last.type == "string":
+        return src.raw_string(last).decode("utf-8", errors="replace")
+    return src.text(last)
 
 
 def ecmascript_require(node: Node, caps: Captures, src: CodeSource) -> list[Import]:
