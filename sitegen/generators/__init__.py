@@ -7,6 +7,8 @@ run) into one ``Generator`` record that the rest of the build consumes
 - ``mkdocs.py``: MkDocs and Zensical (``mkdocs.yml``)
 - ``vitepress.py``: VitePress (``.vitepress/config.*``)
 - ``jekyll.py``: Jekyll (``_config.yml``)
+- ``obsidian.py``: Obsidian vaults (``.obsidian/``, ``publish.css``) and Quartz
+  (``quartz.config.ts``)
 
 A new family is a module with a finder, ``(root, content) -> Generator | None``, added to
 ``FINDERS`` below at its place in the order.
@@ -27,6 +29,7 @@ from sitegen.generators.mkdocs import (
     read_mkdocs_yml,
     toc_slug_style,
 )
+from sitegen.generators.obsidian import find_obsidian
 from sitegen.generators.record import PAGE_EXTENSIONS, Dialect, Generator, SlugStyle
 from sitegen.generators.vitepress import VITEPRESS_CONFIGS, find_vitepress
 
@@ -59,6 +62,7 @@ FINDERS: tuple[Finder, ...] = (
     find_mkdocs,
     find_vitepress,
     find_jekyll,
+    find_obsidian,  # last: a generator's configuration wins over a vault's marks
 )
 
 
@@ -69,7 +73,8 @@ def find_generator(root: Path, content: str) -> Generator | None:
     lies inside it (``docs/en/mkdocs.yml`` with ``docs_dir: docs``), the nearest first;
     else VitePress when a ``.vitepress`` configuration sits in the content folder or a
     folder above it; else Jekyll when a ``_config.yml`` does (the nearest: Jekyll's source
-    folder); None for none of them."""
+    folder); else Quartz or an Obsidian vault (sitegen/generators/obsidian.py); None for
+    none of them."""
     for finder in FINDERS:
         found = finder(root, content)
         if found is not None:

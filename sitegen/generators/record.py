@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Flag, StrEnum
 from pathlib import Path
 
+from sitegen.diagnostics import Diagnostic
 from sitegen.paths import is_within
 from sitegen.yamldata import MAX_CHARACTERS
 
@@ -76,6 +77,24 @@ class Generator:
     #: The URL folder the content folder's pages are published under ("" for the site root;
     #: Docusaurus's ``routeBasePath``, ``docs`` by default).
     route_base: str = ""
+    #: The site's title the configuration gives (Quartz's ``pageTitle``), "" for none: the
+    #: ``title`` option's default before the home page's title.
+    title: str = ""
+    #: The absolute URL the configuration publishes the site under (Quartz's ``baseUrl``),
+    #: "" for none: the ``base_url`` option's default.
+    base_url: str = ""
+    #: Files of the content folder never read, as gitignore lines anchored at the content
+    #: folder (Quartz's ``ignorePatterns``).
+    ignore: tuple[str, ...] = ()
+    #: Stylesheets of the content folder (repository paths) every page links after the
+    #: theme's, in order (Obsidian Publish's ``publish.css``).
+    stylesheets: tuple[str, ...] = ()
+    #: Why the content folder's own files alone are read ("the content is an Obsidian vault
+    #: (found en/publish.css)"), "" when not: no source root is read unless ``source`` is set.
+    own_folders: str = ""
+    #: What the configuration holds that sitegen could not read, one warning each; the
+    #: build reports them with the layout.
+    diagnostics: tuple[Diagnostic, ...] = ()
 
     def source(self, path: str) -> str | None:
         """The text of the configuration file ``path`` read with it, or None."""

@@ -1,0 +1,163 @@
+"""Obsidian vaults and Quartz sites (content/guides/obsidian.md): which content folder is one,
+and what its own files ask of the site.
+
+A vault is known by what Obsidian and Obsidian Publish leave in it: the ``.obsidian/``
+settings folder in the content folder or a folder above it (up to the root), or Obsidian
+Publish's ``publish.css`` in the content folder (a vault kept in git often ignores
+``.obsidian/``, as obsidian-help does). A Quartz site is a ``content/`` folder whose parent
+holds ``quartz.config.ts``; that file is read as literals with the grammar sitegen ships
+(sitegen/literals.py), never run: ``configuration.pageTitle``, ``ignorePatterns`` and
+``baseUrl``. Nothing else is read here; the finder runs after MkDocs, VitePress, Jekyll and
+Docusaurus, whose configurations win over a vault's marks.
+
+Both publish a vault's own folders only: the build reads no source root by default
+(``own_folders``). Heading ids are github-slugger's, as Quartz makes them (Obsidian Publish
+links a heading by its text, which sitegen reads the same way).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from typing import Any
+
+from sitegen.diagnostics import Diagnostic, Level
+from sitegen.generators.record import Dialect, Generator, SlugStyle, folders_up
+from sitegen.languages import LangId
+from sitegen.literals import MAX_SOURCE_BYTES, NotLiteral, read_module
+from sitegen.paths import is_within
+
+#: Obsidian's settings folder, at a vault's root.
+OBSIDIAN_FOLDER = ".obsidian"
+#: Obsidian Publish's site stylesheet, at the published vault's root.
+PUBLISH_CSS = "publish.css"
+#: Quartz's configuration, beside its content folder.
+QUARTZ_CONFIG = "quartz.config.ts"
+#: The content folder Quartz reads (its ``-d`` default).
+QUARTZ_CONTENT = "content"
+#: How many of Quartz's ``ignorePatterns`` are read, each up to this many characters.
+_MAX_PATTERNS = 1000
+_MAX_PATTERN_CHARS = 1000
+
+
+def find_obsidian(root: Path, content: str) -> Generator | None:
+    """Quartz when the content folder is ``content/`` beside a ``quartz.config.ts``; else an
+    Obsidian vault when the content folder holds ``publish.css`` or it or a folder above it
+    (up to the root) holds ``.obsidian/``; else None."""
+    return find_quartz(root, content) or find_vault(root, content)
+
+
+def find_vault(root: Path, content: str) -> Generator | None:
+    """An Obsidian vault: the nearest mark, the content folder's own first."""
+    real_root = root.resolve()
+    css = posixpath.join(content, PUBLISH_CSS)
+    stylesheets = (css,) if _inside(root / css, real_root, file=True) else ()
+    marks = [posixpath.join(folder, OBSIDIAN_FOLDER) for folder in folders_up(content)]
+    if stylesheets:
+        marks.insert(1, css)  # the content folder's .obsidian/, then its publish.css
+    for mark in marks:
+        if _inside(root / mark, real_root, file=mark == css):
+            shown = mark if mark == css else mark + "/"
+            return Generator(
+                "Obsidian",
+                mark,
+                SlugStyle.GITHUB,
+                docs_dir=content,
+                dialect=Dialect.OBSIDIAN,
+                stylesheets=stylesheets,
+                own_folders=f"the content is an Obsidian vault (found {shown})",
+            )
+    return None
+
+
+def _inside(path: Path, real_root: Path, *, file: bool) -> bool:
+    """Whether ``path`` is a file (or a folder) that lies inside the root, links resolved."""
+    found = path.is_file() if file else path.is_dir()
+    return found and is_within(path.resolve(), real_root)
+
+
+def find_quartz(root: Path, content: str) -> Generator | None:
+    """Quartz, with what its ``quartz.config.ts`` says, when the content folder is the
+    ``content/`` beside it (inside the root)."""
+    if posixpath.basename(content) != QUARTZ_CONTENT:
+        return None
+    rel = posixpath.join(posixpath.dirname(content), QUARTZ_CONFIG)
+    path = root / rel
+    if not _inside(path, root.resolve(), file=True):
+        return None
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_SOURCE_BYTES)  # read_module refuses a file this long
+    except OSError:
+        return None
+    config = _QuartzConfig(rel, read_module(data, LangId.TYPESCRIPT).default)
+    return Generator(
+        "Quartz",
+        rel,
+        SlugStyle.GITHUB,
+        docs_dir=content,
+        sources=((rel, data.decode("utf-8", errors="replace")),),
+        dialect=Dialect.OBSIDIAN,
+        title=config.text("pageTitle"),
+        base_url=_base_url(config.text("baseUrl")),
+        ignore=config.ignore_patterns(),
+        own_folders=f"the content is a Quartz site (found {rel})",
+        diagnostics=tuple(config.diagnostics),
+    )
+
+
+class _QuartzConfig:
+    """The ``configuration`` object of a ``quartz.config.ts`` default export, and one warning
+    for each value sitegen reads that is not a literal of the expected kind."""
+
+    def __init__(self, rel: str, default: Any) -> None:
+        self.rel = rel
+        self.diagnostics: list[Diagnostic] = []
+        given = default.get("configuration") if isinstance(default, dict) else default
+        if isinstance(given, NotLiteral) or not isinstance(default, dict):
+            self._warn(given if isinstance(given, NotLiteral) else default, "")
+        self.values: dict[str, Any] = given if isinstance(given, dict) else {}
+
+    def _warn(self, value: Any, key: str, kind: str = "an object") -> None:
+        """One warning for ``configuration.key`` (``configuration`` itself when ``key`` is
+        ""), at the value's place when it is a NotLiteral."""
+        where = value if isinstance(value, NotLiteral) else NotLiteral("", 1, 1)
+        why = f" ({where.reason})" if where.reason else ""
+        name = f"configuration.{key}" if key else "configuration"
+        message = (
+            f"{name} is not {kind} sitegen can read without running the file{why}; it is left out"
+        )
+        self.diagnostics.append(
+            Diagnostic(
+                self.rel, where.line, where.column, Level.WARNING, message, "generator-config"
+            )
+        )
+
+    def text(self, key: str) -> str:
+        value = self.values.get(key)
+        if value is not None and not isinstance(value, str):
+            self._warn(value, key, "a text")
+        return value.strip() if isinstance(value, str) else ""
+
+    def ignore_patterns(self) -> tuple[str, ...]:
+        """Quartz's ``ignorePatterns``: globs relative to the content folder, as globby reads
+        them (``private`` is the folder ``content/private``, ``**/x`` any ``x``), given as
+        gitignore lines anchored at the content folder."""
+        value = self.values.get("ignorePatterns")
+        if value is None:
+            return ()
+        items = value if isinstance(value, list) else [value]
+        patterns = [p.strip() for p in items[:_MAX_PATTERNS] if isinstance(p, str)]
+        if not isinstance(value, list) or len(patterns) < min(len(items), _MAX_PATTERNS):
+            self._warn(value, "ignorePatterns", "a list of texts")
+        # globby's ignore has no negation: a "!" pattern is no pattern there either.
+        kept = [p for p in patterns if p and len(p) <= _MAX_PATTERN_CHARS and p[0] != "!"]
+        return tuple("/" + p.lstrip("/") for p in kept if "\n" not in p)
+
+
+def _base_url(value: str) -> str:
+    """Quartz's ``baseUrl`` (``example.com/notes``, written without a scheme) as an absolute
+    URL; "" for none."""
+    if not value or any(c.isspace() for c in value):
+        return ""
+    return value if "://" in value else f"https://{value}"
