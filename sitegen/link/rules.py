@@ -16,6 +16,12 @@ The rule, in the order ``resolve`` applies it:
    site root or from the linking page's own URL (``Addresses.find``, content/guides/urls.md);
 7. the fragment is checked against the target's heading ids or line count (``AnchorIndex``).
 
+A Docusaurus site (``SiteIndex.docusaurus``, sitegen/link/docusaurus.py) reads besides, as
+Docusaurus does: a ``.md``/``.mdx`` path not found from the page from the docs folder (3b),
+``@site/x`` from the site folder, ``pathname://x`` as the URL ``x`` left unchecked, files of
+its static folders at the site root (4), and a relative URL from the page's URL without its
+trailing slash (6).
+
 Given a ``Trace``, the same code records each rule it applied and each candidate it rejected
 (``sitegen explain``, content/guides/linking.md#why-a-link-resolved-as-it-did); without one
 it records nothing. Works on the set of crawled paths only: never touches the file system.
@@ -34,6 +40,13 @@ from sitegen.addresses import Addresses
 from sitegen.api.model import ApiModel
 from sitegen.docs.records import PageRecord
 from sitegen.graph.store.anchors import AnchorAlias, PageAnchors
+from sitegen.link.docusaurus import (
+    SITE_ALIAS,
+    DocsLinks,
+    from_docs_root,
+    is_doc_file,
+    pathname_url,
+)
 from sitegen.link.inventory import Inventories
 from sitegen.paths import (
     NodeId,
@@ -42,6 +55,7 @@ from sitegen.paths import (
     content_relative,
     content_repo_path,
     normalize_repo_path,
+    page_node_id,
     page_node_of,
     repo_path_within,
     source_node_id,
@@ -88,6 +102,8 @@ class Rule(StrEnum):
     RELATIVE = "relative"  # read from the linking file's folder
     ABSOLUTE = "absolute"  # /x: read from the content folder
     PUBLIC = "public"  # VitePress's public/ folder, published at the site root
+    DOCS_ROOT = "docs-root"  # a file path read from Docusaurus's docs folder
+    SITE_FOLDER = "site-folder"  # @site/x: read from Docusaurus's site folder
     FILE = "file"  # the file, a folder's index, x.md for x or x.html
     ADDRESS = "address"  # a page's published URL (permalink, url, slug, the URL style)
     REDIRECT = "redirect"  # a redirect's old address
@@ -165,6 +181,10 @@ class SiteIndex:
     addresses: Addresses = field(default_factory=Addresses)
     #: The folder published at the site root (VitePress's ``public/``), "" for none.
     public: str = ""
+    #: More folders published at the site root (Docusaurus's ``staticDirectories``).
+    static: tuple[str, ...] = ()
+    #: How Docusaurus reads a link besides (sitegen/link/docusaurus.py); None for other sites.
+    docusaurus: DocsLinks | None = None
     #: Names of other projects' docs, from the ``inventories`` option (objects.inv files).
     inventories: Inventories = field(default_factory=Inventories)
     #: Each page's old anchors kept working by an alias or a notice
@@ -185,6 +205,8 @@ class SiteIndex:
             return page_node_of(self.content, repo_path)
         if repo_path in self.assets and content_relative(self.content, repo_path) is not None:
             return asset_node_of(self.content, self.public, repo_path)
+        if repo_path in self.assets and self.static:
+            return self._static_node(repo_path)
         if repo_path in self.sources:
             return source_node_id(RepoPath(repo_path))
         return None
@@ -227,12 +249,22 @@ class SiteIndex:
 
     def public_asset(self, site_path: str) -> str | None:
         """The file of the public folder a site-absolute path names (``/search.png``), which
-        VitePress serves at the site root; None when there is no such file."""
-        if not self.public:
-            return None
-        found = normalize_repo_path(posixpath.join(self.public, site_path.lstrip("/")))
-        inside = found is not None and repo_path_within(found, self.public)
-        return found if inside and found in self.assets else None
+        VitePress serves at the site root, else of a static folder (Docusaurus's
+        ``static/``, in its order); None when there is no such file."""
+        for folder in (self.public, *self.static) if self.public else self.static:
+            found = normalize_repo_path(posixpath.join(folder, site_path.lstrip("/")))
+            if found is not None and repo_path_within(found, folder) and found in self.assets:
+                return found
+        return None
+
+    def _static_node(self, repo_path: str) -> NodeId | None:
+        """The node of a file of a static folder: its path in that folder, as the site
+        publishes it at the root (``website/static/img/a.png`` -> ``img/a.png``)."""
+        for folder in self.static:
+            inner = content_relative(folder, repo_path)
+            if inner is not None:
+                return page_node_id(inner)
+        return None
 
     def missing_node(self, repo_path: str) -> NodeId:
         return page_node_of(self.content, repo_path)
@@ -292,6 +324,8 @@ def _resolve_from(
     if href.startswith("//"):
         trace.step(Rule.URL, "a protocol-relative URL (//host): read as https")
         href = "https:" + href
+    if index.docusaurus is not None and pathname_url(href) is not None:
+        return _pathname(href, trace), None
     if _URL_SCHEME.match(href):
         return _resolve_absolute(href, trace), None
     path_part, _, fragment = href.partition("#")
@@ -303,19 +337,21 @@ def _resolve_from(
         trace.step(Rule.FRAGMENT_ONLY, "a fragment only: the linking page itself")
         return Resolved(Outcome.SELF, fragment=fragment), None
     absolute = path_part.startswith("/")
-    if absolute:  # from the site root, which is the content folder
-        joined: str = content_repo_path(index.content, path_part)
-    else:
-        joined = posixpath.join(from_dir, path_part)
+    rule, where, joined = _where(path_part, from_dir, index)
     repo_path = normalize_repo_path(joined)
     if trace.recording:
-        _say_where(trace, absolute, index.content, from_dir, repo_path)
+        _say_where(trace, rule, where, repo_path)
     if repo_path is None:
         return Resolved(Outcome.OUTSIDE, NodeId(href.partition("#")[0]), fragment), None
     found = index.public_asset(path_part) if path_part.startswith("/") else None
-    if index.public and path_part.startswith("/"):
-        trace.step(Rule.PUBLIC, f"a file of the public folder '{index.public}'", found or "")
+    if (index.public or index.static) and path_part.startswith("/"):
+        folders = "', '".join(f for f in (index.public, *index.static) if f)
+        trace.step(
+            Rule.PUBLIC, f"a file of a folder published at the root '{folders}'", found or ""
+        )
     found = found or index.lookup(repo_path, path_part.endswith("/"), trace)
+    if found is None and index.docusaurus is not None and not absolute:
+        found = _from_docs_root(path_part, index, trace)
     if found is None:
         return Resolved(Outcome.MISSING, index.missing_node(repo_path), fragment, repo_path), None
     node = index.node_for(found)
@@ -323,17 +359,59 @@ def _resolve_from(
     return Resolved(Outcome.INTERNAL, node, fragment), found
 
 
-def _say_where(
-    trace: Trace, absolute: bool, content: str, from_dir: str, repo_path: str | None
-) -> None:
+def _where(path: str, from_dir: str, index: SiteIndex) -> tuple[Rule, str, str]:
+    """Where a path is read from: the rule, its words and the repository path joined. A
+    Docusaurus site reads ``/x.md`` from its docs folder and ``@site/x`` from its site folder
+    (sitegen/link/docusaurus.py)."""
+    docs = index.docusaurus
+    if docs is not None and path.startswith(SITE_ALIAS):
+        site = f"from the site folder '{docs.site_dir or '.'}' (@site/)"
+        return Rule.SITE_FOLDER, site, posixpath.join(docs.site_dir, path[len(SITE_ALIAS) :])
+    if docs is not None and path.startswith("/") and is_doc_file(path):
+        where = f"a file path from the docs folder '{docs.docs_dir}'"
+        return Rule.ABSOLUTE, where, content_repo_path(docs.docs_dir, path)
+    if path.startswith("/"):  # from the site root, which is the content folder
+        where = f"from the site root, the content folder '{index.content}'"
+        return Rule.ABSOLUTE, where, content_repo_path(index.content, path)
+    where = f"from the linking file's folder '{from_dir or '.'}'"
+    return Rule.RELATIVE, where, posixpath.join(from_dir, path)
+
+
+def _say_where(trace: Trace, rule: Rule, where: str, repo_path: str | None) -> None:
     """The step that reads a path from the site root or from the linking file's folder."""
-    if absolute:
-        rule, where = Rule.ABSOLUTE, f"from the site root, the content folder '{content}'"
-    else:
-        rule, where = Rule.RELATIVE, f"from the linking file's folder '{from_dir or '.'}'"
     trace.step(rule, f"read {where}", repo_path or "")
     if repo_path is None:
         trace.step(rule, "the path climbs out of the project root: nothing there is read")
+
+
+def _from_docs_root(path: str, index: SiteIndex, trace: Trace) -> str | None:
+    """A ``.md``/``.mdx`` path not found from the page, read from Docusaurus's docs folder
+    (``api/Store.md`` written in ``docs/faq/a.md`` is ``docs/api/Store.md``); any other path
+    is a URL there, never read so."""
+    docs = index.docusaurus
+    assert docs is not None
+    if not is_doc_file(path):
+        trace.step(Rule.DOCS_ROOT, "not a .md or .mdx file: a URL, not read from the docs folder")
+        return None
+    candidate = from_docs_root(path, docs.docs_dir)
+    found = candidate if candidate is not None and index.node_for(candidate) else None
+    if trace.recording:
+        why = () if found or candidate is None else [Rejected(candidate, index._why_not(candidate))]
+        trace.step(
+            Rule.DOCS_ROOT,
+            f"a file path not found from the page, read from the docs folder '{docs.docs_dir}'",
+            found or "",
+            why,
+        )
+    return found
+
+
+def _pathname(href: str, trace: Trace) -> Resolved:
+    """``pathname:///x``: the URL ``/x``, published as written, never checked (Docusaurus's
+    way out of its router and of its link checks)."""
+    url = pathname_url(href) or ""
+    trace.step(Rule.URL, "a pathname:// link: published as the URL after it, not checked", url)
+    return Resolved(Outcome.IGNORED, url=url)
 
 
 def _by_address(
@@ -352,7 +430,10 @@ def _by_address(
     elif path_part.startswith("/"):
         urls = [path_part]
     elif here is not None:
-        urls = [posixpath.join(f, path_part) for f in addresses.folder_urls(here)]
+        folders = addresses.folder_urls(here)
+        if index.docusaurus is not None:  # its page URLs end without '/'
+            folders = (*index.docusaurus.url_folders(addresses.out(here)), *folders)
+        urls = [posixpath.join(f, path_part) for f in dict.fromkeys(folders)]
     else:
         return None
     tried = list(map(addresses.find, urls))
