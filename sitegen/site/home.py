@@ -1,4 +1,5 @@
-"""A ``layout: home`` page (VitePress' home layout): its front matter's ``hero`` (name, text,
+"""The site's home page: which page is published as ``index.html`` (``front_page``), and for
+a ``layout: home`` page (VitePress' home layout) its front matter's ``hero`` (name, text,
 tagline, actions) and ``features`` (title, details, link) as a view the template shows
 above the page's body (content/guides/navigation.md#home-pages).
 
@@ -9,17 +10,30 @@ value stays plain text the template escapes.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from typing import Any
 
 from sitegen.addresses import Addresses
 from sitegen.docs.records import PageRecord
-from sitegen.paths import NodeId, OutPath
+from sitegen.paths import FRONT_PAGE, NodeId, OutPath
 from sitegen.site.views import HomeFeature, HomeView, LinkItem
 from sitegen.site.vitepress import Routes
 from sitegen.urlgate import allowed_url, url_scheme
 
 #: Front-matter ``layout`` values that make a page a home page.
 HOME_LAYOUTS = ("home",)
+
+
+def front_page(
+    pages: Mapping[NodeId, PageRecord], addresses: Addresses, by_name: NodeId | None
+) -> NodeId | None:
+    """The home page: the page published as the site's ``index.html``, whatever its file
+    (``permalink: /`` in front matter, as Obsidian Publish and Jekyll mark theirs), else
+    ``by_name``, the content folder's ``index.md`` or ``README.md``; None when there is
+    none (the list of all pages is the front page then). The address step let one page
+    alone claim ``index.html`` and reported the others (sitegen/link/addresses.py)."""
+    front = addresses.by_out.get(FRONT_PAGE)
+    return front if front is not None and front in pages else by_name
 
 
 def home_view(

@@ -30,6 +30,7 @@ from sitegen.paths import (
     repo_path_within,
     url_path,
 )
+from sitegen.site.home import front_page
 from sitegen.site.views import Crumb, NavItem
 from sitegen.site.vitepress import vitepress_nav
 from sitegen.yamldata import describe, error_place
@@ -92,6 +93,8 @@ def build_nav(
             parent = posixpath.dirname(folder)
             subfolders.setdefault(parent, set()).add(folder)
             folder = parent
+    front = front_page(pages, addresses, folder_index.get(""))  # permalink: / too
+    folder_index.update({"": front} if front is not None else {})
 
     def page(node: NodeId) -> NavItem:
         return NavItem(title=pages[node].title, href=url_path(addresses.out(node)))
