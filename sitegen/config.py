@@ -504,7 +504,8 @@ def _with_generator(config: Config) -> Config:
     ``slugs`` is set (content/reference/headings.md#slug-styles)."""
     found = find_generator(config.root, config.content_rel)
     slugs = config.slugs if "slugs" in config.set_by or found is None else found.slugs.value
-    return dataclasses.replace(config, generator=found, slugs=slugs)
+    base_url = config.base_url or (found.base_url if found else "")  # Quartz's baseUrl
+    return dataclasses.replace(config, generator=found, slugs=slugs, base_url=base_url)
 
 
 def unknown_option(origin: str, key: str) -> str:

@@ -166,6 +166,17 @@ class _Ignore:
         self._specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
         self._excludes = excludes
 
+    @classmethod
+    def of(cls, config: Config) -> _Ignore:
+        """The configured excludes, and the files of the content folder that the generator's
+        configuration leaves out (Quartz's ``ignorePatterns``: sitegen/generators/obsidian.py)."""
+        ignore = cls(config.exclude)
+        found = config.generator
+        if found is not None and found.ignore:
+            spec = pathspec.GitIgnoreSpec.from_lines(found.ignore)
+            ignore._specs.append((config.content_rel, spec))
+        return ignore
+
     def load(self, root: Path, rel_dir: str) -> None:
         gitignore = root / rel_dir / GITIGNORE
         if gitignore.is_file():
@@ -219,7 +230,8 @@ class _Layout:
 
         layout = cls(
             config.content_rel,
-            tuple(s.strip("/") for s in config.source) or ("",),
+            # A vault's own folders only: no source root unless configured (own_folders).
+            tuple(s.strip("/") for s in config.source) or _default_sources(config),
             frozenset(config.languages),
             frozenset({rel(config.out_dir.resolve()), rel(config.cache_dir.resolve())}),
         )
@@ -273,6 +285,13 @@ class _Layout:
         return (_Kind.CODE, lang) if lang is not None else None
 
 
+def _default_sources(config: Config) -> tuple[str, ...]:
+    """The source roots when ``source`` is not set: the project root, or none when the
+    content is an Obsidian vault or a Quartz site, whose own folders alone are its site."""
+    found = config.generator
+    return () if found is not None and found.own_folders else ("",)
+
+
 def _foreign_folder(holds: Callable[[str], bool]) -> bool:
     """A folder never walked: ``holds(name)`` says whether it holds a file of that name."""
     return any(holds(marker) for marker in FOREIGN_FOLDER_MARKERS)
@@ -309,7 +328,7 @@ class _Walker:
         self.config = config
         self.root = config.root.resolve()
         self.crawl = crawl
-        self.ignore = _Ignore(config.exclude)
+        self.ignore = _Ignore.of(config)
         self.layout = _Layout.of(config, self.root)
         self.content = config.content_rel
         self.seen_dirs: dict[str, str] = {}  # real path -> the first name it was read under
@@ -595,7 +614,7 @@ def _walked(config: Config, root: Path, rel: str) -> Reads:
     """``build_reads`` for a path the walk may reach: every folder on the way down must be
     walked (``_Walker.walk`` and ``_visit``), then the file's kind decides."""
     layout = _Layout.of(config, root)
-    ignore = _Ignore(config.exclude)
+    ignore = _Ignore.of(config)
     parts = rel.split("/")
     for depth, name in enumerate(parts):
         parent, sub = "/".join(parts[:depth]), "/".join(parts[: depth + 1])

@@ -189,6 +189,8 @@ def test_quartz_public_beside_its_config_is_not_read(tmp_path: Path) -> None:
         tmp_path,
         {
             "quartz.config.ts": "const config = { configuration: { pageTitle: 'x' } }\n",
+            # A Quartz site reads its content alone unless source is set (issue 29, point 3).
+            "sitegen.toml": 'source = ["."]\n',
             "content/index.md": "# Home\n",
             "quartz/build.ts": "export const b = 1;\n",
             ".quartz-cache/transpiled-build.mjs": "x()\n",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import posixpath
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.generators.record import Dialect, Generator, SlugStyle, folders_up
@@ -158,6 +159,11 @@ class _QuartzConfig:
 def _base_url(value: str) -> str:
     """Quartz's ``baseUrl`` (``example.com/notes``, written without a scheme) as an absolute
     URL; "" for none."""
-    if not value or any(c.isspace() for c in value):
+    if not value or any(c.isspace() or ord(c) < 32 for c in value):
         return ""
-    return value if "://" in value else f"https://{value}"
+    url = value if "://" in value else f"https://{value}"
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unclosed "[" of an IPv6 host
+        return ""
+    return url if parts.scheme in ("http", "https") and parts.netloc else ""

@@ -126,6 +126,7 @@ def site_state(result: BuildResult) -> SiteState:
         config.edit_uri,
         addresses.style,
         addresses.declared,  # every href to a page whose front matter gives its address
+        site.stylesheets,  # the content's own, linked from every page (publish.css)
     )
     site.site_key = digest(
         site.frame_key,

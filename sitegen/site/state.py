@@ -15,7 +15,15 @@ from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Edge, Graph, NodeKind
 from sitegen.link.rules import first_line_anchor
-from sitegen.paths import NodeId, OutPath, href_between, is_source_node, raw_out_path
+from sitegen.paths import (
+    NodeId,
+    OutPath,
+    content_relative,
+    href_between,
+    is_source_node,
+    raw_out_path,
+    url_path,
+)
 from sitegen.site.render import Renderer
 from sitegen.site.views import LinkItem, NavItem, SiteContext, site_context_for
 from sitegen.site.vitepress import Routes
@@ -96,7 +104,18 @@ class SiteState:
             lang=self.page_langs.get(out, self.result.config.lang),
             languages=self.page_languages.get(out, ()),
             locale=self.page_locales.get(out, ""),
+            stylesheets=self.stylesheets,
         )
+
+    @functools.cached_property
+    def stylesheets(self) -> tuple[str, ...]:
+        """The content's own stylesheets every page links after the theme's (Obsidian
+        Publish's ``publish.css``, content/guides/obsidian.md), as URL paths from the site
+        root; published as the content's other files are."""
+        config = self.result.config
+        found = config.generator.stylesheets if config.generator is not None else ()
+        rels = (content_relative(config.content_rel, sheet) for sheet in found)
+        return tuple(url_path(rel) for rel in rels if rel)
 
     @functools.cached_property
     def page_locales(self) -> dict[OutPath, str]:

@@ -310,6 +310,9 @@ class SiteContext:
     languages: tuple[LinkItem, ...] = ()
     #: The page's locale number, which search keeps results to ("" on a one-language site).
     locale: str = ""
+    #: The content's own stylesheets, linked after the theme's (Obsidian Publish's
+    #: ``publish.css``): URL paths from the site root.
+    stylesheets: tuple[str, ...] = ()
 
 
 def root_prefix_for(out_path: str) -> str:

@@ -41,10 +41,13 @@ SITE_FILES = frozenset(
 def _assets(run: EmitRun) -> list[tuple[str, OutPath]]:
     """Each published asset's repository path and its output path: its path inside the
     content folder, or inside the public folder for one of VitePress's ``public/``
-    (``Config.public_rel``)."""
+    (``Config.public_rel``). A stylesheet of the content (Obsidian Publish's ``publish.css``)
+    is published as if linked."""
     result = run.site.result
     content, public = result.config.content_rel, result.config.public_rel
     linked = {edge.dst for edge in result.graph}
+    # The content's own stylesheets (publish.css): every page links them (SiteState).
+    linked |= {SitePath.asset(css, content, public).node for css in _stylesheets(run)}
     out: list[tuple[str, OutPath]] = []
     for asset in result.crawl.assets:
         where = SitePath.asset(asset, content, public)
@@ -52,3 +55,8 @@ def _assets(run: EmitRun) -> list[tuple[str, OutPath]]:
         if in_public or where.node in linked or where.raw in SITE_FILES:
             out.append((asset, where.raw))
     return out
+
+
+def _stylesheets(run: EmitRun) -> tuple[str, ...]:
+    found = run.site.result.config.generator
+    return found.stylesheets if found is not None else ()
