@@ -22,6 +22,7 @@ from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
+from sitegen.link.docusaurus import DocRoutes, doc_route, doc_routes
 from sitegen.link.jekyll import JekyllSite, read_jekyll
 from sitegen.paths import (
     NodeId,
@@ -52,6 +53,8 @@ def url_style(config: Config, manifests: Mapping[str, str]) -> UrlStyle:
     ``_config.yml`` by its ``permalink`` style (``pretty``: directory); else ``html``."""
     if config.urls:
         return UrlStyle(config.urls)
+    if doc_routes(config.generator) is not None:
+        return UrlStyle.DIRECTORY  # Docusaurus writes faq/a/index.html for /faq/a
     mkdocs = _mkdocs_data(config, manifests)
     if mkdocs is None:
         jekyll = read_jekyll(config.generator)
@@ -64,6 +67,8 @@ def url_style_reason(config: Config, manifests: Mapping[str, str]) -> str:
     line says so): ``directory URLs (use_directory_urls of mkdocs.yml)``; else ""."""
     if config.urls:
         return ""
+    if doc_routes(config.generator) is not None:
+        return f"directory URLs (each doc a folder, as Docusaurus publishes it: {_config_file(config)})"
     jekyll = read_jekyll(config.generator)
     if jekyll is not None and jekyll.page_style() is UrlStyle.DIRECTORY:
         return f"directory URLs (permalink: {jekyll.style} in {jekyll.config_file})"
@@ -100,6 +105,10 @@ def _mkdocs_text(config: Config, manifests: Mapping[str, str]) -> tuple[str | No
     return manifests.get(MKDOCS_FILE), MKDOCS_FILE
 
 
+def _config_file(config: Config) -> str:
+    return config.generator.config_file if config.generator is not None else ""
+
+
 @dataclass(frozen=True)
 class _Claim:
     node: NodeId
@@ -122,6 +131,7 @@ def page_addresses(
     ``README.md``, then by path) and the other is reported (``duplicate-output``)."""
     style = url_style(config, manifests)
     found = _Found(config.content_rel, texts, read_jekyll(config.generator))
+    found.docs = doc_routes(config.generator)
     claims = [found.claim(rec, style) for rec in sorted(pages, key=lambda r: r.path)]
     published = found.decide(claims)
     redirects = found.redirects(claims, published, style)
@@ -143,6 +153,8 @@ class _Found:
         self.texts = texts
         self.jekyll = jekyll
         self.diagnostics: list[Diagnostic] = []
+        #: Docusaurus's routes, when its docs are published so (sitegen/link/docusaurus.py).
+        self.docs: DocRoutes | None = None
 
     def warn(self, path: str, key: str, message: str, code: str = BAD_ADDRESS) -> None:
         line = _key_line(self.texts.get(path, b""), key)
@@ -152,6 +164,8 @@ class _Found:
         """The file a page asks for: its front matter's address, else the one Jekyll's
         _config.yml gives it, else its style's file."""
         node = page_node_of(self.content, rec.path)
+        if self.docs is not None and repo_path_within(rec.path, self.docs.docs_dir):
+            return self._doc_route(rec, node, self.docs, style)
         for key in (*ADDRESS_KEYS, SLUG_KEY):
             value = rec.front_matter.get(key)
             if value is None or value == "":
@@ -166,6 +180,22 @@ class _Found:
             if out is not None:
                 return _Claim(node, out, rec, "")
         return _Claim(node, style_out_path(node, style), rec, "")
+
+    def _doc_route(self, rec: PageRecord, node: NodeId, docs: DocRoutes, style: UrlStyle) -> _Claim:
+        """A doc's route, as Docusaurus gives it (front matter ``slug`` and ``id``, the
+        folders without their number prefixes); what Docusaurus would refuse is reported."""
+        rel = posixpath.relpath(rec.path, docs.docs_dir) if docs.docs_dir else rec.path
+        route = doc_route(rel, rec.front_matter, docs.route_base)
+        for key, message in route.problems:
+            self.warn(rec.path, key, message)
+        out = address_out(route.url, style)
+        if out is None:
+            said = f"{route.key} '{rec.front_matter.get(route.key)}'" if route.key else "its path"
+            self.warn(
+                rec.path, route.key, f"{said} gives '{route.url}', no path of the site; ignored"
+            )
+            return _Claim(node, style_out_path(node, style), rec, "")
+        return _Claim(node, out, rec, route.key)
 
     def _declared(
         self, rec: PageRecord, node: NodeId, key: str, value: Any, style: UrlStyle

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sitegen.generators import Generator
 from sitegen.generators.docusaurus import strip_number_prefix, strip_path_number_prefixes
 from sitegen.paths import OutPath, normalize_repo_path
 
@@ -29,6 +30,30 @@ PATHNAME = "pathname://"
 #: The front-matter keys of a doc's route, in the words a diagnostic uses.
 SLUG_KEY = "slug"
 ID_KEY = "id"
+
+
+@dataclass(frozen=True)
+class DocRoutes:
+    """Where a Docusaurus site publishes its docs: the pages of ``docs_dir`` (a repository
+    path) under the URL folder ``route_base`` ("" for the site root)."""
+
+    docs_dir: str
+    route_base: str
+
+
+def doc_routes(generator: Generator | None) -> DocRoutes | None:
+    """The routes of the generator found, when it publishes docs Docusaurus's way."""
+    if generator is None or not getattr(generator, "doc_routes", False):
+        return None
+    return DocRoutes(generator.docs_dir, generator.route_base.strip("/"))
+
+
+def docs_links(generator: Generator | None) -> DocsLinks | None:
+    """How the link step reads links besides, when the generator found reads them
+    Docusaurus's way: ``@site/`` is the folder of its configuration."""
+    if generator is None or not getattr(generator, "doc_routes", False):
+        return None
+    return DocsLinks(generator.docs_dir, posixpath.dirname(generator.config_file))
 
 
 @dataclass(frozen=True)
@@ -53,7 +78,7 @@ def doc_route(rel: str, front_matter: Mapping[str, Any], route_base: str) -> Rou
     slug = _text(front_matter, SLUG_KEY, problems)
     given_id = _text(front_matter, ID_KEY, problems)
     if given_id is not None and "/" in given_id:
-        problems.append((ID_KEY, f"id '{given_id}' holds a '/', which Docusaurus refuses"))
+        problems.append((ID_KEY, f"id '{given_id}' holds a '/', which Docusaurus refuses; ignored"))
         given_id = None
     if slug is not None:
         found, key = _resolve_pathname(slug, folder_slug), SLUG_KEY
