@@ -22,7 +22,7 @@ from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
-from sitegen.link.docusaurus import DocRoutes, doc_route, doc_routes
+from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
 from sitegen.link.jekyll import JekyllSite, read_jekyll
 from sitegen.paths import (
     NodeId,
@@ -45,6 +45,7 @@ SLUG_KEY = "slug"
 ALIAS_KEYS = ("aliases", "redirect_from")
 BAD_ADDRESS = "bad-address"
 DUPLICATE_OUTPUT = "duplicate-output"
+DRAFT = "draft"
 
 
 def url_style(config: Config, manifests: Mapping[str, str]) -> UrlStyle:
@@ -133,6 +134,7 @@ def page_addresses(
     found = _Found(config.content_rel, texts, read_jekyll(config.generator))
     found.docs = doc_routes(config.generator)
     claims = [found.claim(rec, style) for rec in sorted(pages, key=lambda r: r.path)]
+    claims = found.without_drafts(claims)
     published = found.decide(claims)
     redirects = found.redirects(claims, published, style)
     redirects += found.redirect_maps(
@@ -223,6 +225,23 @@ class _Found:
         if out is None:
             self.warn(rec.path, key, f"{key} '{value}' is not a path of the site; ignored")
         return out
+
+    def without_drafts(self, claims: list[_Claim]) -> list[_Claim]:
+        """The claims but those of Docusaurus docs with ``draft: true``, which Docusaurus
+        leaves out of a production build: left out of the site, one info line each."""
+        if self.docs is None:
+            return claims
+        docs_dir, kept = self.docs.docs_dir, []
+        for claim in claims:
+            if not (
+                repo_path_within(claim.rec.path, docs_dir) and is_draft(claim.rec.front_matter)
+            ):
+                kept.append(claim)
+                continue
+            line = _key_line(self.texts.get(claim.rec.path, b""), DRAFT_KEY)
+            msg = "draft: true: left out of the site, as Docusaurus leaves a draft out of a build"
+            self.diagnostics.append(Diagnostic(claim.rec.path, line, 1, Level.INFO, msg, DRAFT))
+        return kept
 
     def decide(self, claims: list[_Claim]) -> dict[NodeId, OutPath]:
         """One page per file: the published pages' files, by node."""

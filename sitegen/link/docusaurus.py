@@ -30,6 +30,8 @@ PATHNAME = "pathname://"
 #: The front-matter keys of a doc's route, in the words a diagnostic uses.
 SLUG_KEY = "slug"
 ID_KEY = "id"
+#: The front-matter key of a doc Docusaurus leaves out of a production build.
+DRAFT_KEY = "draft"
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,11 @@ class DocsLinks:
         if posixpath.basename(out) == "index.html":
             folder = posixpath.dirname(folder)
         return ("/" + folder + "/" if folder else "/",)
+
+
+def is_draft(front_matter: Mapping[str, Any]) -> bool:
+    """Whether a doc is a draft (``draft: true``), left out of a production build."""
+    return front_matter.get(DRAFT_KEY) is True
 
 
 def is_doc_file(path: str) -> bool:
