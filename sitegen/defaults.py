@@ -51,10 +51,20 @@ def source_reason(config: Config) -> str:
     return "the project root (no source option)"
 
 
+def sources_part(config: Config) -> str:
+    """The layout line's part about code: ``source files from …``, or for a vault read alone
+    ``no source files: the content is an Obsidian vault (found en/publish.css); set source
+    to read code`` (content/guides/obsidian.md)."""
+    found = config.generator
+    if not config.source and found is not None and found.own_folders:
+        return f"no source files: {found.own_folders}; set source to read code"
+    return f"source files from {source_reason(config)}"
+
+
 def layout_line(config: Config, urls: str = "") -> str:
     """The line a build prints before its summary: where it read pages and code, and why;
     ``urls`` says how pages are published when a generator's configuration decided it."""
-    line = f"{content_reason(config)}; source files from {source_reason(config)}"
+    line = f"{content_reason(config)}; {sources_part(config)}"
     if set(config.languages) != set(LangId):
         line += f"; languages {', '.join(config.languages)} only ({language_setting(config)})"
     slugs = slugs_reason(config)
@@ -106,7 +116,8 @@ def layout_diagnostics(config: Config, found: Crawl) -> list[Diagnostic]:
         out.append(_other_outputs_left_out(found))
     if not found.pages and not found.code:
         out.append(Diagnostic(".", 1, 1, Level.WARNING, _nothing_found(config), "layout"))
-    return out + _approximated_slugs(config)
+    found_by = list(config.generator.diagnostics) if config.generator is not None else []
+    return out + _approximated_slugs(config) + found_by
 
 
 def _other_outputs_left_out(found: Crawl) -> Diagnostic:
@@ -163,7 +174,9 @@ def _nothing_found(config: Config) -> str:
 def home_page_title(config: Config, pages: Iterable[PageRecord]) -> str:
     """The title the home page gives itself (front matter or its h1), or ""."""
     homes = {str(page_node_of(config.content_rel, p.path)): p for p in pages}
-    for node in ("/index.md", "/README.md", "/readme.md"):
+    # A page whose front matter makes it the front page (permalink: /, sitegen/site/home.py).
+    declared = sorted(n for n, p in homes.items() if _claims_root(p))
+    for node in ("/index.md", "/README.md", "/readme.md", *declared):
         page = homes.get(node)
         if page is not None and (
             page.front_matter.get("title") or any(h.level == 1 for h in page.headings)
@@ -172,12 +185,19 @@ def home_page_title(config: Config, pages: Iterable[PageRecord]) -> str:
     return ""
 
 
+def _claims_root(page: PageRecord) -> bool:
+    """Whether the page's front matter gives it the site's root address (``permalink: /``)."""
+    return any(page.front_matter.get(key) == "/" for key in ("url", "permalink"))
+
+
 def with_default_title(config: Config, pages: Iterable[PageRecord]) -> Config:
     """The site title: ``title``, else ``[project] name`` of pyproject.toml (both read with
-    the configuration), else the home page's title, else the folder's name (``site_title``)."""
+    the configuration), else the generator's (Quartz's ``pageTitle``), else the home page's
+    title, else the folder's name (``site_title``)."""
     if config.title:
         return config
-    return dataclasses.replace(config, title=home_page_title(config, pages))
+    found = config.generator.title if config.generator is not None else ""
+    return dataclasses.replace(config, title=found or home_page_title(config, pages))
 
 
 def no_sitemap(config: Config) -> Diagnostic:
@@ -217,6 +237,9 @@ class UnreadFiles:
                 f"is not under the source roots ({', '.join(_folder(r) for r in roots)}), "
                 "so it is not analysed"
             )
+        vault = config.generator.own_folders if config.generator is not None else ""
+        if lang is not None and not roots and vault:
+            return f"is not analysed: {vault}; set source to read code"
         if lang is not None:
             return "was skipped when the project was read (see the warning about it)"
         where = _folder(config.content_rel)

@@ -1,0 +1,132 @@
+"""What a build does with an Obsidian vault or a Quartz site (content/guides/obsidian.md): its
+own folders only, Obsidian Publish's publish.css linked from every page, Quartz's
+ignorePatterns, pageTitle and baseUrl. Fixtures are written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sitegen.build import build
+from sitegen.config import load_config
+from sitegen.defaults import UnreadFiles, layout_line
+from sitegen.result import BuildOptions, BuildResult
+from tests.e2e.conftest import write_project
+
+VAULT: dict[str, str | bytes] = {
+    "sitegen.toml": 'content = "en"\n',
+    "README.md": "# The repository\n\nSee [the script](scripts/build.py).\n",
+    "scripts/README.md": "# Scripts\n",
+    "scripts/build.py": "def main() -> None:\n    pass\n",
+    "en/publish.css": ".published-container { color: teal; }\n",
+    "en/Home.md": "---\npermalink: /\n---\n# Help\n\nRead [[Guide]].\n",
+    "en/Guides/Guide.md": "# Guide\n\nBack [[Home]].\n",
+}
+
+QUARTZ: dict[str, str | bytes] = {
+    "quartz.config.ts": """const config = {
+  configuration: {
+    pageTitle: "Garden of Notes",
+    baseUrl: "notes.example.org",
+    ignorePatterns: ["private", "templates", "**/drafts"],
+  },
+}
+export default config
+""",
+    "quartz/build.ts": "export const x = 1\n",
+    "content/index.md": "---\ntitle: Welcome\n---\nHello.\n",
+    "content/private/secret.md": "# Secret\n",
+    "content/templates/daily.md": "# {{date}}\n",
+    "content/notes/drafts/wip.md": "# Work in progress\n",
+    "content/notes/a.md": "# A\n",
+    "content/notes/private/kept.md": "# Kept: only content/private is ignored\n",
+}
+
+
+def _build(root: Path) -> BuildResult:
+    return build(load_config(root), BuildOptions(jobs=1, quiet=True))
+
+
+def test_a_vault_reads_its_own_folders_only(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "help", VAULT)
+    result = _build(root)
+    assert sorted(p.path for p in result.pages) == ["en/Guides/Guide.md", "en/Home.md"]
+    assert result.crawl.code == []
+    assert not (root / "site/README.html").exists()
+    line = layout_line(result.config)
+    assert (
+        "no source files: the content is an Obsidian vault (found en/publish.css); "
+        "set source to read code"
+    ) in line
+    why = UnreadFiles(result.config, result.crawl)("scripts/build.py")
+    assert why == (
+        "is not analysed: the content is an Obsidian vault (found en/publish.css); "
+        "set source to read code"
+    )
+
+
+def test_a_vault_reads_source_when_it_is_configured(tmp_path: Path) -> None:
+    pages = {**VAULT, "sitegen.toml": 'content = "en"\nsource = ["scripts"]\n'}
+    result = _build(write_project(tmp_path / "help", pages))
+    assert [f.path for f in result.crawl.code] == ["scripts/build.py"]
+    assert "en/Home.md" in {p.path for p in result.pages}
+    assert "source files from scripts/ (source set in sitegen.toml)" in layout_line(result.config)
+
+
+def test_publish_css_is_linked_from_every_page_after_the_theme(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "help", VAULT)
+    _build(root)
+    assert (root / "site/publish.css").read_text(encoding="utf-8").startswith(".published")
+    front = (root / "site/index.html").read_text(encoding="utf-8")
+    assert front.index('href="style.css"') < front.index(
+        '<link rel="stylesheet" href="publish.css"'
+    )
+    guide = (root / "site/Guides/Guide.html").read_text(encoding="utf-8")
+    assert '<link rel="stylesheet" href="../publish.css">' in guide
+    report = (root / "site/broken-links.html").read_text(encoding="utf-8")
+    assert 'href="publish.css"' in report
+
+
+def test_no_publish_css_no_link(tmp_path: Path) -> None:
+    pages = {k: v for k, v in VAULT.items() if k != "en/publish.css"}
+    root = write_project(tmp_path / "help", pages)
+    (root / "en/.obsidian").mkdir()
+    _build(root)
+    assert "publish.css" not in (root / "site/index.html").read_text(encoding="utf-8")
+
+
+def test_quartz_ignore_patterns_title_and_base_url(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "garden", QUARTZ)
+    result = _build(root)
+    assert sorted(p.path for p in result.pages) == [
+        "content/index.md",
+        "content/notes/a.md",
+        "content/notes/private/kept.md",
+    ]
+    assert result.crawl.code == []  # Quartz's own code is not the site's
+    assert result.config.site_title == "Garden of Notes"
+    assert result.config.base_url == "https://notes.example.org"
+    assert (root / "site/sitemap.xml").is_file()
+    assert "no source files: the content is a Quartz site (found quartz.config.ts)" in (
+        layout_line(result.config)
+    )
+
+
+def test_a_set_title_and_base_url_win_over_quartz(tmp_path: Path) -> None:
+    pages = {
+        **QUARTZ,
+        "sitegen.toml": 'title = "Mine"\nbase_url = "https://mine.example.com/"\n',
+    }
+    result = _build(write_project(tmp_path / "garden", pages))
+    assert result.config.site_title == "Mine"
+    assert result.config.base_url == "https://mine.example.com/"
+
+
+def test_a_quartz_value_sitegen_cannot_read_is_one_warning(tmp_path: Path) -> None:
+    pages = {
+        **QUARTZ,
+        "quartz.config.ts": "export default { configuration: { pageTitle: name() } }\n",
+    }
+    result = _build(write_project(tmp_path / "garden", pages))
+    found = [d for d in result.diagnostics if d.code == "generator-config"]
+    assert [(d.path, d.line, d.level) for d in found] == [("quartz.config.ts", 1, "warning")]
+    assert result.config.site_title == "Welcome"  # the home page's title, as before
