@@ -52,6 +52,7 @@ def test_a_vault_reads_its_own_folders_only(tmp_path: Path) -> None:
     assert sorted(p.path for p in result.pages) == ["en/Guides/Guide.md", "en/Home.md"]
     assert result.crawl.code == []
     assert not (root / "site/README.html").exists()
+    assert result.config.site_title == "Help"  # the permalink: / note's title
     line = layout_line(result.config)
     assert (
         "no source files: the content is an Obsidian vault (found en/publish.css); "
