@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sitegen.build import build
 from sitegen.config import load_config
+from sitegen.crawl import Reads, build_reads
 from sitegen.defaults import UnreadFiles, layout_line
 from sitegen.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
@@ -131,3 +132,12 @@ def test_a_quartz_value_sitegen_cannot_read_is_one_warning(tmp_path: Path) -> No
     found = [d for d in result.diagnostics if d.code == "generator-config"]
     assert [(d.path, d.line, d.level) for d in found] == [("quartz.config.ts", 1, "warning")]
     assert result.config.site_title == "Welcome"  # the home page's title, as before
+
+
+def test_serve_does_not_rebuild_on_a_file_quartz_ignores(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "garden", QUARTZ)
+    config = load_config(root)
+    assert build_reads(config, root / "content/private/secret.md") is Reads.NOTHING
+    assert build_reads(config, root / "content/notes/drafts/wip.md") is Reads.NOTHING
+    assert build_reads(config, root / "content/notes/a.md") is Reads.BYTES
+    assert build_reads(config, root / "quartz/build.ts") is not Reads.BYTES
