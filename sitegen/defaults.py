@@ -78,7 +78,7 @@ def slugs_reason(config: Config) -> str:
     found = config.generator
     if "slugs" in config.set_by:
         why = f"slugs set in {config.set_by['slugs']}"
-    elif found is not None and found.name != "Jekyll":  # Jekyll's decides addresses only
+    elif found is not None and found.decides_slugs:  # Jekyll's decides addresses only
         why = f"found {found.config_file}"
     else:
         return ""

@@ -1,5 +1,7 @@
 """Other generators' output and cache folders: the folders a folder's MkDocs, Jekyll,
-VitePress, Docusaurus or Quartz configuration names as its built site or its cache.
+VitePress, Docusaurus or Quartz configuration names as its built site or its cache. Each
+family module names its own (``OUTPUT_NAMERS`` of sitegen/generators/); this module asks
+each of them, places what they name inside the root and describes it.
 
 Never reads a file itself: the caller says which names a folder holds and hands over the text
 of a configuration file, read inside the root and bounded. Configurations are read as data
@@ -8,18 +10,11 @@ of a configuration file, read inside the root and bounded. Configurations are re
 
 from __future__ import annotations
 
-import functools
 import posixpath
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-import yaml
-
-from sitegen.generators import JEKYLL_FILE, MKDOCS_FILE, VITEPRESS_CONFIGS, read_mkdocs_yml
+from sitegen.generators import OUTPUT_NAMERS, Holds, ReadText
 from sitegen.paths import normalize_repo_path, repo_path_within
-from sitegen.yamldata import read_yaml
 
 #: Docusaurus' configuration files; its site is built into ``build/`` beside them and its
 #: generated files go to ``.docusaurus/`` (neither is an option of the configuration).
@@ -47,12 +42,6 @@ class ForeignOutput:
         return f"{self.folder}/ is {owner} {self.what} ({self.named_by})"
 
 
-#: Whether the folder holds an entry of this name (a file or a folder).
-Holds = Callable[[str], bool]
-#: The text of the file at this path below the folder, or None when it cannot be read.
-ReadText = Callable[[str], str | None]
-
-
 def outputs_in(
     folder: str, holds: Holds, read: ReadText, upward: bool = False
 ) -> list[ForeignOutput]:
@@ -60,18 +49,12 @@ def outputs_in(
     repository path, "" for the root) name, each below ``folder``, or with ``upward``
     anywhere inside the root (``site_dir: ../site``) but ``folder`` and the folders holding
     it; a configuration that names another folder names nothing here."""
-    found: list[ForeignOutput] = []
-    if holds(MKDOCS_FILE):
-        site_dir = _yaml_option(read(MKDOCS_FILE), "site_dir", mkdocs=True)
-        found.append(_output(folder, site_dir or "site", "MkDocs", "output", "site_dir"))
-    if holds(JEKYLL_FILE):
-        text = read(JEKYLL_FILE)
-        destination = _yaml_option(text, "destination") or "_site"
-        found.append(_output(folder, destination, "Jekyll", "output", "destination"))
-        cache = _yaml_option(text, "cache_dir") or ".jekyll-cache"
-        found.append(_output(folder, cache, "Jekyll", "cache", "cache_dir"))
-    if holds(".vitepress"):
-        found += _vitepress(folder, holds, read)
+    found = [
+        _output(folder, named.written, named.tool, named.what, named.named_by)
+        for namer in OUTPUT_NAMERS
+        for named in namer(folder, holds, read)
+    ]
+    # Docusaurus and Quartz are named here until their family modules name their own.
     docusaurus = next((name for name in DOCUSAURUS_CONFIGS if holds(name)), None)
     if docusaurus:
         beside = f"beside {posixpath.join(folder, docusaurus)}"
@@ -98,45 +81,3 @@ def _output(folder: str, written: str, tool: str, what: str, named_by: str) -> F
     given = written.strip()
     rel = None if given.startswith("/") else normalize_repo_path(posixpath.join(folder, given))
     return ForeignOutput(rel or "", tool, what, named_by)
-
-
-@functools.lru_cache(maxsize=16)
-def _yaml_data(text: str, mkdocs: bool) -> Any:
-    """The data of a YAML configuration, through the one bounded reader; None when it is not
-    YAML or is refused (the generator's defaults apply)."""
-    try:
-        return read_mkdocs_yml(text) if mkdocs else read_yaml(text).data
-    except yaml.YAMLError:
-        return None
-
-
-def _yaml_option(text: str | None, name: str, mkdocs: bool = False) -> str:
-    """The string value of the top-level key ``name`` of a YAML file, "" when not given."""
-    if text is None:
-        return ""
-    data = _yaml_data(text, mkdocs)
-    value = data.get(name) if isinstance(data, dict) else None
-    return value if isinstance(value, str) else ""
-
-
-def _vitepress(folder: str, holds: Holds, read: ReadText) -> list[ForeignOutput]:
-    """``outDir`` and ``cacheDir`` of the ``.vitepress`` configuration, relative to the
-    folder holding ``.vitepress`` (VitePress' project root), when written as string literals;
-    VitePress' defaults otherwise."""
-    text = next(
-        (t for name in VITEPRESS_CONFIGS if (t := read(f".vitepress/{name}")) is not None), None
-    )
-    if text is None:
-        return []
-    out_dir = _script_string(text, "outDir") or ".vitepress/dist"
-    cache_dir = _script_string(text, "cacheDir") or ".vitepress/cache"
-    return [
-        _output(folder, out_dir, "VitePress", "output", "outDir"),
-        _output(folder, cache_dir, "VitePress", "cache", "cacheDir"),
-    ]
-
-
-def _script_string(text: str, key: str) -> str:
-    """The string literal of ``key: '...'`` in a configuration script, "" when none."""
-    found = re.search(rf"\b{key}\s*:\s*(['\"`])([^'\"`\n]*)\1", text)
-    return found.group(2) if found else ""

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import griffe
-import yaml
 
 from sitegen.api.cache import (
     FILE_NAME,
@@ -49,7 +48,6 @@ from sitegen.api.model import (
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.generators import read_mkdocs_yml
 from sitegen.languages import LangId
 
 #: A docstring longer than this many characters is cut there, with a warning.
@@ -109,24 +107,9 @@ def griffe_version() -> str:
 
 def python_handler(config: Config) -> dict[str, Any]:
     """The ``plugins: mkdocstrings: handlers: python`` table of the project's mkdocs.yml
-    (``paths``, ``options`` …), {} when there is none; read as data, never run."""
-    gen = config.generator
-    text = gen.source(gen.config_file) if gen is not None and gen.name == "MkDocs" else None
-    if gen is None or text is None:
-        return {}
-    try:
-        doc = read_mkdocs_yml(text)
-    except yaml.YAMLError:
-        return {}
-    plugins = doc.get("plugins") if isinstance(doc, dict) else None
-    items = plugins if isinstance(plugins, list) else [plugins]
-    for item in items:
-        plugin = item.get("mkdocstrings") if isinstance(item, dict) else None
-        handlers = plugin.get("handlers") if isinstance(plugin, dict) else None
-        python = handlers.get("python") if isinstance(handlers, dict) else None
-        if isinstance(python, dict):
-            return python
-    return {}
+    (``paths``, ``options`` …), {} when there is none; read as data by
+    sitegen/generators/mkdocs.py, never run."""
+    return dict(config.generator.api_handler) if config.generator is not None else {}
 
 
 def _strings(table: Any, key: str) -> list[str]:

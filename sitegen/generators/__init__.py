@@ -19,31 +19,58 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sitegen.generators.jekyll import JEKYLL_FILE, find_jekyll
+from sitegen.generators.jekyll import JEKYLL_FILE, JekyllConfig, find_jekyll, jekyll_outputs
 from sitegen.generators.mkdocs import (
     MKDOCS_FILE,
+    MkDocsNavSpec,
     Tagged,
     find_mkdocs,
     mkdocs_docs_dir,
     mkdocs_generator,
+    mkdocs_outputs,
     read_mkdocs_yml,
     toc_slug_style,
 )
 from sitegen.generators.obsidian import find_obsidian
-from sitegen.generators.record import PAGE_EXTENSIONS, Dialect, Generator, SlugStyle
-from sitegen.generators.vitepress import VITEPRESS_CONFIGS, find_vitepress
+from sitegen.generators.record import (
+    PAGE_EXTENSIONS,
+    Dialect,
+    Generator,
+    Holds,
+    NavSpec,
+    OutputFolder,
+    ReadText,
+    SlugStyle,
+)
+from sitegen.generators.vitepress import (
+    VITEPRESS_CONFIGS,
+    ConfigFile,
+    VitePressNavSpec,
+    find_vitepress,
+    vitepress_outputs,
+)
 
 __all__ = [
     "FINDERS",
     "JEKYLL_FILE",
     "MKDOCS_FILE",
+    "OUTPUT_NAMERS",
     "PAGE_EXTENSIONS",
     "VITEPRESS_CONFIGS",
+    "ConfigFile",
     "Dialect",
     "Finder",
     "Generator",
+    "Holds",
+    "JekyllConfig",
+    "MkDocsNavSpec",
+    "NavSpec",
+    "OutputFolder",
+    "OutputNamer",
+    "ReadText",
     "SlugStyle",
     "Tagged",
+    "VitePressNavSpec",
     "find_generator",
     "mkdocs_docs_dir",
     "mkdocs_generator",
@@ -63,6 +90,21 @@ FINDERS: tuple[Finder, ...] = (
     find_vitepress,
     find_jekyll,
     find_obsidian,  # last: a generator's configuration wins over a vault's marks
+)
+
+
+#: A family's names for the folders it writes, asked of any folder the crawl walks: given
+#: the folder (a repository path), whether it holds a name and the text of a file below
+#: it, the output and cache folders its configuration there names (relative to that
+#: folder), [] when it has none.
+OutputNamer = Callable[[str, Holds, ReadText], list[OutputFolder]]
+
+#: Every family's namer (sitegen/foreign_outputs.py asks each, in this order). Register a
+#: new family's here too (one line).
+OUTPUT_NAMERS: tuple[OutputNamer, ...] = (
+    mkdocs_outputs,
+    jekyll_outputs,
+    vitepress_outputs,
 )
 
 

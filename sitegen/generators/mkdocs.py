@@ -5,6 +5,7 @@ read up to the YAML reader's size limit (sitegen/yamldata.py), never further.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -13,9 +14,17 @@ from typing import Any
 
 import yaml
 
-from sitegen.generators.record import Generator, SlugStyle, configs_up
+from sitegen.generators.record import (
+    Generator,
+    Holds,
+    NavSpec,
+    OutputFolder,
+    ReadText,
+    SlugStyle,
+    configs_up,
+)
 from sitegen.paths import repo_path_within
-from sitegen.yamldata import read_yaml
+from sitegen.yamldata import describe, error_place, read_yaml
 
 MKDOCS_FILE = "mkdocs.yml"
 
@@ -79,20 +88,20 @@ def mkdocs_docs_dir(config: Any, config_file: str = MKDOCS_FILE) -> str:
 
 
 def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) -> Generator | None:
-    """MkDocs, with the slug style its ``toc`` settings ask for, when the ``mkdocs.yml``
-    at ``config_file`` whose text is ``text`` reads pages from a folder holding ``content``
-    or inside it; else None. A file that is not YAML counts as MkDocs with its defaults
-    (MkDocs itself would refuse it)."""
-    try:
-        config = read_mkdocs_yml(text)
-    except yaml.YAMLError:
-        config = {}
+    """MkDocs, with what its ``mkdocs.yml`` asks (slug style, nav, locales, URL style,
+    redirects, the API handler), when the ``mkdocs.yml`` at ``config_file`` whose text is
+    ``text`` reads pages from a folder holding ``content`` or inside it; else None. The file
+    is read here, once. A file that is not YAML counts as MkDocs with its defaults (MkDocs
+    itself would refuse it; the nav reports it)."""
+    data, problem = _read(text)
+    config = data if isinstance(data, dict) else {}
     docs_dir = mkdocs_docs_dir(config, config_file)
     if docs_dir == ".." or not (
         repo_path_within(content, docs_dir) or repo_path_within(docs_dir, content)
     ):
         return None
     slugs, approximated = toc_slug_style(_toc_options(config))
+    folder = posixpath.dirname(config_file)
     return Generator(
         "MkDocs",
         config_file,
@@ -100,7 +109,103 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         approximated,
         docs_dir=docs_dir,
         sources=((config_file, text),),
+        project_dir=folder,
+        include_base=folder,
+        locales=static_i18n(config),
+        nav=MkDocsNavSpec(text, config_file, docs_dir, data, problem),
+        directory_urls=config.get("use_directory_urls") is not False,
+        urls_option="use_directory_urls of mkdocs.yml",
+        redirect_maps=_redirect_maps(config, text),
+        api_handler=python_handler(config),
     )
+
+
+@dataclass(frozen=True)
+class MkDocsNavSpec(NavSpec):
+    """The page tree of an ``mkdocs.yml`` (its ``nav:``, read by sitegen/site/navigation.py):
+    the text (for the lines of warnings), the file, its ``docs_dir``, its data (None when it
+    is not YAML) and where it stopped being YAML: (0-based line, column, what is wrong)."""
+
+    text: str
+    config_file: str
+    docs_dir: str
+    data: Any
+    problem: tuple[int, int, str] | None = None
+
+
+def _read(text: str) -> tuple[Any, tuple[int, int, str] | None]:
+    """The data of an ``mkdocs.yml`` and, when it cannot be read, None and why."""
+    try:
+        return read_mkdocs_yml(text), None
+    except yaml.YAMLError as exc:
+        line, col = error_place(exc)
+        return None, (line, col, describe(exc))
+
+
+def static_i18n(config: dict[str, Any]) -> tuple[tuple[str, str, str | None], ...]:
+    """mkdocs-static-i18n's ``plugins: - i18n: languages: [{locale, name, default}]`` with
+    the folder structure (its default, ``docs_structure: folder``): (folder, tag, label)."""
+    plugins = config.get("plugins")
+    items = plugins if isinstance(plugins, list) else [plugins]
+    for item in items:
+        options = item.get("i18n") if isinstance(item, dict) else None
+        if not isinstance(options, dict) or options.get("docs_structure", "folder") != "folder":
+            continue
+        languages = options.get("languages")
+        return tuple(
+            (str(lang["locale"]), str(lang["locale"]), str(lang.get("name") or ""))
+            for lang in (languages if isinstance(languages, list) else [])
+            if isinstance(lang, dict) and isinstance(lang.get("locale"), str)
+        )
+    return ()
+
+
+def python_handler(config: dict[str, Any]) -> dict[str, Any]:
+    """The ``plugins: mkdocstrings: handlers: python`` table (``paths``, ``options`` …), {}
+    when there is none."""
+    plugins = config.get("plugins")
+    items = plugins if isinstance(plugins, list) else [plugins]
+    for item in items:
+        plugin = item.get("mkdocstrings") if isinstance(item, dict) else None
+        handlers = plugin.get("handlers") if isinstance(plugin, dict) else None
+        python = handlers.get("python") if isinstance(handlers, dict) else None
+        if isinstance(python, dict):
+            return python
+    return {}
+
+
+def _redirect_maps(config: dict[str, Any], text: str) -> tuple[tuple[str, str, int], ...]:
+    """``plugins: [redirects: {redirect_maps: {old: new}}]`` (a list or a table of plugins):
+    (old, new, the line of ``old`` in the file), sorted."""
+    plugins = config.get("plugins")
+    items = plugins if isinstance(plugins, list) else [plugins]
+    for item in items:
+        options = item.get("redirects") if isinstance(item, dict) else None
+        maps = options.get("redirect_maps") if isinstance(options, dict) else None
+        if isinstance(maps, dict):
+            pairs = sorted((str(k), str(v)) for k, v in maps.items() if isinstance(v, str) and k)
+            return tuple(
+                (old, new, text.count("\n", 0, max(text.find(old), 0)) + 1) for old, new in pairs
+            )
+    return ()
+
+
+def mkdocs_outputs(folder: str, holds: Holds, read: ReadText) -> list[OutputFolder]:
+    """The built site of an ``mkdocs.yml`` in a folder (``site_dir``, ``site`` by default)."""
+    if not holds(MKDOCS_FILE):
+        return []
+    text = read(MKDOCS_FILE)
+    site_dir = _site_dir(text) if text is not None else ""
+    return [OutputFolder(site_dir or "site", "MkDocs", "output", "site_dir")]
+
+
+@functools.lru_cache(maxsize=16)
+def _site_dir(text: str) -> str:
+    """``site_dir`` of an ``mkdocs.yml``, "" when not given (the crawl asks once a folder
+    walked, the generator's own folder among them)."""
+    data = _read(text)[0]
+    given = data.get("site_dir") if isinstance(data, dict) else None
+    return given if isinstance(given, str) else ""
 
 
 def _toc_options(config: Any) -> dict[str, Any]:

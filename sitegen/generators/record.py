@@ -10,14 +10,18 @@ its ``name`` (content/reference/headings.md#slug-styles, ARCHITECTURE.md#generat
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from enum import Flag, StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sitegen.diagnostics import Diagnostic
 from sitegen.paths import is_within
 from sitegen.yamldata import MAX_CHARACTERS
+
+if TYPE_CHECKING:  # a family's own input type; the family module imports this one
+    from sitegen.generators.jekyll import JekyllConfig
 
 
 class SlugStyle(StrEnum):
@@ -48,6 +52,31 @@ PAGE_EXTENSIONS = (".md", ".markdown")
 
 
 @dataclass(frozen=True)
+class NavSpec:
+    """Where a family's page tree comes from: each family with a nav of its own subclasses
+    it (``MkDocsNavSpec``, ``VitePressNavSpec``), and sitegen/site/navigation.py picks the
+    reader by the spec's type, never by the generator's name."""
+
+
+@dataclass(frozen=True)
+class OutputFolder:
+    """A folder a generator writes, as its configuration (or its default) names it: the
+    folder written relative to the folder holding the configuration, the tool, what it is
+    there ("output", "cache") and what names it (an option, or the file it sits beside)."""
+
+    written: str
+    tool: str
+    what: str
+    named_by: str
+
+
+#: Whether the folder holds an entry of this name (a file or a folder).
+Holds = Callable[[str], bool]
+#: The text of the file at this path below the folder, or None when it cannot be read.
+ReadText = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
 class Generator:
     """The generator whose configuration was found beside the content, and what it asks."""
 
@@ -67,6 +96,41 @@ class Generator:
     #: The configuration files the page tree is read from, (repository path, text): read
     #: here, once, so that the build's fingerprint holds them (content/guides/navigation.md).
     sources: tuple[tuple[str, str], ...] = ()
+    #: The folder the tool runs from, a repository path ("" for the root), whose output and
+    #: cache folders it names relative to it (VitePress's project root, the folder holding
+    #: ``.vitepress``); None: the configuration file's folder (``project_folder`` says).
+    project_dir: str | None = None
+    #: Whether the configuration decides how heading ids are made (``slugs``): Jekyll's
+    #: decides addresses only, and the build does not name it for the ids.
+    decides_slugs: bool = True
+    #: The folder include extensions start from (markdown-include, pymdownx.snippets read
+    #: from where MkDocs runs), a repository path; "" for none or the root.
+    include_base: str = ""
+    #: The languages the configuration names: (folder relative to the content folder, "" for
+    #: the root; language tag; the switcher's label, None when not given).
+    locales: tuple[tuple[str, str, str | None], ...] = field(default=(), repr=False)
+    #: Where the page tree comes from (a ``NavSpec`` subclass of the family module that
+    #: sitegen/site/navigation.py reads); None: the folders' tree.
+    nav: NavSpec | None = field(default=None, repr=False)
+    #: Whether pages are published as ``a/`` (True) or ``a.html`` (False) by the
+    #: configuration (MkDocs' ``use_directory_urls``); None: it does not decide; and the
+    #: option that decides it, for the build's layout line.
+    directory_urls: bool | None = None
+    urls_option: str = ""
+    #: Old addresses the configuration redirects (mkdocs-redirects' ``redirect_maps``):
+    #: (old path, new path or URL, line in the configuration file), sorted.
+    redirect_maps: tuple[tuple[str, str, int], ...] = field(default=(), repr=False)
+    #: The Python handler table of the API plugin (mkdocstrings' ``handlers: python``:
+    #: ``paths``, ``options``), read as data; {} for none.
+    api_handler: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    #: The folder page routes are named from (VitePress's ``srcDir``), a repository path;
+    #: None: links name pages by their paths in the content folder. With ``rewrites``, the
+    #: configuration's page rewrites (source, target) as given (string values only).
+    route_root: str | None = None
+    rewrites: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    #: What Jekyll's address rules are read from (``_config.yml``'s collections, defaults
+    #: and permalink style: sitegen/link/jekyll.py); None for other families.
+    permalinks: JekyllConfig | None = field(default=None, repr=False)
     #: What the docs step reads besides CommonMark and sitegen's syntaxes.
     dialect: Dialect = Dialect.NONE
     #: The file extensions of pages (Docusaurus adds ``.mdx``), lower case.
@@ -95,6 +159,13 @@ class Generator:
     #: What the configuration holds that sitegen could not read, one warning each; the
     #: build reports them with the layout.
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def project_folder(self) -> str:
+        """The folder the tool runs from: ``project_dir``, else the configuration's folder."""
+        if self.project_dir is not None:
+            return self.project_dir
+        return posixpath.dirname(self.config_file)
 
     def source(self, path: str) -> str | None:
         """The text of the configuration file ``path`` read with it, or None."""

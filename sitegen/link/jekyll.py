@@ -5,7 +5,8 @@ site-wide ``permalink`` style, and that style for the other pages (``pretty``: d
 
 The file is read as YAML data only, by the bounded reader (sitegen/yamldata.py): nothing in
 it is run, and a file too large, too deep or full of aliases is one warning. Pure: the text
-comes from the configuration (``Generator.sources``), which the build's fingerprint holds.
+comes from the configuration (``Generator.permalinks``, read from ``Generator.sources``, which
+the build's fingerprint holds).
 """
 
 from __future__ import annotations
@@ -18,12 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from sitegen.addresses import UrlStyle
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.generators import Generator
-from sitegen.yamldata import describe, error_place, read_yaml
 
 BAD_CONFIG = "bad-config"
 #: Each scalar of the file and where it is first written (sitegen/yamldata.py).
@@ -214,30 +212,29 @@ class JekyllSite:
 
 
 def read_jekyll(generator: Generator | None) -> JekyllSite | None:
-    """The address rules of the Jekyll configuration found beside the content, or None.
-    A file that is not YAML gives a site with Jekyll's defaults and a warning at the place
-    the parser stopped."""
-    if generator is None or generator.name != "Jekyll":
+    """The address rules of the Jekyll configuration found beside the content (read by
+    sitegen/generators/jekyll.py), or None. A file that is not YAML gives a site with
+    Jekyll's defaults and a warning at the place the parser stopped."""
+    given = generator.permalinks if generator is not None else None
+    if given is None:
         return None
-    text = generator.source(generator.config_file) or ""
-    site = JekyllSite(generator.config_file, posixpath.dirname(generator.config_file))
-    try:
-        document = read_yaml(text, yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        line, col = error_place(exc)
+    site = JekyllSite(given.config_file, given.folder)
+    if given.problem is not None:
+        line, col, why = given.problem
         site.diagnostics.append(
             Diagnostic(
                 site.config_file,
                 line + 1,
                 col + 1,
                 Level.WARNING,
-                f"{site.config_file} {describe(exc)}; its permalinks, collections "
-                "and defaults are not applied",
+                f"{site.config_file} {why}; its permalinks, collections and defaults are not "
+                "applied",
                 BAD_CONFIG,
             )
         )
         return site
-    if not isinstance(document.data, dict):
+    document = given.document
+    if document is None or not isinstance(document.data, dict):
         return site
     _read(site, document.data, document.places)
     return site

@@ -1,9 +1,10 @@
 """VitePress's page tree: ``themeConfig.sidebar`` (one tree, or one per path prefix) and
-``nav`` of its configuration files, read as literals (sitegen/literals.py), never run
-(content/guides/navigation.md#vitepress).
+``nav`` of its configuration files, which sitegen/generators/vitepress.py read as literals
+(sitegen/literals.py), never run (content/guides/navigation.md#vitepress), resolved here
+against the pages.
 
-Pure functions of the configuration texts the generator read and of the page records; never
-reads files and never renders anything.
+Pure functions of the generator record (its ``VitePressNavSpec``, ``route_root`` and
+``rewrites``) and of the page records; never reads files and never renders anything.
 """
 
 from __future__ import annotations
@@ -19,41 +20,12 @@ from typing import Any
 from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.diagnostics import Diagnostic, Level, cut
 from sitegen.docs.records import PageRecord
-from sitegen.generators import Generator
-from sitegen.languages import LangId
-from sitegen.literals import SPREAD, NotLiteral, read_module
+from sitegen.generators import ConfigFile, Generator, VitePressNavSpec
+from sitegen.literals import SPREAD, NotLiteral
 from sitegen.paths import NodeId, content_relative, page_node_id, url_path
 from sitegen.site.views import NavItem
 
 CODE = "vitepress-nav"
-#: The extensions of a configuration script and the grammar each is read with.
-_GRAMMAR = {".ts": LangId.TYPESCRIPT, ".mts": LangId.TYPESCRIPT}
-
-
-@dataclass(frozen=True)
-class ConfigFile:
-    """What the page tree needs of one VitePress configuration file: its path, its
-    ``themeConfig``, and (the main file only) ``locales``, ``rewrites`` and ``srcDir``."""
-
-    path: str
-    text: str
-    data: dict[str, Any]
-    #: The first literal of the file sitegen could not read (sitegen/literals.py), for
-    #: one warning.
-    problem: NotLiteral | None = None
-
-
-def read_configs(generator: Generator) -> list[ConfigFile]:
-    """Every configuration file the generator read, as literals (a file that has no default
-    object export gives an empty one)."""
-    out = []
-    for path, text in generator.sources:
-        lang = _GRAMMAR.get(posixpath.splitext(path)[1], LangId.JAVASCRIPT)
-        # A text read with errors="replace" holds no surrogate, so it always encodes.
-        read = read_module(text.encode("utf-8", "replace"), lang)
-        value = read.default
-        out.append(ConfigFile(path, text, value if isinstance(value, dict) else {}, read.problem))
-    return out
 
 
 @dataclass(frozen=True)
@@ -160,9 +132,9 @@ def _fill(route: str, values: dict[str, str]) -> str:
 
 
 def _rewrites(given: Any) -> tuple[tuple[str, str], ...]:
-    """The ``rewrites`` sitegen uses: string to string, both sides linear to match, the first
-    ``MAX_REWRITES``."""
-    pairs = given.items() if isinstance(given, dict) else ()
+    """The ``rewrites`` sitegen uses (of a table, or of pairs): string to string, both sides
+    linear to match, the first ``MAX_REWRITES``."""
+    pairs = given.items() if isinstance(given, dict) else given if isinstance(given, tuple) else ()
     usable = (
         (k, v)
         for k, v in pairs
@@ -171,31 +143,15 @@ def _rewrites(given: Any) -> tuple[tuple[str, str], ...]:
     return tuple(itertools.islice(usable, MAX_REWRITES))
 
 
-def routes_of(
-    configs: list[ConfigFile],
-    generator: Generator,
-    content: str,
-    pages: Mapping[NodeId, PageRecord],
-) -> Routes:
-    """The routes of the site the main configuration describes (its ``srcDir``, its
-    ``rewrites`` of literal strings)."""
-    main = configs[0].data if configs else {}
-    src = main.get("srcDir")
-    src_dir = generator.docs_dir
-    if isinstance(src, str):
-        src_dir = posixpath.normpath(posixpath.join(generator.docs_dir, src.strip("/") or "."))
-        src_dir = "" if src_dir == "." else src_dir
-    return Routes(content, src_dir, _rewrites(main.get("rewrites")), pages)
-
-
 def site_routes(
     generator: Generator | None, content: str, pages: Mapping[NodeId, PageRecord]
 ) -> Routes:
-    """How the site's links name pages: by VitePress' routes when its configuration was
-    found, else by their paths in the content folder."""
-    if generator is None or generator.name != "VitePress":
+    """How the site's links name pages: by the routes the generator's configuration names
+    (VitePress' ``srcDir`` and ``rewrites`` of literal strings) when it names them, else by
+    their paths in the content folder."""
+    if generator is None or generator.route_root is None:
         return Routes(content, content, (), pages)
-    return routes_of(read_configs(generator)[:1], generator, content, pages)
+    return Routes(content, generator.route_root, _rewrites(generator.rewrites), pages)
 
 
 @dataclass
@@ -335,8 +291,9 @@ def vitepress_nav(
     ``locales``' ``themeConfig``, the additional ``config.ts`` of each locale folder), or None
     when none has a sidebar, or when one is not a literal (one warning: the tree is then
     the folders')."""
-    configs = read_configs(generator)
-    routes = routes_of(configs, generator, content, pages)
+    spec = generator.nav
+    configs = list(spec.configs) if isinstance(spec, VitePressNavSpec) else []
+    routes = site_routes(generator, content, pages)
     said, unnamed = len(diagnostics), dict[str, int]()
     trees = _trees(configs, routes, addresses, diagnostics, unnamed)
     diagnostics.extend(_problems(configs, diagnostics[said:]))

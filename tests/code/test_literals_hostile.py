@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen.generators import Generator, SlugStyle
+from sitegen.generators.vitepress import vitepress_generator
 from sitegen.literals import MAX_DEPTH, ModuleLiterals, NotLiteral, read_module
 from sitegen.site.vitepress import Routes, vitepress_nav
 from tests.code.test_literals import CONFIG
@@ -90,10 +90,8 @@ def test_every_cut_of_a_valid_config_gives_the_documented_result() -> None:
 
 def _pages_tree(text: str) -> list[str]:
     """The warnings ``vitepress_nav`` gives for a configuration text (the page tree's reader)."""
-    generator = Generator(
-        "VitePress", "docs/.vitepress/config.ts", SlugStyle.VITEPRESS, docs_dir="docs",
-        sources=(("docs/.vitepress/config.ts", text),),
-    )  # fmt: skip
+    config = "docs/.vitepress/config.ts"
+    generator = vitepress_generator(config, "docs", "docs", ((config, text),))
     said: list[Any] = []
     vitepress_nav(generator, "docs", {}, said)
     return [d.format() for d in said]

@@ -11,17 +11,14 @@ from hypothesis import given, settings
 
 from sitegen.addresses import UrlStyle
 from sitegen.diagnostics import Level
-from sitegen.generators import Generator, SlugStyle
+from sitegen.generators.jekyll import jekyll_generator
 from sitegen.link.jekyll import BAD_CONFIG, JekyllSite, read_jekyll
 from tests.safety.linear import grows_linearly
 from tests.safety.yaml_shapes import GROWING, REFUSED, yaml_texts
 
 
 def _site(text: str) -> JekyllSite:
-    generator = Generator(
-        "Jekyll", "_config.yml", SlugStyle.GITHUB, sources=(("_config.yml", text),)
-    )
-    site = read_jekyll(generator)
+    site = read_jekyll(jekyll_generator("_config.yml", text))
     assert site is not None
     return site
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page
-from sitegen.generators import Generator, SlugStyle
+from sitegen.generators.vitepress import vitepress_generator
 from sitegen.paths import NodeId
 from sitegen.site.views import NavItem
 from sitegen.site.vitepress import Routes, VitePressNav, vitepress_nav
@@ -23,9 +23,7 @@ PAGES = {
 
 
 def _nav(text: str) -> tuple[object, list[Diagnostic]]:
-    generator = Generator(
-        "VitePress", CONFIG, SlugStyle.VITEPRESS, docs_dir="docs", sources=((CONFIG, text),)
-    )
+    generator = vitepress_generator(CONFIG, "docs", "docs", ((CONFIG, text),))
     said: list[Diagnostic] = []
     return vitepress_nav(generator, "docs", PAGES, said), said
 
