@@ -24,6 +24,9 @@ RepoPath = NewType("RepoPath", str)
 OutPath = NewType("OutPath", str)
 
 CODE_PREFIX = "/code/"
+#: The extensions of a page's file, published as HTML: markdown, and Docusaurus's MDX (only
+#: a Docusaurus site crawls ``.mdx`` files as pages: sitegen/generators/docusaurus.py).
+PAGE_SUFFIXES = (".md", ".markdown", ".mdx")
 #: The site's front page: the home page, or the list of all pages when the content has none.
 FRONT_PAGE = OutPath("index.html")
 
@@ -101,7 +104,7 @@ def html_out_path(node: NodeId) -> OutPath:
     if is_source_node(node):
         return OutPath(rel + ".html")
     stem, ext = posixpath.splitext(rel)
-    if ext.lower() in (".md", ".markdown"):
+    if ext.lower() in PAGE_SUFFIXES:
         folder, name = posixpath.split(stem)
         if name.lower() == "readme":
             return OutPath(posixpath.join(folder, "index.html"))
@@ -231,3 +234,114 @@ class SitePath:
         """The relative, percent-encoded href to ``out`` from the page ``here``."""
         from_out = here.out if isinstance(here, SitePath) else here
         return href_between(from_out, self.out, fragment)
+
+
+#: How many patterns one glob's braces may expand to, and how long a glob may be: past
+#: either, the glob matches nothing (a configuration's globs are a few short lines).
+MAX_GLOB_EXPANSIONS = 256
+MAX_GLOB_CHARS = 1_000
+
+
+def glob_matches(patterns: tuple[str, ...], path: str) -> bool:
+    """Whether the ``/``-separated ``path`` matches one of the globs ``patterns`` as
+    globby reads them (Docusaurus's ``include``/``exclude``): ``*`` and ``?`` within a
+    segment, ``**`` across segments, ``{a,b}`` alternatives (nested too). Matched segment
+    by segment without regular expressions: a glob of many stars never backtracks."""
+    segments = path.split("/")
+    return any(_segments_match(glob, segments) for glob in _expanded(patterns))
+
+
+@functools.lru_cache(maxsize=256)
+def _expanded(patterns: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        tuple(one.split("/"))
+        for pattern in patterns
+        if len(pattern) <= MAX_GLOB_CHARS
+        for one in _braces(pattern.removeprefix("./"))
+    )
+
+
+def _segments_match(glob: tuple[str, ...], path: list[str]) -> bool:
+    """``glob`` against ``path``, segment by segment; ``**`` takes any number of segments.
+    The set of places reached grows by one step per segment: O(glob x path) in all."""
+    places = {0}  # how many glob segments are matched so far
+    for segment in path:
+        places = _with_stars(glob, places)
+        nxt = set()
+        for at in places:
+            if at < len(glob) and glob[at] == "**":
+                nxt.add(at)
+            elif at < len(glob) and _segment_match(glob[at], segment):
+                nxt.add(at + 1)
+        if not nxt:
+            return False
+        places = nxt
+    return len(glob) in _with_stars(glob, places)
+
+
+def _with_stars(glob: tuple[str, ...], places: set[int]) -> set[int]:
+    """``places`` and the places past each ``**`` there (it may take no segment)."""
+    out = set(places)
+    for place in sorted(places):
+        at = place
+        while at < len(glob) and glob[at] == "**":
+            at += 1
+            out.add(at)
+    return out
+
+
+def _segment_match(pattern: str, name: str) -> bool:
+    """``*`` and ``?`` within one segment: the greedy match with one remembered star, linear
+    for each star (a file name is short)."""
+    p = n = 0
+    star, mark = -1, 0
+    while n < len(name):
+        if p < len(pattern) and pattern[p] in ("?", name[n]) and pattern[p] != "*":
+            p, n = p + 1, n + 1
+        elif p < len(pattern) and pattern[p] == "*":
+            star, mark, p = p, n, p + 1
+        elif star >= 0:
+            p, mark = star + 1, mark + 1
+            n = mark
+        else:
+            return False
+    while p < len(pattern) and pattern[p] == "*":
+        p += 1
+    return p == len(pattern)
+
+
+def _braces(pattern: str) -> list[str]:
+    """``a{b,c{d,e}}`` -> ``ab``, ``acd``, ``ace``; [] past ``MAX_GLOB_EXPANSIONS``."""
+    out, todo = [], [pattern]
+    while todo:
+        one = todo.pop()
+        start = one.find("{")
+        end = _closing(one, start) if start >= 0 else -1
+        if end < 0:
+            out.append(one)
+        else:
+            todo += [one[:start] + c + one[end + 1 :] for c in _commas(one[start + 1 : end])]
+        if len(out) + len(todo) > MAX_GLOB_EXPANSIONS:
+            return []
+    return sorted(out)
+
+
+def _closing(text: str, start: int) -> int:
+    """The ``}`` that closes the ``{`` at ``start``, or -1."""
+    depth = 0
+    for at in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[at], 0)
+        if depth == 0:
+            return at
+    return -1
+
+
+def _commas(inner: str) -> list[str]:
+    """The alternatives of a brace's inside, split at its own commas (not nested ones)."""
+    out, depth, last = [], 0, 0
+    for at, char in enumerate(inner):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            out.append(inner[last:at])
+            last = at + 1
+    return [*out, inner[last:]]

@@ -6,6 +6,7 @@ run) into one ``Generator`` record that the rest of the build consumes
 
 - ``mkdocs.py``: MkDocs and Zensical (``mkdocs.yml``)
 - ``vitepress.py``: VitePress (``.vitepress/config.*``)
+- ``docusaurus.py``: Docusaurus (``docusaurus.config.*`` and its ``website/`` folder)
 - ``jekyll.py``: Jekyll (``_config.yml``)
 - ``obsidian.py``: Obsidian vaults (``.obsidian/``, ``publish.css``) and Quartz
   (``quartz.config.ts``)
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from sitegen.generators.docusaurus import find_docusaurus
 from sitegen.generators.jekyll import JEKYLL_FILE, JekyllConfig, find_jekyll, jekyll_outputs
 from sitegen.generators.mkdocs import (
     MKDOCS_FILE,
@@ -88,6 +90,7 @@ Finder = Callable[[Path, str], Generator | None]
 FINDERS: tuple[Finder, ...] = (
     find_mkdocs,
     find_vitepress,
+    find_docusaurus,
     find_jekyll,
     find_obsidian,  # last: a generator's configuration wins over a vault's marks
 )
@@ -114,9 +117,10 @@ def find_generator(root: Path, content: str) -> Generator | None:
     above it (up to the root) reads its pages from a ``docs_dir`` that holds the content or
     lies inside it (``docs/en/mkdocs.yml`` with ``docs_dir: docs``), the nearest first;
     else VitePress when a ``.vitepress`` configuration sits in the content folder or a
-    folder above it; else Jekyll when a ``_config.yml`` does (the nearest: Jekyll's source
-    folder); else Quartz or an Obsidian vault (sitegen/generators/obsidian.py); None for
-    none of them."""
+    folder above it; else Docusaurus when a ``docusaurus.config.*`` reads its docs from the
+    content (sitegen/generators/docusaurus.py); else Jekyll when a ``_config.yml`` does
+    (the nearest: Jekyll's source folder); else Quartz or an Obsidian vault
+    (sitegen/generators/obsidian.py); None for none of them."""
     for finder in FINDERS:
         found = finder(root, content)
         if found is not None:

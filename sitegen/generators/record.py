@@ -141,6 +141,10 @@ class Generator:
     #: The URL folder the content folder's pages are published under ("" for the site root;
     #: Docusaurus's ``routeBasePath``, ``docs`` by default).
     route_base: str = ""
+    #: Globs of the pages the family publishes, relative to ``docs_dir`` (Docusaurus's
+    #: ``include``); () for every page. A page matching ``page_exclude`` is left out.
+    page_include: tuple[str, ...] = ()
+    page_exclude: tuple[str, ...] = ()
     #: The site's title the configuration gives (Quartz's ``pageTitle``), "" for none: the
     #: ``title`` option's default before the home page's title.
     title: str = ""
