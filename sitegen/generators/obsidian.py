@@ -17,13 +17,15 @@ links a heading by its text, which sitegen reads the same way).
 
 from __future__ import annotations
 
+import json
 import posixpath
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.generators.record import Dialect, Generator, SlugStyle, folders_up
+from sitegen.generators.record import Dialect, Generator, NavSpec, SlugStyle, folders_up
 from sitegen.languages import LangId
 from sitegen.literals import MAX_SOURCE_BYTES, NotLiteral, read_module
 from sitegen.paths import is_within
@@ -39,6 +41,22 @@ QUARTZ_CONTENT = "content"
 #: How many of Quartz's ``ignorePatterns`` are read, each up to this many characters.
 _MAX_PATTERNS = 1000
 _MAX_PATTERN_CHARS = 1000
+#: Obsidian Publish's site settings as a vault may keep them (obsidian-help's scripts pull
+#: them from Publish into each language's vault): ``navigationOrdering`` and ``siteName``
+#: are read, nothing else.
+SITE_OPTIONS = "site-options.json"
+#: A settings file of more bytes is not read; of its navigation, this many entries at most.
+_MAX_OPTIONS_BYTES = 1_000_000
+_MAX_NAV_ENTRIES = 10_000
+
+
+@dataclass(frozen=True)
+class PublishNavSpec(NavSpec):
+    """Obsidian Publish's navigation order: the vault's folders and notes (paths relative to
+    the content folder) in the order its navigation lists them; the others follow, folders
+    first, by name (sitegen/site/navigation.py)."""
+
+    order: tuple[str, ...]
 
 
 def find_obsidian(root: Path, content: str) -> Generator | None:
@@ -59,16 +77,67 @@ def find_vault(root: Path, content: str) -> Generator | None:
     for mark in marks:
         if _inside(root / mark, real_root, file=mark == css):
             shown = mark if mark == css else mark + "/"
+            options = _SiteOptions.read(root, content)
             return Generator(
                 "Obsidian",
                 mark,
                 SlugStyle.GITHUB,
                 docs_dir=content,
+                sources=options.sources,
                 dialect=Dialect.OBSIDIAN,
+                title=options.title,
                 stylesheets=stylesheets,
                 own_folders=f"the content is an Obsidian vault (found {shown})",
+                diagnostics=options.diagnostics,
+                nav=PublishNavSpec(options.order) if options.order else None,
             )
     return None
+
+
+@dataclass(frozen=True)
+class _SiteOptions:
+    """What a vault's ``site-options.json`` says: the site's name, the navigation order, the
+    file's text (so that the build's fingerprint holds it) and what is wrong with it."""
+
+    title: str = ""
+    order: tuple[str, ...] = ()
+    sources: tuple[tuple[str, str], ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @classmethod
+    def read(cls, root: Path, content: str) -> _SiteOptions:
+        rel = posixpath.join(content, SITE_OPTIONS)
+        path = root / rel
+        if not _inside(path, root.resolve(), file=True):
+            return cls()
+        try:
+            with path.open("rb") as file:
+                data = file.read(_MAX_OPTIONS_BYTES + 1)
+        except OSError:
+            return cls()
+        text = data.decode("utf-8", errors="replace")
+        if len(data) > _MAX_OPTIONS_BYTES:
+            return cls._unread(rel, f"it is over {_MAX_OPTIONS_BYTES:,} bytes")
+        try:
+            options = json.loads(text)
+        except (ValueError, RecursionError):  # nested past Python's recursion limit
+            return cls._unread(rel, "it is not JSON")
+        if not isinstance(options, dict):
+            return cls._unread(rel, "it is not a JSON object")
+        name = options.get("siteName")
+        given = options.get("navigationOrdering")
+        entries = given[:_MAX_NAV_ENTRIES] if isinstance(given, list) else []
+        order = tuple(dict.fromkeys(e.strip("/") for e in entries if isinstance(e, str)))
+        return cls(
+            name.strip() if isinstance(name, str) else "",
+            tuple(e for e in order if e),
+            ((rel, text),),
+        )
+
+    @classmethod
+    def _unread(cls, rel: str, why: str) -> _SiteOptions:
+        message = f"{rel} is not read ({why}): the site's name and navigation order are not used"
+        return cls(diagnostics=(Diagnostic(rel, 1, 1, Level.WARNING, message, "generator-config"),))
 
 
 def _inside(path: Path, real_root: Path, *, file: bool) -> bool:

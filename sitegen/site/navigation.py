@@ -20,6 +20,7 @@ from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
+from sitegen.generators.obsidian import PublishNavSpec
 from sitegen.paths import (
     FRONT_PAGE,
     NodeId,
@@ -75,11 +76,16 @@ def folder_title(
 
 
 def build_nav(
-    pages: dict[NodeId, PageRecord], addresses: Addresses = HTML_ADDRESSES
+    pages: dict[NodeId, PageRecord],
+    addresses: Addresses = HTML_ADDRESSES,
+    listed: tuple[str, ...] = (),
 ) -> tuple[tuple[NavItem, ...], dict[str, NodeId]]:
     """The page tree (the home page first, then pages and folders by their front-matter
     ``order``, then folders by name, then pages by file name; a folder's index page is the
-    folder's link), and each folder's index node."""
+    folder's link), and each folder's index node. ``listed`` gives folders and pages (paths
+    in the content folder) their order before any front matter (Obsidian Publish's
+    navigation order: content/guides/obsidian.md)."""
+    rank = {path: float(i) for i, path in enumerate(listed)}
     folder_index: dict[str, NodeId] = {}
     in_folder: dict[str, list[NodeId]] = {}
     subfolders: dict[str, set[str]] = {}
@@ -107,7 +113,9 @@ def build_nav(
             keyed.append(
                 (
                     sort_key(
-                        page_order(pages.get(idx) if idx else None), True, posixpath.basename(sub)
+                        rank.get(sub, page_order(pages.get(idx) if idx else None)),
+                        True,
+                        posixpath.basename(sub),
                     ),
                     NavItem(
                         title=folder_title(sub, pages, folder_index),
@@ -118,7 +126,12 @@ def build_nav(
                 )
             )
         keyed += [
-            (sort_key(page_order(pages[n]), False, posixpath.basename(n)), page(n))
+            (
+                sort_key(
+                    rank.get(raw_out_path(n), page_order(pages[n])), False, posixpath.basename(n)
+                ),
+                page(n),
+            )
             for n in in_folder.get(folder, [])
             if folder_index.get(folder) != n
         ]
@@ -178,6 +191,8 @@ def project_nav(
     if found.name == "MkDocs" and text is not None:
         nav = mkdocs_nav(text, config.content, pages, diagnostics, addresses, found.config_file)
         return (with_section(nav, section) if nav is not None else None), {}
+    if isinstance(found.nav, PublishNavSpec):  # the folders' tree in Publish's order
+        return with_section(build_nav(dict(pages), addresses, found.nav.order)[0], section), {}
     if found.name == "VitePress":
         trees = vitepress_nav(found, config.content_rel, pages, diagnostics, addresses)
         if trees is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.generators import Dialect, SlugStyle, find_generator
-from sitegen.generators.obsidian import find_obsidian
+from sitegen.generators.obsidian import PublishNavSpec, find_obsidian
 
 QUARTZ_CONFIG = """import { QuartzConfig } from "./quartz/cfg"
 import * as Plugin from "./quartz/plugins"
@@ -150,3 +150,64 @@ def test_a_negated_quartz_pattern_is_left_out(tmp_path: Path) -> None:
     found = find_generator(root, "content")
     assert found is not None
     assert found.ignore == ("/drafts/",)
+
+
+SITE_OPTIONS = """{
+  "siteName": "Project Help",
+  "indexFile": "Home",
+  "navigationOrdering": [
+    "Start",
+    "Start/Install.md",
+    "Start/Begin.md",
+    "Reference",
+    "publish.css"
+  ]
+}
+"""
+
+
+def test_obsidian_publish_site_options_give_the_name_and_the_order(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path,
+        {"en/Home.md": "# Home\n", "en/publish.css": "", "en/site-options.json": SITE_OPTIONS},
+    )
+    found = find_generator(root, "en")
+    assert found is not None
+    assert found.title == "Project Help"
+    assert isinstance(found.nav, PublishNavSpec)
+    assert found.nav.order == (
+        "Start",
+        "Start/Install.md",
+        "Start/Begin.md",
+        "Reference",
+        "publish.css",
+    )
+    assert found.source("en/site-options.json") == SITE_OPTIONS  # in the build's fingerprint
+
+
+def test_site_options_that_are_not_json_are_one_warning(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path,
+        {"en/a.md": "# A\n", "en/publish.css": "", "en/site-options.json": "[" * 100_000},
+    )
+    found = find_generator(root, "en")
+    assert found is not None and found.nav is None and found.title == ""
+    assert [(d.path, d.level, d.message) for d in found.diagnostics] == [
+        (
+            "en/site-options.json",
+            "warning",
+            "en/site-options.json is not read (it is not JSON): the site's name and "
+            "navigation order are not used",
+        )
+    ]
+
+
+def test_site_options_of_an_unexpected_shape_are_left_out(tmp_path: Path) -> None:
+    options = '{"siteName": 3, "navigationOrdering": ["a.md", 4, {"x": 1}, "/b/", ""]}'
+    root = _write(
+        tmp_path, {"en/a.md": "# A\n", "en/publish.css": "", "en/site-options.json": options}
+    )
+    found = find_generator(root, "en")
+    assert found is not None and found.title == ""
+    assert isinstance(found.nav, PublishNavSpec)
+    assert found.nav.order == ("a.md", "b")

@@ -141,3 +141,43 @@ def test_serve_does_not_rebuild_on_a_file_quartz_ignores(tmp_path: Path) -> None
     assert build_reads(config, root / "content/notes/drafts/wip.md") is Reads.NOTHING
     assert build_reads(config, root / "content/notes/a.md") is Reads.BYTES
     assert build_reads(config, root / "quartz/build.ts") is not Reads.BYTES
+
+
+def test_obsidian_publish_navigation_order(tmp_path: Path) -> None:
+    """site-options.json's navigationOrdering orders folders and notes; the others follow,
+    folders first, by name, as sitegen orders any folder."""
+    options = (
+        '{"siteName": "Vault Help", "navigationOrdering": '
+        '["Zeta", "Zeta/Second.md", "Zeta/First.md", "Alpha/Only.md", "Loose.md"]}'
+    )
+    pages = {
+        **VAULT,
+        "en/site-options.json": options,
+        "en/Zeta/First.md": "# First\n",
+        "en/Zeta/Second.md": "# Second\n",
+        "en/Zeta/Third.md": "# Third\n",
+        "en/Alpha/Only.md": "# Only\n",
+        "en/Loose.md": "# Loose\n",
+        "en/Another.md": "# Another\n",
+    }
+    root = write_project(tmp_path / "help", pages)
+    result = _build(root)
+    assert result.config.site_title == "Vault Help"
+    front = (root / "site/index.html").read_text(encoding="utf-8")
+    nav = front.split('id="sidebar"', 1)[1].split("</nav>", 1)[0]
+    shown = [
+        t
+        for t in ("Help", "Zeta", "Second", "First", "Third", "Loose", "Alpha", "Guides", "Another")
+        if f">{t}<" in nav
+    ]
+    assert sorted(shown, key=lambda t: nav.index(f">{t}<")) == [
+        "Help",  # the home page first
+        "Zeta",  # listed first
+        "Second",
+        "First",
+        "Third",  # not listed: after its listed siblings
+        "Loose",  # listed, at the top level after the listed folder
+        "Alpha",  # not listed: folders first, by name
+        "Guides",
+        "Another",
+    ]
