@@ -1,5 +1,6 @@
 """Wikilinks of Obsidian and Quartz: ``[[Page]]``, ``[[Page|alias]]``, ``[[Page#Heading]]``,
-``![[image.png]]``, parsed as links of kind "wikilink" and resolved by name (content/syntax/wikilinks.md).
+``![[image.png]]``, parsed as links of kind "wikilink" and resolved by name (content/syntax/wikilinks.md);
+``![[Page#Section]]`` on a line of its own as a link of kind "embed" (content/syntax/obsidian.md#embeds).
 
 The inline rule makes ordinary link and image tokens, so positions, labels and sections are
 recorded as for any link. Resolution works on the crawled names only; never reads files.
@@ -8,13 +9,16 @@ recorded as for any link. Resolution works on the crawled names only; never read
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 from weakref import WeakKeyDictionary
 
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 from sitegen.docs.blocks import report
-from sitegen.docs.positions import SOURCE
+from sitegen.docs.positions import KIND, SOURCE
+from sitegen.docs.records import LinkKind
 
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp")
 _EMBED = "sitegen_embed"
@@ -85,14 +89,53 @@ def _push(state: StateInline, target: str, alias: str, embed: bool, pos: int) ->
 
 
 def report_embeds(state: StateCore) -> None:
-    """Core rule after ``inline``: a page embed ``![[Page]]`` is a warning at its place."""
-    for token in state.tokens:
-        for child in token.children or () if token.type == "inline" else ():
-            if _EMBED in child.meta:
-                report(
-                    state,
-                    child.meta.get(SOURCE, -1),
-                    f"embedding the page "
-                    f"'![[{child.meta[_EMBED]}]]' is not supported; it is shown as a link",
-                    "unsupported-syntax",
-                )
+    """Core rule after ``inline``: page embeds ``![[Page]]`` standing alone in their paragraph
+    (one or more, one a line) are embeds of kind ``EMBED``, which the site transcludes
+    (sitegen/link/embeds.py); their paragraph is not written, since what replaces each embed
+    is a block of its own. An embed inside a line of text stays a link, with a warning: its
+    content cannot stand inside a paragraph."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        children = token.children or () if token.type == "inline" else ()
+        embeds = [child for child in children if _EMBED in child.meta]
+        if not embeds:
+            continue
+        alone = _only_embeds(children) and tokens[i - 1].type == "paragraph_open"
+        for child in embeds:
+            if alone:
+                child.meta[KIND] = LinkKind.EMBED
+                child.attrs["class"] = "wikilink embed"
+                continue
+            report(
+                state,
+                child.meta.get(SOURCE, -1),
+                f"the embed '![[{child.meta[_EMBED]}]]' stands inside a line of text, where its "
+                "content cannot be shown; it is shown as a link (put it on a line of its own)",
+                "unsupported-syntax",
+            )
+        if alone:  # each embed a block of its own: the paragraph and its line breaks go
+            tokens[i - 1].hidden = tokens[i + 1].hidden = True
+            token.children = [c for c in children if c.type not in _BREAKS]
+
+
+_BREAKS = ("softbreak", "hardbreak")
+
+
+def _only_embeds(children: Sequence[Token]) -> bool:
+    """Whether a paragraph holds embeds only (each its link tokens), with line breaks and
+    spaces between them."""
+    inside = False
+    for child in children:
+        if child.type == "link_open":
+            inside = _EMBED in child.meta
+            if not inside:
+                return False
+        elif child.type == "link_close":
+            inside = False
+        elif (
+            not inside
+            and child.type not in _BREAKS
+            and (child.type != "text" or child.content.strip())
+        ):
+            return False
+    return True

@@ -20,6 +20,7 @@ from sitegen.crawl import CodeFile, Crawl
 from sitegen.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.docs.records import Link, LinkKind, PageRecord
+from sitegen.generators import Dialect
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.anchors import PageAnchors
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
@@ -34,6 +35,7 @@ from sitegen.link.broken import (
     BrokenLink,
     loopback_message,
 )
+from sitegen.link.embeds import Embeds, plan_embeds
 from sitegen.link.inventory import load_inventories
 from sitegen.link.rules import (
     NO_TRACE,
@@ -48,11 +50,19 @@ from sitegen.link.rules import (
     resolve,
 )
 from sitegen.link.symbols import SymbolIndex, SymbolPlace, symbol_index
-from sitegen.link.wiki import WikiNames, resolve_wikilink, wiki_names
+from sitegen.link.vault import VaultFiles
+from sitegen.link.wiki import (
+    AMBIGUOUS_NAME,
+    WikiNames,
+    page_aliases,
+    resolve_wikilink,
+    wiki_names,
+)
 from sitegen.paths import (
     NodeId,
     RepoPath,
     content_relative,
+    content_repo_path,
     source_node_id,
 )
 from sitegen.urlgate import allowed_url, refusal
@@ -89,6 +99,8 @@ class Linked:
     #: (sitegen/link/api_entries.py); empty without blocks.
     api: ApiModel | None = None
     entries: ApiEntries = field(default_factory=ApiEntries)
+    #: The embeds the site shows transcluded (sitegen/link/embeds.py).
+    embeds: Embeds = field(default_factory=Embeds)
 
 
 class _Linker:
@@ -183,7 +195,7 @@ class _Linker:
     def link_one(self, path: str, src: NodeId, link: Link) -> tuple[Resolved, Edge | None]:
         """How one link of the page ``path`` resolves, and the edge it makes (None for none),
         reporting what is broken, redirected or unsafe about it."""
-        if link.kind is LinkKind.WIKILINK:
+        if link.kind in (LinkKind.WIKILINK, LinkKind.EMBED):
             res = self._wikilink(path, link)
         elif link.kind is LinkKind.AUTOREF:
             res = self._autoref(path, link)
@@ -191,6 +203,8 @@ class _Linker:
             res = self._api_anchor(resolve(link.href, path, self.index, self.trace), path)
         if res.via:
             self._through_redirect(path, link, res)
+        if res.others:
+            self._ambiguous_name(path, link, res)
         href = not link.is_image  # every other kind of link is an href (LinkKind)
         if res.outcome is Outcome.IGNORED and not allowed_url(
             link.href, image=link.is_image, href=href
@@ -207,6 +221,19 @@ class _Linker:
             occ = Occurrence(link.offset, link.line, link.column, res.fragment)
             edge.label, edge.anchor, edge.occurrences = link.label, link.anchor, [occ]
         return res, edge
+
+    def _ambiguous_name(self, path: str, link: Link, res: Resolved) -> None:
+        """A vault's file found by a name that several files have: the shortest path is
+        linked, and the warning says which others there are (sitegen/link/vault.py)."""
+        assert res.node is not None
+        chosen = content_repo_path(self.index.content, res.node)  # a page's or a file's
+        msg = (
+            f"link '{unquote(link.href)}' names no file from its page; "
+            f"{len(res.others) + 1} files of the vault have that name "
+            f"({', '.join(sorted((chosen, *res.others)))}); it links to the shortest path, "
+            f"'{chosen}'. Write more of the path to choose."
+        )
+        self.report(BrokenLink(path, link.line, link.column, AMBIGUOUS_NAME, link.href, msg))
 
     def _through_redirect(self, path: str, link: Link, res: Resolved) -> None:
         """A link to an old address works (its redirect page is published), but it costs the
@@ -226,7 +253,12 @@ class _Linker:
 
     @functools.cached_property
     def wiki(self) -> WikiNames:
-        return wiki_names(self.index, {p: rec.title for p, rec in self.by_path.items()})
+        titles = {p: rec.title for p, rec in self.by_path.items()}
+        if self.index.vault is None:
+            return wiki_names(self.index, titles)
+        # In an Obsidian vault, aliases are other names of a page (never redirects).
+        aliases = {p: page_aliases(rec.front_matter) for p, rec in self.by_path.items()}
+        return wiki_names(self.index, titles, aliases)
 
     def _wikilink(self, path: str, link: Link) -> Resolved:
         """``[[Page]]`` by name or title (content/syntax/wikilinks.md); several matches are
@@ -575,6 +607,11 @@ def link_all(
         linker.link_code(c)
     linker.link_api()
     linker.out.api, linker.out.entries = index.api, linker.api_entries
+    linker.out.embeds = plan_embeds(
+        {node: linker.by_path[p] for node, p in linker.page_of_node.items()},
+        linker.out.resolutions,
+    )
+    linker.out.diagnostics += linker.out.embeds.diagnostics
     return linker.out
 
 
@@ -663,7 +700,17 @@ def crawl_index(
         old_anchors=old_anchors or {},
         api=api,
         generated=frozenset(found.generated),
+        vault=_vault(config, found),
     )
+
+
+def _vault(config: Config, found: Crawl) -> VaultFiles | None:
+    """An Obsidian vault's files by name (content/syntax/obsidian.md#files-found-by-name);
+    None for any other project, whose links name files by their path only."""
+    generator = config.generator
+    if generator is None or Dialect.OBSIDIAN not in generator.dialect:
+        return None
+    return VaultFiles.of(config.content_rel, [f.path for f in found.pages] + list(found.assets))
 
 
 def line_counts(code: list[CodeFile]) -> dict[str, int]:

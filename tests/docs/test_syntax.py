@@ -316,7 +316,7 @@ def test_wikilinks_are_links() -> None:
         ("Intro.\n\n```{code-cell}\nx\n```\n", 3, 1),
         ("Intro.\n\n<!--@include: ./part.md-->\n", 3, 1),
         ("Intro.\n\n--8<-- snippet.md\n", 3, 1),  # unquoted: not the form sitegen includes
-        ("Intro.\n\n![[Embedded page]]\n", 3, 1),
+        ("Intro.\n\nSee ![[Embedded page]] here.\n", 3, 5),  # an embed inside text
     ],
 )
 def test_unsupported_includes_are_warnings_with_their_place(

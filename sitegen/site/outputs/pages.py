@@ -9,6 +9,7 @@ from __future__ import annotations
 import html as htmlmod
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sitegen.addresses import Addresses
 from sitegen.docs.records import PageRecord
@@ -27,6 +28,7 @@ from sitegen.paths import (
 from sitegen.site.anchor_marks import with_old_anchors
 from sitegen.site.api_backlinks import page_entry_backlinks, with_entry_backlinks
 from sitegen.site.backlinks import backlink_groups, peer_groups
+from sitegen.site.embeds import embeds_key, with_embeds
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.home import home_view
 from sitegen.site.navigation import breadcrumbs
@@ -128,6 +130,9 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         _home(node, rec, site),
         site.result.old_anchors.of(node),  # the aliases come from the store, not the page
         page_entry_backlinks(site, node, site.addresses.out(node)),  # each API entry's
+        embeds_key(
+            node, site.result.linked.embeds, site.pages_by_node, site.result.linked.resolutions
+        ),
     )
 
 
@@ -150,7 +155,15 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     out = site.addresses.out(node)
     graph = site.graph
     resolutions = site.result.linked.resolutions.get(node, [])
-    body = scrollable_boxes(substitute_links(rec, resolutions, out, graph, site.addresses))
+    shown = with_embeds(  # the embeds' parts, published from this page's address
+        rec,
+        site.result.linked.embeds.by_host.get(node, {}),
+        site.pages_by_node,
+        site.result.linked.resolutions,
+        lambda part, found: substitute_links(part, found, out, graph, site.addresses),
+    )
+    body = substitute_links(replace(rec, html=shown), resolutions, out, graph, site.addresses)
+    body = scrollable_boxes(body)
     body = with_old_anchors(body, site.result.old_anchors.of(node))
     body = with_entry_backlinks(
         body,
