@@ -141,6 +141,11 @@ class Generator:
     #: The URL folder the content folder's pages are published under ("" for the site root;
     #: Docusaurus's ``routeBasePath``, ``docs`` by default).
     route_base: str = ""
+    #: Whether the docs folder's pages are published and linked Docusaurus's way
+    #: (sitegen/link/docusaurus.py): at ``route_base`` + their slug (front matter ``slug``,
+    #: else folder and ``id``, number prefixes off), ``draft: true`` left out, a file path of
+    #: a link read from ``docs_dir`` too, ``@site/`` from the configuration's folder.
+    doc_routes: bool = False
     #: Globs of the pages the family publishes, relative to ``docs_dir`` (Docusaurus's
     #: ``include``); () for every page. A page matching ``page_exclude`` is left out.
     page_include: tuple[str, ...] = ()

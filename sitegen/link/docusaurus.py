@@ -45,7 +45,7 @@ class DocRoutes:
 
 def doc_routes(generator: Generator | None) -> DocRoutes | None:
     """The routes of the generator found, when it publishes docs Docusaurus's way."""
-    if generator is None or not getattr(generator, "doc_routes", False):
+    if generator is None or not generator.doc_routes:
         return None
     return DocRoutes(generator.docs_dir, generator.route_base.strip("/"))
 
@@ -53,7 +53,7 @@ def doc_routes(generator: Generator | None) -> DocRoutes | None:
 def docs_links(generator: Generator | None) -> DocsLinks | None:
     """How the link step reads links besides, when the generator found reads them
     Docusaurus's way: ``@site/`` is the folder of its configuration."""
-    if generator is None or not getattr(generator, "doc_routes", False):
+    if generator is None or not generator.doc_routes:
         return None
     return DocsLinks(generator.docs_dir, posixpath.dirname(generator.config_file))
 
