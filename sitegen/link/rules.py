@@ -48,6 +48,7 @@ from sitegen.link.docusaurus import (
     pathname_url,
 )
 from sitegen.link.inventory import Inventories
+from sitegen.link.vault import VaultFiles
 from sitegen.paths import (
     NodeId,
     RepoPath,
@@ -104,6 +105,7 @@ class Rule(StrEnum):
     PUBLIC = "public"  # VitePress's public/ folder, published at the site root
     DOCS_ROOT = "docs-root"  # a file path read from Docusaurus's docs folder
     SITE_FOLDER = "site-folder"  # @site/x: read from Docusaurus's site folder
+    BY_NAME = "by-name"  # a file of an Obsidian vault found by its name
     FILE = "file"  # the file, a folder's index, x.md for x or x.html
     ADDRESS = "address"  # a page's published URL (permalink, url, slug, the URL style)
     REDIRECT = "redirect"  # a redirect's old address
@@ -166,6 +168,9 @@ class Resolved:
     #: The URL the link is published with when it is not the one written: an autoref found
     #: in an inventory (with its fragment, which the external node drops).
     url: str = ""
+    #: For a file an Obsidian vault found by name: the other files of that name (the link is
+    #: ambiguous when any).
+    others: tuple[str, ...] = ()
 
 
 @dataclass
@@ -185,6 +190,9 @@ class SiteIndex:
     static: tuple[str, ...] = ()
     #: How Docusaurus reads a link besides (sitegen/link/docusaurus.py); None for other sites.
     docusaurus: DocsLinks | None = None
+    #: An Obsidian vault's files by name, for a path that names none as written
+    #: (sitegen/link/vault.py); None for other sites.
+    vault: VaultFiles | None = None
     #: Names of other projects' docs, from the ``inventories`` option (objects.inv files).
     inventories: Inventories = field(default_factory=Inventories)
     #: Each page's old anchors kept working by an alias or a notice
@@ -352,11 +360,29 @@ def _resolve_from(
     found = found or index.lookup(repo_path, path_part.endswith("/"), trace)
     if found is None and index.docusaurus is not None and not absolute:
         found = _from_docs_root(path_part, index, trace)
+    others: tuple[str, ...] = ()
+    if found is None and index.vault is not None:
+        found, others = _by_name(path_part, index.vault, trace)
     if found is None:
         return Resolved(Outcome.MISSING, index.missing_node(repo_path), fragment, repo_path), None
     node = index.node_for(found)
     assert node is not None
-    return Resolved(Outcome.INTERNAL, node, fragment), found
+    return Resolved(Outcome.INTERNAL, node, fragment, others=others), found
+
+
+def _by_name(path: str, vault: VaultFiles, trace: Trace) -> tuple[str | None, tuple[str, ...]]:
+    """A path that names no file as written, in an Obsidian vault: the file of that name
+    anywhere in the vault, the shortest path of several (sitegen/link/vault.py); the others
+    come back too, since the link is then ambiguous."""
+    named = vault.named(path)
+    found = named[0] if named else None
+    trace.step(
+        Rule.BY_NAME,
+        "a file of that name anywhere in the vault, the shortest path first (Obsidian)",
+        found or "",
+        (Rejected(p, f"a longer path than '{found}'") for p in named[1:]),
+    )
+    return found, tuple(named[1:])
 
 
 def _where(path: str, from_dir: str, index: SiteIndex) -> tuple[Rule, str, str]:

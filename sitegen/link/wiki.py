@@ -7,7 +7,7 @@ Works on the crawled names only; never reads files. The syntax lives in sitegen/
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sitegen.docs.slug import github_slug
@@ -15,6 +15,9 @@ from sitegen.link.rules import NO_TRACE, Outcome, Rejected, Resolved, Rule, Site
 from sitegen.paths import content_relative, content_repo_path
 
 _PAGE_EXTENSIONS = (".md", ".markdown")
+#: A markdown link's file found by a name several files of an Obsidian vault have
+#: (sitegen/link/vault.py): a warning of the build, like an ambiguous wikilink.
+AMBIGUOUS_NAME = "ambiguous-file-name"
 
 
 @dataclass
@@ -26,10 +29,17 @@ class WikiNames:
     by_path: dict[str, str] = field(default_factory=dict)  # "guides/install" -> repo path
     by_name: dict[str, list[str]] = field(default_factory=dict)  # "install" -> repo paths
     by_title: dict[str, list[str]] = field(default_factory=dict)
+    #: An Obsidian vault's ``aliases``: other names of a page (``[[Start here]]`` for Home.md).
+    by_alias: dict[str, list[str]] = field(default_factory=dict)
 
 
-def wiki_names(index: SiteIndex, titles: Mapping[str, str]) -> WikiNames:
+def wiki_names(
+    index: SiteIndex, titles: Mapping[str, str], aliases: Mapping[str, Sequence[str]] = {}
+) -> WikiNames:
     names = WikiNames(index.content)
+    for repo_path, names_of in sorted(aliases.items()):
+        for alias in names_of:
+            names.by_alias.setdefault(alias, []).append(repo_path)
     for repo_path in sorted(index.pages | index.assets):
         rel = content_relative(index.content, repo_path)
         if rel is None:
@@ -101,7 +111,23 @@ def _matches(key: str, names: WikiNames, trace: Trace) -> list[str]:
     if not matches:
         matches = names.by_title.get(key, [])
         trace.step(Rule.WIKILINK, "pages of that title", ", ".join(matches))
+    if not matches and names.by_alias:
+        matches = names.by_alias.get(key, [])
+        trace.step(Rule.WIKILINK, "pages with that name among their aliases", ", ".join(matches))
     return matches
+
+
+def page_aliases(front_matter: Mapping[str, object]) -> list[str]:
+    """The names an Obsidian note's ``aliases`` (or older ``alias``) gives it, as a wikilink
+    is compared: lower-cased, ``.md`` and a leading ``/`` left out. A text or a list of
+    texts; anything else gives none (the vault's app ignores it too)."""
+    found = []
+    for key in ("aliases", "alias"):
+        value = front_matter.get(key)
+        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        found += [v for v in values if isinstance(v, str)]
+    names = (v.strip().removesuffix(".md").lstrip("/").lower() for v in found)
+    return sorted({n for n in names if n})
 
 
 def _written_first(matches: list[str], generated: frozenset[str], trace: Trace) -> list[str]:

@@ -1,0 +1,53 @@
+"""An Obsidian note's ``aliases`` are other names a wikilink may use (content/syntax/obsidian.md#aliases):
+``[[Start here]]`` links to the note whose aliases list "Start here"; only in a vault."""
+
+from __future__ import annotations
+
+from sitegen.docs.markdown import extract_page
+from sitegen.link.rules import Outcome, SiteIndex
+from sitegen.link.step import Linked, link_all
+from sitegen.link.vault import VaultFiles
+from sitegen.link.wiki import page_aliases
+
+PAGES = {
+    "content/Home.md": "---\naliases:\n  - Start here\n  - How to/Old home\n---\n# Home\n",
+    "content/Other.md": "---\nalias: Elsewhere\n---\n# Other\n",
+    "content/Start.md": "# Start\n\n[[start here]] [[How to/Old home]] [[Elsewhere]] [[Other]] "
+    "[[Nobody]]\n",
+}
+
+
+def _link(vault: bool) -> Linked:
+    records = [extract_page(p, t.encode()) for p, t in sorted(PAGES.items())]
+    index = SiteIndex(
+        content="content",
+        pages=set(PAGES),
+        assets=set(),
+        sources=set(),
+        dirs={"content"},
+        vault=VaultFiles.of("content", PAGES) if vault else None,
+    )
+    return link_all(index, records, [], {})
+
+
+def test_a_wikilink_may_name_a_note_by_one_of_its_aliases() -> None:
+    linked = _link(vault=True)
+    found = [(r.outcome, r.node) for r in linked.resolutions["/Start.md"]]
+    assert found == [
+        (Outcome.INTERNAL, "/Home.md"),
+        (Outcome.INTERNAL, "/Home.md"),
+        (Outcome.INTERNAL, "/Other.md"),
+        (Outcome.INTERNAL, "/Other.md"),
+        (Outcome.MISSING, "/Nobody.md"),
+    ]
+
+
+def test_outside_a_vault_aliases_name_nothing() -> None:
+    linked = _link(vault=False)
+    outcomes = [r.outcome for r in linked.resolutions["/Start.md"]]
+    assert outcomes == [Outcome.MISSING] * 3 + [Outcome.INTERNAL, Outcome.MISSING]
+
+
+def test_aliases_are_texts_or_lists_of_texts() -> None:
+    assert page_aliases({"aliases": ["A b", " /C.md ", 3, ""], "alias": "D"}) == ["a b", "c", "d"]
+    assert page_aliases({"aliases": {"not": "a list"}}) == []
