@@ -181,3 +181,9 @@ def test_obsidian_publish_navigation_order(tmp_path: Path) -> None:
         "Guides",
         "Another",
     ]
+
+
+def test_the_guide_quotes_the_layout_line(tmp_path: Path) -> None:
+    guide = (Path(__file__).parents[2] / "content/guides/obsidian.md").read_text("utf-8")
+    root = write_project(tmp_path / "help", VAULT)
+    assert f"sitegen: {layout_line(load_config(root))}\n" in guide
