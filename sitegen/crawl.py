@@ -238,11 +238,9 @@ class _Layout:
         found = config.generator
         if found is None:
             return layout
-        # VitePress' project root holds .vitepress/; MkDocs and Jekyll read the configuration's
-        # own folder.
-        folder = (
-            found.docs_dir if found.name == "VitePress" else posixpath.dirname(found.config_file)
-        )
+        # The folder the tool runs from (VitePress' project root holds .vitepress/; MkDocs and
+        # Jekyll read the configuration's own folder): the record says.
+        folder = found.project_folder
         on_disk = functools.partial(_exists_in, root / folder)
         outputs = _other_outputs(root, folder, on_disk, layout, upward=True)
         return dataclasses.replace(layout, generator_outputs=outputs)
@@ -557,10 +555,7 @@ def include_base(config: Config) -> str:
     """The folder of the project's mkdocs.yml (``docs/en`` for ``docs/en/mkdocs.yml``), a
     repository path, "" for none or the root: markdown-include, mdx_include and
     pymdownx.snippets read from where MkDocs runs (``sitegen.generators`` finds the file)."""
-    found = config.generator
-    if found is None or found.name != "MkDocs":
-        return ""
-    return posixpath.dirname(found.config_file)
+    return config.generator.include_base if config.generator is not None else ""
 
 
 class Reads(enum.Enum):
