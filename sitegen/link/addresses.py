@@ -21,7 +21,13 @@ from sitegen.addresses import Addresses, Redirect, UrlStyle, address_out, style_
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
-from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
+from sitegen.generators import (
+    MKDOCS_FILE,
+    Dialect,
+    Generator,
+    mkdocs_docs_dir,
+    read_mkdocs_yml,
+)
 from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
 from sitegen.link.jekyll import JekyllSite, read_jekyll
 from sitegen.paths import (
@@ -133,6 +139,7 @@ def page_addresses(
     style = url_style(config, manifests)
     found = _Found(config.content_rel, texts, read_jekyll(config.generator))
     found.docs = doc_routes(config.generator)
+    found.alias_keys = redirect_keys(config.generator)
     claims = [found.claim(rec, style) for rec in sorted(pages, key=lambda r: r.path)]
     claims = found.without_drafts(claims)
     published = found.decide(claims)
@@ -157,6 +164,8 @@ class _Found:
         self.diagnostics: list[Diagnostic] = []
         #: Docusaurus's routes, when its docs are published so (sitegen/link/docusaurus.py).
         self.docs: DocRoutes | None = None
+        #: The front-matter keys that list a page's old addresses (``redirect_keys``).
+        self.alias_keys: tuple[str, ...] = ALIAS_KEYS
 
     def warn(self, path: str, key: str, message: str, code: str = BAD_ADDRESS) -> None:
         line = _key_line(self.texts.get(path, b""), key)
@@ -292,7 +301,7 @@ class _Found:
         return found
 
     def _aliases(self, rec: PageRecord) -> Iterator[tuple[str, str]]:
-        for key in ALIAS_KEYS:
+        for key in self.alias_keys:
             value = rec.front_matter.get(key)
             values = [value] if isinstance(value, str) else value
             if value is None:
@@ -383,6 +392,15 @@ class _Found:
         self.diagnostics.append(
             Diagnostic(r.source, r.line, 1, Level.WARNING, message, DUPLICATE_OUTPUT)
         )
+
+
+def redirect_keys(generator: Generator | None) -> tuple[str, ...]:
+    """The front-matter keys whose values are old addresses: Hugo's ``aliases`` and Jekyll's
+    ``redirect_from``; in an Obsidian vault, ``aliases`` are other names of a note, which a
+    wikilink may use (sitegen/link/wiki.py), never addresses (content/syntax/obsidian.md#aliases)."""
+    if generator is not None and Dialect.OBSIDIAN in generator.dialect:
+        return tuple(key for key in ALIAS_KEYS if key != "aliases")
+    return ALIAS_KEYS
 
 
 def _because(loser: _Claim, winner: _Claim) -> str:

@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
+from sitegen.generators import Dialect, Generator, SlugStyle
+from sitegen.link.addresses import page_addresses
 from sitegen.link.rules import Outcome, SiteIndex
 from sitegen.link.step import Linked, link_all
 from sitegen.link.vault import VaultFiles
@@ -51,3 +56,18 @@ def test_outside_a_vault_aliases_name_nothing() -> None:
 def test_aliases_are_texts_or_lists_of_texts() -> None:
     assert page_aliases({"aliases": ["A b", " /C.md ", 3, ""], "alias": "D"}) == ["a b", "c", "d"]
     assert page_aliases({"aliases": {"not": "a list"}}) == []
+
+
+def _redirects(dialect: Dialect) -> list[str]:
+    generator = Generator("Obsidian", "", SlugStyle.GITHUB, dialect=dialect)
+    config = Config(root=Path("."), content="content", generator=generator)
+    records = [extract_page(p, t.encode()) for p, t in sorted(PAGES.items())]
+    texts = {p: t.encode() for p, t in PAGES.items()}
+    addresses, problems = page_addresses(config, records, {}, texts)
+    assert problems == []
+    return sorted(addresses.redirects)
+
+
+def test_in_a_vault_aliases_make_no_redirect_elsewhere_they_still_do() -> None:
+    assert _redirects(Dialect.OBSIDIAN) == []
+    assert _redirects(Dialect.NONE) == ["How to/Old home.html", "Start here.html"]
