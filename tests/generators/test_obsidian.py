@@ -211,3 +211,18 @@ def test_site_options_of_an_unexpected_shape_are_left_out(tmp_path: Path) -> Non
     assert found is not None and found.title == ""
     assert isinstance(found.nav, PublishNavSpec)
     assert found.nav.order == ("a.md", "b")
+
+
+def test_jekylls_configuration_wins_over_a_vaults_marks(tmp_path: Path) -> None:
+    root = _write(tmp_path, {"_config.yml": "title: X\n", "docs/a.md": "# A\n"})
+    (root / "docs/.obsidian").mkdir()
+    found = find_generator(root, "docs")
+    assert found is not None and found.name == "Jekyll"
+
+
+def test_a_quartz_site_whose_content_is_a_vault_is_quartz(tmp_path: Path) -> None:
+    root = _write(tmp_path, {"quartz.config.ts": QUARTZ_CONFIG, "content/a.md": "# A\n"})
+    (root / "content/.obsidian").mkdir()
+    found = find_generator(root, "content")
+    assert found is not None and found.name == "Quartz"
+    assert found.ignore  # read from quartz.config.ts
