@@ -20,6 +20,7 @@ from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
+from sitegen.generators.docusaurus import DocusaurusSidebars
 from sitegen.generators.obsidian import PublishNavSpec
 from sitegen.paths import (
     FRONT_PAGE,
@@ -31,6 +32,7 @@ from sitegen.paths import (
     repo_path_within,
     url_path,
 )
+from sitegen.site.docusaurus import docusaurus_nav
 from sitegen.site.home import front_page
 from sitegen.site.views import Crumb, NavItem
 from sitegen.site.vitepress import vitepress_nav
@@ -181,8 +183,10 @@ def project_nav(
 ) -> tuple[tuple[NavItem, ...] | None, dict[NodeId, tuple[NavItem, ...]]]:
     """The page tree the project's own generator configuration gives
     (content/guides/navigation.md), and the tree of each page that shows another one (a
-    VitePress sidebar per path prefix): an ``mkdocs.yml`` ``nav:``, VitePress'
-    ``themeConfig.sidebar``; (None, {}) when there is none, and the tree is the folders'."""
+    VitePress sidebar per path prefix, the Docusaurus sidebar that lists the page): an
+    ``mkdocs.yml`` ``nav:``, VitePress' ``themeConfig.sidebar``, Docusaurus's sidebars
+    (sitegen/site/docusaurus.py); (None, {}) when there is none, and the tree is the
+    folders'."""
     found = config.generator
     if found is None:
         return None, {}
@@ -191,6 +195,13 @@ def project_nav(
     if found.name == "MkDocs" and text is not None:
         nav = mkdocs_nav(text, config.content, pages, diagnostics, addresses, found.config_file)
         return (with_section(nav, section) if nav is not None else None), {}
+    if isinstance(found.nav, DocusaurusSidebars):  # the sidebar the page is in, as Docusaurus
+        sidebars = docusaurus_nav(found, config.content_rel, pages, diagnostics, addresses)
+        if sidebars is not None:
+            per_page = {
+                node: with_section(sidebars.nav_of(node), section) for node in sorted(pages)
+            }
+            return with_section(sidebars.nav_of(NodeId("/index.md")), section), per_page
     if isinstance(found.nav, PublishNavSpec):  # the folders' tree in Publish's order
         return with_section(build_nav(dict(pages), addresses, found.nav.order)[0], section), {}
     if found.name == "VitePress":
