@@ -154,6 +154,11 @@ def admonitions_to_callouts(state: StateCore) -> None:
     state.tokens = out
 
 
+#: Where Docusaurus draws a type unlike GitHub: its ``caution`` is its ``warning`` (its
+#: ``danger`` is the red one). Applied to MDX pages (sitegen/docs/mdx.py).
+DOCUSAURUS_LOOKS = {"caution": "warning"}
+
+
 def containers_to_callouts(state: StateCore) -> None:
     """``::: tip Title`` … ``:::`` (VitePress) and ``:::tip[Title]`` (Docusaurus)."""
     out: list[Token] = []

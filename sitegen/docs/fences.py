@@ -29,6 +29,7 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from sitegen.docs.blocks import report
+from sitegen.docs.mdx import is_mdx
 from sitegen.docs.sanitize import author_classes
 from sitegen.docs.wikilinks import find_closer
 from sitegen.urlgate import allowed_url
@@ -83,20 +84,57 @@ def fence_options(info: str) -> tuple[str, dict[str, str]]:
     return language, options
 
 
+#: Docusaurus's ``showLineNumbers`` and ``showLineNumbers=5`` (MDX pages only).
+_LINE_NUMBERS = re.compile(r"(?:^|\s)showLineNumbers(?:=(\d{1,9}))?(?=\s|$)", re.ASCII)
+#: A line that is only one of Docusaurus's magic comments, in any of its comment styles.
+_MAGIC = re.compile(
+    r"[ \t]*(?://|#|--|%|;;?|/\*|\{/\*|<!--)[ \t]*"
+    r"(highlight-next-line|highlight-start|highlight-end)[ \t]*(?:\*/\}?|-->)?[ \t]*"
+)
+
+
+def docusaurus_fence(info: str, code: str, opts: dict[str, str]) -> str:
+    """A Docusaurus fence's options into sitegen's, and its code without its magic
+    comments: ``showLineNumbers[=N]`` numbers the lines (from N); unless the meta names
+    lines (``{1,3-4}``, which Docusaurus then reads alone), ``// highlight-next-line`` and
+    ``// highlight-start`` … ``// highlight-end`` mark the lines they stand for and are
+    left out of the code (content/syntax/docusaurus.md#code-blocks)."""
+    numbers = _LINE_NUMBERS.search(info)
+    if numbers is not None and "linenums" not in opts:
+        opts["linenums"] = numbers.group(1) or "1"
+    if "hl_lines" in opts or "highlight-" not in code:
+        return code
+    kept: list[str] = []
+    marked: list[int] = []
+    next_line, depth = False, 0
+    for line in code.splitlines(keepends=True):
+        magic = _MAGIC.fullmatch(line.rstrip("\r\n"))
+        if magic is None:
+            kept.append(line)
+            if next_line or depth > 0:
+                marked.append(len(kept))
+            next_line = False
+        elif magic.group(1) == "highlight-next-line":
+            next_line = True
+        else:
+            depth = depth + 1 if magic.group(1) == "highlight-start" else max(depth - 1, 0)
+    if marked:
+        opts["hl_lines"] = " ".join(map(str, marked[:_MAX_MARKED]))
+    return "".join(kept)
+
+
 def render_fence(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
     token = tokens[idx]
-    language, opts = fence_options(unescapeAll(token.info).strip())
+    info = unescapeAll(token.info).strip()
+    language, opts = fence_options(info)
     if language == "mermaid":
         return _mermaid(token.content)
+    content = docusaurus_fence(info, token.content, opts) if is_mdx(env) else token.content
     lexer = _lexer(language) if language else None
     title = opts.get("title", "")
-    code = (
-        _highlighted(token.content, lexer, opts)
-        if lexer is not None
-        else _plain(token.content, language)
-    )
+    code = _highlighted(content, lexer, opts) if lexer is not None else _plain(content, language)
     if not title:
         return code
     return f'<div class="code-block"><p class="code-title">{escapeHtml(title)}</p>\n{code}</div>\n'

@@ -38,6 +38,7 @@ from sitegen.docs.anchors import page_anchors
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
 from sitegen.docs.gates import RuleGates
 from sitegen.docs.kramdown import kramdown_attributes
+from sitegen.docs.mdx import ENV_DIALECT, mdx_plugin
 from sitegen.docs.nesting import TOO_DEEP, limit_nesting, too_deep_message
 from sitegen.docs.positions import (
     ENV_SOURCE,
@@ -62,7 +63,7 @@ from sitegen.docs.sanitize import (
 from sitegen.docs.slug import slugger
 from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
 from sitegen.docs.toc import MAX_TABLES, TocEntry, fill_tables
-from sitegen.generators import SlugStyle
+from sitegen.generators import Dialect, SlugStyle
 from sitegen.urlgate import allowed_url, as_read
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
@@ -152,7 +153,9 @@ def _paragraph_attrs(state: StateCore) -> None:
             _take_trailing_attrs(token, tokens[i + 1])
 
 
-def _build_parser() -> _Markdown:
+def _build_parser(dialect: Dialect = Dialect.NONE) -> _Markdown:
+    """The parser of pages written in ``dialect``: sitegen's syntaxes, and for MDX the
+    reading of content/syntax/docusaurus.md on top."""
     # html on, as CommonMark says: the renderer cleans it (content/guides/site.md)
     md = _Markdown("commonmark", renderer_cls=SafeRenderer)
     md.enable(["table", "strikethrough"])
@@ -174,12 +177,26 @@ def _build_parser() -> _Markdown:
     md.core.ruler.after("inline", "sitegen_paragraph_attrs", _paragraph_attrs)
     # first after the inline parse: an attribute line is gone before any rule reads the text
     md.core.ruler.after("inline", "sitegen_kramdown_attributes", kramdown_attributes)
+    if dialect & Dialect.MDX:
+        mdx_plugin(md)
     md.gates = RuleGates.of(md)
     return md
 
 
 #: Built once per process: building costs more than parsing a page.
 MARKDOWN = _build_parser()
+#: The MDX parser, built the first time a page is read in that dialect.
+_MDX: list[_Markdown] = []
+
+
+def _parser(dialect: Dialect) -> _Markdown:
+    """The parser of ``dialect``: MARKDOWN, or the MDX one (Obsidian's syntaxes are always
+    read, so its dialect needs no parser of its own)."""
+    if not dialect & Dialect.MDX:
+        return MARKDOWN
+    if not _MDX:
+        _MDX.append(_build_parser(Dialect.MDX))
+    return _MDX[0]
 
 
 #: One page at a time through MARKDOWN: its rule gates are switched per page, and `sitegen
@@ -210,26 +227,30 @@ def extract_page(
     data: bytes,
     raw_html: RawHtml = RawHtml.SANITIZE,
     slugs: SlugStyle = SlugStyle.GITHUB,
+    dialect: Dialect = Dialect.NONE,
 ) -> PageRecord:
     """Everything extraction knows about the page ``path`` whose bytes are ``data``.
 
     ``raw_html`` says what becomes of the page's own HTML in ``html`` (the ``raw_html``
-    option), ``slugs`` how heading ids are made (the ``slugs`` option). The record's
-    ``content_hash`` is ``record_key`` of the bytes' hash and ``slugs``.
+    option), ``slugs`` how heading ids are made (the ``slugs`` option), ``dialect`` what
+    the page is read as besides (the generator record's, content/syntax/docusaurus.md).
+    The record's ``content_hash`` is ``record_key`` of the bytes' hash, ``slugs`` and
+    ``dialect``.
     """
     source = PageText(data)
     diagnostics = _utf8_diagnostics(path, source)
-    env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html}
+    env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html, ENV_DIALECT: dialect}
+    parser = _parser(dialect)
     with _Parsing.lock:
-        tokens = MARKDOWN.parse(source.text, env)
+        tokens = parser.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
     headings, id_problems = _headings(tokens, source, path, slugs)
-    content_hash = record_key(hashlib.sha256(data).hexdigest(), slugs)
+    content_hash = record_key(hashlib.sha256(data).hexdigest(), slugs, dialect)
     link_mark = f"sglink-{content_hash[:16]}-"
     links = _links(tokens, source, headings, link_mark)
     with _Parsing.lock:
-        html = MARKDOWN.renderer.render(tokens, MARKDOWN.options, env)
+        html = parser.renderer.render(tokens, parser.options, env)
     return PageRecord(
         path=path,
         content_hash=content_hash,
@@ -251,13 +272,18 @@ def extract_page(
     )
 
 
-def record_key(content_hash: str, slugs: SlugStyle) -> str:
+def record_key(content_hash: str, slugs: SlugStyle, dialect: Dialect = Dialect.NONE) -> str:
     """The key a page's record is cached and reused under: the hash of its bytes, and for a
     slug style other than GitHub's, of the style too, since the ids and the HTML follow it
-    (a record extracted under another style is then extracted again)."""
-    if slugs == SlugStyle.GITHUB:
+    (a record extracted under another style is then extracted again); likewise for a
+    dialect other than none (a page read as MDX is another record than the same bytes read
+    as markdown)."""
+    if slugs == SlugStyle.GITHUB and dialect == Dialect.NONE:
         return content_hash
-    return hashlib.sha256(f"{content_hash}\0slugs={slugs}".encode()).hexdigest()
+    key = f"{content_hash}\0slugs={slugs}"
+    if dialect != Dialect.NONE:
+        key += f"\0dialect={dialect.value}"
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def _nesting_diagnostics(path: str, source: PageText, env: dict[str, object]) -> list[Diagnostic]:

@@ -20,7 +20,7 @@ from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import Expanded, Replacement, map_back
-from sitegen.generators import SlugStyle
+from sitegen.generators import Dialect, SlugStyle
 from sitegen.parallel import run_forked
 from sitegen.paths import RepoPath
 from sitegen.progress import Progress
@@ -40,11 +40,13 @@ def extract_pages(
     api: ApiModel | None = None,
     api_options: Mapping[str, Any] | None = None,
     api_sources: Mapping[str, bytes] | None = None,
+    dialect: Dialect = Dialect.NONE,
 ) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html``
-    mode). The key is ``record_key`` of the bytes' hash and the ``slugs`` style, so a page
-    extracted under another style is extracted again. A page with snippet lines or includes
+    mode). The key is ``record_key`` of the bytes' hash, the ``slugs`` style and the
+    ``dialect`` (the generator record's, content/syntax/docusaurus.md), so a page extracted
+    under another style or read in another dialect is extracted again. A page with snippet lines or includes
     is parsed with them in place (content/syntax/snippets.md, includes.md); its cache key is
     the hash of those bytes and of their problems, so a changed included file parses the
     page again, and so does one left out for another reason (the warning says which).
@@ -70,7 +72,9 @@ def extract_pages(
     }
     keys = {
         f.path: record_key(
-            _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash, slugs
+            _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash,
+            slugs,
+            dialect,
         )
         for f in files
     }
@@ -85,7 +89,7 @@ def extract_pages(
     # Forked workers read the bytes from the crawl they inherit; records come back as the
     # plain dataclasses the cache stores, never as parse trees.
     for chunk in run_forked(
-        partial(_extract_chunk, raw_html=raw_html, expanded=expanded, slugs=slugs),
+        partial(_extract_chunk, raw_html=raw_html, expanded=expanded, slugs=slugs, dialect=dialect),
         todo,
         list(range(len(todo))),
         jobs,
@@ -125,13 +129,15 @@ def _extract_chunk(
     slugs: SlugStyle = SlugStyle.GITHUB,
     api: ApiModel | None = None,
     api_options: Mapping[str, Any] | None = None,
+    dialect: Dialect = Dialect.NONE,
 ) -> list[PageRecord]:
     out = []
     for i in indexes:
         f = todo[i]
         ex = (expanded or {}).get(f.path)
         if ex is None:
-            out.append(extract_page(f.path, f.data, raw_html, slugs))
+            out.append(extract_page(f.path, f.data, raw_html, slugs, dialect))
         else:  # parsed with its snippets in place, every position mapped back to its bytes
-            out.append(map_back(extract_page(f.path, ex.data, raw_html, slugs), f.data, ex))
+            rec = extract_page(f.path, ex.data, raw_html, slugs, dialect)
+            out.append(map_back(rec, f.data, ex))
     return out

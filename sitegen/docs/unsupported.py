@@ -8,12 +8,15 @@ paragraphs, HTML blocks and fences; it never changes what is rendered.
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
+from typing import Any
 
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from sitegen.docs.blocks import report
 from sitegen.docs.components import component_names
+from sitegen.docs.mdx import ENV_PARTIALS, is_mdx
 from sitegen.docs.positions import ENV_SOURCE, PageText
 
 #: (pattern, what it is) for text in paragraphs; each is one kind, warned once per page.
@@ -68,20 +71,20 @@ class _Found:
     """The syntaxes found on one page: the first place of each kind, and how many more."""
 
     def __init__(self) -> None:
-        self.first: dict[str, tuple[int, str]] = {}
+        self.first: dict[str, tuple[int, str, str]] = {}
         self.more: dict[str, int] = {}
 
-    def add(self, kind: str, index: int, message: str) -> None:
+    def add(self, kind: str, index: int, message: str, code: str = "unsupported-syntax") -> None:
         if kind in self.first:
             self.more[kind] = self.more.get(kind, 0) + 1
         else:
-            self.first[kind] = (index, message)
+            self.first[kind] = (index, message, code)
 
     def report(self, state: StateCore) -> None:
-        for kind, (index, message) in self.first.items():
+        for kind, (index, message, code) in self.first.items():
             more = self.more.get(kind, 0)
             said = f"{message} ({more} more on this page)" if more else message
-            report(state, index, said, "unsupported-syntax")
+            report(state, index, said, code)
 
 
 def report_unsupported(state: StateCore) -> None:
@@ -91,7 +94,11 @@ def report_unsupported(state: StateCore) -> None:
         return
     found = _Found()
     as_written = 0
+    mdx = _MdxComponents(state.env) if is_mdx(state.env) else None
     for token in state.tokens:
+        if token.type == "mdx_component_open" and mdx is not None:
+            mdx.add(found, token.meta["tag"].start, token.meta["tag"].name)
+            continue
         if token.type in _AS_WRITTEN:
             as_written += 1 if token.nesting == 1 else -1
         if not token.map or as_written > 0:
@@ -100,11 +107,12 @@ def report_unsupported(state: StateCore) -> None:
             _scan(found, source, token.map, _IN_TEXT, _text_of(token.children))
         elif token.type == "html_block":
             _scan(found, source, token.map, _IN_HTML)
-            _components(found, source, source.line_starts[token.map[0]], token.content)
+            _components(found, source, source.line_starts[token.map[0]], token.content, mdx)
         if token.type == "inline":
             for child in token.children or ():
                 if child.type == "html_inline":
-                    _components(found, source, source.line_starts[token.map[0]], child.content)
+                    at = source.line_starts[token.map[0]]
+                    _components(found, source, at, child.content, mdx)
         elif token.type == "fence" and _MYST_FENCE.match(token.info.strip()):
             written = f"```{token.info.strip()}"
             found.add(
@@ -115,10 +123,39 @@ def report_unsupported(state: StateCore) -> None:
     found.report(state)
 
 
-def _components(found: _Found, source: PageText, start: int, html: str) -> None:
-    """A Vue component, one kind per name: its first tag, found from ``start`` on."""
+class _MdxComponents:
+    """The warnings for the components of a page read as MDX (content/syntax/docusaurus.md):
+    one per name, as MDX components; one imported from a markdown file is a partial."""
+
+    def __init__(self, env: MutableMapping[str, Any]) -> None:
+        partials = env.get(ENV_PARTIALS)
+        self.partials: dict[str, str] = partials if isinstance(partials, dict) else {}
+
+    def add(self, found: _Found, index: int, name: str) -> None:
+        path = self.partials.get(name)
+        if path is not None:
+            message = (
+                f"the MDX partial <{name}> (imported from '{path[:120]}') is not included; "
+                "nothing is shown in its place"
+            )
+        else:
+            message = (
+                f"the MDX component <{name}> is not run; its content and its title or text "
+                "are kept, the rest of what it renders is not"
+            )
+        found.add(f"component:{name}", index, message, "mdx-component")
+
+
+def _components(
+    found: _Found, source: PageText, start: int, html: str, mdx: _MdxComponents | None = None
+) -> None:
+    """A Vue component (an MDX one in MDX), one kind per name: its first tag, found from
+    ``start`` on."""
     for _, name in component_names(html):
         at = source.text.find(f"<{name}", start)
+        if mdx is not None:
+            mdx.add(found, at if at >= 0 else start, name)
+            continue
         found.add(
             f"component:{name}",
             at if at >= 0 else start,
