@@ -30,7 +30,14 @@ from sitegen.languages import LangId, language_for_path
 
 # The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
 from sitegen.ownership import OUTPUT_MARKER
-from sitegen.paths import RepoPath, is_within, normalize_repo_path, repo_path_within
+from sitegen.paths import (
+    RepoPath,
+    content_relative,
+    glob_matches,
+    is_within,
+    normalize_repo_path,
+    repo_path_within,
+)
 from sitegen.yamldata import MAX_CHARACTERS
 
 PAGE_EXTENSIONS = (".md", ".markdown")
@@ -219,6 +226,15 @@ class _Layout:
     #: The outputs that the configuration of the generator found beside the content names,
     #: wherever they lie (``site_dir: ../site``); those of other folders are found on the way.
     generator_outputs: dict[str, ForeignOutput] = field(default_factory=dict)
+    #: What the generator found beside the content reads (sitegen/generators/record.py): the
+    #: extensions of pages (Docusaurus adds .mdx), folders published at the site root
+    #: (Docusaurus's static/), and the globs of the pages it publishes, relative to its
+    #: docs folder (Docusaurus's include and exclude: _partials are never pages).
+    page_extensions: tuple[str, ...] = PAGE_EXTENSIONS
+    static: tuple[str, ...] = ()
+    docs_dir: str = ""
+    page_include: tuple[str, ...] = ()
+    page_exclude: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, config: Config, root: Path) -> _Layout:
@@ -243,7 +259,15 @@ class _Layout:
         folder = found.project_folder
         on_disk = functools.partial(_exists_in, root / folder)
         outputs = _other_outputs(root, folder, on_disk, layout, upward=True)
-        return dataclasses.replace(layout, generator_outputs=outputs)
+        return dataclasses.replace(
+            layout,
+            generator_outputs=outputs,
+            page_extensions=found.page_extensions,
+            static=found.static,
+            docs_dir=found.docs_dir,
+            page_include=found.page_include,
+            page_exclude=found.page_exclude,
+        )
 
     def skipped(self, name: str, rel: str) -> bool:
         """A hidden name, the output or the cache: never walked, never listed."""
@@ -255,10 +279,25 @@ class _Layout:
         named = (self.content, *self.sources)
         return any(path and repo_path_within(path, folder) for path in named)
 
+    def publishes(self, rel: str) -> bool:
+        """Whether the generator publishes the page ``rel``: its path in the docs folder
+        matches ``page_include`` (when given) and not ``page_exclude``; a page outside the
+        docs folder is not the generator's to leave out."""
+        inner = content_relative(self.docs_dir, rel)
+        if inner is None:
+            return True
+        if self.page_include and not glob_matches(self.page_include, inner):
+            return False
+        return not (self.page_exclude and glob_matches(self.page_exclude, inner))
+
     def kind(self, rel: str) -> tuple[_Kind, LangId | None] | None:
         """What the crawl does with the regular file ``rel``; None: it only lists its name."""
+        if any(repo_path_within(rel, folder) for folder in self.static):
+            return _Kind.ASSET, None  # published at the site root, whatever it is
         in_content = repo_path_within(rel, self.content)
-        is_page = in_content and rel.lower().endswith(PAGE_EXTENSIONS)
+        is_page = in_content and rel.lower().endswith(self.page_extensions)
+        if is_page and not self.publishes(rel):
+            return None  # a page the generator leaves out (a Docusaurus partial): listed only
         if (
             not in_content
             and rel.rsplit("/", 1)[-1].lower() == "readme.md"

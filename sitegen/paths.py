@@ -48,12 +48,16 @@ def page_node_of(content: str, path: str) -> NodeId:
     return page_node_id(rel) if rel is not None else source_node_id(RepoPath(path))
 
 
-def asset_node_of(content: str, public: str, path: str) -> NodeId:
+def asset_node_of(content: str, public: str, path: str, static: tuple[str, ...] = ()) -> NodeId:
     """An asset's node from its repository path: its path in the content folder, or for a
-    file of the folder published at the site root (``public``, VitePress's ``public/``; ""
-    for none), its path in that folder: ``docs/public/search.png`` -> ``/search.png``."""
-    inner = content_relative(public, path) if public else None
-    return page_node_id(inner) if inner is not None else page_node_of(content, path)
+    file of a folder published at the site root (``public``, VitePress's ``public/``; ""
+    for none; then each of ``static``, Docusaurus's ``static/``), its path in that folder:
+    ``docs/public/search.png`` -> ``/search.png``."""
+    for folder in (public, *static):
+        inner = content_relative(folder, path) if folder else None
+        if inner is not None:
+            return page_node_id(inner)
+    return page_node_of(content, path)
 
 
 def content_relative(content: str, path: str) -> str | None:
@@ -190,10 +194,10 @@ class SitePath:
         return cls(RepoPath(repo), page_node_of(content, repo))
 
     @classmethod
-    def asset(cls, repo: str, content: str, public: str) -> SitePath:
-        """An asset by its repository path; one in the ``public`` folder is published at the
-        site root (``asset_node_of``)."""
-        return cls(RepoPath(repo), asset_node_of(content, public, repo))
+    def asset(cls, repo: str, content: str, public: str, static: tuple[str, ...] = ()) -> SitePath:
+        """An asset by its repository path; one in the ``public`` folder or a ``static``
+        folder is published at the site root (``asset_node_of``)."""
+        return cls(RepoPath(repo), asset_node_of(content, public, repo, static))
 
     @classmethod
     def source(cls, repo: str) -> SitePath:

@@ -696,6 +696,8 @@ def crawl_index(
         dirs=found.all_dirs,
         addresses=addresses or Addresses(),
         public=config.public_rel,
+        # Docusaurus's static/ folders, published at the site root.
+        static=config.generator.static if config.generator is not None else (),
         inventories=load_inventories(config.inventories, found.inventories),
         old_anchors=old_anchors or {},
         api=api,
