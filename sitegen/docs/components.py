@@ -19,12 +19,31 @@ _TEXT = re.compile(r"(?:^|\s)text\s*=\s*(?:\"(?P<d>[^\"]*)\"|'(?P<s>[^']*)')")
 
 
 def component_names(text: str) -> list[tuple[int, str]]:
-    """Where each component's opening tag is in ``text``, and its name."""
+    """Where each component's opening tag is in ``text``, and its name; none inside an HTML
+    comment (``<!-- … "{}"<SPACE> … -->`` is a note to the author, not a tag)."""
     if "<" not in text:
         return []
     return [
-        (m.start(), m.group("name")) for m in COMPONENT_TAG.finditer(text) if not m.group("close")
+        (m.start(), m.group("name"))
+        for start, stop in _outside_comments(text)
+        for m in COMPONENT_TAG.finditer(text, start, stop)
+        if not m.group("close")
     ]
+
+
+def _outside_comments(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` outside ``<!-- … -->`` (one left open runs to the end, as in
+    HTML); one forward pass."""
+    spans = []
+    at = 0
+    while (opened := text.find("<!--", at)) >= 0:
+        spans.append((at, opened))
+        closed = text.find("-->", opened + 4)
+        if closed < 0:
+            return spans
+        at = closed + 3
+    spans.append((at, len(text)))
+    return spans
 
 
 def components_as_text(text: str) -> str:

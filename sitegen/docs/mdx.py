@@ -625,6 +625,7 @@ def translate(state: StateCore) -> None:
         else:
             out.append(token)
     state.tokens = out
+    _embed_warnings(state)
 
 
 def _kind(tag: Tag, sets: list[_TabSet]) -> str:
@@ -676,6 +677,20 @@ def _opened(token: Token, tag: Tag, kind: str, sets: list[_TabSet]) -> list[Toke
     return [token]
 
 
+def _embed_warnings(state: StateCore) -> None:
+    """An embed that names nothing to link to is left out, with a word."""
+    for token in state.tokens:
+        if token.type == "mdx_embed_open" and token.meta.get("link") is None:
+            name = token.meta["tag"].name
+            report(
+                state,
+                token.meta["tag"].start,
+                f"<{name}> names no video or http(s) page sitegen can link to (its src or id "
+                "is missing or refused); it is left out",
+                "mdx",
+            )
+
+
 def _choose(tabs: _TabSet) -> None:
     if tabs.items:
         chosen = next((t for t in tabs.items if t.meta["selected"]), tabs.items[0])
@@ -697,6 +712,37 @@ def _embed_link(tag: Tag) -> tuple[str, str] | None:
     if src.startswith(("https://", "http://")) and allowed_url(src, href=True):
         return normalizeLink(src), f"Embedded page: {title or src}"
     return None
+
+
+def html_embeds(state: StateCore) -> None:
+    """Core rule: an ``<iframe>`` inside the page's own HTML block (``<div style={…}>``
+    around it, as pages that size their videos write) is removed with the rest of what the
+    cleaner does not allow; the link it stands for is put right after the block."""
+    out: list[Token] = []
+    for token in state.tokens:
+        out.append(token)
+        if token.type != "html_block" or "<iframe" not in token.content:
+            continue
+        for link in _iframe_links(token.content):
+            embed = Token("mdx_embed_open", "", 0)
+            embed.meta, embed.block, embed.level = {"link": link}, True, token.level
+            out.append(embed)
+    state.tokens = out
+
+
+def _iframe_links(html: str) -> list[tuple[str, str]]:
+    """The links of the ``<iframe>`` tags of ``html``; each tag is read up to the next
+    ``<iframe`` at most, so the reads never overlap."""
+    links = []
+    at = html.find("<iframe")
+    while at >= 0:
+        following = html.find("<iframe", at + 1)
+        tag = read_tag(html, at, len(html) if following < 0 else following)
+        link = _embed_link(tag) if tag is not None else None
+        if link is not None:
+            links.append(link)
+        at = following
+    return links
 
 
 # --- rendering -----------------------------------------------------------------------------
@@ -804,5 +850,6 @@ def mdx_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.after("text", "sitegen_mdx_comment", comment_inline)
     md.core.ruler.after("block", "sitegen_mdx", translate)
     md.core.ruler.after("sitegen_alerts", "sitegen_mdx_looks", docusaurus_looks)
+    md.core.ruler.after("inline", "sitegen_mdx_embeds", html_embeds)
     for name, rule in _RENDER.items():
         md.add_render_rule(name, rule)

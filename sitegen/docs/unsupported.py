@@ -62,6 +62,14 @@ _IN_HTML = (
     _IN_TEXT[1],  # {% for %} around HTML (mkdocs-macros)
     _IN_TEXT[2],  # {{ }} in a Vue or Jinja template
 )
+#: In MDX, ``{…}`` in text is an expression (``{{…}}`` in a tag is a style object, not a
+#: template): the Vue/Jinja reading of braces gives way to this one.
+_MDX_EXPRESSION = (
+    re.compile(r"\{(?![#/.:])[^{}\n]*\}"),
+    "the MDX expression '{text}' is not evaluated; it is shown as text",
+)
+_IN_MDX_TEXT = (*_IN_TEXT[:2], _MDX_EXPRESSION, *_IN_TEXT[3:])
+_IN_MDX_HTML = _IN_HTML[:2]
 _MYST_FENCE = re.compile(r"\{[A-Za-z][\w:-]*\}")
 #: Containers whose content is shown as written, with no template meaning (VitePress).
 _AS_WRITTEN = ("container_v-pre_open", "container_v-pre_close")
@@ -104,9 +112,10 @@ def report_unsupported(state: StateCore) -> None:
         if not token.map or as_written > 0:
             continue
         if token.type == "inline" and token.children:
-            _scan(found, source, token.map, _IN_TEXT, _text_of(token.children))
+            in_text = _IN_TEXT if mdx is None else _IN_MDX_TEXT
+            _scan(found, source, token.map, in_text, _text_of(token.children))
         elif token.type == "html_block":
-            _scan(found, source, token.map, _IN_HTML)
+            _scan(found, source, token.map, _IN_HTML if mdx is None else _IN_MDX_HTML)
             _components(found, source, source.line_starts[token.map[0]], token.content, mdx)
         if token.type == "inline":
             for child in token.children or ():
