@@ -35,6 +35,7 @@ from sitegen.link.broken import (
     BrokenLink,
     loopback_message,
 )
+from sitegen.link.docusaurus import docs_links
 from sitegen.link.embeds import Embeds, plan_embeds
 from sitegen.link.inventory import load_inventories
 from sitegen.link.rules import (
@@ -206,8 +207,8 @@ class _Linker:
         if res.others:
             self._ambiguous_name(path, link, res)
         href = not link.is_image  # every other kind of link is an href (LinkKind)
-        if res.outcome is Outcome.IGNORED and not allowed_url(
-            link.href, image=link.is_image, href=href
+        if res.outcome is Outcome.IGNORED and not allowed_url(  # pathname:// is its url
+            res.url or link.href, image=link.is_image, href=href
         ):
             self.diag(
                 path,
@@ -698,6 +699,7 @@ def crawl_index(
         public=config.public_rel,
         # Docusaurus's static/ folders, published at the site root.
         static=config.generator.static if config.generator is not None else (),
+        docusaurus=docs_links(config.generator),  # how Docusaurus reads links besides
         inventories=load_inventories(config.inventories, found.inventories),
         old_anchors=old_anchors or {},
         api=api,
