@@ -5,12 +5,18 @@ page's URL, which ends without ``/`` (content/guides/urls.md#docusaurus-addresse
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 from sitegen.addresses import Addresses, UrlStyle
+from sitegen.config import Config
+from sitegen.crawl import Crawl
 from sitegen.docs.markdown import extract_page
+from sitegen.generators import Dialect, Generator, SlugStyle
 from sitegen.link.docusaurus import DocsLinks
 from sitegen.link.explain import explanation, explanation_text
 from sitegen.link.rules import Outcome, Rule, SiteIndex, Trace, resolve
-from sitegen.link.step import link_all, trace_link
+from sitegen.link.step import crawl_index, link_all, trace_link
 from sitegen.paths import NodeId, OutPath
 
 PAGES = {
@@ -156,3 +162,22 @@ def test_sitegen_explain_shows_the_docs_folder_step() -> None:
     assert "docs-root: a file path not found from the page, read from the docs folder" in shown
     assert "-> docs/api/Store.md" in shown
     assert "result: internal /api/Store.md #dispatchaction" in shown
+
+
+def test_the_build_s_index_reads_links_the_record_s_way() -> None:
+    generator = Generator(
+        name="Docusaurus",
+        config_file="website/docusaurus.config.ts",
+        slugs=SlugStyle.GITHUB,
+        docs_dir="docs",
+        dialect=Dialect.MDX,
+        static=("website/static",),
+        route_base="",
+        doc_routes=True,
+    )
+    config = Config(root=Path("."), content="docs", generator=generator)
+    index = crawl_index(config, Crawl())
+    assert index.docusaurus == DocsLinks("docs", "website")
+    assert index.static == ("website/static",)
+    other = replace(generator, doc_routes=False)
+    assert crawl_index(replace(config, generator=other), Crawl()).docusaurus is None
