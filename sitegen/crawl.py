@@ -172,6 +172,9 @@ class _Ignore:
     def __init__(self, excludes: tuple[str, ...]) -> None:
         self._specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
         self._excludes = excludes
+        #: The content folder and the globs of its files never read (matched without regular
+        #: expressions: a glob of many stars never backtracks).
+        self._content_globs: tuple[str, tuple[str, ...]] = ("", ())
 
     @classmethod
     def of(cls, config: Config) -> _Ignore:
@@ -180,8 +183,7 @@ class _Ignore:
         ignore = cls(config.exclude)
         found = config.generator
         if found is not None and found.ignore:
-            spec = pathspec.GitIgnoreSpec.from_lines(found.ignore)
-            ignore._specs.append((config.content_rel, spec))
+            ignore._content_globs = (config.content_rel, found.ignore)
         return ignore
 
     def load(self, root: Path, rel_dir: str) -> None:
@@ -194,6 +196,10 @@ class _Ignore:
         if any(
             fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel + "/", pat) for pat in self._excludes
         ):
+            return True
+        content, globs = self._content_globs
+        inner = content_relative(content, rel) if globs else None
+        if inner and glob_matches(globs, inner):
             return True
         for base, spec in self._specs:
             if base and not rel.startswith(base + "/"):

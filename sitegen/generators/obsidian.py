@@ -40,7 +40,7 @@ QUARTZ_CONFIG = "quartz.config.ts"
 QUARTZ_CONTENT = "content"
 #: How many of Quartz's ``ignorePatterns`` are read, each up to this many characters.
 _MAX_PATTERNS = 1000
-_MAX_PATTERN_CHARS = 1000
+_MAX_PATTERN_CHARS = 1000  # sitegen/paths.py matches no longer glob (MAX_GLOB_CHARS)
 #: Obsidian Publish's site settings as a vault may keep them (obsidian-help's scripts pull
 #: them from Publish into each language's vault): ``navigationOrdering`` and ``siteName``
 #: are read, nothing else.
@@ -211,8 +211,7 @@ class _QuartzConfig:
 
     def ignore_patterns(self) -> tuple[str, ...]:
         """Quartz's ``ignorePatterns``: globs relative to the content folder, as globby reads
-        them (``private`` is the folder ``content/private``, ``**/x`` any ``x``), given as
-        gitignore lines anchored at the content folder."""
+        them (``private`` is the folder ``content/private``, ``**/x`` any ``x``)."""
         value = self.values.get("ignorePatterns")
         if value is None:
             return ()
@@ -222,7 +221,7 @@ class _QuartzConfig:
             self._warn(value, "ignorePatterns", "a list of texts")
         # globby's ignore has no negation: a "!" pattern is no pattern there either.
         kept = [p for p in patterns if p and len(p) <= _MAX_PATTERN_CHARS and p[0] != "!"]
-        return tuple("/" + p.lstrip("/") for p in kept if "\n" not in p)
+        return tuple(p.strip("/") for p in kept if p.strip("/"))
 
 
 def _base_url(value: str) -> str:

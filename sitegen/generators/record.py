@@ -156,8 +156,8 @@ class Generator:
     #: The absolute URL the configuration publishes the site under (Quartz's ``baseUrl``),
     #: "" for none: the ``base_url`` option's default.
     base_url: str = ""
-    #: Files of the content folder never read, as gitignore lines anchored at the content
-    #: folder (Quartz's ``ignorePatterns``).
+    #: Files and folders of the content folder never read: globs relative to it, as globby
+    #: reads them (Quartz's ``ignorePatterns``; sitegen/paths.py ``glob_matches``).
     ignore: tuple[str, ...] = ()
     #: Stylesheets of the content folder (repository paths) every page links after the
     #: theme's, in order (Obsidian Publish's ``publish.css``).

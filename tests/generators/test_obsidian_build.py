@@ -4,11 +4,12 @@ ignorePatterns, pageTitle and baseUrl. Fixtures are written here."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.crawl import Reads, build_reads
+from sitegen.crawl import Reads, build_reads, crawl
 from sitegen.defaults import UnreadFiles, layout_line
 from sitegen.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
@@ -187,3 +188,19 @@ def test_the_guide_quotes_the_layout_line(tmp_path: Path) -> None:
     guide = (Path(__file__).parents[2] / "content/guides/obsidian.md").read_text("utf-8")
     root = write_project(tmp_path / "help", VAULT)
     assert f"sitegen: {layout_line(load_config(root))}\n" in guide
+
+
+def test_an_ignore_pattern_of_many_stars_is_matched_in_linear_time(tmp_path: Path) -> None:
+    """A regular expression of 100 ``*a`` would backtrack for ever on a long name (8 took 38 s
+    on 60 characters with pathspec); the glob is matched segment by segment instead."""
+    stars = "*a" * 100 + "b"
+    pages = {
+        **QUARTZ,
+        "quartz.config.ts": f'export default {{ configuration: {{ ignorePatterns: ["{stars}"] }} }}\n',
+        "content/" + "a" * 200 + ".md": "# Long\n",
+    }
+    root = write_project(tmp_path / "garden", pages)
+    started = time.process_time()
+    found = crawl(load_config(root))
+    assert time.process_time() - started < 5
+    assert "content/" + "a" * 200 + ".md" in {p.path for p in found.pages}
