@@ -82,7 +82,9 @@ def slugs_reason(config: Config) -> str:
         why = f"found {found.config_file}"
     else:
         return ""
-    public = f", {found.public}/ published at the site root" if found and found.public else ""
+    # VitePress's public/ and Docusaurus's static/ folders.
+    roots = [f"{f}/" for f in (found.public, *found.static) if f] if found else []
+    public = f", {' and '.join(roots)} published at the site root" if roots else ""
     return f"heading ids in the {config.slugs} style ({why}){public}"
 
 

@@ -10,6 +10,7 @@ import pytest
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl
+from sitegen.defaults import slugs_reason
 from sitegen.ownership import files_below
 from sitegen.result import BuildOptions
 
@@ -54,3 +55,11 @@ def test_static_files_are_published_at_the_site_root(tmp_path: Path) -> None:
     assert not any("partial" in path or "notes" in path for path in site)
     assert result.config.generator is not None
     assert result.config.generator.config_file == "website/docusaurus.config.js"
+
+
+def test_the_layout_line_names_the_config_and_the_static_folder(tmp_path: Path) -> None:
+    config = load_config(_project(tmp_path))
+    assert slugs_reason(config) == (
+        "heading ids in the github style (found website/docusaurus.config.js), "
+        "website/static/ published at the site root"
+    )
