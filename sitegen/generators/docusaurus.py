@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.generators.record import Dialect, Generator, NavSpec, SlugStyle, folders_up
@@ -109,6 +110,8 @@ class DocusaurusSite:
     blog_route: str = "blog"
     static: tuple[str, ...] = ()
     title: str = ""
+    #: ``url`` (the site's origin, ``https://redux.js.org``) and ``baseUrl`` (its path).
+    url: str = ""
     base_url: str = "/"
     default_locale: str = ""
     locales: tuple[str, ...] = ()
@@ -176,11 +179,47 @@ def _record(root: Path, site: DocusaurusSite, text: str) -> Generator:
         page_include=tuple(_relative(p) for p in site.include),
         page_exclude=tuple(_relative(p) for p in site.exclude),
         nav=DocusaurusSidebars(site.sidebars_file),
-        diagnostics=tuple(
-            Diagnostic(site.config_file, line, column, Level.WARNING, message, "docusaurus")
-            for line, column, message in site.problems
+        title=site.title,
+        base_url=_published_at(site),
+        diagnostics=(
+            *(
+                Diagnostic(site.config_file, line, column, Level.WARNING, message, "docusaurus")
+                for line, column, message in site.problems
+            ),
+            *_unpublished_blog(root, site),
         ),
     )
+
+
+def _published_at(site: DocusaurusSite) -> str:
+    """The absolute URL the site is published under (``url`` + ``baseUrl``), "" when ``url``
+    is no http(s) origin (the ``base_url`` option's default: content/guides/docusaurus.md)."""
+    parts = urlsplit(site.url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+        return ""
+    path = "/" + site.base_url.strip().strip("/")
+    return f"{parts.scheme}://{parts.netloc}{path.rstrip('/')}/"
+
+
+def _unpublished_blog(root: Path, site: DocusaurusSite) -> list[Diagnostic]:
+    """One info line when the blog plugin's folder holds posts: sitegen does not publish
+    Docusaurus's blog (content/guides/docusaurus.md#what-is-left-out)."""
+    folder = site.blog_dir
+    if not folder or folder == ".." or not (root / folder).is_dir():
+        return []
+    posts = 0
+    for seen, (_, dirs, files) in enumerate(os.walk(root / folder)):
+        if seen >= _MAX_FOLDERS:
+            break
+        dirs[:] = [d for d in dirs if not d.startswith((".", "_"))]
+        posts += sum(1 for f in files if f.lower().endswith((".md", ".mdx")) and f[:1] != "_")
+    if not posts:
+        return []
+    message = (
+        f"{folder}/ holds {posts} post{'s' if posts != 1 else ''} of Docusaurus's blog, "
+        "which sitegen does not publish"
+    )
+    return [Diagnostic(folder, 1, 1, Level.INFO, message, "docusaurus-blog")]
 
 
 def _relative(pattern: str) -> str:
@@ -209,6 +248,7 @@ def read_site(config_file: str, text: str, root: Path | None = None) -> Docusaur
         blog_route=_route((blog or {}).get("routeBasePath"), "blog"),
         static=tuple(_folder(folder, s, "static") for s in _strings(config, "staticDirectories")),
         title=_string(config.get("title")),
+        url=_string(config.get("url")),
         base_url=_string(config.get("baseUrl")) or "/",
         problems=tuple(problems),
     )

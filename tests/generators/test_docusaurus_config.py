@@ -126,3 +126,31 @@ def test_a_config_that_cannot_be_read_is_one_warning(tmp_path: Path) -> None:
     assert found is not None and found.docs_dir == "docs"
     [said] = found.diagnostics
     assert said.path == "docusaurus.config.js" and "syntax error" in said.message
+
+
+def test_the_title_and_the_address_are_the_sites(tmp_path: Path) -> None:
+    config = "export default { title: 'Redux', url: 'https://redux.js.org', baseUrl: '/r/' }"
+    found = find_docusaurus(_project(tmp_path, config, "docusaurus.config.ts"), "docs")
+    assert found is not None and (found.title, found.base_url) == (
+        "Redux",
+        "https://redux.js.org/r/",
+    )
+    other = "export default { url: packageJson.homepage, baseUrl: '/' }"
+    (tmp_path / "docusaurus.config.ts").write_text(other)
+    found = find_docusaurus(tmp_path, "docs")
+    assert found is not None and found.base_url == ""  # not a literal: the option's default
+
+
+def test_a_blog_with_posts_is_said_to_be_left_out(tmp_path: Path) -> None:
+    root = _project(tmp_path, "module.exports = {}\n", "website/docusaurus.config.js")
+    (root / "website/docusaurus.config.js").write_text(
+        "module.exports = { presets: [['classic', { docs: { path: '../docs' } }]] }\n"
+    )
+    (root / "website/blog/2021-05-01-hello").mkdir(parents=True)
+    (root / "website/blog/2021-05-01-hello/index.md").write_text("# Hello\n")
+    (root / "website/blog/2020-01-01-old.mdx").write_text("# Old\n")
+    (root / "website/blog/authors.yml").write_text("a:\n  name: A\n")
+    found = find_docusaurus(root, "docs")
+    assert found is not None
+    [said] = [d for d in found.diagnostics if d.code == "docusaurus-blog"]
+    assert said.path == "website/blog" and "holds 2 posts" in said.message
