@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
+from itertools import groupby
 from weakref import WeakKeyDictionary
 
 from markdown_it.rules_core import StateCore
@@ -89,45 +90,91 @@ def _push(state: StateInline, target: str, alias: str, embed: bool, pos: int) ->
 
 
 def report_embeds(state: StateCore) -> None:
-    """Core rule after ``inline``: page embeds ``![[Page]]`` standing alone in their paragraph
-    (one or more, one a line) are embeds of kind ``EMBED``, which the site transcludes
-    (sitegen/link/embeds.py); their paragraph is not written, since what replaces each embed
-    is a block of its own. An embed inside a line of text stays a link, with a warning: its
-    content cannot stand inside a paragraph."""
+    """Core rule after ``inline``: a page embed ``![[Page]]`` on a line of its own in a
+    paragraph is an embed of kind ``EMBED``, which the site transcludes
+    (sitegen/link/embeds.py): the paragraph is split around it, and the embed stands in a
+    paragraph that is not written, since what replaces it is a block of its own. An embed
+    inside a line of text stays a link, with a warning: its content cannot stand there."""
     tokens = state.tokens
+    split: dict[int, list[Token]] = {}  # inline token's index -> its paragraph's new tokens
     for i, token in enumerate(tokens):
         children = token.children or () if token.type == "inline" else ()
-        embeds = [child for child in children if _EMBED in child.meta]
-        if not embeds:
+        if not any(_EMBED in child.meta for child in children):
             continue
-        alone = _only_embeds(children) and tokens[i - 1].type == "paragraph_open"
-        for child in embeds:
-            if alone:
-                child.meta[KIND] = LinkKind.EMBED
-                child.attrs["class"] = "wikilink embed"
-                continue
-            report(
-                state,
-                child.meta.get(SOURCE, -1),
-                f"the embed '![[{child.meta[_EMBED]}]]' stands inside a line of text, where its "
-                "content cannot be shown; it is shown as a link (put it on a line of its own)",
-                "unsupported-syntax",
-            )
-        if alone:  # each embed a block of its own: the paragraph and its line breaks go
-            tokens[i - 1].hidden = tokens[i + 1].hidden = True
-            token.children = [c for c in children if c.type not in _BREAKS]
+        in_paragraph = tokens[i - 1].type == "paragraph_open"
+        lines = _lines(children)
+        for line in lines:
+            own = in_paragraph and _only_embeds(line)
+            for child in (c for c in line if _EMBED in c.meta):
+                if own:
+                    child.meta[KIND] = LinkKind.EMBED
+                    child.attrs["class"] = "wikilink embed"
+                else:
+                    _inside_text(state, child)
+        if in_paragraph and any(_only_embeds(line) for line in lines):
+            split[i] = _paragraphs(tokens[i - 1], token, tokens[i + 1], lines)
+    if split:
+        out: list[Token] = []
+        for i, token in enumerate(tokens):
+            if i + 1 in split or i - 1 in split:
+                continue  # the paragraph's opening and closing: in its new tokens
+            out += split.get(i, [token])
+        state.tokens = out
+
+
+def _inside_text(state: StateCore, child: Token) -> None:
+    report(
+        state,
+        child.meta.get(SOURCE, -1),
+        f"the embed '![[{child.meta[_EMBED]}]]' stands inside a line of text, where its "
+        "content cannot be shown; it is shown as a link (put it on a line of its own)",
+        "unsupported-syntax",
+    )
 
 
 _BREAKS = ("softbreak", "hardbreak")
 
 
+def _lines(children: Sequence[Token]) -> list[list[Token]]:
+    """A paragraph's inline tokens by line, each line with the break that ends it."""
+    lines: list[list[Token]] = [[]]
+    for child in children:
+        lines[-1].append(child)
+        if child.type in _BREAKS:
+            lines.append([])
+    return lines
+
+
+def _paragraphs(
+    opening: Token, inline: Token, closing: Token, lines: list[list[Token]]
+) -> list[Token]:
+    """The paragraph's tokens with each run of embed lines in a paragraph of its own that is
+    not written, the other lines in paragraphs as before (the first keeps its attributes)."""
+    out: list[Token] = []
+    for embeds, group in groupby(lines, key=_only_embeds):
+        children = [c for line in group for c in line]
+        if embeds:
+            children = [c for c in children if c.type in ("link_open", "text", "link_close")]
+            children = [c for c in children if c.type != "text" or c.content.strip()]
+        else:
+            while children and children[-1].type in _BREAKS:
+                children.pop()
+        part = inline.copy()
+        part.children, part.content = children, "".join(c.content for c in children)
+        start, end = opening.copy(), closing.copy()
+        start.attrs = dict(opening.attrs) if not out else {}
+        start.hidden = end.hidden = embeds
+        out += [start, part, end]
+    return out
+
+
 def _only_embeds(children: Sequence[Token]) -> bool:
-    """Whether a paragraph holds embeds only (each its link tokens), with line breaks and
-    spaces between them."""
-    inside = False
+    """Whether a line (or paragraph) holds embeds only (each its link tokens), with line
+    breaks and spaces between them."""
+    inside = found = False
     for child in children:
         if child.type == "link_open":
-            inside = _EMBED in child.meta
+            inside = found = _EMBED in child.meta
             if not inside:
                 return False
         elif child.type == "link_close":
@@ -138,4 +185,4 @@ def _only_embeds(children: Sequence[Token]) -> bool:
             and (child.type != "text" or child.content.strip())
         ):
             return False
-    return True
+    return found

@@ -34,3 +34,15 @@ def test_an_image_embed_is_still_an_image() -> None:
     rec = extract_page("content/a.md", b"# A\n\n![[pic.png|200]]\n")
     assert [x.kind for x in rec.links] == [LinkKind.WIKILINK]
     assert '<p><img src="' in rec.html and 'width="200"' in rec.html
+
+
+def test_an_embed_on_its_own_line_in_a_paragraph_splits_it() -> None:
+    rec = extract_page(
+        "content/a.md",
+        b"# A\n\n> [!note] Title\n> Text before.\n> ![[b#^blk]]\n> After *this*.\n",
+    )
+    assert [x.kind for x in rec.links] == [LinkKind.EMBED]
+    assert rec.diagnostics == []
+    body = rec.html[rec.html.index('<div class="callout-body">') :]
+    assert body.startswith('<div class="callout-body">\n<p>Text before.</p>\n<a href="'), body
+    assert 'class="wikilink embed">b &gt; ^blk</a>\n<p>After <em>this</em>.</p>' in body
