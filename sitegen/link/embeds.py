@@ -24,6 +24,8 @@ from sitegen.paths import NodeId
 
 #: The warning of an embed that would show the page it stands in.
 EMBED_CYCLE = "embed-cycle"
+#: The info line of an embed of a file the site shows as a link only.
+UNSHOWN = "unsupported-syntax"
 #: Elements with no closing tag, skipped when a cut part's tags are balanced.
 _VOID = frozenset(
     "area base br col embed hr img input link meta source track wbr".split()  # noqa: SIM905
@@ -68,6 +70,14 @@ def plan_embeds(
             res = resolutions[host][i]
             target = host if res.outcome is Outcome.SELF else res.node
             target_rec = pages.get(target) if target is not None else None
+            if res.outcome is Outcome.INTERNAL and target_rec is None:
+                msg = (
+                    f"the embed '![[{link.href}]]' shows a file that is no page or image "
+                    "(audio, video, PDF, canvas); it is shown as a link to the file"
+                )
+                out.diagnostics.append(
+                    Diagnostic(rec.path, link.line, link.column, Level.INFO, msg, UNSHOWN)
+                )
             if res.outcome not in (Outcome.INTERNAL, Outcome.SELF) or target_rec is None:
                 continue  # missing (reported as broken), or a file that is no page: a link
             assert target is not None

@@ -57,9 +57,10 @@ def test_embeds_of_pages_sections_and_blocks_are_transcluded() -> None:
         frozenset({"content/file.pdf"}),
     )
     assert _shown(linked, "/a.md") == {0: ("/b.md", "one"), 1: ("/b.md", "^blk"), 2: ("/b.md", "")}
-    assert sorted((d.line, d.code) for d in linked.diagnostics) == [
-        (9, "broken-anchor"),
-        (11, "broken-link"),
+    assert sorted((d.line, d.code, str(d.level)) for d in linked.diagnostics) == [
+        (9, "broken-anchor", "warning"),
+        (11, "broken-link", "warning"),
+        (13, "unsupported-syntax", "info"),  # file.pdf: a link to the file
     ]
 
 
