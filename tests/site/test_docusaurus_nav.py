@@ -11,7 +11,7 @@ from sitegen.docs.records import PageRecord
 from sitegen.generators.docusaurus import DocusaurusSidebars
 from sitegen.generators.record import Generator, SlugStyle
 from sitegen.paths import NodeId
-from sitegen.site.docusaurus import docusaurus_nav
+from sitegen.site.docusaurus import MAX_ITEMS, MAX_UNKNOWN, docusaurus_nav
 from sitegen.site.navigation import project_nav
 from sitegen.site.views import NavItem
 
@@ -155,3 +155,23 @@ def test_the_build_shows_the_project_sidebars(tmp_path: Path) -> None:
     home, per_page = project_nav(config, _pages(PAGES), [])
     assert home is not None and _titles(home)[0] == ("Introduction", ["Start here"])
     assert per_page[NodeId("/api/store.mdx")][0].title == "API"
+
+
+def test_many_unknown_ids_and_entries_are_counted_not_listed() -> None:
+    ids = ", ".join(f"'gone/{i}'" for i in range(MAX_UNKNOWN + 5))
+    said: list[Diagnostic] = []
+    assert docusaurus_nav(_site(f"module.exports = {{ s: [{ids}] }}"), "docs", {}, said)
+    assert len(said) == MAX_UNKNOWN + 1
+    assert (
+        said[-1].message == "5 more sidebar entries name no doc; they are left out of the page tree"
+    )
+    many = ", ".join(["'intro'"] * (MAX_ITEMS + 10))
+    said = []
+    found = docusaurus_nav(
+        _site(f"module.exports = {{ s: [{many}] }}"), "docs", _pages(PAGES), said
+    )
+    assert found is not None and len(found.trees[0][1]) == MAX_ITEMS
+    assert [d.message for d in said] == [
+        f"the sidebars hold more than {MAX_ITEMS:,} entries; the others are left out of the "
+        "page tree"
+    ]
