@@ -70,6 +70,27 @@ class OutputFolder:
     named_by: str
 
 
+@dataclass(frozen=True)
+class Blog:
+    """A blog the configuration publishes (Docusaurus's blog plugin): its posts are the
+    page files of ``folder`` (a repository path), published under ``route_base``
+    (sitegen/link/blog.py), listed newest first on an index page (sitegen/site/blog.py)."""
+
+    folder: str
+    route_base: str = "blog"
+    #: The index page's title (``blogTitle``), "" for "Blog"; posts per index page.
+    title: str = ""
+    posts_per_page: int = 10
+    #: The authors map and the tags file (repository paths whose texts are among the
+    #: record's ``sources``), "" for none.
+    authors_file: str = ""
+    tags_file: str = ""
+    #: Globs of the posts relative to ``folder``: ``include`` (() for every page file)
+    #: and ``exclude`` (Docusaurus's ``_`` partials by default).
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+
 #: Whether the folder holds an entry of this name (a file or a folder).
 Holds = Callable[[str], bool]
 #: The text of the file at this path below the folder, or None when it cannot be read.
@@ -165,6 +186,9 @@ class Generator:
     #: Why the content folder's own files alone are read ("the content is an Obsidian vault
     #: (found en/publish.css)"), "" when not: no source root is read unless ``source`` is set.
     own_folders: str = ""
+    #: The blog the configuration publishes besides the content (Docusaurus's ``blog/``);
+    #: None: no blog, posts are not read.
+    blog: Blog | None = field(default=None, repr=False)
     #: What the configuration holds that sitegen could not read, one warning each; the
     #: build reports them with the layout.
     diagnostics: tuple[Diagnostic, ...] = ()
