@@ -174,7 +174,8 @@ def _record(root: Path, site: DocusaurusSite, text: str) -> Generator:
         sources=tuple(sources),
         dialect=Dialect.MDX,
         page_extensions=(".md", ".mdx", ".markdown"),
-        static=tuple(s for s in site.static if (root / s).is_dir()),
+        # Folders inside the root only: one above it ("..") is never read.
+        static=tuple(s for s in site.static if s != ".." and _folder_inside(root, s)),
         route_base=site.route_base,
         page_include=tuple(_relative(p) for p in site.include),
         page_exclude=tuple(_relative(p) for p in site.exclude),
@@ -220,6 +221,14 @@ def _unpublished_blog(root: Path, site: DocusaurusSite) -> list[Diagnostic]:
         "which sitegen does not publish"
     )
     return [Diagnostic(folder, 1, 1, Level.INFO, message, "docusaurus-blog")]
+
+
+def _folder_inside(root: Path, rel: str) -> bool:
+    path = root / rel
+    try:
+        return path.is_dir() and is_within(path.resolve(), root.resolve())
+    except OSError:
+        return False
 
 
 def _relative(pattern: str) -> str:

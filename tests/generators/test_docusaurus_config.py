@@ -154,3 +154,22 @@ def test_a_blog_with_posts_is_said_to_be_left_out(tmp_path: Path) -> None:
     assert found is not None
     [said] = [d for d in found.diagnostics if d.code == "docusaurus-blog"]
     assert said.path == "website/blog" and "holds 2 posts" in said.message
+
+
+def test_static_folders_outside_the_root_are_never_read(tmp_path: Path) -> None:
+    (tmp_path / "outside").mkdir()
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "linked").symlink_to(tmp_path / "outside")
+    (root / "static").mkdir()
+    config = "module.exports = { staticDirectories: ['../outside', 'linked', 'static', 'none'] }"
+    found = find_docusaurus(_project(root, config, "docusaurus.config.js"), "docs")
+    assert found is not None and found.static == ("static",)
+
+
+def test_big_category_files_are_not_read(tmp_path: Path) -> None:
+    root = _project(tmp_path, "module.exports = {}\n", "docusaurus.config.js")
+    (root / "docs" / "big").mkdir()
+    (root / "docs" / "big" / "_category_.json").write_text('{"label": "' + "x" * 70_000 + '"}')
+    found = find_docusaurus(root, "docs")
+    assert found is not None and found.source("docs/big/_category_.json") is None
