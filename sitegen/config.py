@@ -505,7 +505,9 @@ def _with_generator(config: Config) -> Config:
     found = find_generator(config.root, config.content_rel)
     slugs = config.slugs if "slugs" in config.set_by or found is None else found.slugs.value
     base_url = config.base_url or (found.base_url if found else "")  # Quartz's baseUrl
-    return dataclasses.replace(config, generator=found, slugs=slugs, base_url=base_url)
+    # Docusaurus's i18n.defaultLocale, unless lang is set (the finder checks the tag).
+    lang = found.lang if found and found.lang and "lang" not in config.set_by else config.lang
+    return dataclasses.replace(config, generator=found, slugs=slugs, base_url=base_url, lang=lang)
 
 
 def unknown_option(origin: str, key: str) -> str:

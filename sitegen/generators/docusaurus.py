@@ -79,6 +79,9 @@ DEFAULT_EXCLUDE = (
 )
 #: The sidebars file Docusaurus reads when ``sidebarPath`` is not given, if it exists.
 DEFAULT_SIDEBARS = "sidebars.json"
+#: A language tag as the ``lang`` option takes it (``en``, ``pt-BR``): another
+#: ``defaultLocale`` is not used (Docusaurus would refuse it too).
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,8}")
 #: Characters of a configuration or sidebars file read (sitegen/literals.py reads less).
 _SCRIPT_LIMIT = 1_000_000
 
@@ -182,6 +185,7 @@ def _record(root: Path, site: DocusaurusSite, text: str) -> Generator:
         nav=DocusaurusSidebars(site.sidebars_file),
         title=site.title,
         base_url=_published_at(site),
+        lang=site.default_locale if _LANGUAGE_TAG.fullmatch(site.default_locale) else "",
         diagnostics=(
             *(
                 Diagnostic(site.config_file, line, column, Level.WARNING, message, "docusaurus")

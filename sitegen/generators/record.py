@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sitegen.diagnostics import Diagnostic
-from sitegen.paths import is_within
+from sitegen.paths import content_relative, glob_matches, is_within
 from sitegen.yamldata import MAX_CHARACTERS
 
 if TYPE_CHECKING:  # a family's own input type; the family module imports this one
@@ -89,6 +89,22 @@ class Blog:
     #: and ``exclude`` (Docusaurus's ``_`` partials by default).
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+
+    def post_path(self, path: str) -> str | None:
+        """The path of the file ``path`` (a repository path) in the blog folder when it is a
+        post: a ``.md``/``.mdx`` file ``include`` takes and ``exclude`` leaves; else None."""
+        inner = content_relative(self.folder, path)
+        if inner is None or not inner.lower().endswith(POST_SUFFIXES):
+            return None
+        if self.include and not glob_matches(self.include, inner):
+            return None
+        if self.exclude and glob_matches(self.exclude, inner):
+            return None
+        return inner
+
+
+#: The page files of a blog, as Docusaurus's blog plugin reads them.
+POST_SUFFIXES = (".md", ".mdx")
 
 
 #: Whether the folder holds an entry of this name (a file or a folder).
@@ -171,6 +187,9 @@ class Generator:
     #: ``include``); () for every page. A page matching ``page_exclude`` is left out.
     page_include: tuple[str, ...] = ()
     page_exclude: tuple[str, ...] = ()
+    #: The language of the pages the configuration names (Docusaurus's
+    #: ``i18n.defaultLocale``), a language tag; "" for none: the ``lang`` option's default.
+    lang: str = ""
     #: The site's title the configuration gives (Quartz's ``pageTitle``), "" for none: the
     #: ``title`` option's default before the home page's title.
     title: str = ""

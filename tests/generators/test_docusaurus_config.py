@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sitegen.config import load_config
 from sitegen.generators import Dialect, find_generator
 from sitegen.generators.docusaurus import (
     DEFAULT_EXCLUDE,
@@ -173,3 +174,12 @@ def test_big_category_files_are_not_read(tmp_path: Path) -> None:
     (root / "docs" / "big" / "_category_.json").write_text('{"label": "' + "x" * 70_000 + '"}')
     found = find_docusaurus(root, "docs")
     assert found is not None and found.source("docs/big/_category_.json") is None
+
+
+def test_the_default_locale_is_the_pages_language(tmp_path: Path) -> None:
+    config = "export default { i18n: { defaultLocale: 'pt-BR', locales: ['pt-BR', 'en'] } }"
+    root = _project(tmp_path, config, "docusaurus.config.ts")
+    assert load_config(root).lang == "pt-BR"
+    assert load_config(root, lang="fr").lang == "fr"  # the option wins
+    (root / "docusaurus.config.ts").write_text("export default { i18n: { defaultLocale: '<x>' } }")
+    assert load_config(root).lang == "en"  # not a language tag: the default
