@@ -15,8 +15,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from sitegen.addresses import Addresses, Redirect, UrlStyle, address_out, style_out_path
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
@@ -25,8 +23,6 @@ from sitegen.generators import (
     MKDOCS_FILE,
     Dialect,
     Generator,
-    mkdocs_docs_dir,
-    read_mkdocs_yml,
 )
 from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
 from sitegen.link.jekyll import JekyllSite, read_jekyll
@@ -55,23 +51,26 @@ DRAFT = "draft"
 
 
 def url_style(config: Config, manifests: Mapping[str, str]) -> UrlStyle:
-    """The ``urls`` option when set; else an ``mkdocs.yml`` holding the content decides by its
-    ``use_directory_urls`` (true unless it says false, as in MkDocs); else Jekyll's
-    ``_config.yml`` by its ``permalink`` style (``pretty``: directory); else ``html``."""
+    """The ``urls`` option when set; else the generator's configuration decides: Docusaurus
+    publishes each doc as a folder, an ``mkdocs.yml`` by its ``use_directory_urls`` (true
+    unless it says false, as in MkDocs: the record's ``directory_urls``), Jekyll's
+    ``_config.yml`` by its ``permalink`` style (``pretty``: directory); else ``html``.
+    ``manifests`` is not read: the record holds what the configuration says."""
     if config.urls:
         return UrlStyle(config.urls)
     if doc_routes(config.generator) is not None:
         return UrlStyle.DIRECTORY  # Docusaurus writes faq/a/index.html for /faq/a
-    mkdocs = _mkdocs_data(config, manifests)
-    if mkdocs is None:
-        jekyll = read_jekyll(config.generator)
+    found = config.generator
+    if found is None or found.directory_urls is None:
+        jekyll = read_jekyll(found)
         return jekyll.page_style() if jekyll is not None else UrlStyle.HTML
-    return UrlStyle.HTML if mkdocs.get("use_directory_urls") is False else UrlStyle.DIRECTORY
+    return UrlStyle.DIRECTORY if found.directory_urls else UrlStyle.HTML
 
 
 def url_style_reason(config: Config, manifests: Mapping[str, str]) -> str:
-    """Why pages are published as they are, when mkdocs.yml decided it (the build's layout
-    line says so): ``directory URLs (use_directory_urls of mkdocs.yml)``; else ""."""
+    """Why pages are published as they are, when the generator's configuration decided it
+    (the build's layout line says so): ``directory URLs (use_directory_urls of
+    mkdocs.yml)``; else ""."""
     if config.urls:
         return ""
     if doc_routes(config.generator) is not None:
@@ -79,37 +78,10 @@ def url_style_reason(config: Config, manifests: Mapping[str, str]) -> str:
     jekyll = read_jekyll(config.generator)
     if jekyll is not None and jekyll.page_style() is UrlStyle.DIRECTORY:
         return f"directory URLs (permalink: {jekyll.style} in {jekyll.config_file})"
-    if _mkdocs_data(config, manifests) is None:
-        return ""
-    return f"{url_style(config, manifests)} URLs (use_directory_urls of mkdocs.yml)"
-
-
-def _mkdocs_data(config: Config, manifests: Mapping[str, str]) -> dict[str, Any] | None:
-    """The data of the ``mkdocs.yml`` whose ``docs_dir`` holds the content folder (the root's,
-    or one found above or beside the content: sitegen/generators.py)."""
-    text, file = _mkdocs_text(config, manifests)
-    if text is None:
-        return None
-    try:
-        data = read_mkdocs_yml(text)
-    except yaml.YAMLError:
-        return {}  # MkDocs' defaults; the nav reports the file
-    if not isinstance(data, dict):
-        return {}
-    docs_dir = mkdocs_docs_dir(data, file)
-    if repo_path_within(config.content_rel, docs_dir) or repo_path_within(
-        docs_dir, config.content_rel
-    ):
-        return data
-    return None
-
-
-def _mkdocs_text(config: Config, manifests: Mapping[str, str]) -> tuple[str | None, str]:
-    """The text of the generator's ``mkdocs.yml`` and its path, else the root's."""
     found = config.generator
-    if found is not None and found.name == "MkDocs":
-        return found.source(found.config_file), found.config_file
-    return manifests.get(MKDOCS_FILE), MKDOCS_FILE
+    if found is None or found.directory_urls is None:
+        return ""
+    return f"{url_style(config, manifests)} URLs ({found.urls_option})"
 
 
 def _config_file(config: Config) -> str:
@@ -144,9 +116,7 @@ def page_addresses(
     claims = found.without_drafts(claims)
     published = found.decide(claims)
     redirects = found.redirects(claims, published, style)
-    redirects += found.redirect_maps(
-        _mkdocs_data(config, manifests), _mkdocs_text(config, manifests), style
-    )
+    redirects += found.redirect_maps(config.generator, style)
     addresses = Addresses(style, published, found.place(redirects, published))
     jekyll = found.jekyll.diagnostics if found.jekyll is not None else []
     return addresses, sorted(found.diagnostics + jekyll)
@@ -311,19 +281,14 @@ class _Found:
                 continue
             yield from ((key, v.strip()) for v in values if v.strip())
 
-    def redirect_maps(
-        self, data: dict[str, Any] | None, source: tuple[str | None, str], style: UrlStyle
-    ) -> list[Redirect]:
-        """The redirects of the mkdocs-redirects plugin: ``old.md: new.md`` (or a URL);
-        ``source`` is the text of the mkdocs.yml and its path."""
-        maps = _redirect_maps(data)
-        if not maps or data is None:
+    def redirect_maps(self, generator: Generator | None, style: UrlStyle) -> list[Redirect]:
+        """The redirects the generator's configuration names (mkdocs-redirects'
+        ``redirect_maps``: ``old.md: new.md`` or a URL), from its ``docs_dir``."""
+        if generator is None:
             return []
-        text, file = source[0] or "", source[1]
-        docs_dir = mkdocs_docs_dir(data, file)
+        file, docs_dir = generator.config_file, generator.docs_dir
         found: list[Redirect] = []
-        for old, new in maps:
-            line = text.count("\n", 0, max(text.find(old), 0)) + 1
+        for old, new, line in generator.redirect_maps:
             out = self._old_out(old, docs_dir, style)
             target = self._map_target(docs_dir, new)
             if out is None or target is None:
@@ -415,18 +380,6 @@ def _is_readme(node: str) -> bool:
 def _join(node: NodeId, written: str) -> str:
     """A relative old address, read from the page's folder (as Hugo reads an alias)."""
     return posixpath.join(posixpath.dirname(node), written)
-
-
-def _redirect_maps(data: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """``plugins: [redirects: {redirect_maps: {old: new}}]`` (a list or a table of plugins)."""
-    plugins = data.get("plugins") if data else None
-    items = plugins if isinstance(plugins, list) else [plugins]
-    for item in items:
-        options = item.get("redirects") if isinstance(item, dict) else None
-        maps = options.get("redirect_maps") if isinstance(options, dict) else None
-        if isinstance(maps, dict):
-            return sorted((str(k), str(v)) for k, v in maps.items() if isinstance(v, str) and k)
-    return []
 
 
 def _key_line(data: bytes, key: str) -> int:

@@ -11,13 +11,22 @@ from sitegen.addresses import Addresses, UrlStyle
 from sitegen.config import Config
 from sitegen.diagnostics import Level
 from sitegen.docs.markdown import extract_page
+from sitegen.generators import mkdocs_generator
 from sitegen.link.addresses import page_addresses, url_style
 from sitegen.link.rules import Outcome, SiteIndex
 from sitegen.link.step import Linked, link_all
 
 
-def _config(urls: str = "") -> Config:
-    return Config(root=Path("."), content="content", urls=urls)
+def _config(urls: str = "", manifests: Mapping[str, str] = {}) -> Config:
+    """The configuration, with the generator the ``mkdocs.yml`` of ``manifests`` is found as
+    (sitegen/generators/mkdocs.py reads it once; the link step asks the record)."""
+    text = manifests.get("mkdocs.yml")
+    found = mkdocs_generator(text, "content") if text is not None else None
+    return Config(root=Path("."), content="content", urls=urls, generator=found)
+
+
+def _style(urls: str, manifests: Mapping[str, str]) -> UrlStyle:
+    return url_style(_config(urls, manifests), manifests)
 
 
 def _mkdocs(text: str) -> dict[str, str]:
@@ -25,17 +34,21 @@ def _mkdocs(text: str) -> dict[str, str]:
 
 
 def test_mkdocs_yml_chooses_directory_urls_unless_it_says_false() -> None:
-    assert url_style(_config(), {}) is UrlStyle.HTML
-    assert url_style(_config(), _mkdocs("site_name: X\n")) is UrlStyle.DIRECTORY
-    assert url_style(_config(), _mkdocs("use_directory_urls: false\n")) is UrlStyle.HTML
-    assert url_style(_config(), _mkdocs("use_directory_urls: true\n")) is UrlStyle.DIRECTORY
+    assert _style("", {}) is UrlStyle.HTML
+    assert _style("", _mkdocs("site_name: X\n")) is UrlStyle.DIRECTORY
+    assert _style("", _mkdocs("use_directory_urls: false\n")) is UrlStyle.HTML
+    assert _style("", _mkdocs("use_directory_urls: true\n")) is UrlStyle.DIRECTORY
     # the urls option wins over mkdocs.yml; an mkdocs.yml about another folder decides nothing
-    assert url_style(_config("html"), _mkdocs("site_name: X\n")) is UrlStyle.HTML
-    assert url_style(_config(), {"mkdocs.yml": "docs_dir: other\n"}) is UrlStyle.HTML
+    assert _style("html", _mkdocs("site_name: X\n")) is UrlStyle.HTML
+    assert _style("", {"mkdocs.yml": "docs_dir: other\n"}) is UrlStyle.HTML
     # tags are data, never run; a file that is not YAML keeps MkDocs' default
     tagged = _mkdocs("x: !!python/name:os.system\nuse_directory_urls: false\n")
-    assert url_style(_config(), tagged) is UrlStyle.HTML
-    assert url_style(_config(), _mkdocs("nav: [\n")) is UrlStyle.DIRECTORY
+    assert _style("", tagged) is UrlStyle.HTML
+    # (MkDocs' defaults: its docs_dir is docs/, which cannot be read from a broken file)
+    broken = mkdocs_generator("docs_dir: content\nnav: [\n", "docs")
+    assert url_style(Config(root=Path("."), content="docs", generator=broken), {}) is (
+        UrlStyle.DIRECTORY
+    )
 
 
 def _addresses(
@@ -43,7 +56,7 @@ def _addresses(
 ) -> tuple[Addresses, list[tuple[str, int, str, str]], Linked]:
     records = [extract_page(p, t.encode()) for p, t in pages.items()]
     texts = {p: t.encode() for p, t in pages.items()}
-    addresses, diags = page_addresses(_config(urls), records, manifests, texts)
+    addresses, diags = page_addresses(_config(urls, manifests), records, manifests, texts)
     index = SiteIndex(
         content="content",
         pages=set(pages),
