@@ -1,5 +1,6 @@
-"""Obsidian's vault finds a file by its name anywhere in it: ``![alt](diagram.png)`` written in
-any note shows ``Attachments/diagram.png`` (content/syntax/obsidian.md#files-found-by-name).
+"""Obsidian's vault finds a file by its name anywhere in it: an image written with the path
+``diagram.png`` in any note shows ``Attachments/diagram.png``
+(content/syntax/obsidian.md#files-found-by-name).
 
 The names only, built once from the crawl; ``rules.py`` asks them for a path that names no
 file as written, when the project is a vault. Never reads files.
