@@ -29,7 +29,7 @@ from sitegen.generators.docusaurus import (
 )
 from sitegen.generators.record import Generator
 from sitegen.languages import LangId
-from sitegen.literals import NotLiteral, read_module
+from sitegen.literals import NotLiteral, Required, read_module
 from sitegen.paths import NodeId, content_relative, url_path
 from sitegen.site.views import NavItem
 from sitegen.yamldata import read_yaml
@@ -172,6 +172,9 @@ class _Reader:
         """The items of a list of entries, or of a shorthand object of categories."""
         if depth > MAX_DEPTH:
             return []
+        if isinstance(given, (NotLiteral, Required)):
+            self.not_literal(given)
+            return []
         if isinstance(given, dict):
             given = [{"type": "category", "label": k, "items": v} for k, v in given.items()]
         out: list[NavItem] = []
@@ -182,9 +185,21 @@ class _Reader:
             out += self.item(entry, depth)
         return out
 
+    def not_literal(self, where: NotLiteral | Required) -> None:
+        """An entry sitegen cannot read (a call, an import, another module): one warning at
+        its place."""
+        if isinstance(where, Required):  # never read: the module may be code
+            line = _line_of(self.text, where.path)
+            what = f"require('{cut(where.path)}') is another module, which sitegen does not read"
+            where = NotLiteral("", line, 1, what)
+        self.diagnostics.append(_said(self.file, where, "it is left out of the page tree"))
+
     def item(self, entry: Any, depth: int) -> list[NavItem]:
         if isinstance(entry, str):
             return self.doc(entry, "")
+        if isinstance(entry, (NotLiteral, Required)):
+            self.not_literal(entry)
+            return []
         if not isinstance(entry, dict):
             return []
         kind = entry.get("type")

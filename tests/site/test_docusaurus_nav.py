@@ -175,3 +175,19 @@ def test_many_unknown_ids_and_entries_are_counted_not_listed() -> None:
         f"the sidebars hold more than {MAX_ITEMS:,} entries; the others are left out of the "
         "page tree"
     ]
+
+
+def test_an_entry_that_is_no_literal_is_one_warning_at_its_place() -> None:
+    text = "const x = require('./more')\nmodule.exports = {\n  s: ['intro', more()],\n  t: x,\n}\n"
+    said: list[Diagnostic] = []
+    found = docusaurus_nav(_site(text), "docs", _pages(PAGES), said)
+    assert found is not None and _titles(found.trees[0][1]) == ["Start here"]
+    assert [(d.line, d.col, d.message) for d in said] == [
+        (3, 16, "'more()' is not a literal sitegen reads; it is left out of the page tree"),
+        (
+            1,
+            1,
+            "require('./more') is another module, which sitegen does not read; it is left out "
+            "of the page tree",
+        ),
+    ]
