@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.generators.record import Dialect, Generator, NavSpec, SlugStyle, folders_up
+from sitegen.generators.record import Blog, Dialect, Generator, NavSpec, SlugStyle, folders_up
 from sitegen.languages import LangId
 from sitegen.literals import NotLiteral, read_module
 from sitegen.paths import is_within, repo_path_within
@@ -111,6 +111,8 @@ class DocusaurusSite:
     #: The blog plugin's folder ("" when the blog is turned off) and its route base.
     blog_dir: str = ""
     blog_route: str = "blog"
+    #: The blog's options besides (sitegen/link/blog.py, sitegen/site/blog.py); None: none.
+    blog: Blog | None = None
     static: tuple[str, ...] = ()
     title: str = ""
     #: ``url`` (the site's origin, ``https://redux.js.org``) and ``baseUrl`` (its path).
@@ -169,6 +171,11 @@ def _record(root: Path, site: DocusaurusSite, text: str) -> Generator:
         if sidebars is not None:
             sources.append((site.sidebars_file, sidebars))
     sources += category_files(root, site.docs_dir)
+    blog = site.blog if site.blog is not None and _folder_inside(root, site.blog.folder) else None
+    for path in (blog.authors_file, blog.tags_file) if blog is not None else ():
+        given = read_inside(root, path) if path else None
+        if given is not None:
+            sources.append((path, given))
     return Generator(
         "Docusaurus",
         site.config_file,
@@ -191,8 +198,8 @@ def _record(root: Path, site: DocusaurusSite, text: str) -> Generator:
                 Diagnostic(site.config_file, line, column, Level.WARNING, message, "docusaurus")
                 for line, column, message in site.problems
             ),
-            *_unpublished_blog(root, site),
         ),
+        blog=blog,
     )
 
 
@@ -204,27 +211,6 @@ def _published_at(site: DocusaurusSite) -> str:
         return ""
     path = "/" + site.base_url.strip().strip("/")
     return f"{parts.scheme}://{parts.netloc}{path.rstrip('/')}/"
-
-
-def _unpublished_blog(root: Path, site: DocusaurusSite) -> list[Diagnostic]:
-    """One info line when the blog plugin's folder holds posts: sitegen does not publish
-    Docusaurus's blog (content/guides/docusaurus.md#what-is-left-out)."""
-    folder = site.blog_dir
-    if not folder or folder == ".." or not (root / folder).is_dir():
-        return []
-    posts = 0
-    for seen, (_, dirs, files) in enumerate(os.walk(root / folder)):
-        if seen >= _MAX_FOLDERS:
-            break
-        dirs[:] = [d for d in dirs if not d.startswith((".", "_"))]
-        posts += sum(1 for f in files if f.lower().endswith((".md", ".mdx")) and f[:1] != "_")
-    if not posts:
-        return []
-    message = (
-        f"{folder}/ holds {posts} post{'s' if posts != 1 else ''} of Docusaurus's blog, "
-        "which sitegen does not publish"
-    )
-    return [Diagnostic(folder, 1, 1, Level.INFO, message, "docusaurus-blog")]
 
 
 def _folder_inside(root: Path, rel: str) -> bool:
@@ -259,6 +245,7 @@ def read_site(config_file: str, text: str, root: Path | None = None) -> Docusaur
         exclude=_globs(docs.get("exclude"), DEFAULT_EXCLUDE),
         blog_dir="" if blog is None else _folder(folder, blog.get("path"), "blog"),
         blog_route=_route((blog or {}).get("routeBasePath"), "blog"),
+        blog=None if blog is None else _blog(folder, blog),
         static=tuple(_folder(folder, s, "static") for s in _strings(config, "staticDirectories")),
         title=_string(config.get("title")),
         url=_string(config.get("url")),
@@ -275,6 +262,38 @@ def read_site(config_file: str, text: str, root: Path | None = None) -> Docusaur
             site, default_locale=_string(i18n.get("defaultLocale")), locales=listed
         )
     return site
+
+
+def _blog(site: str, options: dict[str, Any]) -> Blog | None:
+    """The blog plugin's options (``path`` from the site folder, ``authorsMapPath`` and
+    ``tags`` from the blog folder), each missing or unreadable one at Docusaurus's default."""
+    folder = _folder(site, options.get("path"), "blog")
+    if folder == "..":
+        return None
+    tags = options.get("tags", "tags.yml")
+    return Blog(
+        folder,
+        route_base=_route(options.get("routeBasePath"), "blog"),
+        title=_string(options.get("blogTitle")),
+        posts_per_page=_per_page(options.get("postsPerPage")),
+        authors_file=_inside(folder, options.get("authorsMapPath"), "authors.yml"),
+        tags_file=_inside(folder, tags, "tags.yml") if isinstance(tags, str) else "",
+        include=tuple(_relative(p) for p in _globs(options.get("include"), DEFAULT_INCLUDE)),
+        exclude=tuple(_relative(p) for p in _globs(options.get("exclude"), DEFAULT_EXCLUDE)),
+    )
+
+
+def _per_page(given: Any) -> int:
+    """``postsPerPage``: a count, ``'ALL'`` (0: one index page), else Docusaurus's 10."""
+    if given == "ALL":
+        return 0
+    return given if isinstance(given, int) and not isinstance(given, bool) and given > 0 else 10
+
+
+def _inside(folder: str, given: Any, default: str) -> str:
+    """A file named relative to ``folder``, as a repository path; "" above the root."""
+    found = _folder(folder, given, default)
+    return "" if found in ("..", "") else found
 
 
 def _problem(found: NotLiteral) -> tuple[int, int, str]:

@@ -142,19 +142,47 @@ def test_the_title_and_the_address_are_the_sites(tmp_path: Path) -> None:
     assert found is not None and found.base_url == ""  # not a literal: the option's default
 
 
-def test_a_blog_with_posts_is_said_to_be_left_out(tmp_path: Path) -> None:
+def test_the_blog_and_its_options_are_read(tmp_path: Path) -> None:
     root = _project(tmp_path, "module.exports = {}\n", "website/docusaurus.config.js")
     (root / "website/docusaurus.config.js").write_text(
-        "module.exports = { presets: [['classic', { docs: { path: '../docs' } }]] }\n"
+        "module.exports = { presets: [['classic', { docs: { path: '../docs' }, blog: {"
+        " routeBasePath: '/news/', blogTitle: 'News', postsPerPage: 'ALL',"
+        " authorsMapPath: 'people.yml' } }]] }\n"
     )
     (root / "website/blog/2021-05-01-hello").mkdir(parents=True)
     (root / "website/blog/2021-05-01-hello/index.md").write_text("# Hello\n")
-    (root / "website/blog/2020-01-01-old.mdx").write_text("# Old\n")
-    (root / "website/blog/authors.yml").write_text("a:\n  name: A\n")
+    (root / "website/blog/people.yml").write_text("a:\n  name: A\n")
     found = find_docusaurus(root, "docs")
-    assert found is not None
-    [said] = [d for d in found.diagnostics if d.code == "docusaurus-blog"]
-    assert said.path == "website/blog" and "holds 2 posts" in said.message
+    assert found is not None and found.blog is not None
+    blog = found.blog
+    assert (blog.folder, blog.route_base, blog.title, blog.posts_per_page) == (
+        "website/blog",
+        "news",
+        "News",
+        0,
+    )
+    assert (
+        blog.authors_file == "website/blog/people.yml" and blog.tags_file == "website/blog/tags.yml"
+    )
+    assert found.source("website/blog/people.yml") == "a:\n  name: A\n"
+    assert blog.post_path("website/blog/2021-05-01-hello/index.md") == "2021-05-01-hello/index.md"
+    assert blog.post_path("website/blog/_draft.md") is None  # a partial, as for docs
+    assert not [d for d in found.diagnostics if d.code == "docusaurus-blog"]
+
+
+def test_no_blog_without_its_folder_or_with_blog_false(tmp_path: Path) -> None:
+    found = find_docusaurus(
+        _project(tmp_path, "module.exports = {}", "docusaurus.config.js"), "docs"
+    )
+    assert found is not None and found.blog is None  # no blog/ folder
+    (tmp_path / "blog").mkdir()
+    found = find_docusaurus(tmp_path, "docs")
+    assert found is not None and found.blog is not None and found.blog.folder == "blog"
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { presets: [['classic', { blog: false }]] }"
+    )
+    found = find_docusaurus(tmp_path, "docs")
+    assert found is not None and found.blog is None
 
 
 def test_static_folders_outside_the_root_are_never_read(tmp_path: Path) -> None:
