@@ -26,6 +26,7 @@ import pathspec
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.foreign_outputs import ForeignOutput, outputs_in
+from sitegen.generators.record import Blog
 from sitegen.languages import LangId, language_for_path
 
 # The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
@@ -241,6 +242,9 @@ class _Layout:
     docs_dir: str = ""
     page_include: tuple[str, ...] = ()
     page_exclude: tuple[str, ...] = ()
+    #: The blog the generator publishes (Docusaurus's blog/): its posts are pages, its
+    #: images assets, wherever the folder lies (content/guides/docusaurus.md#blog).
+    blog: Blog | None = None
 
     @classmethod
     def of(cls, config: Config, root: Path) -> _Layout:
@@ -273,6 +277,7 @@ class _Layout:
             docs_dir=found.docs_dir,
             page_include=found.page_include,
             page_exclude=found.page_exclude,
+            blog=found.blog,
         )
 
     def skipped(self, name: str, rel: str) -> bool:
@@ -300,6 +305,8 @@ class _Layout:
         """What the crawl does with the regular file ``rel``; None: it only lists its name."""
         if any(repo_path_within(rel, folder) for folder in self.static):
             return _Kind.ASSET, None  # published at the site root, whatever it is
+        if self.blog is not None and repo_path_within(rel, self.blog.folder):
+            return _blog_kind(self.blog, rel)
         in_content = repo_path_within(rel, self.content)
         is_page = in_content and rel.lower().endswith(self.page_extensions)
         if is_page and not self.publishes(rel):
@@ -326,6 +333,14 @@ class _Layout:
         if is_page:
             return _Kind.PAGE, None
         return (_Kind.CODE, lang) if lang is not None else None
+
+
+def _blog_kind(blog: Blog, rel: str) -> tuple[_Kind, LangId | None] | None:
+    """A file of the blog folder: a post is a page, an image or a document beside the posts
+    an asset; the rest (authors.yml, partials) is listed only."""
+    if blog.post_path(rel) is not None:
+        return _Kind.PAGE, None
+    return (_Kind.ASSET, None) if rel.lower().endswith(ROOT_ASSET_EXTENSIONS) else None
 
 
 def _default_sources(config: Config) -> tuple[str, ...]:
