@@ -24,6 +24,8 @@ from sitegen.generators import (
     Dialect,
     Generator,
 )
+from sitegen.generators.record import Blog
+from sitegen.link.blog import post_route, site_blog
 from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
 from sitegen.link.jekyll import JekyllSite, read_jekyll
 from sitegen.paths import (
@@ -112,6 +114,7 @@ def page_addresses(
     found = _Found(config.content_rel, texts, read_jekyll(config.generator))
     found.docs = doc_routes(config.generator)
     found.alias_keys = redirect_keys(config.generator)
+    found.blog = site_blog(config.generator)
     claims = [found.claim(rec, style) for rec in sorted(pages, key=lambda r: r.path)]
     claims = found.without_drafts(claims)
     published = found.decide(claims)
@@ -134,6 +137,8 @@ class _Found:
         self.diagnostics: list[Diagnostic] = []
         #: Docusaurus's routes, when its docs are published so (sitegen/link/docusaurus.py).
         self.docs: DocRoutes | None = None
+        #: The blog whose posts are published at their routes (sitegen/link/blog.py).
+        self.blog: Blog | None = None
         #: The front-matter keys that list a page's old addresses (``redirect_keys``).
         self.alias_keys: tuple[str, ...] = ALIAS_KEYS
 
@@ -145,6 +150,9 @@ class _Found:
         """The file a page asks for: its front matter's address, else the one Jekyll's
         _config.yml gives it, else its style's file."""
         node = page_node_of(self.content, rec.path)
+        post = self.blog.post_path(rec.path) if self.blog is not None else None
+        if self.blog is not None and post is not None:
+            return self._post_route(rec, node, post, self.blog.route_base, style)
         if self.docs is not None and repo_path_within(rec.path, self.docs.docs_dir):
             return self._doc_route(rec, node, self.docs, style)
         for key in (*ADDRESS_KEYS, SLUG_KEY):
@@ -178,6 +186,19 @@ class _Found:
             return _Claim(node, style_out_path(node, style), rec, "")
         return _Claim(node, out, rec, route.key)
 
+    def _post_route(
+        self, rec: PageRecord, node: NodeId, rel: str, route_base: str, style: UrlStyle
+    ) -> _Claim:
+        """A blog post's route, as Docusaurus's blog plugin gives it (sitegen/link/blog.py)."""
+        route = post_route(rel, rec.front_matter, route_base)
+        for key, message in route.problems:
+            self.warn(rec.path, key, message)
+        out = address_out(route.url, style)
+        if out is None:
+            self.warn(rec.path, route.key, f"'{route.url}' is no path of the site; ignored")
+            return _Claim(node, style_out_path(node, style), rec, "")
+        return _Claim(node, out, rec, route.key)
+
     def _declared(
         self, rec: PageRecord, node: NodeId, key: str, value: Any, style: UrlStyle
     ) -> OutPath | None:
@@ -206,15 +227,17 @@ class _Found:
         return out
 
     def without_drafts(self, claims: list[_Claim]) -> list[_Claim]:
-        """The claims but those of Docusaurus docs with ``draft: true``, which Docusaurus
+        """The claims but those of Docusaurus docs and blog posts with ``draft: true``, which Docusaurus
         leaves out of a production build: left out of the site, one info line each."""
-        if self.docs is None:
+        if self.docs is None and self.blog is None:
             return claims
-        docs_dir, kept = self.docs.docs_dir, []
+        docs_dir, kept = self.docs.docs_dir if self.docs is not None else None, []
         for claim in claims:
-            if not (
-                repo_path_within(claim.rec.path, docs_dir) and is_draft(claim.rec.front_matter)
-            ):
+            path = claim.rec.path
+            ours = (docs_dir is not None and repo_path_within(path, docs_dir)) or (
+                self.blog is not None and self.blog.post_path(path) is not None
+            )
+            if not (ours and is_draft(claim.rec.front_matter)):
                 kept.append(claim)
                 continue
             line = _key_line(self.texts.get(claim.rec.path, b""), DRAFT_KEY)
