@@ -35,13 +35,14 @@ def with_embeds(
 ) -> str:
     """The host page's HTML with each embed of ``embeds`` shown, and every other embed (one
     of another page's, a cycle, a missing or non-page target) a link in a paragraph."""
-
     out, at = [], 0
     for m in _EMBED_LINK.finditer(rec.html):
         if m.start() < at:
             continue
         # The link's text is escaped HTML: no tag stands before its </a>.
         close = rec.html.find("</a>", m.end()) + len("</a>")
+        if close < len("</a>"):
+            break  # never from extraction, which closes every link it opens
         embed = embeds.get(int(m.group(2))) if m.group(1) == rec.link_mark else None
         out += [
             rec.html[at : m.start()],
