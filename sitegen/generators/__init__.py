@@ -29,6 +29,7 @@ from sitegen.generators.mkdocs import (
     find_mkdocs,
     mkdocs_docs_dir,
     mkdocs_generator,
+    mkdocs_nav_spec,
     mkdocs_outputs,
     read_mkdocs_yml,
     toc_slug_style,
@@ -76,6 +77,7 @@ __all__ = [
     "find_generator",
     "mkdocs_docs_dir",
     "mkdocs_generator",
+    "mkdocs_nav_spec",
     "read_mkdocs_yml",
     "toc_slug_style",
 ]

@@ -112,7 +112,7 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         project_dir=folder,
         include_base=folder,
         locales=static_i18n(config),
-        nav=MkDocsNavSpec(text, config_file, docs_dir, data, problem),
+        nav=MkDocsNavSpec(text, config_file, docs_dir, data, problem),  # mkdocs_nav_spec's
         directory_urls=config.get("use_directory_urls") is not False,
         urls_option="use_directory_urls of mkdocs.yml",
         redirect_maps=_redirect_maps(config, text),
@@ -131,6 +131,14 @@ class MkDocsNavSpec(NavSpec):
     docs_dir: str
     data: Any
     problem: tuple[int, int, str] | None = None
+
+
+def mkdocs_nav_spec(text: str, config_file: str = MKDOCS_FILE) -> MkDocsNavSpec:
+    """The page-tree spec of the ``mkdocs.yml`` at ``config_file`` whose text is ``text``,
+    whatever folder it is about (the nav reader checks that)."""
+    data, problem = _read(text)
+    docs_dir = mkdocs_docs_dir(data if isinstance(data, dict) else {}, config_file)
+    return MkDocsNavSpec(text, config_file, docs_dir, data, problem)
 
 
 def _read(text: str) -> tuple[Any, tuple[int, int, str] | None]:

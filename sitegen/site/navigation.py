@@ -13,13 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.config import Config
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
-from sitegen.generators import MKDOCS_FILE, mkdocs_docs_dir, read_mkdocs_yml
+from sitegen.generators import MKDOCS_FILE, MkDocsNavSpec, VitePressNavSpec
 from sitegen.generators.docusaurus import DocusaurusSidebars
 from sitegen.generators.obsidian import PublishNavSpec
 from sitegen.paths import (
@@ -36,7 +34,6 @@ from sitegen.site.docusaurus import docusaurus_nav
 from sitegen.site.home import front_page
 from sitegen.site.views import Crumb, NavItem
 from sitegen.site.vitepress import vitepress_nav
-from sitegen.yamldata import describe, error_place
 
 #: The front-matter key sitegen documents, then the names other generators use for it.
 ORDER_KEYS = ("order", "nav_order", "weight")
@@ -190,10 +187,9 @@ def project_nav(
     found = config.generator
     if found is None:
         return None, {}
-    text = found.source(found.config_file)
     section = api_section(config, pages, addresses)
-    if found.name == "MkDocs" and text is not None:
-        nav = mkdocs_nav(text, config.content, pages, diagnostics, addresses, found.config_file)
+    if isinstance(found.nav, MkDocsNavSpec):
+        nav = mkdocs_nav(found.nav, config.content, pages, diagnostics, addresses)
         return (with_section(nav, section) if nav is not None else None), {}
     if isinstance(found.nav, DocusaurusSidebars):  # the sidebar the page is in, as Docusaurus
         sidebars = docusaurus_nav(found, config.content_rel, pages, diagnostics, addresses)
@@ -204,7 +200,7 @@ def project_nav(
             return with_section(sidebars.nav_of(NodeId("/index.md")), section), per_page
     if isinstance(found.nav, PublishNavSpec):  # the folders' tree in Publish's order
         return with_section(build_nav(dict(pages), addresses, found.nav.order)[0], section), {}
-    if found.name == "VitePress":
+    if isinstance(found.nav, VitePressNavSpec):
         trees = vitepress_nav(found, config.content_rel, pages, diagnostics, addresses)
         if trees is not None:
             per_page = {node: with_section(trees.nav_of(node), section) for node in sorted(pages)}
@@ -253,38 +249,38 @@ def _hrefs(items: tuple[NavItem, ...]) -> set[str]:
 
 
 def mkdocs_nav(
-    text: str,
+    spec: MkDocsNavSpec,
     content: str,
     pages: Mapping[NodeId, PageRecord],
     diagnostics: list[Diagnostic],
     addresses: Addresses = HTML_ADDRESSES,
-    config_file: str = MKDOCS_FILE,
 ) -> tuple[NavItem, ...] | None:
-    """The page tree of the ``mkdocs.yml`` at ``config_file`` whose ``docs_dir`` (relative
-    to that file's folder) is the content folder or a folder inside it, or None when it has
-    no ``nav:`` (or is about another folder)."""
-    try:
-        config = read_mkdocs_yml(text)  # its ``!!python/name:`` tags stay text
-    except yaml.YAMLError as exc:
-        line, _ = error_place(exc)
+    """The page tree of the ``mkdocs.yml`` that ``spec`` holds (read by
+    sitegen/generators/mkdocs.py) whose ``docs_dir`` (relative to that file's folder) is the
+    content folder or a folder inside it, or None when it has no ``nav:`` (or is about
+    another folder); a file that is not YAML is one warning."""
+    config_file = spec.config_file
+    if spec.problem is not None:
+        line, _, why = spec.problem
         diagnostics.append(
             Diagnostic(
                 config_file,
                 line + 1,
                 1,
                 Level.WARNING,
-                f"{posixpath.basename(config_file)} {describe(exc)}; its nav is not used",
+                f"{posixpath.basename(config_file)} {why}; its nav is not used",
                 "mkdocs-nav",
             )
         )
         return None
+    config = spec.data
     if not isinstance(config, dict) or not isinstance(config.get("nav"), list):
         return None
-    docs_dir, content = mkdocs_docs_dir(config, config_file), content.strip("/")
+    docs_dir, content = spec.docs_dir, content.strip("/")
     if docs_dir == ".." or not repo_path_within(docs_dir, content):
         return None
     prefix = docs_dir[len(content) :].strip("/") if content else docs_dir
-    reader = _Reader(text, pages, diagnostics, addresses, config_file, prefix)
+    reader = _Reader(spec.text, pages, diagnostics, addresses, config_file, prefix)
     return tuple(_entries(config["nav"], reader))
 
 

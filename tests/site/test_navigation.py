@@ -6,6 +6,7 @@ from __future__ import annotations
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
+from sitegen.generators import mkdocs_nav_spec
 from sitegen.paths import NodeId
 from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.views import NavItem
@@ -82,7 +83,7 @@ def test_mkdocs_nav_is_followed() -> None:
         }
     )
     problems: list[Diagnostic] = []
-    nav = mkdocs_nav(MKDOCS, "docs", pages, problems)
+    nav = mkdocs_nav(mkdocs_nav_spec(MKDOCS), "docs", pages, problems)
     assert nav is not None
     assert _titles(nav) == ["Introduction", "QuickStart", ("Advanced", ["Clients", "Ssl page"])]
     assert nav[2].children[0].href == "advanced/clients.html"
@@ -91,8 +92,8 @@ def test_mkdocs_nav_is_followed() -> None:
 
 def test_mkdocs_nav_of_another_folder_or_none_is_not_used() -> None:
     pages = _pages({"index.md": "# Home\n"})
-    assert mkdocs_nav(MKDOCS, "content", pages, []) is None
-    assert mkdocs_nav("site_name: X\n", "docs", pages, []) is None
+    assert mkdocs_nav(mkdocs_nav_spec(MKDOCS), "content", pages, []) is None
+    assert mkdocs_nav(mkdocs_nav_spec("site_name: X\n"), "docs", pages, []) is None
     problems: list[Diagnostic] = []
-    assert mkdocs_nav("nav: [\n", "docs", pages, problems) is None
+    assert mkdocs_nav(mkdocs_nav_spec("nav: [\n"), "docs", pages, problems) is None
     assert [p.code for p in problems] == ["mkdocs-nav"]

@@ -11,6 +11,7 @@ import re
 
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
+from sitegen.generators import mkdocs_nav_spec
 from sitegen.paths import NodeId
 from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.render import NAV_FULL_LIMIT, Renderer
@@ -164,7 +165,9 @@ def test_hrefs_are_percent_encoded() -> None:
 
 def test_mkdocs_nav_hrefs_are_percent_encoded_too() -> None:
     pages = _pages({"a b.md": "# Space\n", "c#.md": "# Hash\n"})
-    nav = mkdocs_nav("docs_dir: docs\nnav:\n  - a b.md\n  - Hash: c#.md\n", "docs", pages, [])
+    nav = mkdocs_nav(
+        mkdocs_nav_spec("docs_dir: docs\nnav:\n  - a b.md\n  - Hash: c#.md\n"), "docs", pages, []
+    )
     assert nav is not None
     assert [(i.title, i.href) for i in nav] == [("Space", "a%20b.html"), ("Hash", "c%23.html")]
 

@@ -1,7 +1,7 @@
-"""``mkdocs.yml`` as a reader of hostile input (sitegen/generators.py, sitegen/site/navigation.py,
-through sitegen/yamldata.py): a file too large, too deep or full of aliases is one warning
-with a place, the build goes on with MkDocs' defaults, and nothing over the size limit is
-parsed (issue 27, defect 17: 500 levels were an internal error, and a 4 MB file was parsed
+"""``mkdocs.yml`` as a reader of hostile input (sitegen/generators/mkdocs.py, read through
+sitegen/yamldata.py; its nav by sitegen/site/navigation.py): a file too large, too deep or
+full of aliases is one warning with a place, the build goes on with MkDocs' defaults, and
+nothing over the size limit is parsed (issue 27, defect 17: 500 levels were an internal error, and a 4 MB file was parsed
 for 79 s while the build said it was skipped)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import yaml
 from hypothesis import given, settings
 
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.generators import find_generator, mkdocs_generator
+from sitegen.generators import find_generator, mkdocs_generator, mkdocs_nav_spec
 from sitegen.site.navigation import mkdocs_nav
 from sitegen.yamldata import MAX_CHARACTERS
 from tests.safety.linear import grows_linearly
@@ -24,7 +24,7 @@ def _read(text: str) -> list[Diagnostic]:
     """What a build reads of an ``mkdocs.yml``: the generator, then the page tree."""
     mkdocs_generator(text, "docs")
     diagnostics: list[Diagnostic] = []
-    mkdocs_nav(text, "docs", {}, diagnostics)
+    mkdocs_nav(mkdocs_nav_spec(text), "docs", {}, diagnostics)
     return diagnostics
 
 
@@ -56,7 +56,7 @@ def test_a_huge_mkdocs_yml_is_read_to_the_limit_and_never_parsed(
     text = found.source("mkdocs.yml") or ""
     assert len(text) == MAX_CHARACTERS + 1  # never held whole
     diagnostics: list[Diagnostic] = []
-    assert mkdocs_nav(text, "docs", {}, diagnostics) is None
+    assert mkdocs_nav(mkdocs_nav_spec(text), "docs", {}, diagnostics) is None
     assert [d.message for d in diagnostics] == [
         "mkdocs.yml is longer than 1,000,000 characters, the limit; its nav is not used"
     ]

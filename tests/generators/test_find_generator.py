@@ -1,6 +1,7 @@
-"""Which generator the docs were written for (sitegen/generators.py), and the ``slugs`` option:
-mkdocs.yml's toc slugify read as text, a VitePress configuration found in or above the
-content folder, the option winning over both, and a bad value one sentence (exit 2)."""
+"""Which generator the docs were written for (sitegen/generators/: mkdocs.py, vitepress.py),
+and the ``slugs`` option: mkdocs.yml's toc slugify read as text, a VitePress configuration
+found in or above the content folder, the option winning over both, and a bad value one
+sentence (exit 2)."""
 
 from __future__ import annotations
 
