@@ -16,6 +16,7 @@ from enum import StrEnum
 from urllib.parse import unquote
 
 from sitegen.paths import (
+    PAGE_SUFFIXES,
     NodeId,
     OutPath,
     href_between,
@@ -35,7 +36,7 @@ class UrlStyle(StrEnum):
     DIRECTORY = "directory"
 
 
-_PAGE_SUFFIXES = (".md", ".markdown")
+_PAGE_SUFFIXES = PAGE_SUFFIXES  # markdown, and MDX (a Docusaurus site's .mdx pages)
 #: Characters no address of the site holds, even percent-encoded: a query or fragment, a
 #: backslash, and what neither a URL path nor a file name on every system may hold.
 _NOT_IN_PATHS = frozenset('?#\\<>"|*')

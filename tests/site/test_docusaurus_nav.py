@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sitegen.addresses import UrlStyle, style_out_path
 from sitegen.config import load_config
 from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.generators.docusaurus import DocusaurusSidebars
 from sitegen.generators.record import Generator, SlugStyle
-from sitegen.paths import NodeId
+from sitegen.paths import NodeId, html_out_path
 from sitegen.site.docusaurus import MAX_ITEMS, MAX_UNKNOWN, docusaurus_nav
 from sitegen.site.navigation import project_nav
 from sitegen.site.views import NavItem
@@ -191,3 +192,9 @@ def test_an_entry_that_is_no_literal_is_one_warning_at_its_place() -> None:
             "of the page tree",
         ),
     ]
+
+
+def test_an_mdx_page_is_published_as_a_markdown_page_is() -> None:
+    assert html_out_path(NodeId("/api/store.mdx")) == "api/store.html"
+    assert style_out_path(NodeId("/api/store.mdx"), UrlStyle.DIRECTORY) == "api/store/index.html"
+    assert style_out_path(NodeId("/img/a.png"), UrlStyle.DIRECTORY) == "img/a.png"
