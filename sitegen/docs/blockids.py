@@ -14,6 +14,9 @@ from markdown_it.token import Token
 
 #: An id is letters, digits and hyphens, as Obsidian makes and accepts them.
 _ID = re.compile(r"[A-Za-z0-9-]+")
+#: What an id may follow with no space between: a line break (an id on its own line) or an
+#: image (``![[diagram.png]]^fig-1``, as Obsidian's own help vault writes it).
+_BEFORE_GLUED = ("softbreak", "hardbreak", "image")
 
 
 def block_id(inline: Token) -> str:
@@ -30,7 +33,7 @@ def block_id(inline: Token) -> str:
         return ""
     if caret > 0 and not text[caret - 1].isspace():
         return ""
-    if caret == 0 and len(children) > 1 and children[-2].type not in ("softbreak", "hardbreak"):
+    if caret == 0 and len(children) > 1 and children[-2].type not in _BEFORE_GLUED:
         return ""
     last.content = text[:caret].rstrip()
     if not last.content and len(children) > 1 and children[-2].type == "softbreak":

@@ -117,6 +117,11 @@ def test_an_id_alone_below_a_table_or_quote_is_that_blocks_anchor() -> None:
     assert "<p>^" not in html and anchors == ["^quote", "^table"]
 
 
+def test_a_block_id_glued_to_an_image_is_the_paragraphs_anchor() -> None:
+    html, anchors = _page("![[diagram.png]]^fig-1\n\n![chart](chart.png)^fig-2")
+    assert anchors == ["^fig-1", "^fig-2"] and "^fig" not in html.replace('id="^fig', "")
+
+
 def test_what_is_no_block_id_is_shown_as_written() -> None:
     text = "a^b\n\n`code ^c`\n\nx ^under_score\n\n[label ^d](u.md)\n\n2^10 ^e"
     html, anchors = _page(text)
