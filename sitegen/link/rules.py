@@ -213,8 +213,11 @@ class SiteIndex:
             return page_node_of(self.content, repo_path)
         if repo_path in self.assets and content_relative(self.content, repo_path) is not None:
             return asset_node_of(self.content, self.public, repo_path)
-        if repo_path in self.assets and self.static:
-            return self._static_node(repo_path)
+        found = self._static_node(repo_path) if repo_path in self.assets else None
+        if found is not None:
+            return found
+        if repo_path in self.assets:  # beside a blog's posts: published beside them, too
+            return page_node_of(self.content, repo_path)
         if repo_path in self.sources:
             return source_node_id(RepoPath(repo_path))
         return None

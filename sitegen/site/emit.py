@@ -8,14 +8,17 @@ in their order; never resolves links or changes the graph, and declares no outpu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sitegen.analyse.locales import site_locales
 from sitegen.docs.records import PageRecord
 from sitegen.incremental import SiteRecord, code_version, digest, digest_each
+from sitegen.link.blog import is_unlisted
 from sitegen.parallel import run_in_background
-from sitegen.paths import NodeId, OutPath, SitePath
+from sitegen.paths import NodeId, OutPath, SitePath, url_path
 from sitegen.progress import Progress
+from sitegen.site.blog import blog_site
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.locale_view import locale_navs, page_langs, switchers
 from sitegen.site.navigation import build_nav, project_nav
@@ -25,6 +28,7 @@ from sitegen.site.outputs.stale_docs import STALE_DOCS, stale_report
 from sitegen.site.pagemeta import git_dates
 from sitegen.site.render import Renderer, template_files
 from sitegen.site.state import SiteState
+from sitegen.site.views import NavItem
 from sitegen.site.vitepress import site_routes
 from sitegen.site.writer import SiteWriter
 
@@ -97,6 +101,11 @@ def site_state(result: BuildResult) -> SiteState:
     locales = site_locales(config, pages)
     if locales and given is None:  # the folders' tree: each locale shows its own
         page_navs = locale_navs(pages, locales, addresses)
+    # Unlisted pages are published but in no page tree (content/guides/docusaurus.md).
+    unlisted = frozenset(n for n, rec in pages.items() if is_unlisted(rec.front_matter))
+    hidden = {url_path(addresses.out(n)) for n in unlisted}
+    nav = without_pages(nav, hidden)
+    page_navs = {n: without_pages(tree, hidden) for n, tree in page_navs.items()}
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root, config.theme_dir)
     result.diagnostics += renderer.theme.diagnostics
@@ -113,6 +122,9 @@ def site_state(result: BuildResult) -> SiteState:
     site.page_langs = page_langs(pages, locales, config.lang, addresses)
     site.page_languages = switchers(pages, locales, addresses)
     site.locales = locales
+    site.unlisted = unlisted
+    site.blog = blog_site(config.generator, pages, addresses, site.page_bytes)
+    result.diagnostics += site.blog.diagnostics if site.blog is not None else ()
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
     site.frame_key = digest(
@@ -127,6 +139,7 @@ def site_state(result: BuildResult) -> SiteState:
         addresses.style,
         addresses.declared,  # every href to a page whose front matter gives its address
         site.stylesheets,  # the content's own, linked from every page (publish.css)
+        site.blog,  # every post's date, authors and tags, the blog's pages (their links)
     )
     site.site_key = digest(
         site.frame_key,
@@ -137,6 +150,17 @@ def site_state(result: BuildResult) -> SiteState:
         sorted(site.page_languages.items()),
     )
     return site
+
+
+def without_pages(tree: tuple[NavItem, ...], hrefs: set[str]) -> tuple[NavItem, ...]:
+    """The page tree without the pages at ``hrefs`` (a folder keeps its own link)."""
+    if not hrefs:
+        return tree
+    return tuple(
+        replace(item, children=without_pages(item.children, hrefs)) if item.is_folder else item
+        for item in tree
+        if item.is_folder or item.href not in hrefs
+    )
 
 
 def graph_key(result: BuildResult) -> str:
@@ -155,7 +179,7 @@ def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
     """The reports the header links to, by title, with hrefs relative to the site root; only
     "All pages" when the ``header_reports`` option is off."""
     if not site.result.config.header_reports:
-        return (("All pages", str(index_out(site))),)
+        return (*_blog_link(site), ("All pages", str(index_out(site))))
     reports = [("All pages", str(index_out(site))), ("Broken links", "broken-links.html")]
     if site.result.cycles is not None:
         reports.append(("Cycles", "cycles.html"))
@@ -164,7 +188,13 @@ def header_reports(site: SiteState) -> tuple[tuple[str, str], ...]:
     reports += [("Missing links", "missing-links.html"), ("Graph", "graph.html")]
     if site.result.config.peers:
         reports.append(("Peers", "peers.html"))
-    return tuple(reports)
+    return (*_blog_link(site), *reports)
+
+
+def _blog_link(site: SiteState) -> tuple[tuple[str, str], ...]:
+    """The blog's index first in the header, as Docusaurus's navbar links it; none without."""
+    blog = site.blog
+    return ((blog.title, str(blog.index_outs[0])),) if blog and blog.index_outs else ()
 
 
 def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:

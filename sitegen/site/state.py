@@ -30,6 +30,7 @@ from sitegen.site.vitepress import Routes
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
+    from sitegen.site.blog import BlogSite
 
 
 @dataclass
@@ -62,6 +63,20 @@ class SiteState:
     page_languages: dict[OutPath, tuple[LinkItem, ...]] = field(default_factory=dict)
     #: The site's locales (none on a site in one language).
     locales: Locales = field(default_factory=Locales)
+    #: The blog (sitegen/site/blog.py), None for none; the pages published but listed
+    #: nowhere (front matter ``unlisted: true``: no page tree, search, sitemap, blog index).
+    blog: BlogSite | None = None
+    unlisted: frozenset[NodeId] = frozenset()
+
+    @property
+    def listed_pages(self) -> dict[NodeId, PageRecord]:
+        """The published pages but the unlisted ones, by node."""
+        return {n: r for n, r in self.pages_by_node.items() if n not in self.unlisted}
+
+    @property
+    def unlisted_outs(self) -> frozenset[OutPath]:
+        """The HTML files of the unlisted pages."""
+        return frozenset(self.addresses.out(n) for n in self.unlisted)
 
     @property
     def locale_number(self) -> Callable[[NodeId], int] | None:

@@ -155,6 +155,44 @@ class HomeView:
 
 
 @dataclass(frozen=True)
+class PostHeader:
+    """What a blog post shows under its title (sitegen/site/blog.py): its date, its authors
+    (name, link, title as the note) and its tags, each linking to its tag page."""
+
+    date: str  # YYYY-MM-DD, "" for none
+    date_text: str  # "May 1, 2021"
+    authors: tuple[LinkItem, ...] = ()
+    tags: tuple[LinkItem, ...] = ()
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """One post on the blog's index or a tag page: its title, link, header and summary."""
+
+    title: str
+    href: str
+    header: PostHeader
+    summary_html: str  # the post's HTML before its truncate marker: Markup on construction
+    truncated: bool = False
+
+    def __post_init__(self) -> None:
+        _as_markup(self, "summary_html")
+
+
+@dataclass(frozen=True)
+class BlogView:
+    """A page of the blog's index, or a tag's page: its posts, newest first."""
+
+    title: str
+    posts: tuple[PostSummary, ...]
+    intro: str = ""
+    crumbs: tuple[Crumb, ...] = ()
+    newer_href: str = ""  # the previous index page, "" on the first
+    older_href: str = ""  # the next index page, "" on the last
+    tags_href: str = ""  # the page of every tag, "" for none
+
+
+@dataclass(frozen=True)
 class PageView:
     title: str
     body_html: str  # sitegen's rendered markdown: marked Markup (trusted) on construction
@@ -170,6 +208,9 @@ class PageView:
     tags: tuple[LinkItem, ...] = ()  # each to its tag page
     stale: StaleNotice | None = None  # when the code it documents changed after it
     home: HomeView | None = None  # a ``layout: home`` page's hero and features
+    post: PostHeader | None = None  # a blog post's date, authors and tags
+    hide_title: bool = False  # front matter ``hide_title: true``: no generated h1
+    unlisted: bool = False  # front matter ``unlisted: true``: a notice, and noindex
 
     def __post_init__(self) -> None:
         _as_markup(self, "body_html")

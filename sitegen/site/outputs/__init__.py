@@ -9,6 +9,7 @@ from __future__ import annotations
 from sitegen.site.emitter import Emitter
 from sitegen.site.outputs.all_pages import AllPages
 from sitegen.site.outputs.assets import Assets
+from sitegen.site.outputs.blog import BlogPages
 from sitegen.site.outputs.broken_links import BrokenLinks
 from sitegen.site.outputs.code_index import CodeIndex
 from sitegen.site.outputs.cycles import CyclesMd, CyclesPage
@@ -33,6 +34,7 @@ OUTPUTS: tuple[Emitter, ...] = (
     SearchIndex(),
     NotFound(),
     TagPages(),
+    BlogPages(),  # the blog's index and tag pages (sitegen/site/blog.py)
     # The graph-wide reports and exports: written in one forked process beside the pages.
     AllPages(),
     BrokenLinks(),

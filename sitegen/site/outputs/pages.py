@@ -28,6 +28,7 @@ from sitegen.paths import (
 from sitegen.site.anchor_marks import with_old_anchors
 from sitegen.site.api_backlinks import page_entry_backlinks, with_entry_backlinks
 from sitegen.site.backlinks import backlink_groups, peer_groups
+from sitegen.site.blog import post_header
 from sitegen.site.embeds import embeds_key, with_embeds
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.home import home_view
@@ -37,7 +38,7 @@ from sitegen.site.outputs.tags import tag_links
 from sitegen.site.pagemeta import edit_href
 from sitegen.site.related_view import related_items, related_key
 from sitegen.site.state import SiteState, edge_source_href, href_for_node
-from sitegen.site.views import CodeRef, HomeView, PageView, TocEntry
+from sitegen.site.views import CodeRef, Crumb, HomeView, PageView, TocEntry
 from sitegen.site.writer import SiteWriter
 from sitegen.urlgate import allowed_url
 
@@ -133,6 +134,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
         embeds_key(
             node, site.result.linked.embeds, site.pages_by_node, site.result.linked.resolutions
         ),
+        node in site.unlisted,
     )
 
 
@@ -170,6 +172,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         page_entry_backlinks(site, node, out),
         lambda entry: site.renderer.render("entry_backlinks.html", entry=entry),
     )
+    body = _with_post_header(site, node, out, body)
     incoming = graph.backlinks_of(node)
     doc_edges = [e for e in incoming if not is_source_node(e.src)]
     code_edges = [e for e in incoming if is_source_node(e.src)]
@@ -192,7 +195,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         title=rec.title,
         body_html=body,
         toc=toc,
-        crumbs=breadcrumbs(node, site.pages_by_node, site.folder_index, out, site.addresses),
+        crumbs=_crumbs(node, rec, site, out),
         backlinks=groups,
         code_refs=code_refs,
         related=related_items(site, node, out),
@@ -200,10 +203,39 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         node_id=node,
         edit_href=_edit_href(site, rec),
         modified=site.dates.get(rec.path, ""),
-        tags=tag_links(node, site, out),
+        tags=() if _is_post(site, node) else tag_links(node, site, out),  # a post's: on top
         stale=stale_notice(site, rec.path, out),
         home=_home(node, rec, site),
+        hide_title=rec.front_matter.get("hide_title") is True,
+        unlisted=node in site.unlisted,
     )
+
+
+def _is_post(site: SiteState, node: NodeId) -> bool:
+    return site.blog is not None and site.blog.post(node) is not None
+
+
+def _crumbs(node: NodeId, rec: PageRecord, site: SiteState, out: OutPath) -> tuple[Crumb, ...]:
+    """The breadcrumbs; a blog post's are the home page, the blog's index and the post."""
+    crumbs = breadcrumbs(node, site.pages_by_node, site.folder_index, out, site.addresses)
+    if site.blog is None or not _is_post(site, node) or not site.blog.index_outs:
+        return crumbs
+    index = Crumb(site.blog.title, href_between(out, site.blog.index_outs[0]))
+    return (*crumbs[:1], index, Crumb(rec.title))
+
+
+def _with_post_header(site: SiteState, node: NodeId, out: OutPath, body: str) -> str:
+    """A blog post's date, authors and tags under its title: after the body's own h1, else
+    first (the template's title goes before the body)."""
+    post = site.blog.post(node) if site.blog is not None else None
+    if site.blog is None or post is None:
+        return body
+    header = site.renderer.render("post_header.html", header=post_header(site.blog, post, out))
+    end = body.find("</h1>")
+    if end < 0:
+        return header + body
+    end += len("</h1>")
+    return body[:end] + header + body[end:]
 
 
 def _edit_href(site: SiteState, rec: PageRecord) -> str:

@@ -29,7 +29,7 @@ class SearchIndex(Emitter):
     def _files(self, site: SiteState) -> dict[str, str]:
         if self._made is None or self._made[0] is not site:
             data = search_data(
-                site.pages_by_node, site.result.code_records, site.addresses, site.locale_number
+                site.listed_pages, site.result.code_records, site.addresses, site.locale_number
             )
             self._made = (site, search_index_files(data))
         return self._made[1]

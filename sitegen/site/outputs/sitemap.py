@@ -35,7 +35,7 @@ class Sitemap(OneFile):
 
     def render(self, run: EmitRun, out: OutPath) -> str:
         # Every emitter claims its files before any writes, so the list is whole here.
-        moved = run.site.addresses.redirects
+        moved = run.site.addresses.redirects.keys() | run.site.unlisted_outs  # unlisted too
         html_outs = [
             OutPath(o)
             for o in run.writer.outputs

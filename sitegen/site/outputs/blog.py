@@ -1,0 +1,130 @@
+"""The blog's own pages (content/guides/docusaurus.md#blog): its index at the route base
+(``blog/``, then ``blog/page/2/`` ...), each tag's page (``blog/tags/<tag>/``) and the page
+of every tag (``blog/tags/``), posts newest first with their summaries.
+
+Built from the finished SiteState (sitegen/site/blog.py); never reads files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from sitegen.generators import SlugStyle
+from sitegen.paths import NodeId, OutPath, href_between
+from sitegen.plural import counted
+from sitegen.site.blog import BlogSite, Post, post_header, post_summary
+from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
+from sitegen.site.outputs.pages import substitute_links
+from sitegen.site.state import SiteState
+from sitegen.site.views import BlogView, Crumb, IndexEntry, IndexSection, IndexView, PostSummary
+
+
+class BlogPages(Emitter):
+    """The blog's index pages, its tag pages and the page of every tag (none without a
+    blog); claimed before the pages, as sitegen's own files are."""
+
+    name = "blog pages"
+
+    def claim(self, run: EmitRun) -> list[OutPath]:
+        blog = run.site.blog
+        if blog is None:
+            return []
+        outs = [*blog.index_outs, *blog.tag_outs.values()]
+        outs += [blog.tags_out] if blog.tags_out is not None else []
+        return [out for out in outs if run.writer.claim(out, SITEGEN)]
+
+    def emit(self, run: EmitRun, outputs: Sequence[OutPath]) -> None:
+        site, blog, won = run.site, run.site.blog, set(outputs)
+        if blog is None:
+            return
+        summaries = _Summaries(site)
+        listed = blog.listed
+        per_page = blog.blog.posts_per_page or max(len(listed), 1)
+        for i, out in enumerate(blog.index_outs):
+            if out in won:
+                shown = summaries.of(listed[i * per_page : (i + 1) * per_page], out)
+                view = replace(_index_view(blog, i, out), posts=shown)
+                run.writer.write(out, _render(site, out, view))
+        for permalink, (tag, posts) in blog.tags().items():
+            tag_out = blog.tag_outs.get(permalink)
+            if tag_out is not None and tag_out in won:
+                view = BlogView(
+                    title=f"{counted(len(posts), 'post')} tagged with “{tag.label}”",
+                    posts=summaries.of(posts, tag_out),
+                    crumbs=_crumbs(blog, tag_out, Crumb(tag.label)),
+                    tags_href=href_between(tag_out, blog.tags_out) if blog.tags_out else "",
+                )
+                run.writer.write(tag_out, _render(site, tag_out, view))
+        if blog.tags_out is not None and blog.tags_out in won:
+            run.writer.write(blog.tags_out, _tags_page(site, blog, blog.tags_out))
+
+
+def _index_view(blog: BlogSite, page: int, out: OutPath) -> BlogView:
+    outs = blog.index_outs
+    return BlogView(
+        title=blog.title,
+        posts=(),
+        intro=f"Page {page + 1} of {len(outs)}" if len(outs) > 1 else "",
+        crumbs=_crumbs(blog, out, Crumb(f"Page {page + 1}")) if page else (),
+        newer_href=href_between(out, outs[page - 1]) if page else "",
+        older_href=href_between(out, outs[page + 1]) if page + 1 < len(outs) else "",
+        tags_href=href_between(out, blog.tags_out) if blog.tags_out else "",
+    )
+
+
+def _crumbs(blog: BlogSite, out: OutPath, last: Crumb) -> tuple[Crumb, ...]:
+    return (Crumb(blog.title, href_between(out, blog.index_outs[0])), last)
+
+
+def _tags_page(site: SiteState, blog: BlogSite, out: OutPath) -> str:
+    entries = tuple(
+        IndexEntry(tag.label, href_between(out, blog.tag_outs[k]), note=counted(len(posts), "post"))
+        for k, (tag, posts) in blog.tags().items()
+        if k in blog.tag_outs
+    )
+    view = IndexView(
+        title="Tags",
+        sections=(IndexSection("All tags", entries),),
+        intro=f"{counted(len(entries), 'tag')} of the blog's posts.",
+        crumbs=_crumbs(blog, out, Crumb("Tags")),
+    )
+    return site.renderer.render_index(site.context(out), view)
+
+
+def _render(site: SiteState, out: OutPath, view: BlogView) -> str:
+    return site.renderer.render("blog.html", site=site.context(out), blog=view, title=view.title)
+
+
+class _Summaries:
+    """Each post's summary, cut once and published from each page that shows it."""
+
+    def __init__(self, site: SiteState) -> None:
+        self.site = site
+        self.cut: dict[NodeId, tuple[str, bool]] = {}
+
+    def of(self, posts: Sequence[Post], out: OutPath) -> tuple[PostSummary, ...]:
+        site, blog = self.site, self.site.blog
+        assert blog is not None
+        found = []
+        for post in posts:
+            rec = site.pages_by_node[post.node]
+            if post.node not in self.cut:
+                slugs = SlugStyle(site.result.config.slugs)
+                data = site.page_bytes.get(rec.path, b"")
+                self.cut[post.node] = post_summary(rec, data, site.result.config.generator, slugs)
+            html, truncated = self.cut[post.node]
+            resolutions = site.result.linked.resolutions.get(post.node, [])
+            body = substitute_links(
+                replace(rec, html=html), resolutions, out, site.graph, site.addresses
+            )
+            found.append(
+                PostSummary(
+                    post.title,
+                    site.page_href(out, post.node),
+                    post_header(blog, post, out),
+                    body,
+                    truncated,
+                )
+            )
+        return tuple(found)
