@@ -157,7 +157,7 @@ def edge_source_href(edge: Edge, from_out: OutPath, graph: Graph, addresses: Add
     """A link to the exact place an edge comes from: the source page's section or line."""
     node = graph.nodes.get(edge.src)
     kind = node.kind if node else NodeKind.PAGE
-    if is_source_node(edge.src):
+    if is_source_node(edge.src) and kind is not NodeKind.PAGE:  # a post's is a page's
         line = edge.occurrences[0].line if edge.occurrences else 0
         return href_for_node(
             edge.src, f"L{line}" if line else "", from_out, NodeKind.SOURCE, addresses

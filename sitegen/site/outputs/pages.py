@@ -174,8 +174,9 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
     )
     body = _with_post_header(site, node, out, body)
     incoming = graph.backlinks_of(node)
-    doc_edges = [e for e in incoming if not is_source_node(e.src)]
-    code_edges = [e for e in incoming if is_source_node(e.src)]
+    # A blog post outside the content folder has a node beside the code's, but is a page.
+    doc_edges = [e for e in incoming if not is_source_node(e.src) or _is_post(site, e.src)]
+    code_edges = [e for e in incoming if is_source_node(e.src) and not _is_post(site, e.src)]
     groups = backlink_groups(
         doc_edges, site.titles, lambda e: edge_source_href(e, out, graph, site.addresses)
     ) + peer_groups(site.result.federation, node)
