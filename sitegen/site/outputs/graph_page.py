@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sitegen.graph.analysis import Figures
-from sitegen.graph.model import Graph
+from sitegen.graph.model import Graph, NodeKind
 from sitegen.paths import (
     NodeId,
     OutPath,
@@ -41,7 +41,12 @@ class GraphPage(OneFile):
             edges,
             figures.communities,
             figures.pagerank,
-            {n.id: site.page_href(out, n.id) for n in nodes},
+            # A page left out of the site (a draft) is drawn, but no link: no file holds it.
+            {
+                n.id: site.page_href(out, n.id)
+                for n in nodes
+                if n.kind is not NodeKind.PAGE or n.id in site.addresses.pages
+            },
         )
         return render_graph_page(
             drawing,
