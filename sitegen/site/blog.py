@@ -143,6 +143,7 @@ def blog_site(
         return None
     problems: list[Diagnostic] = []
     authors = _read_map(generator, blog.authors_file, problems)
+    authors_file = blog.authors_file if generator.source(blog.authors_file) is not None else ""
     tags = _read_map(generator, blog.tags_file, problems)
     posts: list[Post] = []
     for node, rec in sorted(pages.items()):
@@ -157,9 +158,7 @@ def blog_site(
                 rec.title,
                 route.date,
                 tuple(
-                    _post_authors(
-                        rec, texts.get(rec.path, b""), authors, blog.authors_file, problems
-                    )
+                    _post_authors(rec, texts.get(rec.path, b""), authors, authors_file, problems)
                 ),
                 tuple(_post_tags(rec.front_matter, tags, blog.route_base)),
                 is_unlisted(rec.front_matter),
@@ -272,7 +271,7 @@ def _post_authors(
         elif isinstance(entry, str) and isinstance(authors.get(entry), dict):
             yield _author(authors[entry], entry)
         elif isinstance(entry, str) and entry.strip():
-            where = f"in {authors_file}" if authors_file else "(the blog has no authors map)"
+            where = f"in {authors_file}" if authors_file else "known: the blog has no authors map"
             msg = f"author '{entry}' is not {where}; shown by its key"
             line = _key_line(data, "authors")
             problems.append(Diagnostic(rec.path, line, 1, Level.WARNING, msg, BLOG))

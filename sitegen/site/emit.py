@@ -139,7 +139,6 @@ def site_state(result: BuildResult) -> SiteState:
         addresses.style,
         addresses.declared,  # every href to a page whose front matter gives its address
         site.stylesheets,  # the content's own, linked from every page (publish.css)
-        site.blog,  # every post's date, authors and tags, the blog's pages (their links)
     )
     site.site_key = digest(
         site.frame_key,

@@ -150,3 +150,18 @@ def test_hide_title_hides_the_generated_title_only(tmp_path: Path) -> None:
     own = _main(_read(site, "own.html"))  # Docusaurus: a markdown title stays
     assert 'id="own-heading"' in own
     assert "<h1>Intro</h1>" in _main(_read(site, "intro.html"))
+
+
+def test_a_changed_authors_map_shows_on_the_next_build(tmp_path: Path) -> None:
+    root, _ = _build(tmp_path)
+    (root / "blog/authors.yml").write_text("jane:\n  name: Jane Roe\n", encoding="utf-8")
+    result = build(load_config(root), BuildOptions(jobs=1, quiet=True))
+    hello = _main(_read(root / "site", "blog/2021/05/01/hello.html"))
+    assert "Jane Roe" in hello and "Jane Doe" not in hello
+    (root / "blog/authors.yml").unlink()
+    result = build(load_config(root), BuildOptions(jobs=1, quiet=True))
+    said = sorted(d.message for d in result.diagnostics if "author '" in d.message)
+    assert said == [
+        "author 'ghost' is not known: the blog has no authors map; shown by its key",
+        "author 'jane' is not known: the blog has no authors map; shown by its key",
+    ]

@@ -135,6 +135,7 @@ def page_key(node: NodeId, rec: PageRecord, site: SiteState) -> str:
             node, site.result.linked.embeds, site.pages_by_node, site.result.linked.resolutions
         ),
         node in site.unlisted,
+        _post_key(site, node),
     )
 
 
@@ -210,6 +211,16 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         hide_title=rec.front_matter.get("hide_title") is True,
         unlisted=node in site.unlisted,
     )
+
+
+def _post_key(site: SiteState, node: NodeId) -> object:
+    """What a blog post shows of the blog: its date, authors and tags, the tags' pages and
+    the blog's index (its breadcrumbs); None for another page."""
+    post = site.blog.post(node) if site.blog is not None else None
+    if site.blog is None or post is None:
+        return None
+    tags = [site.blog.tag_outs.get(t.permalink) for t in post.tags]
+    return (post, tags, site.blog.title, site.blog.index_outs[:1])
 
 
 def _is_post(site: SiteState, node: NodeId) -> bool:
