@@ -16,14 +16,6 @@ from dataclasses import dataclass
 from sitegen.generators import OUTPUT_NAMERS, Holds, ReadText
 from sitegen.paths import normalize_repo_path, repo_path_within
 
-#: Docusaurus' configuration files; its site is built into ``build/`` beside them and its
-#: generated files go to ``.docusaurus/`` (neither is an option of the configuration).
-DOCUSAURUS_CONFIGS = tuple(
-    f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts")
-)
-#: Quartz's configuration; ``npx quartz build`` writes ``public/`` and ``.quartz-cache/``.
-QUARTZ_CONFIGS = ("quartz.config.ts", "quartz.config.js")
-
 
 @dataclass(frozen=True)
 class ForeignOutput:
@@ -54,17 +46,6 @@ def outputs_in(
         for namer in OUTPUT_NAMERS
         for named in namer(folder, holds, read)
     ]
-    # Docusaurus and Quartz are named here until their family modules name their own.
-    docusaurus = next((name for name in DOCUSAURUS_CONFIGS if holds(name)), None)
-    if docusaurus:
-        beside = f"beside {posixpath.join(folder, docusaurus)}"
-        found.append(_output(folder, "build", "Docusaurus", "output", beside))
-        found.append(_output(folder, ".docusaurus", "Docusaurus", "generated files", beside))
-    quartz = next((name for name in QUARTZ_CONFIGS if holds(name)), None)
-    if quartz:
-        beside = f"beside {posixpath.join(folder, quartz)}"
-        found.append(_output(folder, "public", "Quartz", "output", beside))
-        found.append(_output(folder, ".quartz-cache", "Quartz", "cache", beside))
     return [out for out in found if _named(out.folder, folder, upward)]
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sitegen.generators.docusaurus import find_docusaurus
+from sitegen.generators.docusaurus import docusaurus_outputs, find_docusaurus
 from sitegen.generators.jekyll import JEKYLL_FILE, JekyllConfig, find_jekyll, jekyll_outputs
 from sitegen.generators.mkdocs import (
     MKDOCS_FILE,
@@ -34,7 +34,7 @@ from sitegen.generators.mkdocs import (
     read_mkdocs_yml,
     toc_slug_style,
 )
-from sitegen.generators.obsidian import find_obsidian
+from sitegen.generators.obsidian import find_obsidian, quartz_outputs
 from sitegen.generators.record import (
     PAGE_EXTENSIONS,
     Dialect,
@@ -110,6 +110,8 @@ OUTPUT_NAMERS: tuple[OutputNamer, ...] = (
     mkdocs_outputs,
     jekyll_outputs,
     vitepress_outputs,
+    docusaurus_outputs,
+    quartz_outputs,
 )
 
 

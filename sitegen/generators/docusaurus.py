@@ -19,7 +19,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.generators.record import Blog, Dialect, Generator, NavSpec, SlugStyle, folders_up
+from sitegen.generators.record import (
+    Blog,
+    Dialect,
+    Generator,
+    Holds,
+    NavSpec,
+    OutputFolder,
+    ReadText,
+    SlugStyle,
+    folders_up,
+)
 from sitegen.languages import LangId
 from sitegen.literals import NotLiteral, read_module
 from sitegen.paths import is_within, repo_path_within
@@ -405,3 +415,20 @@ def category_files(root: Path, docs_dir: str) -> list[tuple[str, str]]:
         except OSError:
             continue
     return sorted(found)
+
+
+def docusaurus_outputs(folder: str, holds: Holds, read: ReadText) -> list[OutputFolder]:
+    """The built site and the generated files of a Docusaurus configuration in a folder:
+    ``build/`` and ``.docusaurus/`` beside it (neither is an option of the configuration;
+    ``--out-dir`` is the command line's)."""
+    del read  # the folders are fixed: nothing of the file is read
+    config = next(
+        (name for name in (*DOCUSAURUS_CONFIGS, "docusaurus.config.cts") if holds(name)), None
+    )
+    if config is None:
+        return []
+    beside = f"beside {posixpath.join(folder, config)}"
+    return [
+        OutputFolder("build", "Docusaurus", "output", beside),
+        OutputFolder(".docusaurus", "Docusaurus", "generated files", beside),
+    ]

@@ -25,7 +25,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sitegen.diagnostics import Diagnostic, Level
-from sitegen.generators.record import Dialect, Generator, NavSpec, SlugStyle, folders_up
+from sitegen.generators.record import (
+    Dialect,
+    Generator,
+    Holds,
+    NavSpec,
+    OutputFolder,
+    ReadText,
+    SlugStyle,
+    folders_up,
+)
 from sitegen.languages import LangId
 from sitegen.literals import MAX_SOURCE_BYTES, NotLiteral, read_module
 from sitegen.paths import is_within
@@ -235,3 +244,17 @@ def _base_url(value: str) -> str:
     except ValueError:  # an unclosed "[" of an IPv6 host
         return ""
     return url if parts.scheme in ("http", "https") and parts.netloc else ""
+
+
+def quartz_outputs(folder: str, holds: Holds, read: ReadText) -> list[OutputFolder]:
+    """What ``npx quartz build`` writes beside a Quartz configuration in a folder:
+    ``public/`` and ``.quartz-cache/``."""
+    del read  # the folders are fixed: nothing of the file is read
+    config = next((name for name in (QUARTZ_CONFIG, "quartz.config.js") if holds(name)), None)
+    if config is None:
+        return []
+    beside = f"beside {posixpath.join(folder, config)}"
+    return [
+        OutputFolder("public", "Quartz", "output", beside),
+        OutputFolder(".quartz-cache", "Quartz", "cache", beside),
+    ]
