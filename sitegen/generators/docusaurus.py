@@ -197,6 +197,7 @@ def _record(root: Path, site: DocusaurusSite, text: str) -> Generator:
         # Folders inside the root only: one above it ("..") is never read.
         static=tuple(s for s in site.static if s != ".." and _folder_inside(root, s)),
         route_base=site.route_base,
+        doc_routes=True,
         page_include=tuple(_relative(p) for p in site.include),
         page_exclude=tuple(_relative(p) for p in site.exclude),
         nav=DocusaurusSidebars(site.sidebars_file),

@@ -94,3 +94,26 @@ def test_a_jekyll_home_page_with_permalink_slash(tmp_path: Path) -> None:
     result = _build(root)
     assert [d for d in result.diagnostics if d.level != "info"] == []
     assert _title((root / "site/index.html").read_text(encoding="utf-8")).startswith("Welcome")
+
+
+DOCS_UNDER_ROUTE: dict[str, str | bytes] = {
+    "website/docusaurus.config.js": (
+        "module.exports = { presets: [['classic', { docs: { path: '../docs',"
+        " routeBasePath: 'docs' } }]] };\n"
+    ),
+    "docs/index.md": "# Welcome\n\nSee [the guide](guide.md).\n",
+    "docs/guide.md": "# Guide\n",
+}
+
+
+def test_a_content_index_published_elsewhere_leaves_the_front_page_to_the_list(
+    tmp_path: Path,
+) -> None:
+    # Docusaurus with routeBasePath 'docs' publishes docs/index.md at docs/index.html: the
+    # site root still needs its index.html, or every "Home" link is dead.
+    root = write_project(tmp_path / "site-src", DOCS_UNDER_ROUTE)
+    result = _build(root)
+    assert str(result.addresses.pages["/index.md"]) == "docs/index.html"
+    assert _title((root / "site/index.html").read_text(encoding="utf-8")).startswith("All pages")
+    walk = walk_site(root / "site")
+    assert walk.dead == []

@@ -15,8 +15,11 @@ from sitegen.site.views import IndexEntry, IndexSection, IndexView
 
 
 def index_out(site: SiteState) -> OutPath:
-    """Where the index goes: the site's front page, unless the content has its own."""
-    return FRONT_PAGE if "" not in site.folder_index else OutPath("pages.html")
+    """Where the index goes: the site's front page, unless a page is published there (a
+    content folder's index, a ``permalink: /`` note). Asked of the published files, not of
+    the folders: a Docusaurus site with ``routeBasePath: 'docs'`` has a root folder index
+    published at ``docs/index.html``, and the front page is still the list of pages."""
+    return FRONT_PAGE if FRONT_PAGE not in site.addresses.by_out else OutPath("pages.html")
 
 
 class AllPages(OneFile):
