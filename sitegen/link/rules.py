@@ -50,6 +50,7 @@ from sitegen.link.docusaurus import (
 from sitegen.link.inventory import Inventories
 from sitegen.link.vault import VaultFiles
 from sitegen.paths import (
+    PAGE_SUFFIXES,
     NodeId,
     RepoPath,
     asset_node_of,
@@ -232,9 +233,9 @@ class SiteIndex:
             ]
         stem, ext = posixpath.splitext(repo_path)
         if ext.lower() in (".html", ".htm"):
-            candidates += [stem + ".md", stem + ".markdown"]
+            candidates += [stem + suffix for suffix in PAGE_SUFFIXES]
         elif not ext:
-            candidates += [repo_path + ".md", repo_path + ".markdown"]
+            candidates += [repo_path + suffix for suffix in PAGE_SUFFIXES]
         found = None
         for cand in candidates:
             if self.node_for(cand) is not None:
@@ -453,7 +454,7 @@ def _by_address(
     path_part, fragment = unquote(path_part.partition("?")[0]), unquote(fragment)
     here = index.node_for(from_path)
     addresses = index.addresses
-    if path_part.lower().endswith((".md", ".markdown")):
+    if path_part.lower().endswith(PAGE_SUFFIXES):
         urls = []  # a file, never an address: most broken links, so checked first
         trace.step(Rule.ADDRESS, "a .md file is never a published address: none looked up")
     elif path_part.startswith("/"):

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from sitegen.docs.slug import github_slug
 from sitegen.link.rules import NO_TRACE, Outcome, Rejected, Resolved, Rule, SiteIndex, Trace
-from sitegen.paths import content_relative, content_repo_path
+from sitegen.paths import PAGE_SUFFIXES, content_relative, content_repo_path
 
-_PAGE_EXTENSIONS = (".md", ".markdown")
+#: Page files a wikilink names without their extension (``.mdx`` only exists where the
+#: record reads it: sitegen/generators/).
+_PAGE_EXTENSIONS = PAGE_SUFFIXES
 #: A markdown link's file found by a name several files of an Obsidian vault have
 #: (sitegen/link/vault.py): a warning of the build, like an ambiguous wikilink.
 AMBIGUOUS_NAME = "ambiguous-file-name"

@@ -181,3 +181,12 @@ def test_the_build_s_index_reads_links_the_record_s_way() -> None:
     assert index.static == ("website/static",)
     other = replace(generator, doc_routes=False)
     assert crawl_index(replace(config, generator=other), Crawl()).docusaurus is None
+
+
+def test_an_mdx_page_is_named_like_a_markdown_page() -> None:
+    # A page file .mdx (Docusaurus) is looked up for x.html and x as .md is, and a wikilink
+    # names it without its extension.
+    index = replace(_index(), pages=set(PAGES) | {"docs/faq/Intro.mdx"})
+    for href in ("Intro.html", "Intro"):
+        res = resolve(href, "docs/faq/General.md", index)
+        assert (res.outcome, res.node) == (Outcome.INTERNAL, "/faq/Intro.mdx"), href
