@@ -68,24 +68,24 @@ def _read(site: Path, rel: str) -> str:
 def test_each_post_shows_its_date_authors_and_tags(tmp_path: Path) -> None:
     root, result = _build(tmp_path)
     site = root / "site"
-    hello = _main(_read(site, "blog/2021/05/01/hello.html"))
+    hello = _main(_read(site, "blog/2021/05/01/hello/index.html"))
     assert '<time datetime="2021-05-01">May 1, 2021</time>' in hello
     assert '<a href="https://example.com/jane" rel="author">Jane Doe</a>' in hello
     assert "(Maintainer)" in hello and ", ghost</p>" in hello
-    assert '<a href="../../../tags/releases.html" rel="tag">Releases</a>' in hello
-    assert '<a href="../../../tags/fun-stuff.html" rel="tag">Fun Stuff</a>' in hello
+    assert '<a href="../../../../tags/releases/index.html" rel="tag">Releases</a>' in hello
+    assert '<a href="../../../../tags/fun-stuff/index.html" rel="tag">Fun Stuff</a>' in hello
     assert hello.index("<h1>Hello</h1>") < hello.index("<time") < hello.index("Summary with")
-    assert '<a href="../../../index.html">Fx blog</a>' in hello  # the breadcrumbs
-    big = _main(_read(site, "blog/2021/06/01/big.html"))
+    assert '<a href="../../../../index.html">Fx blog</a>' in hello  # the breadcrumbs
+    big = _main(_read(site, "blog/2021/06/01/big/index.html"))
     assert big.index("</h1>") < big.index("Inline Ian") < big.index("All of it")
-    assert 'src="../../../../code/blog/2021-06-01-big/pic.png"' in big
+    assert 'src="../../../../../code/blog/2021-06-01-big/pic.png"' in big
     assert (site / "code/blog/2021-06-01-big/pic.png").is_file()
-    old = _main(_read(site, "blog/2020/01/01/old.html"))
+    old = _main(_read(site, "blog/2020/01/01/old/index.html"))
     assert "Legacy Lee" in old and "(Founder)" in old
     [ghost] = [d for d in result.diagnostics if "ghost" in d.message]
     assert (ghost.path, ghost.line) == ("blog/2021-05-01-hello.md", 3)
     assert "not in blog/authors.yml" in ghost.message
-    assert not (site / "blog/2021/08/01/wip.html").exists()  # a draft post
+    assert not (site / "blog/2021/08/01/wip/index.html").exists()  # a draft post
 
 
 def test_the_index_lists_posts_newest_first_with_their_summaries(tmp_path: Path) -> None:
@@ -95,17 +95,21 @@ def test_the_index_lists_posts_newest_first_with_their_summaries(tmp_path: Path)
     titles = re.findall(r'<h2><a href="[^"]+">([^<]+)</a></h2>', first)
     assert titles == ["Big", "Hello"]  # two a page; Quiet is unlisted, Wip a draft
     assert "Summary with" in first and "Rest of it" not in first
-    assert '<a href="../intro.html">intro</a>' in first  # the summary's link, from the index
-    assert '<a href="2021/05/01/hello.html" aria-label="Read more about Hello">' in first
+    assert (
+        '<a href="../docs/intro/index.html">intro</a>' in first
+    )  # the summary's link, from the index
+    assert '<a href="2021/05/01/hello/index.html" aria-label="Read more about Hello">' in first
     assert "Big heading" not in first and "All of it." in first  # no marker: all, no h1
-    second = _main(_read(site, "blog/page/2.html"))
+    second = _main(_read(site, "blog/page/2/index.html"))
     assert re.findall(r'<h2><a href="[^"]+">([^<]+)</a></h2>', second) == ["Old"]
     assert "Old one." in second and "Not in the summary" not in second
-    releases = _main(_read(site, "blog/tags/releases.html"))
+    releases = _main(_read(site, "blog/tags/releases/index.html"))
     assert "2 posts tagged with “Releases”" in releases
     assert re.findall(r'<h2><a href="[^"]+">([^<]+)</a></h2>', releases) == ["Big", "Hello"]
-    assert "Fun Stuff" in _read(site, "blog/tags.html")
-    assert '<a href="blog/index.html">Fx blog</a>' in _read(site, "intro.html")  # the header
+    assert "Fun Stuff" in _read(site, "blog/tags/index.html")
+    assert '<a href="../../blog/index.html">Fx blog</a>' in _read(
+        site, "docs/intro/index.html"
+    )  # the header
     walk = walk_site(site)
     assert walk.dead == [] and walk.bad_fragments == []
 
@@ -114,9 +118,9 @@ def test_posts_are_pages_of_the_graph_and_of_search(tmp_path: Path) -> None:
     root, result = _build(tmp_path)
     site = root / "site"
     assert result.linked.broken == []  # /blog/2021/05/01/hello from a doc is the post
-    intro = _read(site, "intro.html")
+    intro = _read(site, "docs/intro/index.html")
     backlinks = intro.split('id="backlinks-title"', 1)[1]
-    assert '<a href="blog/2021/05/01/hello.html">Hello</a>' in backlinks
+    assert '<a href="../../blog/2021/05/01/hello/index.html">Hello</a>' in backlinks
     assert 'id="code-refs"' not in intro  # a post is no source file
     search = "".join(
         p.read_text(encoding="utf-8") for p in sorted((site / "search-index").iterdir())
@@ -127,11 +131,11 @@ def test_posts_are_pages_of_the_graph_and_of_search(tmp_path: Path) -> None:
 def test_unlisted_pages_are_published_but_listed_nowhere(tmp_path: Path) -> None:
     root, _ = _build(tmp_path)
     site = root / "site"
-    for rel in ("secret.html", "blog/2021/07/01/quiet.html"):
+    for rel in ("docs/secret/index.html", "blog/2021/07/01/quiet/index.html"):
         page = _read(site, rel)
         assert '<meta name="robots" content="noindex, nofollow">' in page
         assert 'data-testid="unlisted"' in page
-    assert "secret.html" not in _read(site, "intro.html").split("<main", 1)[0]  # the tree
+    assert "secret/" not in _read(site, "docs/intro/index.html").split("<main", 1)[0]  # the tree
     search = "".join(
         p.read_text(encoding="utf-8") for p in sorted((site / "search-index").iterdir())
     )
@@ -139,24 +143,24 @@ def test_unlisted_pages_are_published_but_listed_nowhere(tmp_path: Path) -> None
     sitemap = _read(site, "sitemap.xml")
     assert "intro" in sitemap and "secret" not in sitemap and "quiet" not in sitemap
     assert "Quiet" not in _read(site, "blog/index.html")
-    assert "noindex" not in _read(site, "intro.html")
+    assert "noindex" not in _read(site, "docs/intro/index.html")
 
 
 def test_hide_title_hides_the_generated_title_only(tmp_path: Path) -> None:
     root, _ = _build(tmp_path)
     site = root / "site"
-    bare = _main(_read(site, "bare.html"))
+    bare = _main(_read(site, "docs/bare/index.html"))
     assert "<h1" not in bare and "Body." in bare
-    own = _main(_read(site, "own.html"))  # Docusaurus: a markdown title stays
+    own = _main(_read(site, "docs/own/index.html"))  # Docusaurus: a markdown title stays
     assert 'id="own-heading"' in own
-    assert "<h1>Intro</h1>" in _main(_read(site, "intro.html"))
+    assert "<h1>Intro</h1>" in _main(_read(site, "docs/intro/index.html"))
 
 
 def test_a_changed_authors_map_shows_on_the_next_build(tmp_path: Path) -> None:
     root, _ = _build(tmp_path)
     (root / "blog/authors.yml").write_text("jane:\n  name: Jane Roe\n", encoding="utf-8")
     result = build(load_config(root), BuildOptions(jobs=1, quiet=True))
-    hello = _main(_read(root / "site", "blog/2021/05/01/hello.html"))
+    hello = _main(_read(root / "site", "blog/2021/05/01/hello/index.html"))
     assert "Jane Roe" in hello and "Jane Doe" not in hello
     (root / "blog/authors.yml").unlink()
     result = build(load_config(root), BuildOptions(jobs=1, quiet=True))
