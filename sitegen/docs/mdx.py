@@ -43,9 +43,10 @@ ENV_DIALECT = "sitegen_dialect"
 ENV_PARTIALS = "sitegen_mdx_partials"
 #: Lines a JSX tag may span (``<LiteYouTubeEmbed`` with an attribute per line takes four).
 TAG_LINES = 16
-#: JSX elements nested deeper than this are not read as elements (their lines are left out).
+#: JSX elements nested deeper than this are not read as elements (their content is read as
+#: if outside them).
 MAX_DEPTH = 16
-#: Components whose content comes from somewhere else: named in warnings as embeds.
+#: markdown-it's parent type at the top level (where ESM may stand), and inside an element.
 _ROOT, _JSX = "root", "mdx_jsx"
 _ESM = re.compile(r"(?:import|export)[ \t]")
 _PARTIAL = re.compile(r"import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+['\"]([^'\"\n]+\.mdx?)['\"]")
@@ -490,9 +491,32 @@ def _extent(state: StateBlock, found: TagLine, line: int, index: _Index) -> tupl
     first = found.last_line if found.shape == Shape.OPEN_REST else found.last_line + 1
     if not first <= close < state.lineMax or index.depth >= MAX_DEPTH:
         return -1, -1
+    if _outdented_line(state, first) < close:  # the element would leave its container
+        return -1, -1
     indents = [state.sCount[n] for n in range(first, close) if not state.isEmpty(n)]
-    indent = min(indents, default=state.blkIndent)
-    return (close, indent) if indent >= state.blkIndent else (-1, -1)
+    return close, min(indents, default=state.blkIndent)
+
+
+_OUTDENTED = "sitegen_mdx_outdented"
+
+
+def _outdented_line(state: StateBlock, first: int) -> int:
+    """The first non-blank line from ``first`` on indented less than the current block (its
+    container ends there), or ``state.lineMax``. The last search per indentation answers
+    every later one that starts between its start and what it found, so the openers of a
+    container that ends early cost one scan together."""
+    known: dict[int, tuple[int, int, bool]] = state.env.setdefault(_OUTDENTED, {})
+    since, found, outdented = known.get(state.blkIndent, (-1, -1, False))
+    if since <= first <= found:
+        if outdented:  # found is that line: the answer, or past the current block's end
+            return min(found, state.lineMax)
+        if state.lineMax <= found:  # none before found, so none before the block's end
+            return state.lineMax
+    line = first
+    while line < state.lineMax and (state.isEmpty(line) or state.sCount[line] >= state.blkIndent):
+        line += 1
+    known[state.blkIndent] = (first, line, line < state.lineMax)
+    return line
 
 
 def _push_open(state: StateBlock, tag: Tag, lines: list[int]) -> Token:

@@ -30,6 +30,9 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "components nested indented": lambda n: (
         "".join(f"{' ' * (i % 40)}<A>\n" for i in range(n)) + "</A>\n" * n
     ),
+    "elements leaving a list item": lambda n: (
+        "- x\n\n" + "  <A>\n\n" * n + "y\n\n" + "</A>\n\n" * n
+    ),
     "elements unclosed": lambda n: "<Foo>\n\n" * n,
     "elements stray": lambda n: "</Foo>\n\n" * n,
     "elements in a row": lambda n: "<Foo>\nx\n</Foo>\n" * n,
