@@ -46,8 +46,8 @@ TAG_LINES = 16
 #: JSX elements nested deeper than this are not read as elements (their content is read as
 #: if outside them).
 MAX_DEPTH = 16
-#: markdown-it's parent type at the top level (where ESM may stand), and inside an element.
-_ROOT, _JSX = "root", "mdx_jsx"
+#: markdown-it's parent type inside an element.
+_JSX = "mdx_jsx"
 _ESM = re.compile(r"(?:import|export)[ \t]")
 _PARTIAL = re.compile(r"import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+['\"]([^'\"\n]+\.mdx?)['\"]")
 _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
@@ -149,7 +149,9 @@ def esm_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     """``import …``/``export …`` at the start of a top-level line: the statement, to the
     first blank line where its brackets are closed, is hidden (MDX runs it; sitegen does
     not). A default import of a ``.md``/``.mdx`` file is remembered for the warnings."""
-    if state.parentType != _ROOT or state.blkIndent != 0 or state.sCount[start_line] != 0:
+    # the top level: no container is open (markdown-it's parentType is left at "paragraph"
+    # after a paragraph, so the level says it)
+    if state.level != 0 or state.blkIndent != 0 or state.sCount[start_line] != 0:
         return False
     start = state.bMarks[start_line] + state.tShift[start_line]
     if not _ESM.match(state.src, start):

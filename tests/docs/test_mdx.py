@@ -53,6 +53,15 @@ def test_a_statement_runs_until_its_brackets_close_across_blank_lines() -> None:
     assert html == "<p>Shown.</p>\n"
 
 
+def test_statements_after_other_blocks_are_hidden_too() -> None:
+    text = (
+        "Text.\n\n{/* truncate */}\n\nimport { Tweet } from 'react-tweet';\n\n# Title\n\nexport x\n"
+    )
+    assert _html(text).startswith("<p>Text.</p>\n<h1 ")
+    assert "Tweet" not in _html(text) and "export" not in _html(text)
+    assert _warnings(text) == []
+
+
 def test_an_unclosed_statement_ends_at_its_first_blank_line() -> None:
     assert _html("import {\nbroken\n\nShown.\n") == "<p>Shown.</p>\n"
 
