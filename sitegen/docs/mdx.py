@@ -33,6 +33,7 @@ from markdown_it.utils import EnvType, OptionsDict
 from sitegen.docs.blocks import report
 from sitegen.docs.callouts import DOCUSAURUS_LOOKS, TITLE_LINE, title_tokens
 from sitegen.docs.positions import ENV_SOURCE, PageText
+from sitegen.docs.rawlinks import recording_html
 from sitegen.docs.wikilinks import find_closer
 from sitegen.generators import Dialect
 from sitegen.urlgate import allowed_url
@@ -252,6 +253,7 @@ class Expression:
     """An attribute's ``{…}`` value, as written; never evaluated."""
 
     text: str
+    start: int = 0  # where it stands in the text the tag was read from
 
 
 AttrValue = str | Expression | bool
@@ -309,7 +311,7 @@ def _attribute(src: str, i: int, stop: int, attrs: list[tuple[str, AttrValue]]) 
     if src[i] == "{":
         end = _expression_end(src, i, stop)
         if end > 0:
-            attrs.append(("...", Expression(src[i:end])))
+            attrs.append(("...", Expression(src[i:end], i)))
         return end
     key = _NAME.match(src, i, stop)
     if key is None:
@@ -330,7 +332,7 @@ def _attribute(src: str, i: int, stop: int, attrs: list[tuple[str, AttrValue]]) 
     if src[j] == "{":
         end = _expression_end(src, j, stop)
         if end > 0:
-            attrs.append((key.group(), Expression(src[j:end])))
+            attrs.append((key.group(), Expression(src[j:end], j)))
         return end
     return -1
 
@@ -339,6 +341,32 @@ def _expression_end(src: str, i: int, stop: int) -> int:
     js = _Js()
     end = js.feed(src, i, stop, until_closed=True)
     return end if js.closed and end <= stop else -1
+
+
+def jsx_inline(state: StateInline, silent: bool) -> bool:
+    """A tag inside a paragraph with ``{…}`` attributes (``<code style={{…}}>``), which
+    HTML's rules do not read as a tag: the page's own HTML all the same, each expression
+    blanked out (same length, so every position holds), then cleaned as raw HTML is.
+    Read only up to the next ``>`` and only when no ``<`` comes first, so reads never
+    overlap."""
+    src, pos = state.src, state.pos
+    if not src.startswith("<", pos):
+        return False
+    end = find_closer(state, ">", pos + 1)
+    if end < 0 or "{" not in src[pos:end] or "<" in src[pos + 1 : end]:
+        return False
+    tag = read_tag(src, pos, end + 1)
+    if tag is None or tag.end != end + 1:
+        return False
+    if not silent:
+        text = list(src[pos : end + 1])
+        for _, value in tag.attrs:
+            if isinstance(value, Expression):
+                first = value.start - pos
+                text[first : first + len(value.text)] = " " * len(value.text)
+        state.push("html_inline", "", 0).content = "".join(text)
+    state.pos = end + 1
+    return True
 
 
 # --- JSX elements on lines of their own ----------------------------------------------------
@@ -874,6 +902,7 @@ def mdx_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before("fence", "sitegen_mdx_comment", comment_block)
     md.block.ruler.before("html_block", "sitegen_mdx_jsx", jsx_block)
     md.inline.ruler.after("text", "sitegen_mdx_comment", comment_inline)
+    md.inline.ruler.before("html_inline", "sitegen_mdx_jsx", recording_html(jsx_inline))
     md.core.ruler.after("block", "sitegen_mdx", translate)
     md.core.ruler.after("sitegen_alerts", "sitegen_mdx_looks", docusaurus_looks)
     md.core.ruler.after("inline", "sitegen_mdx_embeds", html_embeds)

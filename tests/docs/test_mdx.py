@@ -237,6 +237,23 @@ def test_an_embed_of_a_refused_url_is_left_out_with_a_word() -> None:
     assert warning.code == "mdx" and "<iframe> names no video" in warning.message
 
 
+def test_a_tag_with_expression_attributes_inside_a_paragraph_is_html() -> None:
+    text = (
+        'Input:\n<code style={{display: "block"}}>\n<span style={{color: "#686868"}}># In</span>'
+        ' <a href="x.md" style={{a: 1}}>link</a><br />\n</code>\n'
+    )
+    rec = _page(text)
+    assert rec.html.startswith("<p>Input:\n<code>\n<span># In</span> <a href=")
+    assert "style" not in rec.html and "{{" not in rec.html
+    (link,) = rec.links
+    assert (link.href, link.line, link.column) == (
+        "x.md",
+        3,
+        55,
+    )  # the URL, where an HTML link is placed
+    assert _warnings(text) == []
+
+
 def test_an_mdx_expression_in_text_is_warned_as_one() -> None:
     (warning,) = _warnings("Total: {1 + 1}.\n")
     assert "the MDX expression '{1 + 1}' is not evaluated" in warning.message

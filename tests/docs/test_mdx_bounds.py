@@ -26,6 +26,9 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "tags unterminated string": lambda n: '<Foo a="\n' * n,
     "tags unterminated expression": lambda n: "<Foo a={\n" * n,
     "tags unterminated name": lambda n: "<Foo\n" * n,
+    "inline tags unclosed expressions": lambda n: "x <y z={ " * n,
+    "inline tags before one closer": lambda n: "x <y z={c} " * n + ">",
+    "inline tags in a row": lambda n: "x <y z={{a: 1}}>w</y> " * n,
     "tabs nested": lambda n: "<Tabs>\n<TabItem value='a'>\n\n" * n + "</TabItem>\n</Tabs>\n\n" * n,
     "components nested indented": lambda n: (
         "".join(f"{' ' * (i % 40)}<A>\n" for i in range(n)) + "</A>\n" * n
