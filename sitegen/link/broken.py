@@ -7,9 +7,12 @@ finding, the broken-links page and the build's count all derive from it. Never r
 
 from __future__ import annotations
 
+import posixpath
+import re
 from typing import NamedTuple
 
 from sitegen.diagnostics import Diagnostic, Level
+from sitegen.paths import PAGE_SUFFIXES
 
 #: The kinds of broken link (``BrokenLink.check``), each also the code of its diagnostic.
 BROKEN_LINK = "broken-link"
@@ -21,6 +24,37 @@ AMBIGUOUS_WIKILINK = "ambiguous-wikilink"
 #: makes no edge. Kept apart from the broken ones (``Linked.loopback``), never a warning: the
 #: ``loopback-link`` check (default ``ignore``) reports it to whoever asks.
 LOOPBACK_LINK = "loopback-link"
+
+
+#: Not broken either: in an Obsidian vault, a link to a note that no file of the vault holds
+#: is an *unresolved link*, a placeholder for a note still to write (Obsidian creates it when
+#: the link is clicked; Obsidian Publish shows the text, styled, with no href). One info line
+#: each, never a warning nor a ``sitegen check`` error (content/guides/obsidian.md).
+UNRESOLVED_NOTE = "unresolved-note"
+
+#: The end of a file name that makes it a file rather than a note: a dot, a letter, then
+#: letters and digits (``.png``, ``.pdf``, ``.mp4``, ``.canvas``). ``Release 1.5`` or
+#: ``Mr. Smith`` names a note, as Obsidian reads it (it adds ``.md`` to such a name).
+_FILE_EXTENSION = re.compile(r"\.[a-z][a-z0-9]{0,9}")
+
+
+def names_a_note(path: str) -> bool:
+    """Whether a link's path (its fragment left out) names a note of a vault: a name with no
+    file extension or a page's (``Example``, ``Example.md``), not an attachment
+    (``diagram.png``) nor a folder (``guides/``). A missing attachment stays a broken link."""
+    path = path.strip()
+    if not path or path.endswith("/"):
+        return False
+    ext = posixpath.splitext(posixpath.basename(path))[1].lower()
+    return ext in PAGE_SUFFIXES or _FILE_EXTENSION.fullmatch(ext) is None
+
+
+def unresolved_message(written: str) -> str:
+    """The ``unresolved-note`` info line (``written`` is the link's note as written)."""
+    return (
+        f"'{written}' names no note of the vault; shown as unresolved text, as Obsidian "
+        "Publish does"
+    )
 
 
 def loopback_message(what: str, written: str) -> str:

@@ -93,6 +93,8 @@ class Outcome(StrEnum):
     IGNORED = "ignored"  # mailto:, tel:, empty …: not an edge
     UNRESOLVED = "unresolved"  # an autoref nothing knows: its text, not a link
     TEMPLATE = "template"  # {{ x.url }}, {% url %}: the generator's to fill in, kept as written
+    #: A vault's note that no file holds yet: shown as text, a missing node, not broken.
+    UNRESOLVED_NOTE = "unresolved-note"
 
 
 class Rule(StrEnum):
@@ -116,6 +118,7 @@ class Rule(StrEnum):
     AUTOREF = "autoref"  # a code symbol's dotted name
     INVENTORY = "inventory"  # a name of an objects.inv inventory
     ANCHOR = "anchor"  # the fragment among the target's ids or lines
+    UNRESOLVED_NOTE = "unresolved-note"  # a vault's note not written yet (Obsidian)
     SUGGESTION = "suggestion"  # what "Did you mean" names
 
 

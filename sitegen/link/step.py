@@ -32,8 +32,11 @@ from sitegen.link.broken import (
     BROKEN_LINK,
     LOOPBACK_LINK,
     MISSING_REL_TARGET,
+    UNRESOLVED_NOTE,
     BrokenLink,
     loopback_message,
+    names_a_note,
+    unresolved_message,
 )
 from sitegen.link.docusaurus import docs_links
 from sitegen.link.embeds import Embeds, plan_embeds
@@ -78,7 +81,12 @@ _OUTCOME_KIND = {
     Outcome.EXTERNAL: NodeKind.EXTERNAL,
     Outcome.MISSING: NodeKind.MISSING,
     Outcome.OUTSIDE: NodeKind.MISSING,
+    # A vault's note not written yet stays a node with its edges, as Obsidian's graph view
+    # draws it: kind "missing" (no file holds it), so graph.md keeps its kinds.
+    Outcome.UNRESOLVED_NOTE: NodeKind.MISSING,
 }
+#: The kinds of link an Obsidian vault resolves as notes: a markdown link or a wikilink.
+_NOTE_LINKS = frozenset({LinkKind.INLINE, LinkKind.REFERENCE, LinkKind.WIKILINK, LinkKind.EMBED})
 
 
 @dataclass
@@ -206,6 +214,10 @@ class _Linker:
             self._through_redirect(path, link, res)
         if res.others:
             self._ambiguous_name(path, link, res)
+        if res.outcome is Outcome.MISSING and self._unresolved_note(link, res):
+            res = replace(res, outcome=Outcome.UNRESOLVED_NOTE)
+            msg = unresolved_message(_note_written(link))
+            self.diag(path, link.line, link.column, msg, UNRESOLVED_NOTE, Level.INFO)
         href = not link.is_image  # every other kind of link is an href (LinkKind)
         if res.outcome is Outcome.IGNORED and not allowed_url(  # pathname:// is its url
             res.url or link.href, image=link.is_image, href=href
@@ -222,6 +234,24 @@ class _Linker:
             occ = Occurrence(link.offset, link.line, link.column, res.fragment)
             edge.label, edge.anchor, edge.occurrences = link.label, link.anchor, [occ]
         return res, edge
+
+    def _unresolved_note(self, link: Link, res: Resolved) -> bool:
+        """Whether a missing target is a vault's unresolved link: a note (not an attachment)
+        that no file of the vault holds, after every lookup (path, name, title, aliases). Such
+        a link is Obsidian's placeholder for a note to write, never an error
+        (content/guides/obsidian.md#unresolved-links); outside a vault, it is broken."""
+        if self.index.vault is None or link.kind not in _NOTE_LINKS:
+            return False
+        if self.why_unread is not None and self.why_unread(res.looked_up):
+            return False  # the file is there, only not published: the broken link says why
+        is_note = names_a_note(_note_written(link))
+        said = (
+            "a note no file of the vault holds: an unresolved link, shown as its text"
+            if is_note
+            else "not a note (a file, a folder): a missing target"
+        )
+        self.trace.step(Rule.UNRESOLVED_NOTE, said, res.looked_up if is_note else "")
+        return is_note
 
     def _ambiguous_name(self, path: str, link: Link, res: Resolved) -> None:
         """A vault's file found by a name that several files have: the shortest path is
@@ -579,6 +609,15 @@ class _Linker:
         msg = f"link '{written}': no heading or line '#{fragment}' in the target"
         msg += f". Did you mean '#{near}'?" if near else ""
         self.report(BrokenLink(path, line, col, BROKEN_ANCHOR, written, msg))
+
+
+def _note_written(link: Link) -> str:
+    """The note a link names, as written: a wikilink's name, a markdown link's decoded path
+    (the heading or fragment left out)."""
+    target = link.href.partition("#")[0]
+    if link.kind in (LinkKind.WIKILINK, LinkKind.EMBED):
+        return target.strip()
+    return unquote(target.partition("?")[0]).strip()
 
 
 def _as_written(content: str, repo_path: str) -> str:

@@ -43,7 +43,7 @@ def test_a_wikilink_may_name_a_note_by_one_of_its_aliases() -> None:
         (Outcome.INTERNAL, "/Home.md"),
         (Outcome.INTERNAL, "/Other.md"),
         (Outcome.INTERNAL, "/Other.md"),
-        (Outcome.MISSING, "/Nobody.md"),
+        (Outcome.UNRESOLVED_NOTE, "/Nobody.md"),  # a note not written yet (issue 29, point 4)
     ]
 
 

@@ -302,7 +302,9 @@ def substitute_links(
         url = _link_href(res, link.href, from_out, graph, addresses)
         quote, classes = m.group(3) or "", m.group(4)
         allowed = allowed_url(url, image=link.is_image, href=not link.is_image)
-        if res.outcome is Outcome.UNRESOLVED or not allowed:
+        if res.outcome is Outcome.UNRESOLVED_NOTE and quote:
+            return _UNRESOLVED + quote  # the link becomes its text (unresolved_spans)
+        if res.outcome in (Outcome.UNRESOLVED, Outcome.UNRESOLVED_NOTE) or not allowed:
             written = _REFUSED if quote else "#"  # the link stays as its text
         else:
             written = htmlmod.escape(url, quote=True)
@@ -312,6 +314,7 @@ def substitute_links(
         return written + quote + (f' class="{classes}"' if classes is not None else "")
 
     body = _LINK_MARK.sub(repl, rec.html)
+    body = unresolved_spans(body) if _UNRESOLVED in body else body
     # A refused URL's attribute goes whole: the link stays as its text (rare, so a second
     # pass only then; the marks pattern starts with a literal, which keeps the first fast).
     return _REFUSED_ATTRIBUTE.sub("", body) if _REFUSED in body else body
@@ -323,6 +326,34 @@ def substitute_links(
 _LINK_MARK = re.compile(r'(sglink-[0-9a-f]{16}-)(\d+)(")?(?: class="([^"]*)")?')
 _REFUSED = "\ue002"
 _REFUSED_ATTRIBUTE = re.compile(' (?:href|src)="\ue002"')
+
+
+_UNRESOLVED = "\ue003"
+_UNRESOLVED_HREF = ' href="\ue003"'
+_LINK_INSIDE = re.compile(r"<a[\s>]", re.IGNORECASE)
+
+
+def unresolved_spans(body: str) -> str:
+    """Each link to a vault's note not written yet as its text in ``<span class="unresolved
+    muted">``, with no href: Obsidian Publish's unresolved link, a placeholder, never a
+    broken link (content/guides/obsidian.md#unresolved-links). The ``muted`` style is the
+    theme's own (no new CSS: tests/site/test_budget.py). One pass of ``find`` calls, linear
+    in the page; a label holding raw HTML ``<a>`` keeps its element, without the href."""
+    out: list[str] = []
+    pos = 0
+    while (at := body.find(_UNRESOLVED_HREF, pos)) >= 0:
+        start, tag_end = body.rfind("<a", pos, at), body.find(">", at)
+        close = body.find("</a>", tag_end) if tag_end >= 0 else -1
+        if start < 0 or close < 0 or ">" in body[start:at]:
+            break  # not the element markdown-it writes: the href goes below, the text stays
+        label = body[tag_end + 1 : close]
+        if _LINK_INSIDE.search(label):
+            out += [body[pos:at], body[at + len(_UNRESOLVED_HREF) : close + 4]]
+        else:
+            out += [body[pos:start], '<span class="unresolved muted">', label, "</span>"]
+        pos = close + 4
+    out.append(body[pos:])
+    return "".join(out).replace(_UNRESOLVED_HREF, "").replace(_UNRESOLVED, "")
 
 
 def scrollable_boxes(body: str) -> str:
