@@ -353,7 +353,8 @@ def jsx_inline(state: StateInline, silent: bool) -> bool:
     if not src.startswith("<", pos):
         return False
     end = find_closer(state, ">", pos + 1)
-    if end < 0 or "{" not in src[pos:end] or "<" in src[pos + 1 : end]:
+    # the search for "<" stops at the next one: never a scan of the paragraph per tag
+    if end < 0 or src.find("<", pos + 1, end) >= 0 or src.find("{", pos, end) < 0:
         return False
     tag = read_tag(src, pos, end + 1)
     if tag is None or tag.end != end + 1:
