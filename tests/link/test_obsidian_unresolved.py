@@ -194,6 +194,9 @@ def test_check_passes_and_the_page_shows_text(tmp_path: Path) -> None:
     assert spans == ["Example", "Section name", "Custom name", "Section"]
     assert 'href="Example' not in html and not _BROKEN.findall(html)
     assert 'href="Other.html"' in html and 'href="Other.html#details"' in html
+    explain = sitegen("explain", "vault/Home.md:5:1", root=root)
+    assert "  result: unresolved-note /Example.md\n" in explain.out, explain.out
+    assert f"  info: 'Example.md' {INFO}" in explain.out
     graph = parse_graph_md((root / "site/graph.md").read_text())
     assert graph.errors == []
     assert ("/Example.md", "missing") in {(n.id, str(n.kind)) for n in graph.nodes}
