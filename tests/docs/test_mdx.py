@@ -350,3 +350,20 @@ def test_a_page_cached_without_the_dialect_is_read_again_in_it() -> None:
     assert "import" not in read.html
     (again,) = extract_pages(files, 1, Progress(enabled=False), lambda p, k: cache.get((p, k)))
     assert "import" in again.html
+
+
+def test_the_mdx_parser_renders_the_same_with_its_rules_gated_or_not() -> None:
+    from sitegen.docs.markdown import _parser
+
+    page = "\n\n".join(
+        ["import A from './a.mdx'", _TABS, _FENCE, ":::caution\n\nD\n\n:::", "<A />", "T {/* c */}"]
+    )
+    parser = _parser(MDX)
+    gated = _html(page)
+    gates, parser.gates = parser.gates, None
+    try:
+        assert gates is not None
+        gates.open_all()
+        assert _html(page) == gated
+    finally:
+        parser.gates = gates
