@@ -852,6 +852,8 @@ def render_component_open(
     its ``text``) shown first, since it is text a reader would have seen."""
     tag: Tag = tokens[idx].meta["tag"]
     shown = tag.text("title") or tag.text("text") or ""
+    if tag.self_closing and not shown:  # nothing to keep: no empty box either
+        return ""
     head = f'<p class="mdx-title"><strong>{escapeHtml(shown)}</strong></p>\n' if shown else ""
     return f'<div class="mdx-component">\n{head}'
 
@@ -859,7 +861,9 @@ def render_component_open(
 def render_component_close(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
-    return "</div>\n"
+    tag: Tag = tokens[idx].meta["tag"]
+    empty = tag.self_closing and not (tag.text("title") or tag.text("text"))
+    return "" if empty else "</div>\n"
 
 
 def _fixed(html: str) -> Render:

@@ -180,6 +180,13 @@ def test_a_component_keeps_its_content_and_title_with_one_warning_per_name() -> 
     assert "Vue" not in " ".join(w.message for w in warnings)
 
 
+def test_a_self_closing_component_shows_its_text_or_nothing() -> None:
+    assert _html('<Note text="Read me" />\n') == (
+        '<div class="mdx-component">\n<p class="mdx-title"><strong>Read me</strong></p>\n</div>\n'
+    )
+    assert _html("<Warning />\n\nAfter.\n") == "<p>After.</p>\n"
+
+
 def test_vitepress_components_keep_the_vue_wording() -> None:
     warnings = _warnings('And <Badge text="b" />.\n', Dialect.NONE)
     assert [w.code for w in warnings] == ["unsupported-syntax"]
