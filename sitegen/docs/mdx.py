@@ -40,6 +40,8 @@ from sitegen.urlgate import allowed_url
 
 #: Key in ``env`` of the ``Dialect`` a page is read in (sitegen/docs/markdown.py sets it).
 ENV_DIALECT = "sitegen_dialect"
+#: Token meta key: the ``{…}`` values of an inline tag's ``src``/``href``, not evaluated.
+LOST_URLS = "sitegen_mdx_lost_urls"
 #: Key in ``env`` of the components the page imports from markdown files: name -> path.
 ENV_PARTIALS = "sitegen_mdx_partials"
 #: Lines a JSX tag may span (``<LiteYouTubeEmbed`` with an attribute per line takes four).
@@ -365,7 +367,12 @@ def jsx_inline(state: StateInline, silent: bool) -> bool:
             if isinstance(value, Expression):
                 first = value.start - pos
                 text[first : first + len(value.text)] = " " * len(value.text)
-        state.push("html_inline", "", 0).content = "".join(text)
+        token = state.push("html_inline", "", 0)
+        token.content = "".join(text)
+        # an address that only running the page would give: warned (sitegen/docs/unsupported.py)
+        lost = [v.text for k, v in tag.attrs if k in ("src", "href") and isinstance(v, Expression)]
+        if lost:
+            token.meta[LOST_URLS] = lost
     state.pos = end + 1
     return True
 

@@ -16,7 +16,7 @@ from markdown_it.token import Token
 
 from sitegen.docs.blocks import report
 from sitegen.docs.components import component_names
-from sitegen.docs.mdx import ENV_PARTIALS, is_mdx
+from sitegen.docs.mdx import ENV_PARTIALS, LOST_URLS, is_mdx
 from sitegen.docs.positions import ENV_SOURCE, PageText
 
 #: (pattern, what it is) for text in paragraphs; each is one kind, warned once per page.
@@ -122,6 +122,7 @@ def report_unsupported(state: StateCore) -> None:
                 if child.type == "html_inline":
                     at = source.line_starts[token.map[0]]
                     _components(found, source, at, child.content, mdx)
+                    _lost_urls(found, source, at, child.meta.get(LOST_URLS))
         elif token.type == "fence" and _MYST_FENCE.match(token.info.strip()):
             written = f"```{token.info.strip()}"
             found.add(
@@ -169,6 +170,18 @@ def _components(
             f"component:{name}",
             at if at >= 0 else start,
             f"the Vue component <{name}> is not run; its text is kept, its other content is not",
+        )
+
+
+def _lost_urls(found: _Found, source: PageText, start: int, lost: object) -> None:
+    """``<img src={require('./a.png').default} />``: the address is an expression."""
+    for text in lost if isinstance(lost, list) else ():
+        at = source.text.find(text, start)
+        found.add(
+            f"lost-url:{text}",
+            at if at >= 0 else start,
+            f"the MDX expression '{str(text)[:80]}' gives a tag its address; it is not "
+            "evaluated, so the tag has none (write the path as a string)",
         )
 
 

@@ -261,6 +261,13 @@ def test_a_tag_with_expression_attributes_inside_a_paragraph_is_html() -> None:
     assert _warnings(text) == []
 
 
+def test_an_address_given_by_an_expression_is_warned() -> None:
+    text = "See <img src={require('./a.png').default} alt=\"a\" /> here.\n"
+    assert "require" not in _html(text)
+    (warning,) = _warnings(text)
+    assert warning.col == 14 and "'{require('./a.png').default}' gives a tag" in warning.message
+
+
 def test_an_mdx_expression_in_text_is_warned_as_one() -> None:
     (warning,) = _warnings("Total: {1 + 1}.\n")
     assert "the MDX expression '{1 + 1}' is not evaluated" in warning.message
