@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sitegen.docs.slug import github_slug
+from sitegen.link.broken import names_a_note
 from sitegen.link.rules import NO_TRACE, Outcome, Rejected, Resolved, Rule, SiteIndex, Trace
 from sitegen.paths import PAGE_SUFFIXES, content_relative, content_repo_path
 
@@ -78,7 +79,9 @@ def resolve_wikilink(
         return WikiTarget(Resolved(Outcome.SELF, fragment=fragment))
     matches = _written_first(_matches(key, names, trace), index.generated, trace)
     if not matches:
-        looked = content_repo_path(names.content, written + ".md")
+        # [[clip.mp4]] looked for clip.mp4, not clip.mp4.md: only a note's name gets .md.
+        note = written if written.lower().endswith(PAGE_SUFFIXES) else written + ".md"
+        looked = content_repo_path(names.content, note if names_a_note(written) else written)
         return WikiTarget(Resolved(Outcome.MISSING, index.missing_node(looked), fragment, looked))
     chosen = _nearest(matches, from_path)
     others = tuple(m for m in matches if m != chosen)

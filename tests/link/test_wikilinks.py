@@ -89,6 +89,11 @@ def test_missing_and_self(index: SiteIndex) -> None:
     missing = resolve_wikilink("Nowhere", "content/index.md", names, index)
     assert missing.resolved.outcome is Outcome.MISSING
     assert missing.resolved.looked_up == "content/Nowhere.md"
+    # A missing attachment is looked for as itself, a missing note with .md.
+    clip = resolve_wikilink("clip.mp4#t=3", "content/index.md", names, index)
+    assert clip.resolved.looked_up == "content/clip.mp4"
+    release = resolve_wikilink("Release 1.5", "content/index.md", names, index)
+    assert release.resolved.looked_up == "content/Release 1.5.md"
     self_link = resolve_wikilink("#Intro", "content/index.md", names, index)
     assert self_link.resolved.outcome is Outcome.SELF
     assert self_link.resolved.fragment == "intro"
