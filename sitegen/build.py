@@ -6,6 +6,7 @@ plain records to the next; only crawl reads input and only emit (and the store) 
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import sys
@@ -175,7 +176,9 @@ def _build_locked(
     with progress, long_lived_objects():
         # 1. crawl: the only step that reads the project
         timings = _Timings()
-        found = crawl(config, includes=include_names)
+        # an MDX page's partials are includes too (content/syntax/docusaurus.md)
+        dialect = config.generator.dialect if config.generator else Dialect.NONE
+        found = crawl(config, includes=functools.partial(include_names, dialect=dialect))
         # 1b. the peers' graph.md (or their stored copies): part of the input
         peers = read_peers(config, options.offline)
         fingerprint = build_fingerprint(config, found)

@@ -1,5 +1,7 @@
 """Includes of other generators read like snippets: VitePress ``<<< @/file`` code imports and
-``<!--@include: file-->``, markdown-include ``{!file!}`` and mkdocs-macros ``{% include "file" %}``.
+``<!--@include: file-->``, markdown-include ``{!file!}`` and mkdocs-macros ``{% include "file" %}``,
+and in MDX (``Dialect.MDX``) a partial: ``<X />`` alone on its line, ``X`` imported from a
+``.md``/``.mdx`` file (content/syntax/docusaurus.md).
 
 Each is replaced by its file's text before the page is parsed, and positions map back as
 snippets' do (content/syntax/includes.md). Never reads a file: the crawl reads the names
@@ -27,6 +29,7 @@ from sitegen.docs.snippets import (
     splice,
     too_long_number,
 )
+from sitegen.generators import Dialect
 
 #: ``<<< @/file#region{1,3 lang} [title]`` on a line of its own (VitePress code import): the
 #: rest of the line is read by ``_code_import_parts``, from the right as VitePress reads it.
@@ -42,6 +45,21 @@ MARKDOWN_INCLUDE = re.compile(
 #: mkdocs-macros (Jinja) ``{% include "file" %}``, quoted: the unquoted Jekyll form is not it.
 MACROS_INCLUDE = re.compile(
     rb"\{%-?[ \t]*include[ \t]+(?P<q>[\"'])(?P<path>[^\"'\r\n]+)(?P=q)[ \t]*-?%\}"
+)
+#: An MDX default import of a markdown file by a relative path, on one line of its own:
+#: ``import Warning from '../_Warning.mdx';``. Anchored at a line's start, one read a line.
+_MDX_IMPORT = re.compile(
+    rb"^import[ \t]+(?P<name>[A-Za-z_$][\w$]*)[ \t]+from[ \t]+(?P<q>['\"])"
+    rb"(?P<path>\.{1,2}/[^'\"\r\n]*\.mdx?)(?P=q)[ \t;]*\r?$",
+    re.MULTILINE,
+)
+#: Any one-line ``import … from '…'`` of a partial: MDX runs it, sitegen leaves it out.
+_IMPORT_LINE = re.compile(rb"^import[ \t][^\r\n]*['\"][ \t;]*\r?$", re.MULTILINE)
+#: A self-closing JSX element alone on its line, ``<Warning />`` or ``<Warning a="b" />``
+#: (its attributes are not read). One anchored read a line: the run to ``/>`` is the line's.
+_MDX_ELEMENT = re.compile(
+    rb"^(?P<indent>[ \t]*)<(?P<name>[A-Za-z_$][\w$]*)(?:[ \t][^\r\n]*)?/>[ \t]*(?=\r?$)",
+    re.MULTILINE,
 )
 _FENCE = re.compile(rb"^[ \t]*(?P<mark>`{3,}|~{3,})(?P<rest>.*)$")
 _FENCE_TEXT = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -74,6 +92,7 @@ _MARKERS = tuple(
 _NOT_FOUND = (
     "no such file inside the project (read from the page's folder, or the content folder for '@/')"
 )
+_NOT_FOUND_PARTIAL = "no such file inside the project (read from the page's folder)"
 _NOT_FOUND_BY_NAME = (
     "no such file inside the project "
     "(read from the project root, the content folder, then the folder of mkdocs.yml)"
@@ -97,15 +116,18 @@ class _Found:
     title: str = ""
     escaped: bytes | None = None  # shown as written (without its escape) instead
     problem: str | None = None  # why it is left out, though written as an include
+    component: str = ""  # an MDX partial's name, as its element writes it
 
 
-def include_names(page: str, data: bytes) -> list[str]:
+def include_names(page: str, data: bytes, dialect: Dialect = Dialect.NONE) -> list[str]:
     """Every name a page's includes ask the crawl to read, snippets' first, in page order.
     A name is a path from the root, content folder or mkdocs.yml's folder as snippets are
     read; ``@/x`` from the content folder only, ``/x`` from the project root only. Only
-    the first ``MAX_INCLUDES`` of each family are read (``expand_includes`` says so)."""
+    the first ``MAX_INCLUDES`` of each family are read (``expand_includes`` says so).
+    ``dialect``: the generator record's; with ``Dialect.MDX`` a page's partials are
+    includes too."""
     names = snippet_names(data)
-    found = _includes(page, data)[:MAX_INCLUDES]
+    found = _includes(page, data, dialect)[:MAX_INCLUDES]
     names += [f.name for f in found if f.escaped is None and f.problem is None]
     return names
 
@@ -117,12 +139,14 @@ def expand_includes(
     unread: Mapping[str, str] | None = None,
     paths: Mapping[str, str] | None = None,
     more: Sequence[Replacement] = (),
+    dialect: Dialect = Dialect.NONE,
 ) -> Expanded | None:
     """The page with its snippets and includes in place, or None when it has neither.
     ``more`` are the page's other replacements (its ``:::`` API blocks), spliced in the
-    same pass so that every position maps back through one splice."""
+    same pass so that every position maps back through one splice. ``dialect`` as for
+    ``include_names``."""
     found = snippet_replacements(data, files, unread, page=page, paths=paths) + list(more)
-    includes = _includes(page, data)
+    includes = _includes(page, data, dialect)
     for inc in includes[:MAX_INCLUDES]:
         found.append(_replacement(inc, files, unread or {}, page, paths or {}))
     found += over_the_limit([(f.start, f.end) for f in includes[MAX_INCLUDES:]], "includes")
@@ -182,13 +206,14 @@ class _Page:
         return self.data[self.starts[line] : start]
 
 
-def _includes(page: str, data: bytes) -> list[_Found]:
+def _includes(page: str, data: bytes, dialect: Dialect = Dialect.NONE) -> list[_Found]:
     """Every include the page writes, in page order."""
-    if b"<<<" not in data and _INCLUDE_MARK not in data and b"{" not in data:
+    mdx = bool(dialect & Dialect.MDX) and b"import" in data
+    if b"<<<" not in data and _INCLUDE_MARK not in data and b"{" not in data and not mdx:
         return []
     text = _Page(data)
     folder = posixpath.dirname(page)
-    found: list[_Found] = []
+    found: list[_Found] = list(_partials(text, folder)) if mdx else []
     for m in CODE_IMPORT.finditer(data) if b"<<<" in data else ():
         if not text.fenced(m.start()) and (inc := _code_import(m, folder)) is not None:
             found.append(inc)
@@ -201,6 +226,45 @@ def _includes(page: str, data: bytes) -> list[_Found]:
             found.append(_by_name(m, "macros include", text))
     found.sort(key=lambda f: f.start)
     return found
+
+
+def _partial_imports(text: _Page) -> dict[str, str]:
+    """The components a page (or partial) imports from markdown files: name -> the path as
+    written. The first import of a name counts, as the page's warnings read them."""
+    imports: dict[str, str] = {}
+    for m in _MDX_IMPORT.finditer(text.data):
+        if not text.fenced(m.start()):
+            imports.setdefault(_text(m.group("name")), _text(m.group("path")))
+    return imports
+
+
+def _partial_elements(text: _Page, imports: Mapping[str, str]) -> Iterator[re.Match[bytes]]:
+    """Each ``<X />`` alone on its line outside fenced code, ``X`` one of ``imports``."""
+    if not imports:
+        return
+    for m in _MDX_ELEMENT.finditer(text.data):
+        if _text(m.group("name")) in imports and not text.fenced(m.start()):
+            yield m
+
+
+def _partials(text: _Page, folder: str) -> Iterator[_Found]:
+    """Each MDX partial element of the page, read from the page's folder as Docusaurus
+    resolves a relative import (content/syntax/docusaurus.md). Its attributes (props) are
+    not read: MDX would evaluate them."""
+    imports = _partial_imports(text)
+    for m in _partial_elements(text, imports):
+        name = _text(m.group("name"))
+        path = imports[name]
+        indent = m.group("indent")
+        yield _Found(
+            m.start(),
+            m.end(),
+            "MDX partial",
+            path,
+            _relative_name(path, folder),
+            indent,
+            component=name,
+        )
 
 
 def _md_includes(text: _Page, folder: str) -> Iterator[_Found]:
@@ -391,6 +455,8 @@ def _replacement(
     if inc.escaped is not None:
         return Replacement(inc.start, inc.end, inc.escaped)
     what = f"{inc.kind} '{shown(inc.written)}'"
+    if inc.component:
+        what = f"{inc.kind} <{shown(inc.component)}> (imported from '{shown(inc.written)}')"
     body = files.get(inc.name)
     if inc.problem is not None:
         return Replacement(inc.start, inc.end, b"", f"{what}: {inc.problem}")
@@ -398,7 +464,11 @@ def _replacement(
         return Replacement(inc.start, inc.end, b"", f"{what}: the page includes itself")
     if body is None:
         why = unread.get(inc.name) or (
-            _NOT_FOUND_BY_NAME if inc.name == inc.written else _NOT_FOUND
+            _NOT_FOUND_PARTIAL
+            if inc.component
+            else _NOT_FOUND_BY_NAME
+            if inc.name == inc.written
+            else _NOT_FOUND
         )
         return Replacement(inc.start, inc.end, b"", f"{what}: {why}")
     lines = body.decode("utf-8", "replace").replace("\r\n", "\n").split("\n")
@@ -415,8 +485,11 @@ def _replacement(
     problem = None
     if inc.kind == "code import":
         lines = _fenced(lines, inc)
-    elif inc.kind == "include":
-        lines, problem = _without_nested(lines, what)
+    elif inc.kind in ("include", "MDX partial"):
+        if inc.component:
+            lines, problem = _partial_body(lines, what)
+        else:
+            lines, problem = _without_nested(lines, what)
         if inc.name in paths:
             lines = _rebased(lines, posixpath.dirname(paths[inc.name]), posixpath.dirname(page))
     return Replacement(inc.start, inc.end, _indented(lines, inc.indent), problem)
@@ -443,6 +516,35 @@ def _without_nested(lines: list[str], what: str) -> tuple[list[str], str | None]
     said = f"{what}: its own include '{shown(written)}'{more} is left out: sitegen reads "
     said += "includes one level deep"
     return b"".join(kept).decode("utf-8", "replace").split("\n"), said
+
+
+def _partial_body(lines: list[str], what: str) -> tuple[list[str], str | None]:
+    """An MDX partial's lines as Docusaurus shows them: without its front matter and its
+    one-line imports, and without the partials it uses in turn, with the warning that says
+    so (sitegen reads includes one level deep, content/syntax/docusaurus.md)."""
+    if lines and lines[0].rstrip() == "---":
+        end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), -1)
+        lines = lines[end + 1 :] if end > 0 else lines
+    text = _Page("\n".join(lines).encode())
+    if b"import" not in text.data:
+        return lines, None
+    nested = list(_partial_elements(text, _partial_imports(text)))
+    cut = [(m.start(), m.end()) for m in nested]
+    cut += [
+        (m.start(), m.end()) for m in _IMPORT_LINE.finditer(text.data) if not text.fenced(m.start())
+    ]
+    kept, pos = [], 0
+    for start, end in sorted(cut):
+        kept.append(text.data[pos:start])
+        pos = end
+    kept.append(text.data[pos:])
+    lines = b"".join(kept).decode("utf-8", "replace").split("\n")
+    if not nested:
+        return lines, None
+    more = f" ({len(nested) - 1} more)" if len(nested) > 1 else ""
+    name = _text(nested[0].group("name"))
+    said = f"{what}: its own partial <{shown(name)}>{more} is left out: sitegen reads "
+    return lines, said + "includes one level deep"
 
 
 #: A relative destination in markdown (``](dest``, ``[ref]: dest``) or HTML (``src="dest"``).

@@ -66,6 +66,7 @@ def extract_pages(
                 unread_snippets,
                 snippet_paths,
                 _api_blocks(f, api, api_options, api_sources),
+                dialect,
             )
         )
         is not None
