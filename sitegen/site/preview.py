@@ -19,7 +19,7 @@ from sitegen.docs.includes import include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
-from sitegen.generators import SlugStyle
+from sitegen.generators import Dialect, SlugStyle
 from sitegen.link.addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
 from sitegen.link.anchor_aliases import lasting_anchors
 from sitegen.link.rules import SiteIndex
@@ -69,10 +69,14 @@ class Preview:
         site = self.site
         node = SitePath.page(path, site.result.config.content_rel).node
         old = site.pages_by_node.get(node)
-        if old is None or old.path != path or include_names(path, data):
-            return None
         config = site.result.config
-        rec = extract_page(path, data, RawHtml(config.raw_html), SlugStyle(config.slugs))
+        # read as the build reads it: in the generator record's dialect (a Docusaurus page
+        # as MDX, content/syntax/docusaurus.md), whose partials are includes too
+        dialect = config.generator.dialect if config.generator else Dialect.NONE
+        if old is None or old.path != path or include_names(path, data, dialect):
+            return None
+        raw_html, slugs = RawHtml(config.raw_html), SlugStyle(config.slugs)
+        rec = extract_page(path, data, raw_html, slugs, dialect)
         shown = self._with(rec)
         if _addressed(rec) != _addressed(old):
             return None  # a new address moves files and links: the build decides
