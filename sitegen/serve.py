@@ -36,6 +36,7 @@ from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
 from sitegen.crawl import Crawl, Reads, build_reads
 from sitegen.docs.includes import include_names
+from sitegen.generators import Dialect
 from sitegen.ownership import OUTPUT_MARKER
 from sitegen.paths import is_within
 from sitegen.result import BuildResult
@@ -266,7 +267,9 @@ class Builder:
             return True, [f"error: {exc}"], None
         except Exception as exc:  # noqa: BLE001 - serve must outlive any failed build
             return True, [f"error: the build failed: {type(exc).__name__}: {exc}"], None
-        self.snippets = included_names(result.crawl)
+        generator = self.config.generator
+        dialect = generator.dialect if generator is not None else Dialect.NONE
+        self.snippets = included_names(result.crawl, dialect)
         lines = [d.format() for d in result.diagnostics]
         if not self.quiet:
             lines.append(f"sitegen: {'full rebuild: ' if full else ''}{result.summary()}")
@@ -349,10 +352,13 @@ def _bytes_of(path: Path) -> bytes | None:
 # ---------------------------------------------------------------------------- watching
 
 
-def included_names(found: Crawl) -> frozenset[str]:
+def included_names(found: Crawl, dialect: Dialect = Dialect.NONE) -> frozenset[str]:
     """Every name a page's snippets and includes give, read or not: a file created at one is
-    read."""
-    return frozenset(name for page in found.pages for name in include_names(page.path, page.data))
+    read. ``dialect`` is the generator record's: a Docusaurus page's MDX partials are
+    includes too (content/syntax/docusaurus.md#partials)."""
+    return frozenset(
+        name for page in found.pages for name in include_names(page.path, page.data, dialect)
+    )
 
 
 def site_stamps(out: Path) -> dict[str, str]:

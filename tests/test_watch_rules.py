@@ -300,3 +300,23 @@ def test_a_generators_config_beside_the_content_rebuilds_everything(tmp_path: Pa
     assert Path(os.path.realpath(root / "docs/_config.yml")) in files
     assert build_reads(config, root / "docs/_config.yml", (), files) is Reads.BYTES
     assert Path(os.path.realpath(root / "docs/index.md")) not in files
+
+
+def test_a_docusaurus_partial_is_read_and_watched(tmp_path: Path) -> None:
+    # An MDX partial (_part.mdx, not a page of Docusaurus) is an include of the page that
+    # imports it: serve rebuilds when it is saved (content/syntax/docusaurus.md#partials).
+    files = {
+        "website/docusaurus.config.js": "module.exports = { presets: [['classic', {"
+        " docs: { path: '../docs' } }]] };\n",
+        "docs/intro.md": "import Part from './_part.mdx'\n\n# Intro\n\n<Part />\n",
+        "docs/_part.mdx": "Shared words.\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    config = load_config(tmp_path)
+    assert config.generator is not None
+    found = crawl(config, includes=include_names)
+    names = included_names(found, config.generator.dialect)
+    reads = build_reads(config, tmp_path / "docs/_part.mdx", names, config_files(config, None))
+    assert reads is Reads.BYTES
