@@ -34,13 +34,20 @@ def export(rev: str | None, dest: Path) -> Path:
     """The sitegen package of ``rev`` (None: the work tree) in ``dest``; the folder to put
     first on PYTHONPATH."""
     dest.mkdir(parents=True)
+    # The templates ship as sitegen.templates from the top-level templates/ folder
+    # (pyproject.toml): each revision's go inside its package, or both sides would render
+    # with the installed checkout's templates.
     if rev is None:
         shutil.copytree(REPO / "sitegen", dest / "sitegen")
+        shutil.copytree(REPO / "templates", dest / "sitegen" / "templates")
         return dest
     archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, "sitegen"], check=True, capture_output=True
+        ["git", "-C", str(REPO), "archive", rev, "sitegen", "templates"],
+        check=True,
+        capture_output=True,
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    (dest / "templates").rename(dest / "sitegen" / "templates")
     return dest
 
 
