@@ -83,8 +83,11 @@ def resolve_wikilink(
         note = written if written.lower().endswith(PAGE_SUFFIXES) else written + ".md"
         looked = content_repo_path(names.content, note if names_a_note(written) else written)
         return WikiTarget(Resolved(Outcome.MISSING, index.missing_node(looked), fragment, looked))
-    chosen = _nearest(matches, from_path)
-    others = tuple(m for m in matches if m != chosen)
+    if index.vault is not None:
+        chosen, others = _obsidian_choice(matches, from_path)
+    else:
+        chosen = _nearest(matches, from_path)
+        others = tuple(m for m in matches if m != chosen)
     trace.step(
         Rule.WIKILINK,
         "the nearest to the linking page" if others else "one file matches",
@@ -169,6 +172,19 @@ def _by_suffix(candidates: Iterable[str], key: str, content: str) -> list[str]:
         if stem == key or stem.endswith("/" + key):
             out.append(repo_path)
     return out
+
+
+def _obsidian_choice(matches: list[str], from_path: str) -> tuple[str, tuple[str, ...]]:
+    """The file Obsidian links a name several files have to: the one in the linking note's
+    folder, else the shortest path; and the others, none when the choice was the linking
+    note's folder (Obsidian's reader sees that one; no one needs to write more of the
+    path), as content/syntax/obsidian.md says."""
+    here = posixpath.dirname(from_path)
+    beside = sorted(m for m in matches if posixpath.dirname(m) == here)
+    if beside:
+        return beside[0], tuple(beside[1:])
+    chosen = min(matches, key=lambda path: (path.count("/"), len(path), path))
+    return chosen, tuple(m for m in matches if m != chosen)
 
 
 def _nearest(matches: list[str], from_path: str) -> str:

@@ -3,11 +3,14 @@ missing targets reported like broken links, and the edges they make."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from sitegen.docs.markdown import extract_page
 from sitegen.link.rules import Outcome, SiteIndex
 from sitegen.link.step import link_all
+from sitegen.link.vault import VaultFiles
 from sitegen.link.wiki import resolve_wikilink, wiki_names
 
 PAGES = [
@@ -158,3 +161,22 @@ def test_a_page_written_by_hand_wins_over_a_generated_api_page_of_its_name() -> 
     )
     found = resolve_wikilink("anchors", "content/index.md", wiki_names(alone, {}), alone)
     assert found.found == made and found.others == (other_made,)
+
+
+def test_a_vault_chooses_as_obsidian_does(index: SiteIndex) -> None:
+    # Three files named setup: content/guides/setup.md, content/ref/deep/setup.md and one more.
+    vault = replace(index, vault=VaultFiles.of("content", sorted(index.pages)))
+    names = wiki_names(vault, TITLES)
+    setups = sorted(p for p in index.pages if p.endswith("/setup.md"))
+    # From a note beside one of them: that one, and no warning (no other is a candidate).
+    beside = resolve_wikilink("setup", setups[-1].rsplit("/", 1)[0] + "/x.md", names, vault)
+    assert (beside.found, beside.others) == (setups[-1], ())
+    # From elsewhere: the shortest path, the others named for the warning.
+    far = resolve_wikilink("setup", "content/notes/x.md", names, vault)
+    shortest = min(setups, key=lambda p: (p.count("/"), len(p), p))
+    assert far.found == shortest and set(far.others) == set(setups) - {shortest}
+    # Outside a vault, the nearest by shared folders is chosen, and always reported.
+    plain = resolve_wikilink(
+        "setup", setups[-1].rsplit("/", 1)[0] + "/x.md", wiki_names(index, TITLES), index
+    )
+    assert plain.found == setups[-1] and len(plain.others) == len(setups) - 1
