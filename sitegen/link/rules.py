@@ -194,6 +194,9 @@ class SiteIndex:
     static: tuple[str, ...] = ()
     #: How Docusaurus reads a link besides (sitegen/link/docusaurus.py); None for other sites.
     docusaurus: DocsLinks | None = None
+    #: The folder of Docusaurus's blog (a repository path), wherever it lies: its images are
+    #: published beside its posts (content/guides/docusaurus.md#blog); "" for none.
+    blog: str = ""
     #: An Obsidian vault's files by name, for a path that names none as written
     #: (sitegen/link/vault.py); None for other sites.
     vault: VaultFiles | None = None
@@ -220,8 +223,8 @@ class SiteIndex:
         found = self._static_node(repo_path) if repo_path in self.assets else None
         if found is not None:
             return found
-        if repo_path in self.assets:  # beside a blog's posts: published beside them, too
-            return page_node_of(self.content, repo_path)
+        if self.blog and repo_path in self.assets and repo_path_within(repo_path, self.blog):
+            return page_node_of(self.content, repo_path)  # beside the posts, published with them
         if repo_path in self.sources:
             return source_node_id(RepoPath(repo_path))
         return None
@@ -235,10 +238,13 @@ class SiteIndex:
                 posixpath.join(repo_path, "README.md"),
             ]
         stem, ext = posixpath.splitext(repo_path)
+        # .mdx pages exist only where the record reads them (Docusaurus's): elsewhere no
+        # candidate is tried for them, and explain lists none.
+        suffixes = PAGE_SUFFIXES if self.docusaurus is not None else (".md", ".markdown")
         if ext.lower() in (".html", ".htm"):
-            candidates += [stem + suffix for suffix in PAGE_SUFFIXES]
+            candidates += [stem + suffix for suffix in suffixes]
         elif not ext:
-            candidates += [repo_path + suffix for suffix in PAGE_SUFFIXES]
+            candidates += [repo_path + suffix for suffix in suffixes]
         found = None
         for cand in candidates:
             if self.node_for(cand) is not None:

@@ -739,6 +739,7 @@ def crawl_index(
         # Docusaurus's static/ folders, published at the site root.
         static=config.generator.static if config.generator is not None else (),
         docusaurus=docs_links(config.generator),  # how Docusaurus reads links besides
+        blog=config.generator.blog.folder if config.generator and config.generator.blog else "",
         inventories=load_inventories(config.inventories, found.inventories),
         old_anchors=old_anchors or {},
         api=api,
