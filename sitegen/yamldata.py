@@ -65,8 +65,9 @@ def read_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> YamlDoc
         raise _not_text(text, exc.start) from None
     except yaml.reader.ReaderError as exc:  # PyYAML's reader: the same, with no line
         raise _not_text(text, min(exc.position, len(text) - 1)) from None
-    except (ValueError, TypeError, OverflowError) as exc:
-        # Constructors raise plain errors on values such as `2024-13-45` or `!!int 0x`.
+    except (ValueError, TypeError, OverflowError, IndexError, KeyError) as exc:
+        # Constructors raise plain errors on values such as `2024-13-45` or `!!int 0x`, and
+        # PyYAML's own (not libyaml's) an IndexError on an empty `!!int` (`&a !!int`).
         raise _refused(f"has a value YAML cannot build ({_first_clause(exc)})") from None
     return YamlDocument(data, key_lines, places)
 

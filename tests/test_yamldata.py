@@ -83,3 +83,14 @@ def test_any_hostile_text_is_data_or_one_yaml_error(text: str) -> None:
 def test_each_hostile_shape_is_read_in_linear_time(name: str) -> None:
     ok, said = grows_linearly(_read, GROWING[name], 2_000, 120_000)
     assert ok, said
+
+
+@pytest.mark.parametrize("text", ["&a !!int", "!!int", "x: !!float"])
+def test_an_empty_typed_scalar_is_one_yaml_error_with_either_loader(text: str) -> None:
+    # PyYAML's Python constructor indexes the empty text of `!!int` (an IndexError, found by
+    # hypothesis on a Jekyll _config.yml); the libyaml loader raises a ValueError.
+    for loader in (yaml.SafeLoader, None):
+        try:
+            read_yaml(text, loader)
+        except yaml.YAMLError:
+            pass
