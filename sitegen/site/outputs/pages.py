@@ -165,7 +165,8 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         site.result.linked.resolutions,
         lambda part, found: substitute_links(part, found, out, graph, site.addresses),
     )
-    body = substitute_links(replace(rec, html=shown), resolutions, out, graph, site.addresses)
+    shown_rec = rec if shown is rec.html else replace(rec, html=shown)
+    body = substitute_links(shown_rec, resolutions, out, graph, site.addresses)
     body = scrollable_boxes(body)
     body = with_old_anchors(body, site.result.old_anchors.of(node))
     body = with_entry_backlinks(
