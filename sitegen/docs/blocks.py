@@ -8,7 +8,7 @@ Never renders a body itself: bodies are parsed as any other markdown, positions 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -258,25 +258,37 @@ def group_tabs(state: StateCore) -> None:
     state.tokens = out
 
 
-def _tab_id(token: Token) -> str:
-    return f"__tabbed_{token.meta['set']}_{token.meta['index']}"
+RenderRule = Callable[[RendererHTML, Sequence[Token], int, OptionsDict, EnvType], str]
 
 
-def render_tab_open(
-    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
-) -> str:
-    token = tokens[idx]
-    checked = " checked" if token.meta.get("checked") else ""
-    return (
-        f'<input type="radio" class="tabbed-input" name="__tabbed_{token.meta["set"]}" '
-        f'id="{_tab_id(token)}"{checked}>\n'
-    )
+def tab_renderers(prefix: str) -> tuple[RenderRule, RenderRule]:
+    """The render rules of a tab's radio input and of its label, with the ids
+    ``{prefix}_{set}_{index}``: sitegen's tabs use ``__tabbed`` and MDX's ``<Tabs>``
+    ``__mdxtabs`` (sitegen/docs/mdx.py), so two kinds of sets on one page never share a
+    radio group."""
+
+    def tab_id(token: Token) -> str:
+        return f"{prefix}_{token.meta['set']}_{token.meta['index']}"
+
+    def tab_open(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        token = tokens[idx]
+        checked = " checked" if token.meta.get("checked") else ""
+        return (
+            f'<input type="radio" class="tabbed-input" name="{prefix}_{token.meta["set"]}" '
+            f'id="{tab_id(token)}"{checked}>\n'
+        )
+
+    def label_open(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return f'<label class="tabbed-label" for="{tab_id(tokens[idx - 1])}">'
+
+    return tab_open, label_open
 
 
-def render_label_open(
-    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
-) -> str:
-    return f'<label class="tabbed-label" for="{_tab_id(tokens[idx - 1])}">'
+render_tab_open, render_label_open = tab_renderers("__tabbed")
 
 
 def render_label_close(

@@ -30,7 +30,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from sitegen.docs.blocks import report
+from sitegen.docs.blocks import report, tab_renderers
 from sitegen.docs.callouts import DOCUSAURUS_LOOKS, TITLE_LINE, title_tokens
 from sitegen.docs.positions import ENV_SOURCE, PageText
 from sitegen.docs.rawlinks import recording_html
@@ -812,27 +812,8 @@ def _iframe_links(html: str) -> list[tuple[str, str]]:
 Render = Any  # a renderer rule: (self, tokens, idx, options, env) -> str
 
 
-def _tab_id(token: Token) -> str:
-    return f"__mdxtabs_{token.meta['set']}_{token.meta['index']}"
-
-
-def render_tab_open(
-    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
-) -> str:
-    # The markup of sitegen's own tabs (sitegen/docs/blocks.py), with ids of their own so
-    # that the two kinds of sets on one page never share a radio group.
-    token = tokens[idx]
-    checked = " checked" if token.meta.get("checked") else ""
-    return (
-        f'<input type="radio" class="tabbed-input" name="__mdxtabs_{token.meta["set"]}" '
-        f'id="{_tab_id(token)}"{checked}>\n'
-    )
-
-
-def render_tab_label_open(
-    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
-) -> str:
-    return f'<label class="tabbed-label" for="{_tab_id(tokens[idx - 1])}">'
+#: sitegen's tab markup (sitegen/docs/blocks.py) with ids of their own.
+render_tab_open, render_tab_label_open = tab_renderers("__mdxtabs")
 
 
 def render_details_open(
