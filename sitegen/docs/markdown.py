@@ -173,7 +173,7 @@ def _build_parser(dialect: Dialect = Dialect.NONE) -> _Markdown:
     _replace_rule(md.inline.ruler, "html_inline", recording_html(html_inline))
     _replace_rule(md.block.ruler, "table", recording_rows(table))
     _replace_rule(md.core.ruler, "inline", parse_inlines)
-    use_doc_syntax(md)
+    use_doc_syntax(md, dialect)
     md.core.ruler.after("inline", "sitegen_paragraph_attrs", _paragraph_attrs)
     # first after the inline parse: an attribute line is gone before any rule reads the text
     md.core.ruler.after("inline", "sitegen_kramdown_attributes", kramdown_attributes)
@@ -185,18 +185,19 @@ def _build_parser(dialect: Dialect = Dialect.NONE) -> _Markdown:
 
 #: Built once per process: building costs more than parsing a page.
 MARKDOWN = _build_parser()
-#: The MDX parser, built the first time a page is read in that dialect.
-_MDX: list[_Markdown] = []
+#: The parser of each other dialect, built the first time a page is read in it.
+_PARSERS: dict[Dialect, _Markdown] = {}
 
 
 def _parser(dialect: Dialect) -> _Markdown:
-    """The parser of ``dialect``: MARKDOWN, or the MDX one (Obsidian's syntaxes are always
-    read, so its dialect needs no parser of its own)."""
-    if not dialect & Dialect.MDX:
+    """The parser of ``dialect``: MARKDOWN, or one of its own built once (Obsidian's syntaxes
+    are always read, so its flag alone needs no parser of its own)."""
+    key = dialect & ~Dialect.OBSIDIAN
+    if key == Dialect.NONE:
         return MARKDOWN
-    if not _MDX:
-        _MDX.append(_build_parser(Dialect.MDX))
-    return _MDX[0]
+    if key not in _PARSERS:
+        _PARSERS[key] = _build_parser(key)
+    return _PARSERS[key]
 
 
 #: One page at a time through MARKDOWN: its rule gates are switched per page, and `sitegen

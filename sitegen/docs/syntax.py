@@ -26,6 +26,7 @@ from sitegen.docs.records import LinkKind
 from sitegen.docs.toc import toc_plugin
 from sitegen.docs.unsupported import report_unsupported
 from sitegen.docs.wikilinks import report_embeds, wikilink
+from sitegen.generators import Dialect
 
 __all__ = ["ATTRS_START", "ENV_PROBLEMS", "use_doc_syntax"]
 
@@ -51,8 +52,9 @@ def _attribute_lines_only(rule: BlockRule) -> BlockRule:
     return guarded
 
 
-def use_doc_syntax(md: MarkdownIt) -> None:
-    """Every extra syntax, on a parser whose link rules already record positions."""
+def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
+    """Every extra syntax, on a parser whose link rules already record positions, and those
+    that ``dialect`` asks for besides (the pymdownx family's: content/syntax/material.md)."""
     attr = next((r for r in md.block.ruler.__rules__ if r.name == "attr"), None)
     if attr is not None:
         md.block.ruler.at("attr", _attribute_lines_only(attr.fn), {"alt": attr.alt})

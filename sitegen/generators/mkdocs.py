@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from sitegen.generators.record import (
+    Dialect,
     Generator,
     Holds,
     NavSpec,
@@ -117,6 +118,7 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         urls_option="use_directory_urls of mkdocs.yml",
         redirect_maps=_redirect_maps(config, text),
         api_handler=python_handler(config),
+        dialect=markdown_dialect(config),
     )
 
 
@@ -217,17 +219,73 @@ def _site_dir(text: str) -> str:
 
 
 def _toc_options(config: Any) -> dict[str, Any]:
-    """The options of the ``toc`` extension in ``markdown_extensions`` (a list of names and
-    one-key tables, or one table), {} when it is not configured."""
+    """The options of the ``toc`` extension in ``markdown_extensions``, {} when it is not
+    configured."""
+    return markdown_extensions(config).get("toc") or {}
+
+
+def markdown_extensions(config: Any) -> dict[str, dict[str, Any]]:
+    """The ``markdown_extensions`` of an ``mkdocs.yml`` (a list of names and one-key tables,
+    or one table): each extension's name, without Python-Markdown's ``markdown.extensions.``
+    prefix, and its options ({} when none are given or they are not a table)."""
     given = config.get("markdown_extensions") if isinstance(config, dict) else None
     items = given if isinstance(given, list) else [given]
+    out: dict[str, dict[str, Any]] = {}
     for item in items:
-        if not isinstance(item, dict):
-            continue
-        for name, options in item.items():
-            if name in ("toc", "markdown.extensions.toc") and isinstance(options, dict):
-                return options
-    return {}
+        pairs = item.items() if isinstance(item, dict) else [(item, None)]
+        for name, options in pairs:
+            if isinstance(name, str):
+                short = name.removeprefix("markdown.extensions.")
+                out[short] = options if isinstance(options, dict) else {}
+    return out
+
+
+#: The flags each extension of ``markdown_extensions`` turns on (content/syntax/material.md).
+_EXTENSION_FLAGS = {
+    "pymdownx.emoji": Dialect.EMOJI,
+    "pymdownx.keys": Dialect.KEYS,
+    "pymdownx.mark": Dialect.MARK,
+    "pymdownx.caret": Dialect.CARET,
+    "pymdownx.tilde": Dialect.TILDE,
+    "attr_list": Dialect.ATTR_LIST,
+    "md_in_html": Dialect.MD_IN_HTML,
+    "markdown_include_variants": Dialect.INCLUDE_VARIANTS,
+}
+#: The emoji indexes whose shortcodes include Material's icon sets (``materialx`` is the
+#: name of Material's extensions before 9.4; Zensical ships its own copy).
+_ICON_INDEXES = (
+    "material.extensions.emoji.twemoji",
+    "materialx.emoji.twemoji",
+    "zensical.extensions.emoji.twemoji",
+)
+
+
+def markdown_dialect(config: Any) -> Dialect:
+    """What the pages of an MkDocs project are read as besides CommonMark: Python-Markdown's
+    ids always, and the flag of each extension the ``mkdocs.yml`` enables; code
+    annotations with the Material theme (every block with its ``content.code.annotate``
+    feature)."""
+    extensions = markdown_extensions(config)
+    dialect = Dialect.PYTHON_MARKDOWN
+    for name, flag in _EXTENSION_FLAGS.items():
+        if name in extensions:
+            dialect |= flag
+    index = extensions.get("pymdownx.emoji", {}).get("emoji_index")
+    if isinstance(index, Tagged) and str(index.tag).rsplit(":", 1)[-1] in _ICON_INDEXES:
+        dialect |= Dialect.ICONS
+    tabbed = extensions.get("pymdownx.tabbed", {})
+    if "pymdownx.tabbed" in extensions and tabbed.get("slugify") is not None:
+        dialect |= Dialect.TAB_SLUGS
+        if tabbed.get("combine_header_slug") is True:
+            dialect |= Dialect.TAB_SLUGS_COMBINED
+    theme = config.get("theme") if isinstance(config, dict) else None
+    name = theme.get("name") if isinstance(theme, dict) else theme
+    if name == "material":
+        dialect |= Dialect.ANNOTATIONS
+        features = theme.get("features") if isinstance(theme, dict) else None
+        if isinstance(features, list) and "content.code.annotate" in features:
+            dialect |= Dialect.ANNOTATE_ALL
+    return dialect
 
 
 #: ``!!python/name:f`` (the function itself) and ``!!python/object/apply:f`` (what f returns).

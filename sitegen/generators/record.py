@@ -45,6 +45,38 @@ class Dialect(Flag):
     MDX = 1
     #: Obsidian's vault: embeds ``![[Page]]`` transcluded, files found by name anywhere.
     OBSIDIAN = 2
+    # The flags below are Python-Markdown's and the pymdownx family's, as an ``mkdocs.yml``
+    # enables them (sitegen/generators/mkdocs.py ``markdown_dialect``; content/syntax/material.md).
+    #: Python-Markdown's ids, as every MkDocs page has them: footnotes ``fn:1``/``fnref:1``.
+    PYTHON_MARKDOWN = 4
+    #: ``pymdownx.emoji``: ``:smile:`` shortcodes from the Twemoji index.
+    EMOJI = 8
+    #: ``pymdownx.emoji`` with Material's (or Zensical's) index: ``:material-file-tree:``,
+    #: ``:octicons-tag-24:``, ``:fontawesome-…:`` icons as inline SVG.
+    ICONS = 16
+    #: ``pymdownx.keys``: ``++ctrl+alt+del++``.
+    KEYS = 32
+    #: ``pymdownx.mark``: ``==mark==``.
+    MARK = 64
+    #: ``pymdownx.caret``: ``^^insert^^``, ``^sup^``.
+    CARET = 128
+    #: ``pymdownx.tilde``: ``~~delete~~``, ``~sub~``.
+    TILDE = 256
+    #: ``attr_list``: ``{ .class #id }`` after inline elements and images.
+    ATTR_LIST = 512
+    #: ``md_in_html``: markdown inside HTML blocks with the ``markdown`` attribute.
+    MD_IN_HTML = 1024
+    #: Material's code annotations (``content.code.annotate``): ``# (1)!`` markers.
+    ANNOTATIONS = 2048
+    #: ``markdown_include_variants``: ``{* path hl[3] *}`` with its variant files as tabs.
+    INCLUDE_VARIANTS = 4096
+    #: ``pymdownx.tabbed`` with ``slugify``: tab ids from their labels.
+    TAB_SLUGS = 8192
+    #: ``pymdownx.tabbed`` with ``combine_header_slug``: the heading's id before the tab's.
+    TAB_SLUGS_COMBINED = 16384
+    #: Material's ``content.code.annotate`` feature: every code block is annotated, not
+    #: only those with the ``.annotate`` class.
+    ANNOTATE_ALL = 32768
 
 
 #: The files of a content folder that are pages, unless the family reads more.
