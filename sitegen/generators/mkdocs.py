@@ -279,8 +279,8 @@ def markdown_dialect(config: Any) -> Dialect:
         if tabbed.get("combine_header_slug") is True:
             dialect |= Dialect.TAB_SLUGS_COMBINED
     theme = config.get("theme") if isinstance(config, dict) else None
-    name = theme.get("name") if isinstance(theme, dict) else theme
-    if name == "material":
+    theme_name = theme.get("name") if isinstance(theme, dict) else theme
+    if theme_name == "material":
         dialect |= Dialect.ANNOTATIONS
         features = theme.get("features") if isinstance(theme, dict) else None
         if isinstance(features, list) and "content.code.annotate" in features:
