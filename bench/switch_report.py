@@ -40,7 +40,22 @@ MARKERS = {
     "obsidian ![[embed": re.compile(r"!\[\["),
     "obsidian [[link": re.compile(r"\[\["),
     "obsidian ^block-id": re.compile(r"(?m)\s\^[A-Za-z0-9-]+\s*$"),
+    # Material for MkDocs and the pymdownx family (issue 30, content/syntax/material.md)
+    "emoji/icon :shortcode:": re.compile(r"(?<![\w:/]):[a-z][a-z0-9_+-]*:(?![\w/])"),
+    "keys ++key++": re.compile(r"\+\+[^+\s][^\n]*?\+\+"),
+    "caret ^^insert^^ or ^sup^": re.compile(r"\^\^[^^\n]+\^\^|(?<![\^\w])\^[^\s^]+\^(?!\^)"),
+    "tilde ~sub~": re.compile(r"(?<![~\w])~[^\s~]+~(?!~)"),
+    "attribute list { .class }": re.compile(r"\{:?[ \t]*[.#][\w-]+[^{}\n]*\}"),
+    "include variant {* *}": re.compile(r"\{\*[^\n]*?\*\}"),
+    "admonition !!!/??? line": re.compile(r"(?m)^\s*(?:!!!|\?\?\?\+?)\s"),
+    'tab === "label"': re.compile(r'(?m)^\s*===\+?\s*"'),
 }
+#: Markers counted in code blocks' text: syntax that leaked into a block, or was not read in it.
+CODE_MARKERS = {
+    'tab === "label" in code': re.compile(r'(?m)^\s*===\+?\s*"'),
+    "code annotation marker (1)": re.compile(r"\(\d+\)!?\s*$", re.MULTILINE),
+}
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _SKIP_TEXT = {"pre", "code", "script", "style", "template"}
 
 
@@ -50,8 +65,13 @@ class _Page(HTMLParser):
         self.ids: set[str] = set()
         self.refs: list[str] = []
         self.text: list[str] = []
+        self.code: list[str] = []
+        self.empty_headings: list[str] = []
         self._main = 0
         self._skip = 0
+        self._pre = 0
+        self._heading: list[str] | None = None
+        self._heading_id = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         given = dict(attrs)
@@ -65,6 +85,12 @@ class _Page(HTMLParser):
             self._main += 1
         if tag in _SKIP_TEXT:
             self._skip += 1
+        if tag == "pre":
+            self._pre += 1
+        if tag in _HEADINGS and self._main > 0:
+            self._heading, self._heading_id = [], str(given.get("id") or tag)
+        if tag in ("img", "svg") and self._heading is not None:
+            self._heading.append("[image]")
         if tag in ("p", "li", "div", "br", "h1", "h2", "h3", "h4", "td", "section"):
             self.text.append("\n")
 
@@ -73,10 +99,22 @@ class _Page(HTMLParser):
             self._main -= 1
         if tag in _SKIP_TEXT and self._skip:
             self._skip -= 1
+        if tag == "pre" and self._pre:
+            self._pre -= 1
+            self.code.append("\n")
+        if tag in _HEADINGS and self._heading is not None:
+            # the permalink's "#" is the theme's, not the author's text
+            if not "".join(self._heading).strip().strip("#¶").strip():
+                self.empty_headings.append(self._heading_id)
+            self._heading = None
 
     def handle_data(self, data: str) -> None:
         if self._main > 0 and not self._skip:
             self.text.append(data)
+        if self._main > 0 and self._pre:
+            self.code.append(data)
+        if self._heading is not None:
+            self._heading.append(data)
 
 
 def _read(path: Path) -> _Page:
@@ -93,19 +131,25 @@ def report(site: Path, examples: int) -> dict[str, object]:
     dead_fragments: Counter[str] = Counter()
     markers: Counter[str] = Counter()
     shown: dict[str, list[str]] = {}
+    empty: Counter[str] = Counter()
+    empty_shown: list[str] = []
     for rel, page in parsed.items():
         prose = not rel.startswith(("src/", "source/", "code/"))
         for ref in page.refs:
             _check(rel, ref, files, parsed, dead, dead_fragments)
         if not prose:
             continue
-        text = "".join(page.text)
-        for name, pattern in MARKERS.items():
-            for m in pattern.finditer(text):
+        text, code = "".join(page.text), "".join(page.code)
+        for name, pattern in [*MARKERS.items(), *CODE_MARKERS.items()]:
+            for m in pattern.finditer(code if name in CODE_MARKERS else text):
                 markers[name] += 1
                 found = shown.setdefault(name, [])
                 if len(found) < examples:
                     found.append(f"{rel}: {m.group(0).strip()[:80]}")
+        for heading in page.empty_headings:
+            empty[rel] += 1
+            if len(empty_shown) < examples:
+                empty_shown.append(f"{rel}#{heading}")
     return {
         "html_files": len(pages),
         "dead_hrefs": sum(dead.values()),
@@ -113,6 +157,9 @@ def report(site: Path, examples: int) -> dict[str, object]:
         "dead_examples": [f"{k} x{v}" for k, v in dead.most_common(examples)],
         "dead_fragment_examples": [f"{k} x{v}" for k, v in dead_fragments.most_common(examples)],
         "raw_markers": dict(sorted(markers.items())),
+        "empty_headings": sum(empty.values()),
+        "pages_with_empty_headings": len(empty),
+        "empty_heading_examples": empty_shown,
         "raw_marker_examples": shown,
     }
 
@@ -166,6 +213,10 @@ def main() -> None:
     for line in [*found["dead_examples"], *found["dead_fragment_examples"]]:  # type: ignore[misc]
         print(f"  {line}")
     print(f"raw markers: {found['raw_markers']}")
+    print(
+        f"empty headings: {found['empty_headings']} "
+        f"in {found['pages_with_empty_headings']} pages {found['empty_heading_examples']}"
+    )
     for name, lines in found["raw_marker_examples"].items():  # type: ignore[attr-defined]
         print(f"  {name}:")
         for line in lines:

@@ -250,6 +250,9 @@ _EXTENSION_FLAGS = {
     "attr_list": Dialect.ATTR_LIST,
     "md_in_html": Dialect.MD_IN_HTML,
     "markdown_include_variants": Dialect.INCLUDE_VARIANTS,
+    # the bundles: Python-Markdown's extra, and pymdownx.extra which loads it
+    "extra": Dialect.ATTR_LIST | Dialect.MD_IN_HTML,
+    "pymdownx.extra": Dialect.ATTR_LIST | Dialect.MD_IN_HTML,
 }
 #: The emoji indexes whose shortcodes include Material's icon sets (``materialx`` is the
 #: name of Material's extensions before 9.4; Zensical ships its own copy).

@@ -73,3 +73,9 @@ def test_material_without_the_feature_annotates_marked_blocks_only() -> None:
     dialect = _dialect("theme: material\n")
     assert Dialect.ANNOTATIONS in dialect
     assert Dialect.ANNOTATE_ALL not in dialect
+
+
+def test_the_extra_bundles_bring_attr_list_and_md_in_html() -> None:
+    for bundle in ("extra", "markdown.extensions.extra", "pymdownx.extra"):
+        dialect = _dialect(f"markdown_extensions:\n  - {bundle}\n")
+        assert Dialect.ATTR_LIST in dialect and Dialect.MD_IN_HTML in dialect, bundle
