@@ -115,6 +115,8 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         locales=static_i18n(config),
         nav=MkDocsNavSpec(text, config_file, docs_dir, data, problem),  # mkdocs_nav_spec's
         directory_urls=config.get("use_directory_urls") is not False,
+        # MkDocs rewrites markdown links only: a browser reads raw HTML from the page's URL.
+        raw_html_from_url=config.get("use_directory_urls") is not False,
         urls_option="use_directory_urls of mkdocs.yml",
         redirect_maps=_redirect_maps(config, text),
         api_handler=python_handler(config),

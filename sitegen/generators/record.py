@@ -186,6 +186,11 @@ class Generator:
     #: option that decides it, for the build's layout line.
     directory_urls: bool | None = None
     urls_option: str = ""
+    #: Whether a URL in a page's raw HTML (``<img src>``, ``<a href>``) is read from the
+    #: page's published URL (``a/b/`` for ``a/b.md``) rather than from its file's folder: so
+    #: a browser reads it when the generator rewrites markdown links only (MkDocs with
+    #: directory URLs; content/guides/linking.md#raw-html-read-from-the-pages-url).
+    raw_html_from_url: bool = False
     #: Old addresses the configuration redirects (mkdocs-redirects' ``redirect_maps``):
     #: (old path, new path or URL, line in the configuration file), sorted.
     redirect_maps: tuple[tuple[str, str, int], ...] = field(default=(), repr=False)
