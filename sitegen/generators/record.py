@@ -103,10 +103,29 @@ class OutputFolder:
 
 
 @dataclass(frozen=True)
+class Feed:
+    """A feed of the blog's posts the configuration writes (the ``rss`` plugin of MkDocs):
+    RSS 2.0 at ``path`` (from the site root), its newest ``length`` posts by their date
+    ``order`` ("created", or "updated": the ``date.updated`` of a post, else its created)."""
+
+    path: str
+    order: str = "created"
+    length: int = 20
+    #: The channel's title, description and link (``site_name``, ``site_description``,
+    #: ``site_url`` of mkdocs.yml), "" when not given; characters of a post's abstract.
+    title: str = ""
+    description: str = ""
+    site_url: str = ""
+    abstract_chars: int = 160
+
+
+@dataclass(frozen=True)
 class Blog:
-    """A blog the configuration publishes (Docusaurus's blog plugin): its posts are the
-    page files of ``folder`` (a repository path), published under ``route_base``
-    (sitegen/link/blog.py), listed newest first on an index page (sitegen/site/blog.py)."""
+    """A blog the configuration publishes (Docusaurus's blog plugin, Material's ``blog``
+    plugin): its posts are the page files of ``folder`` (a repository path), published under
+    ``route_base`` (sitegen/link/blog.py), listed newest first on an index page
+    (sitegen/site/blog.py). The fields after ``exclude`` are Material's options; their
+    defaults keep Docusaurus's ways (content/guides/mkdocs.md#blog)."""
 
     folder: str
     route_base: str = "blog"
@@ -121,6 +140,48 @@ class Blog:
     #: and ``exclude`` (Docusaurus's ``_`` partials by default).
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    #: The blog's own page in the content (Material's ``blog/index.md``, a repository path),
+    #: whose body heads the first index page; "" for none.
+    index_page: str = ""
+    #: How a post's URL is made below ``route_base`` (Material's ``post_url_format``:
+    #: ``{date}``, ``{slug}``, ``{categories}``, ``{file}``), the date in it as the CLDR
+    #: pattern ``post_url_date_format``; "" for Docusaurus's route (its slug or path).
+    post_url_format: str = ""
+    post_url_date_format: str = "yyyy/MM/dd"
+    #: The categories a post's URL holds at most (``post_url_max_categories``).
+    post_url_max_categories: int = 1
+    #: How a post's title (its URL's ``{slug}``) and a category's name are made slugs.
+    slugs: SlugStyle = SlugStyle.PYMDOWNX
+    #: How a post's date is shown: ``long``, ``medium``, ``short``, ``full`` or a CLDR
+    #: pattern; "" for Docusaurus's ``May 1, 2021``.
+    date_format: str = ""
+    #: What ends a post's excerpt (``post_excerpt_separator``); "" for Docusaurus's
+    #: truncate markers. With ``excerpt_required``, a post without it is warned.
+    excerpt_separator: str = ""
+    excerpt_required: bool = False
+    #: The folder of the index's later pages (``pagination_url_format``, ``{page}``).
+    pagination_url_format: str = "page/{page}"
+    #: The archive's pages by year (``archive_url_format``, "" for none), each titled by
+    #: ``archive_date_format`` and named by ``archive_url_date_format``; posts per page.
+    archive_url_format: str = ""
+    archive_date_format: str = "yyyy"
+    archive_url_date_format: str = "yyyy"
+    archive_per_page: int = 10
+    #: Each category's page (``categories_url_format``, "" for none), the categories a post
+    #: may name ((): any) and posts per page.
+    categories_url_format: str = ""
+    categories_allowed: tuple[str, ...] = ()
+    categories_per_page: int = 10
+    #: The key of the authors file that holds the map (Material's ``authors``), "" for the
+    #: file itself (Docusaurus's).
+    authors_key: str = ""
+    #: Whether posts' tags have the blog's own pages (Docusaurus); Material's are the tags
+    #: plugin's, shown as any page's.
+    tag_pages: bool = True
+    #: Whether drafts are published (Material's ``draft`` option).
+    drafts: bool = False
+    #: The feeds written of the posts (the ``rss`` plugin's).
+    feeds: tuple[Feed, ...] = ()
 
     def post_path(self, path: str) -> str | None:
         """The path of the file ``path`` (a repository path) in the blog folder when it is a
