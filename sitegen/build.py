@@ -29,7 +29,7 @@ from sitegen.docs.sanitize import RawHtml
 from sitegen.federation.ingest import site_prefix
 from sitegen.federation.model import Federation
 from sitegen.federation.step import PEER, PeerReading, federate, read_peers
-from sitegen.generators import Dialect, SlugStyle
+from sitegen.generators import SlugStyle
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_anchor_book, load_store, open_store
@@ -177,7 +177,7 @@ def _build_locked(
         # 1. crawl: the only step that reads the project
         timings = _Timings()
         # an MDX page's partials are includes too (content/syntax/docusaurus.md)
-        dialect = config.generator.dialect if config.generator else Dialect.NONE
+        dialect = config.dialect
         found = crawl(config, includes=functools.partial(include_names, dialect=dialect))
         # 1b. the peers' graph.md (or their stored copies): part of the input
         peers = read_peers(config, options.offline)
@@ -264,7 +264,7 @@ def _extract_pages_step(
         api_options=api_options,
         # show_source lists an object's lines from the bytes the crawl read, never the disk
         api_sources={f.path: f.data for f in found.code} if api is not None else None,
-        dialect=config.generator.dialect if config.generator else Dialect.NONE,
+        dialect=config.dialect,
     )
     return pages, api, api_diags
 

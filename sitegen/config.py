@@ -17,7 +17,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sitegen.diagnostics import cut
-from sitegen.generators import Generator, SlugStyle, find_generator
+from sitegen.generators import (
+    OPTION_EXTENSIONS,
+    Dialect,
+    Generator,
+    SlugStyle,
+    find_generator,
+    option_dialect,
+)
 from sitegen.languages import LangId
 from sitegen.paths import is_within
 
@@ -184,6 +191,10 @@ class Config:
     #: ``pymdownx`` or ``pymdownx-cased`` (content/reference/headings.md#slug-styles); by
     #: default the style of the generator whose configuration is found, else ``github``.
     slugs: str = SlugStyle.GITHUB.value
+    #: Syntaxes of the pymdownx family read on every page besides those the generator's
+    #: configuration enables: names as ``mkdocs.yml`` lists them (``pymdownx.keys``), or
+    #: ``material`` for Material's set (content/syntax/material.md).
+    markdown_extensions: tuple[str, ...] = ()
     #: Not an option: the generator whose configuration was found beside the content
     #: (``mkdocs.yml``, ``.vitepress/``), which chooses ``slugs`` when it is not set and
     #: publishes VitePress's ``public/`` folder at the site root.
@@ -194,6 +205,13 @@ class Config:
         """The folder published at the site root (VitePress's ``public/``), relative to the
         root; "" for none."""
         return self.generator.public if self.generator else ""
+
+    @property
+    def dialect(self) -> Dialect:
+        """What pages are read as besides CommonMark: the generator's dialect and the
+        ``markdown_extensions`` option's (content/syntax/material.md)."""
+        found = self.generator.dialect if self.generator else Dialect.NONE
+        return found | option_dialect(self.markdown_extensions)
 
     @property
     def content_dir(self) -> Path:
@@ -226,6 +244,8 @@ def _coerce(name: str, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"option '{name}' must be a string or a list of strings")
         return tuple(value)
+    if name == "markdown_extensions":
+        return _markdown_extensions(value)
     if name == "languages":
         return parse_languages(value if isinstance(value, list) else [value])
     if name == "cycles_include":
@@ -288,6 +308,19 @@ def _coerce(name: str, value: Any) -> Any:
     if name == "base_url" and value:
         check_base_url(value)
     return value
+
+
+def _markdown_extensions(value: Any) -> tuple[str, ...]:
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ConfigError("option 'markdown_extensions' must be a string or a list of strings")
+    unknown = [n for n in names if n not in OPTION_EXTENSIONS]
+    if unknown:
+        valid = ", ".join(f"'{n}'" for n in sorted(OPTION_EXTENSIONS))
+        raise ConfigError(
+            f"option 'markdown_extensions': '{unknown[0]}' is not one sitegen reads; valid: {valid}"
+        )
+    return tuple(sorted(set(names)))
 
 
 def _inventories(value: Any) -> tuple[tuple[str, str], ...]:

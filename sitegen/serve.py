@@ -267,9 +267,7 @@ class Builder:
             return True, [f"error: {exc}"], None
         except Exception as exc:  # noqa: BLE001 - serve must outlive any failed build
             return True, [f"error: the build failed: {type(exc).__name__}: {exc}"], None
-        generator = self.config.generator
-        dialect = generator.dialect if generator is not None else Dialect.NONE
-        self.snippets = included_names(result.crawl, dialect)
+        self.snippets = included_names(result.crawl, self.config.dialect)
         lines = [d.format() for d in result.diagnostics]
         if not self.quiet:
             lines.append(f"sitegen: {'full rebuild: ' if full else ''}{result.summary()}")

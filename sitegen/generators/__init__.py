@@ -24,6 +24,7 @@ from sitegen.generators.docusaurus import docusaurus_outputs, find_docusaurus
 from sitegen.generators.jekyll import JEKYLL_FILE, JekyllConfig, find_jekyll, jekyll_outputs
 from sitegen.generators.mkdocs import (
     MKDOCS_FILE,
+    OPTION_EXTENSIONS,
     MkDocsNavSpec,
     Tagged,
     find_mkdocs,
@@ -31,6 +32,7 @@ from sitegen.generators.mkdocs import (
     mkdocs_generator,
     mkdocs_nav_spec,
     mkdocs_outputs,
+    option_dialect,
     read_mkdocs_yml,
     toc_slug_style,
 )
@@ -57,6 +59,7 @@ __all__ = [
     "FINDERS",
     "JEKYLL_FILE",
     "MKDOCS_FILE",
+    "OPTION_EXTENSIONS",
     "OUTPUT_NAMERS",
     "PAGE_EXTENSIONS",
     "VITEPRESS_CONFIGS",
@@ -78,6 +81,7 @@ __all__ = [
     "mkdocs_docs_dir",
     "mkdocs_generator",
     "mkdocs_nav_spec",
+    "option_dialect",
     "read_mkdocs_yml",
     "toc_slug_style",
 ]

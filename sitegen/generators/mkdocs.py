@@ -256,6 +256,35 @@ _EXTENSION_FLAGS = {
     "extra": Dialect.ATTR_LIST | Dialect.MD_IN_HTML,
     "pymdownx.extra": Dialect.ATTR_LIST | Dialect.MD_IN_HTML,
 }
+#: What a project without an ``mkdocs.yml`` asks for with ``markdown_extensions =
+#: ["material"]`` (content/syntax/material.md): the set Material's documentation recommends.
+MATERIAL_SET = (
+    Dialect.EMOJI
+    | Dialect.ICONS
+    | Dialect.KEYS
+    | Dialect.MARK
+    | Dialect.CARET
+    | Dialect.TILDE
+    | Dialect.ATTR_LIST
+    | Dialect.MD_IN_HTML
+    | Dialect.ANNOTATIONS
+)
+#: The names the ``markdown_extensions`` option of sitegen.toml takes, and their flags.
+OPTION_EXTENSIONS: dict[str, Dialect] = {
+    "material": MATERIAL_SET,
+    **_EXTENSION_FLAGS,
+    "pymdownx.emoji.icons": Dialect.EMOJI | Dialect.ICONS,
+}
+
+
+def option_dialect(names: tuple[str, ...]) -> Dialect:
+    """The flags of the ``markdown_extensions`` option's names (checked by the config)."""
+    dialect = Dialect.NONE
+    for name in names:
+        dialect |= OPTION_EXTENSIONS[name]
+    return dialect
+
+
 #: The emoji indexes whose shortcodes include Material's icon sets (``materialx`` is the
 #: name of Material's extensions before 9.4; Zensical ships its own copy).
 _ICON_INDEXES = (

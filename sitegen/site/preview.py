@@ -19,7 +19,7 @@ from sitegen.docs.includes import include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
-from sitegen.generators import Dialect, SlugStyle
+from sitegen.generators import SlugStyle
 from sitegen.link.addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
 from sitegen.link.anchor_aliases import lasting_anchors
 from sitegen.link.rules import SiteIndex
@@ -72,7 +72,7 @@ class Preview:
         config = site.result.config
         # read as the build reads it: in the generator record's dialect (a Docusaurus page
         # as MDX, content/syntax/docusaurus.md), whose partials are includes too
-        dialect = config.generator.dialect if config.generator else Dialect.NONE
+        dialect = config.dialect
         if old is None or old.path != path or include_names(path, data, dialect):
             return None
         raw_html, slugs = RawHtml(config.raw_html), SlugStyle(config.slugs)
