@@ -29,6 +29,7 @@ from sitegen.generators.record import (
     ReadText,
     SlugStyle,
     folders_up,
+    read_file_inside,
 )
 from sitegen.languages import LangId
 from sitegen.literals import NotLiteral, read_module
@@ -162,16 +163,8 @@ def _candidates(root: Path, content: str) -> Iterator[tuple[str, str]]:
 
 
 def read_inside(root: Path, rel: str) -> str | None:
-    """The text of the file ``rel`` inside the root (never through a link leading out), up
-    to the script limit; None when there is no such file."""
-    path = root / rel
-    try:
-        if not path.is_file() or not is_within(path.resolve(), root.resolve()):
-            return None
-        with path.open(encoding="utf-8", errors="replace") as file:
-            return file.read(_SCRIPT_LIMIT)
-    except OSError:
-        return None
+    """The text of the file ``rel`` inside the root, up to the script limit, or None."""
+    return read_file_inside(root, rel, _SCRIPT_LIMIT)
 
 
 def _record(root: Path, site: DocusaurusSite, text: str) -> Generator:

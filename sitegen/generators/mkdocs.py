@@ -5,6 +5,7 @@ read up to the YAML reader's size limit (sitegen/yamldata.py), never further.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import posixpath
 import re
@@ -14,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from sitegen.generators.mkdocs_blog import mkdocs_blog
 from sitegen.generators.record import (
     Dialect,
     Generator,
@@ -23,9 +25,10 @@ from sitegen.generators.record import (
     ReadText,
     SlugStyle,
     configs_up,
+    read_file_inside,
 )
 from sitegen.paths import repo_path_within
-from sitegen.yamldata import describe, error_place, read_yaml
+from sitegen.yamldata import MAX_CHARACTERS, describe, error_place, read_yaml
 
 MKDOCS_FILE = "mkdocs.yml"
 
@@ -37,8 +40,18 @@ def find_mkdocs(root: Path, content: str) -> Generator | None:
     for _, rel, text in configs_up(root, content, MKDOCS_FILE):
         found = mkdocs_generator(text, content, rel)
         if found is not None:
-            return found
+            return with_blog_authors(root, found)
     return None
+
+
+def with_blog_authors(root: Path, found: Generator) -> Generator:
+    """The record with its blog's authors file among its ``sources`` (read inside the root,
+    up to the YAML reader's limit), when the blog has one and it exists."""
+    path = found.blog.authors_file if found.blog is not None else ""
+    text = read_file_inside(root, path, MAX_CHARACTERS + 1) if path else None
+    if text is None:
+        return found
+    return dataclasses.replace(found, sources=(*found.sources, (path, text)))
 
 
 @dataclass(frozen=True)
@@ -121,6 +134,7 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         redirect_maps=_redirect_maps(config, text),
         api_handler=python_handler(config),
         dialect=markdown_dialect(config),
+        blog=mkdocs_blog(config, docs_dir, lambda given: toc_slug_style({"slugify": given})[0]),
     )
 
 

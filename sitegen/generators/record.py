@@ -348,3 +348,16 @@ def configs_up(root: Path, content: str, name: str) -> Iterator[tuple[str, str, 
         except OSError:
             continue
         yield folder, rel, text
+
+
+def read_file_inside(root: Path, rel: str, limit: int) -> str | None:
+    """The text of the file ``rel`` inside the root (never through a link leading out), its
+    first ``limit`` characters; None when there is no such file."""
+    path = root / rel
+    try:
+        if not path.is_file() or not is_within(path.resolve(), root.resolve()):
+            return None
+        with path.open(encoding="utf-8", errors="replace") as file:
+            return file.read(limit)
+    except OSError:
+        return None

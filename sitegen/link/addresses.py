@@ -25,7 +25,7 @@ from sitegen.generators import (
     Generator,
 )
 from sitegen.generators.record import Blog
-from sitegen.link.blog import post_route, site_blog
+from sitegen.link.blog import blog_post_route, site_blog
 from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
 from sitegen.link.jekyll import JekyllSite, read_jekyll
 from sitegen.paths import (
@@ -152,7 +152,7 @@ class _Found:
         node = page_node_of(self.content, rec.path)
         post = self.blog.post_path(rec.path) if self.blog is not None else None
         if self.blog is not None and post is not None:
-            return self._post_route(rec, node, post, self.blog.route_base, style)
+            return self._post_route(rec, node, post, self.blog, style)
         if self.docs is not None and repo_path_within(rec.path, self.docs.docs_dir):
             return self._doc_route(rec, node, self.docs, style)
         for key in (*ADDRESS_KEYS, SLUG_KEY):
@@ -187,12 +187,16 @@ class _Found:
         return _Claim(node, out, rec, route.key)
 
     def _post_route(
-        self, rec: PageRecord, node: NodeId, rel: str, route_base: str, style: UrlStyle
+        self, rec: PageRecord, node: NodeId, rel: str, blog: Blog, style: UrlStyle
     ) -> _Claim:
-        """A blog post's route, as Docusaurus's blog plugin gives it (sitegen/link/blog.py)."""
-        route = post_route(rel, rec.front_matter, route_base)
+        """A blog post's route, as the blog's plugin gives it (sitegen/link/blog.py); a post
+        it gives none (a Material post without a date) keeps its file's address."""
+        text = self.texts.get(rec.path, b"").decode("utf-8", "replace")
+        route = blog_post_route(blog, rel, rec.front_matter, text)
         for key, message in route.problems:
             self.warn(rec.path, key, message)
+        if not route.url:
+            return _Claim(node, style_out_path(node, style), rec, "")
         out = address_out(route.url, style)
         if out is None:
             self.warn(rec.path, route.key, f"'{route.url}' is no path of the site; ignored")
@@ -235,7 +239,9 @@ class _Found:
         for claim in claims:
             path = claim.rec.path
             ours = (docs_dir is not None and repo_path_within(path, docs_dir)) or (
-                self.blog is not None and self.blog.post_path(path) is not None
+                self.blog is not None
+                and not self.blog.drafts
+                and self.blog.post_path(path) is not None
             )
             if not (ours and is_draft(claim.rec.front_matter)):
                 kept.append(claim)
