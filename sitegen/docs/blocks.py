@@ -229,6 +229,7 @@ def group_tabs(state: StateCore) -> None:
     place and whether it is shown first."""
     out: list[Token] = []
     sets: list[list[Token]] = []
+    open_tabs: list[Token] = []  # the tabs around the token, innermost last
     for token in state.tokens:
         if token.type == "tab_open":
             last = out[-1] if out else None
@@ -238,22 +239,27 @@ def group_tabs(state: StateCore) -> None:
                 and last.level == token.level
                 and not token.meta["new"]
             ):
-                out.pop()
+                out.pop()  # the set goes on; a set nested in its last tab is numbered apart
+                number = last.meta["set"]
             else:
                 opener = Token("tabs_open", "div", 1)
                 opener.level, opener.block = token.level, True
                 out.append(opener)
                 sets.append([])
-            sets[-1].append(token)
-            token.meta["set"] = len(sets)
-            token.meta["index"] = len(sets[-1])
+                number = len(sets)
+            sets[number - 1].append(token)
+            token.meta["set"] = number
+            token.meta["index"] = len(sets[number - 1])
+            open_tabs.append(token)
         out.append(token)
         if token.type == "tab_close":
             closer = Token("tabs_close", "div", -1)
             closer.level, closer.block = token.level, True
+            closer.meta = {"set": open_tabs.pop().meta["set"]}
             out.append(closer)
     for tabs in sets:
-        chosen = next((t for t in tabs if t.meta["selected"]), tabs[0])
+        # pymdownx.tabbed: the last ``===+`` of a set is the one shown, else its first
+        chosen = next((t for t in reversed(tabs) if t.meta["selected"]), tabs[0])
         chosen.meta["checked"] = True
     state.tokens = out
 
@@ -310,6 +316,29 @@ def render_block_open(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
     return f'<div class="{escapeHtml(str(tokens[idx].attrs.get("class", "block")))}">\n'
+
+
+# --- definitions under a comment --------------------------------------------------------
+
+
+def comment_terms(md: MarkdownIt) -> None:
+    """A definition list whose term is a line holding one HTML comment, as Python-Markdown
+    reads it (the comment becomes the term): Material's docs write ``<!-- md:option x -->``
+    above each option's ``:   definition``, whose tabs and code fell out as code blocks
+    when the comment was read as an HTML block (content/syntax/tabs.md#nesting). Needs
+    mdit-py-plugins' deflist rule registered first."""
+    deflist = next(rule for rule in md.block.ruler.__rules__ if rule.name == "deflist")
+
+    def comment_term(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if state.sCount[start_line] - state.blkIndent >= 4:
+            return False
+        start = state.bMarks[start_line] + state.tShift[start_line]
+        line = state.src[start : state.eMarks[start_line]].rstrip()
+        if not line.startswith("<!--") or line.find("-->", 4) != len(line) - 3:
+            return False
+        return bool(deflist.fn(state, start_line, end_line, silent))
+
+    md.block.ruler.before("html_block", "sitegen_comment_term", comment_term)
 
 
 def blocks_plugin(md: MarkdownIt) -> None:

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.container import container_plugin
 
-from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, PageText
+from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, BlockRule, PageText
 
 #: The five looks every type is drawn with (GitHub's alert kinds).
 LOOKS = ("note", "tip", "important", "warning", "caution")
@@ -301,6 +302,8 @@ def render_title_close(
 def callouts_plugin(md: MarkdownIt) -> None:
     """Every family, rewritten into callouts right after the block parse."""
     admon_plugin(md)
+    admonition = next(rule for rule in md.block.ruler.__rules__ if rule.name == "admonition")
+    md.block.ruler.at("admonition", through_blank_lines(admonition.fn), {"alt": admonition.alt})
     for name in CONTAINER_TYPES + WRAPPERS:
         container_plugin(md, name, validate=_container_validator(name))
     md.core.ruler.after("block", "sitegen_admonitions", admonitions_to_callouts)
@@ -311,6 +314,59 @@ def callouts_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("callout_close", render_close)
     md.add_render_rule("callout_title_open", render_title_open)
     md.add_render_rule("callout_title_close", render_title_close)
+
+
+def through_blank_lines(rule: BlockRule) -> BlockRule:
+    """mdit-py-plugins' admonition rule, holding every line indented under the marker as
+    Python-Markdown's admonition does, blank lines or not: the plugin ends an admonition at
+    two blank lines, and a second tab after them fell out as a code block
+    (content/syntax/callouts.md#nesting)."""
+
+    def admonition(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        first = len(state.tokens)
+        if silent or not rule(state, start_line, end_line, silent):
+            return silent and rule(state, start_line, end_line, silent)
+        opener, stop = state.tokens[first], state.line
+        indent = _body_indent(state, start_line, opener.markup)
+        end = _indented_end(state, stop, end_line, indent)
+        if end == stop:
+            return True
+        closer = state.tokens.pop()
+        saved = state.parentType, state.lineMax, state.blkIndent
+        state.parentType, state.lineMax, state.blkIndent = "admonition", end, indent
+        state.level += 1
+        state.md.block.tokenize(state, stop, end)
+        state.level -= 1
+        state.parentType, state.lineMax, state.blkIndent = saved
+        state.tokens.append(closer)
+        opener.map = [start_line, end]
+        state.line = end
+        return True
+
+    return admonition
+
+
+def _body_indent(state: StateBlock, line: int, markup: str) -> int:
+    """Where the plugin puts an admonition's body: under the type after the marker (three
+    characters wide, ``???+`` too)."""
+    start = state.bMarks[line] + state.tShift[line]
+    after = start + len(markup)
+    while after < state.eMarks[line] and state.src[after] == " ":
+        after += 1
+    return state.blkIndent + after - start - (len(markup) - 3)
+
+
+def _indented_end(state: StateBlock, line: int, end_line: int, indent: int) -> int:
+    """The line after the last one indented ``indent`` from ``line`` on, blank lines
+    between them skipped; ``line`` when no indented line follows."""
+    end = line
+    while line < end_line:
+        if not state.isEmpty(line):
+            if state.sCount[line] < indent:
+                break
+            end = line + 1
+        line += 1
+    return end
 
 
 def _container_validator(name: str) -> Callable[[str, str], bool]:

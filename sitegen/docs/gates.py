@@ -37,6 +37,8 @@ _TABS = _any("===")
 _ANY_TABS = _any("===", "///", ":::")
 _ATTRS = _any("{")
 _FOOTNOTE = _any("[^")
+#: A definition under a line holding one HTML comment (Python-Markdown's reading).
+_COMMENT_TERM: Marker = lambda text: "<!--" in text and _DEFINITION.search(text) is not None  # noqa: E731
 
 #: (ruler, rule name, marker). A rule a parser does not have is left out; a name ending in
 #: ``*`` stands for every rule that starts with it (one container rule per callout type).
@@ -53,6 +55,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("block", "footnote_def", _FOOTNOTE),
     ("block", "html_block", _any("<")),
     ("block", "deflist", lambda text: _DEFINITION.search(text) is not None),
+    ("block", "sitegen_comment_term", _COMMENT_TERM),
     ("block", "sitegen_toc", _any("[[")),
     ("block", "sitegen_comment_block", _any("%%")),
     ("inline", "math_inline", _any("$")),

@@ -16,7 +16,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from sitegen.docs.attributes import bounded_attrs, keep_author_classes
 from sitegen.docs.autorefs import autoref, directive_links
 from sitegen.docs.blockids import block_ids_plugin
-from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin
+from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin, comment_terms
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.comments import comments_plugin
 from sitegen.docs.fences import fences_plugin
@@ -64,6 +64,8 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
     callouts_plugin(md)
     blocks_plugin(md)
     deflist_plugin(md)
+    if dialect & Dialect.PYTHON_MARKDOWN:
+        comment_terms(md)
     fences_plugin(md)
     toc_plugin(md)
     comments_plugin(md)
