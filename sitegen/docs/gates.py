@@ -37,6 +37,15 @@ _TABS = _any("===")
 _ANY_TABS = _any("===", "///", ":::")
 _ATTRS = _any("{")
 _FOOTNOTE = _any("[^")
+#: An emoji or icon shortcode ``:name:`` (sitegen/docs/emoji.py): ``:`` alone is in every
+#: time and URL. Linear: each ``:`` scans the word after it, and words do not overlap.
+_SHORTCODE_TEXT = re.compile(r":[+\-\w]+:")
+
+
+def _shortcode(text: str) -> bool:
+    return _SHORTCODE_TEXT.search(text) is not None
+
+
 #: A definition under a line holding one HTML comment (Python-Markdown's reading).
 _COMMENT_TERM: Marker = lambda text: "<!--" in text and _DEFINITION.search(text) is not None  # noqa: E731
 
@@ -69,6 +78,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("inline", "autolink", _any("<")),
     ("inline", "entity", _any("&")),
     ("inline", "attr", _ATTRS),
+    ("inline", "sitegen_emoji", _shortcode),
     ("core", "sitegen_code_groups", _CONTAINER),
     ("core", "sitegen_tab_sets", _ANY_TABS),
     ("core", "sitegen_admonitions", _ADMONITION),
@@ -82,6 +92,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("core", "sitegen_toc_paragraphs", _any("[TOC]")),
     ("core", "sitegen_math", _MATH),
     ("core", "footnote_tail", _FOOTNOTE),
+    ("core", "sitegen_unknown_icons", _shortcode),
 )
 
 

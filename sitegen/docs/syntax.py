@@ -19,6 +19,7 @@ from sitegen.docs.blockids import block_ids_plugin
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin, comment_terms
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.comments import comments_plugin
+from sitegen.docs.emoji import emoji_plugin
 from sitegen.docs.fences import fences_plugin
 from sitegen.docs.highlight import highlight_plugin
 from sitegen.docs.positions import BlockRule, recording
@@ -76,3 +77,5 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
     md.core.ruler.after("inline", "sitegen_embeds", report_embeds)
     md.core.ruler.after("inline", "sitegen_unsupported", report_unsupported)
     md.core.ruler.after("inline", "sitegen_directive_links", directive_links)
+    if dialect & Dialect.EMOJI:  # content/syntax/emoji.md
+        emoji_plugin(md, icons=bool(dialect & Dialect.ICONS))
