@@ -25,6 +25,8 @@ from sitegen.docs.callouts import (
     open_tokens,
     title_tokens,
 )
+from sitegen.docs.slug import PythonMarkdownSlugger, pymdownx_slug
+from sitegen.generators import Dialect
 
 #: Key in ``env`` of the syntax problems found while parsing: (source index, message, code).
 ENV_PROBLEMS = "sitegen_syntax_problems"
@@ -264,6 +266,62 @@ def group_tabs(state: StateCore) -> None:
     state.tokens = out
 
 
+# --- tab ids as pymdownx.tabbed writes them ------------------------------------------------
+
+
+def name_tabs(tokens: Sequence[Token], dialect: Dialect) -> None:
+    """Give each tab of an MkDocs page (``dialect`` has PYTHON_MARKDOWN) the id of its radio
+    input as pymdownx.tabbed does, so links to it are checked (content/syntax/tabs.md#ids):
+    ``__tabbed_<set>_<tab>``, or with TAB_SLUGS its label's slug (pymdownx.slugs'
+    ``slugify(case="lower")``), after the id of the heading before its set and a ``-`` with
+    TAB_SLUGS_COMBINED, numbered ``_1``, ``_2`` past every id of the page. Run after the
+    headings have their ids; the set numbers are ``group_tabs``'."""
+    if not dialect & Dialect.PYTHON_MARKDOWN:
+        return
+    sets = _tab_sets(tokens)
+    if not dialect & Dialect.TAB_SLUGS:
+        for tabs, _ in sets.values():
+            for tab, _label in tabs:
+                tab.attrs["id"] = f"__tabbed_{tab.meta['set']}_{tab.meta['index']}"
+        return
+    ids = PythonMarkdownSlugger(lambda slug: slug)
+    for token in tokens:
+        for t in (token, *(token.children or ())):
+            if t.attrs.get("id"):
+                ids.reserve(str(t.attrs["id"]))
+    combined = bool(dialect & Dialect.TAB_SLUGS_COMBINED)
+    for number in sorted(sets):  # pymdownx names a set's tabs before the sets nested in them
+        tabs, heading = sets[number]
+        for tab, label in tabs:
+            slug = pymdownx_slug(label)
+            tab.attrs["id"] = ids.slug(f"{heading}-{slug}" if combined and heading else slug)
+
+
+def _tab_sets(tokens: Sequence[Token]) -> dict[int, tuple[list[tuple[Token, str]], str]]:
+    """Each set's tabs with their labels' text, and the id of the heading before the set:
+    the last one among its siblings, else among its parent's, and so on up."""
+    sets: dict[int, tuple[list[tuple[Token, str]], str]] = {}
+    headings: dict[int, str] = {}  # level -> id of the last heading at it, in this container
+    for i, token in enumerate(tokens):
+        if token.nesting == 1:  # what opens here starts with no heading inside
+            for level in [level for level in headings if level > token.level]:
+                del headings[level]
+        if token.type == "heading_open" and token.attrs.get("id"):
+            headings[token.level] = str(token.attrs["id"])
+        elif token.type == "tab_open":
+            number = int(token.meta["set"])
+            if number not in sets:
+                above = [level for level in headings if level <= token.level]
+                sets[number] = ([], headings[max(above)] if above else "")
+            sets[number][0].append((token, _label_text(tokens[i + 2])))
+    return sets
+
+
+def _label_text(inline: Token) -> str:
+    """A label's text as pymdownx.tabbed slugs it: its rendered text, tags dropped."""
+    return "".join(t.content for t in inline.children or () if t.type in ("text", "code_inline"))
+
+
 RenderRule = Callable[[RendererHTML, Sequence[Token], int, OptionsDict, EnvType], str]
 
 
@@ -274,6 +332,9 @@ def tab_renderers(prefix: str) -> tuple[RenderRule, RenderRule]:
     radio group."""
 
     def tab_id(token: Token) -> str:
+        given = token.attrs.get("id")  # pymdownx.tabbed's, on an MkDocs page (name_tabs)
+        if given:
+            return escapeHtml(str(given))
         return f"{prefix}_{token.meta['set']}_{token.meta['index']}"
 
     def tab_open(

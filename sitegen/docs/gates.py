@@ -92,6 +92,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("core", "sitegen_toc_paragraphs", _any("[TOC]")),
     ("core", "sitegen_math", _MATH),
     ("core", "footnote_tail", _FOOTNOTE),
+    ("core", "sitegen_footnote_ids", _FOOTNOTE),
     ("core", "sitegen_unknown_icons", _shortcode),
 )
 

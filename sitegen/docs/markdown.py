@@ -35,6 +35,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.anchors import page_anchors
+from sitegen.docs.blocks import name_tabs
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
 from sitegen.docs.gates import RuleGates
 from sitegen.docs.kramdown import kramdown_attributes
@@ -247,6 +248,7 @@ def extract_page(
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
     headings, id_problems = _headings(tokens, source, path, slugs)
+    name_tabs(tokens, dialect)  # after the headings: pymdownx may put their ids in a tab's
     content_hash = record_key(hashlib.sha256(data).hexdigest(), slugs, dialect)
     link_mark = f"sglink-{content_hash[:16]}-"
     links = _links(tokens, source, headings, link_mark)

@@ -21,6 +21,7 @@ from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.comments import comments_plugin
 from sitegen.docs.emoji import emoji_plugin
 from sitegen.docs.fences import fences_plugin
+from sitegen.docs.footnotes import python_markdown_footnotes
 from sitegen.docs.highlight import highlight_plugin
 from sitegen.docs.positions import BlockRule, recording
 from sitegen.docs.records import LinkKind
@@ -67,6 +68,7 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
     deflist_plugin(md)
     if dialect & Dialect.PYTHON_MARKDOWN:
         comment_terms(md)
+        python_markdown_footnotes(md)
     fences_plugin(md)
     toc_plugin(md)
     comments_plugin(md)
