@@ -46,6 +46,14 @@ def _shortcode(text: str) -> bool:
     return _SHORTCODE_TEXT.search(text) is not None
 
 
+#: An element's ``markdown`` attribute (sitegen/docs/mdinhtml.py); HTML's names ignore case.
+_MARKDOWN_WORD = re.compile("markdown", re.IGNORECASE)
+
+
+def _markdown_attribute(text: str) -> bool:
+    return "<" in text and _MARKDOWN_WORD.search(text) is not None
+
+
 #: A definition under a line holding one HTML comment (Python-Markdown's reading).
 _COMMENT_TERM: Marker = lambda text: "<!--" in text and _DEFINITION.search(text) is not None  # noqa: E731
 
@@ -63,6 +71,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("block", "amsmath", _any("\\begin")),
     ("block", "footnote_def", _FOOTNOTE),
     ("block", "html_block", _any("<")),
+    ("block", "sitegen_md_in_html", _markdown_attribute),
     ("block", "deflist", lambda text: _DEFINITION.search(text) is not None),
     ("block", "sitegen_comment_term", _COMMENT_TERM),
     ("block", "sitegen_toc", _any("[[")),

@@ -30,6 +30,9 @@ POS, SOURCE, KIND = "sitegen_pos", "sitegen_source", "sitegen_kind"
 #: ``SPOTS`` their indices into the inline content, ``PLACES`` into ``PageText.text``
 #: (None where the content could not be mapped).
 SPOTS, PLACES = "sitegen_spots", "sitegen_places"
+#: Token meta key of an inline token whose last line a block rule cut short: where the
+#: content ends on it (a closing tag follows, as in ``text</div>``: sitegen/docs/mdinhtml.py).
+LINE_END = "sitegen_line_end"
 _ROW_START, _COLUMN = "sitegen_row_start", "sitegen_column"
 #: Key in ``env`` of the link tokens made since the current inline token's parse began.
 _FOUND = "sitegen_found"
@@ -256,16 +259,19 @@ def _content_map(
         return _cell_map(source, token, rows)
     if parent.type == "heading_open" and parent.markup.startswith("#"):
         return _atx_map(source, token.content, token.map[0])
-    return _lines_map(source, token.content, token.map[0], token.map[1])
+    return _lines_map(source, token.content, token.map[0], token.map[1], token.meta.get(LINE_END))
 
 
-def _lines_map(source: PageText, content: str, first: int, end: int) -> ContentMap | None:
+def _lines_map(
+    source: PageText, content: str, first: int, end: int, last_end: int | None = None
+) -> ContentMap | None:
     """Paragraph-like content: each content line is a suffix of its source line.
 
     markdown-it strips indentation and container markers (and may put spaces in for a
     partly used tab), then trims the whole; so content line k, without leading spaces,
     ends where source line k ends (the last one where the trimmed source line ends).
-    Lines made only of Unicode spaces can vanish in the trim, hence the search.
+    Lines made only of Unicode spaces can vanish in the trim, hence the search. A last line
+    cut short ends at ``last_end`` instead.
     """
     text = source.text
     content_starts: list[int] = []
@@ -280,6 +286,8 @@ def _lines_map(source: PageText, content: str, first: int, end: int) -> ContentM
                 return None
             line_start = source.line_starts[line]
             stop = source.line_end(line)
+            if k == last and last_end is not None and line == end - 1:
+                stop = last_end
             if k == last:
                 while stop > line_start and text[stop - 1] in MD_TRIM_CHARS:
                     stop -= 1

@@ -23,6 +23,7 @@ from sitegen.docs.emoji import emoji_plugin
 from sitegen.docs.fences import fences_plugin
 from sitegen.docs.footnotes import python_markdown_footnotes
 from sitegen.docs.highlight import highlight_plugin
+from sitegen.docs.mdinhtml import md_in_html_plugin
 from sitegen.docs.positions import BlockRule, recording
 from sitegen.docs.records import LinkKind
 from sitegen.docs.toc import toc_plugin
@@ -81,3 +82,5 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
     md.core.ruler.after("inline", "sitegen_directive_links", directive_links)
     if dialect & Dialect.EMOJI:  # content/syntax/emoji.md
         emoji_plugin(md, icons=bool(dialect & Dialect.ICONS))
+    if dialect & Dialect.MD_IN_HTML:  # content/syntax/md-in-html.md
+        md_in_html_plugin(md)
