@@ -16,6 +16,12 @@ The rule, in the order ``resolve`` applies it:
    site root or from the linking page's own URL (``Addresses.find``, content/guides/urls.md);
 7. the fragment is checked against the target's heading ids or line count (``AnchorIndex``).
 
+Where the generator leaves raw HTML as written and publishes pages as folders (MkDocs with
+``use_directory_urls``: ``SiteIndex.raw_html_from_url``), a relative ``src``/``href`` of the
+page's own HTML is first read as a browser reads it, from the page's URL (``a/b/`` for
+``a/b.md``), ``..`` stopping at the site root (``from_page_url``); the rules above then
+read the site-absolute path that gives.
+
 A Docusaurus site (``SiteIndex.docusaurus``, sitegen/link/docusaurus.py) reads besides, as
 Docusaurus does: a ``.md``/``.mdx`` path not found from the page from the docs folder (3b),
 ``@site/x`` from the site folder, ``pathname://x`` as the URL ``x`` left unchecked, files of
@@ -34,7 +40,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
 from sitegen.api.model import ApiModel
@@ -104,6 +110,7 @@ class Rule(StrEnum):
     URL = "url"  # an absolute URL (a scheme, or //host)
     FRAGMENT_ONLY = "fragment-only"  # #x: the linking page itself
     RELATIVE = "relative"  # read from the linking file's folder
+    PAGE_URL = "page-url"  # raw HTML read from the page's URL, as a browser reads it
     ABSOLUTE = "absolute"  # /x: read from the content folder
     PUBLIC = "public"  # VitePress's public/ folder, published at the site root
     DOCS_ROOT = "docs-root"  # a file path read from Docusaurus's docs folder
@@ -197,6 +204,9 @@ class SiteIndex:
     #: The folder of Docusaurus's blog (a repository path), wherever it lies: its images are
     #: published beside its posts (content/guides/docusaurus.md#blog); "" for none.
     blog: str = ""
+    #: Whether a relative URL of a page's raw HTML is read from the page's URL, as a
+    #: browser reads it (``Generator.raw_html_from_url``: MkDocs with directory URLs).
+    raw_html_from_url: bool = False
     #: An Obsidian vault's files by name, for a path that names none as written
     #: (sitegen/link/vault.py); None for other sites.
     vault: VaultFiles | None = None
@@ -309,6 +319,37 @@ def normalize_url(url: str) -> str | None:
         auth = parts.username or ""
         netloc = f"{auth}{':' + parts.password if parts.password else ''}@{netloc}"
     return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+#: Any host: only the path of a URL joined to it is kept (``from_page_url``).
+_SOME_HOST = "https://site.invalid"
+
+
+def from_page_url(href: str, page_folder: str, trace: Trace = NO_TRACE) -> str:
+    """A relative URL of a page's raw HTML as a browser reads it on the page whose URL
+    folder is ``page_folder`` (``/a/b/``): the site-absolute path it names, its query and
+    fragment kept. ``..`` above the site root stays at the root, as RFC 3986's
+    ``remove_dot_segments`` (``urljoin``) and every browser have it. A URL that is not a
+    relative path (a scheme, ``//host``, ``/x``, ``#x``, ``?x``, a template) is returned as
+    written (content/guides/linking.md#raw-html-read-from-the-pages-url)."""
+    path = href.strip().partition("#")[0].partition("?")[0]
+    if (
+        not path
+        or path.startswith(("/", "\\"))
+        or _URL_SCHEME.match(path)
+        or ("{" in href and _is_template(unquote(href)))
+    ):
+        return href
+    joined = urljoin(_SOME_HOST + page_folder, href.strip())
+    parts = urlsplit(joined)
+    out = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+    trace.step(
+        Rule.PAGE_URL,
+        f"raw HTML, which the generator publishes as written: read from the page's URL "
+        f"'{page_folder}' as a browser reads it ('..' stops at the site root)",
+        out,
+    )
+    return out
 
 
 def resolve(href: str, from_path: str, index: SiteIndex, trace: Trace = NO_TRACE) -> Resolved:

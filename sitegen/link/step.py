@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
-from sitegen.addresses import Addresses, public_url
+from sitegen.addresses import Addresses, UrlStyle, public_url, style_out_path
 from sitegen.api.model import ApiKind, ApiModel
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
@@ -50,6 +50,7 @@ from sitegen.link.rules import (
     SiteIndex,
     Step,
     Trace,
+    from_page_url,
     normalize_url,
     resolve,
 )
@@ -87,6 +88,8 @@ _OUTCOME_KIND = {
 }
 #: The kinds of link an Obsidian vault resolves as notes: a markdown link or a wikilink.
 _NOTE_LINKS = frozenset({LinkKind.INLINE, LinkKind.REFERENCE, LinkKind.WIKILINK, LinkKind.EMBED})
+#: The links of a page's own HTML, which MkDocs publishes as written (never rewritten).
+_RAW_HTML = frozenset({LinkKind.HTML, LinkKind.HTML_IMAGE})
 
 
 @dataclass
@@ -209,7 +212,8 @@ class _Linker:
         elif link.kind is LinkKind.AUTOREF:
             res = self._autoref(path, link)
         else:
-            res = self._api_anchor(resolve(link.href, path, self.index, self.trace), path)
+            written = self._as_browser_reads(path, src, link)
+            res = self._api_anchor(resolve(written, path, self.index, self.trace), path)
         if res.via:
             self._through_redirect(path, link, res)
         if res.others:
@@ -234,6 +238,29 @@ class _Linker:
             occ = Occurrence(link.offset, link.line, link.column, res.fragment)
             edge.label, edge.anchor, edge.occurrences = link.label, link.anchor, [occ]
         return res, edge
+
+    def _as_browser_reads(self, path: str, src: NodeId, link: Link) -> str:
+        """The destination to resolve: as written, but a relative URL of the page's own HTML
+        read from the page's URL where the generator publishes raw HTML as written and pages
+        as folders (MkDocs with directory URLs): ``<img src="../img/x.png">`` in ``a/b.md``
+        names ``/a/img/x.png``, as a browser on ``a/b/`` reads it
+        (content/guides/linking.md#raw-html-read-from-the-pages-url)."""
+        if not self.index.raw_html_from_url or link.kind not in _RAW_HTML:
+            return link.href
+        if content_relative(self.index.content, path) is None:
+            return link.href  # a README beside the code: not a page of the generator's site
+        return from_page_url(link.href, self._url_folder(src), self.trace)
+
+    def _url_folder(self, node: NodeId) -> str:
+        """The folder of the URL the generator publishes the page at (``/a/b/`` for
+        ``a/b.md``): its own address when it has one (a blog post's), else its file in the
+        directory style, whatever style sitegen's own output takes."""
+        addresses = self.index.addresses
+        out = addresses.pages.get(node)
+        if out is None or out == style_out_path(node, addresses.style):
+            out = style_out_path(node, UrlStyle.DIRECTORY)
+        folder = posixpath.dirname(out)
+        return f"/{folder}/" if folder else "/"
 
     def _unresolved_note(self, link: Link, res: Resolved) -> bool:
         """Whether a missing target is a vault's unresolved link: a note (not an attachment)
@@ -739,6 +766,8 @@ def crawl_index(
         # Docusaurus's static/ folders, published at the site root.
         static=config.generator.static if config.generator is not None else (),
         docusaurus=docs_links(config.generator),  # how Docusaurus reads links besides
+        # MkDocs with directory URLs: raw HTML read from the page's URL, as a browser does.
+        raw_html_from_url=config.generator is not None and config.generator.raw_html_from_url,
         blog=config.generator.blog.folder if config.generator and config.generator.blog else "",
         inventories=load_inventories(config.inventories, found.inventories),
         old_anchors=old_anchors or {},

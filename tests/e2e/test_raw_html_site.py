@@ -1,5 +1,6 @@
 """Links in a page's own HTML, built end to end: a MkDocs-Material-like project whose tables
-link with ``<a href>`` written for directory URLs. Each link is published at its target's
+link with ``<a href>`` written for directory URLs (from the page's URL, ``length/``, as a
+browser on the MkDocs site reads them: content/guides/linking.md#raw-html-read-from-the-pages-url). Each link is published at its target's
 address in either URL style, reported when broken, shown in backlinks, and the graph is the
 same in every ``raw_html`` mode (content/guides/linking.md, "Links in HTML")."""
 
@@ -16,16 +17,24 @@ from tests.e2e.conftest import run_cli, write_project
 from tests.e2e.sitewalk import walk_site
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(32)
-LENGTH = (
-    "# Length\n\n"
-    "A length is an <a href='../../css_types/integer'>integer</a> and a unit.\n\n"
-    "<table>\n"
-    "<tr><th>Type</th><th>Café</th></tr>\n"
-    '<tr><td><a href="../../css_types/integer/#integer">integer</a></td>\n'
-    '<td><img src="../../img/logo.png" alt="logo"></td></tr>\n'
-    "</table>\n\n"
-    '<a href="javascript:alert(1)">run</a> <a href="../gone.md">gone</a>\n'
-)
+
+
+def _length(up: str) -> str:
+    """The length page, its raw HTML climbing ``up`` to the site root: ``../../../`` from
+    its URL ``reference/values/length/`` (directory URLs), ``../../`` from its file."""
+    return (
+        "# Length\n\n"
+        f"A length is an <a href='{up}css_types/integer'>integer</a> and a unit.\n\n"
+        "<table>\n"
+        "<tr><th>Type</th><th>Café</th></tr>\n"
+        f'<tr><td><a href="{up}css_types/integer/#integer">integer</a></td>\n'
+        f'<td><img src="{up}img/logo.png" alt="logo"></td></tr>\n'
+        "</table>\n\n"
+        '<a href="javascript:alert(1)">run</a> <a href="../gone.md">gone</a>\n'
+    )
+
+
+LENGTH = _length("../../../")
 PROJECT: dict[str, str | bytes] = {
     "mkdocs.yml": "site_name: Raw\n",
     "docs/index.md": '# Home\n\n<p align="center"><img src="img/logo.png" alt="Logo"></p>\n\n'
@@ -52,18 +61,27 @@ def _body(html: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("use_directory_urls", "length", "integer"),
+    ("use_directory_urls", "up", "length", "integer"),
     [
-        ("true", "reference/values/length/index.html", "../../../css_types/integer/index.html"),
-        ("false", "reference/values/length.html", "../../css_types/integer.html"),
+        (
+            "true",
+            "../../../",
+            "reference/values/length/index.html",
+            "../../../css_types/integer/index.html",
+        ),
+        ("false", "../../", "reference/values/length.html", "../../css_types/integer.html"),
     ],
 )
 def test_raw_html_links_are_published_at_their_targets_addresses(
-    tmp_path: Path, use_directory_urls: str, length: str, integer: str
+    tmp_path: Path, use_directory_urls: str, up: str, length: str, integer: str
 ) -> None:
     root = write_project(
         tmp_path / "p",
-        {**PROJECT, "mkdocs.yml": f"site_name: Raw\nuse_directory_urls: {use_directory_urls}\n"},
+        {
+            **PROJECT,
+            "mkdocs.yml": f"site_name: Raw\nuse_directory_urls: {use_directory_urls}\n",
+            "docs/reference/values/length.md": _length(up),
+        },
     )
     site, _ = _build(root)
     logo = "../" * (length.count("/")) + "img/logo.png"
@@ -116,7 +134,7 @@ def test_the_graph_is_the_same_in_every_raw_html_mode(tmp_path: Path) -> None:
             assert unsafe_parts(_body(page.read_text())) == [], page
         length = _body((site / "reference/values/length/index.html").read_text())
         if mode == "escape":  # shown as the author wrote it
-            assert "&lt;a href='../../css_types/integer'&gt;integer&lt;/a&gt;" in length
+            assert "&lt;a href='../../../css_types/integer'&gt;integer&lt;/a&gt;" in length
         else:
             assert '<a href="../../../css_types/integer/index.html">integer</a>' in length
     assert graphs["escape"] == graphs["sanitize"] == graphs["allow"]
