@@ -1,5 +1,6 @@
 """Fenced code highlighted with Pygments at build time, mermaid fences as readable source, and
-math (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``) as MathML made at build time.
+math (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``) as MathML made at build time; in the
+Python-Markdown dialects, a fence's attribute list ``{ .lang #id .class }`` as superfences reads it.
 
 Renderer rules and a core rule (content/syntax/code.md). Never loads a script or a remote
 resource: the page reads the same with JavaScript off.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from xml.etree.ElementTree import Element, tostring
 
 from latex2mathml.converter import convert_to_element
@@ -21,6 +23,8 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.amsmath import amsmath_plugin
+from mdit_py_plugins.attrs.parse import ParseError
+from mdit_py_plugins.attrs.parse import parse as parse_attrs
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -123,21 +127,97 @@ def docusaurus_fence(info: str, code: str, opts: dict[str, str]) -> str:
     return "".join(kept)
 
 
+#: Token meta key: a fence's ``FenceAttributes`` (set in the Python-Markdown dialects).
+FENCE_ATTRS = "sitegen_fence_attrs"
+#: Token meta key: a fence's code HTML made before rendering (sitegen/docs/annotations.py),
+#: published in place of highlighting the fence again.
+CODE_HTML = "sitegen_code_html"
+
+
+@dataclass(frozen=True)
+class FenceAttributes:
+    """What a fence's attribute list says besides its options: ``{ .python #example .x }``."""
+
+    language: str
+    id: str
+    classes: tuple[str, ...]
+
+
+def fence_attributes(info: str) -> FenceAttributes | None:
+    """The attribute list of a fence's info string as pymdownx.superfences reads it: after an
+    optional language word, ``{…}`` holding ``#id`` (the last one counts), ``.class`` (the
+    first is the language when no word comes before the braces) and ``key="value"``
+    options; None when the info string holds no such list (content/syntax/code.md#fence-attributes)."""
+    start, end = info.find("{"), info.rfind("}")
+    head = info[: max(start, 0)].split()
+    if start < 0 or end < start or len(head) > 1 or info[end + 1 :].strip():
+        return None
+    try:
+        stop, attrs = parse_attrs(info[start : end + 1])
+    except ParseError:
+        return None
+    if stop != end - start:  # a second list after the first: not one attribute list
+        return None
+    classes = str(attrs.get("class", "")).split()
+    language = head[0] if head else (classes.pop(0) if classes else "")
+    return FenceAttributes(language.lower(), str(attrs.get("id", "")), tuple(classes))
+
+
+def fence_attributes_rule(state: StateCore) -> None:
+    """Core rule: each fence's attribute list into its token, the id among its attributes so
+    that the page offers it to links (sitegen/docs/anchors.py)."""
+    for token in state.tokens:
+        if token.type != "fence" or "{" not in token.info:
+            continue
+        found = fence_attributes(unescapeAll(token.info).strip())
+        if found is None:
+            continue
+        token.meta[FENCE_ATTRS] = found
+        if found.id:
+            token.attrs["id"] = found.id
+
+
+def fence_language(token: Token) -> tuple[str, dict[str, str]]:
+    """The language and the options of a fence, its attribute list's language first."""
+    language, opts = fence_options(unescapeAll(token.info).strip())
+    attributes = token.meta.get(FENCE_ATTRS)
+    if isinstance(attributes, FenceAttributes):
+        language = attributes.language
+    return language, opts
+
+
+def code_html(token: Token, env: EnvType) -> tuple[str, bool]:
+    """The code of a fence that is not a diagram, as HTML: highlighted by Pygments (True)
+    when its language has a lexer, else escaped in a plain ``<pre>`` (False)."""
+    language, opts = fence_language(token)
+    info = unescapeAll(token.info).strip()
+    content = docusaurus_fence(info, token.content, opts) if is_mdx(env) else token.content
+    lexer = _lexer(language) if language else None
+    if lexer is None:
+        return _plain(content, language), False
+    return _highlighted(content, lexer, opts), True
+
+
 def render_fence(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
     token = tokens[idx]
-    info = unescapeAll(token.info).strip()
-    language, opts = fence_options(info)
+    language, opts = fence_language(token)
     if language == "mermaid":
         return _mermaid(token.content)
-    content = docusaurus_fence(info, token.content, opts) if is_mdx(env) else token.content
-    lexer = _lexer(language) if language else None
+    made = token.meta.get(CODE_HTML)
+    code = made if isinstance(made, str) else code_html(token, env)[0]
     title = opts.get("title", "")
-    code = _highlighted(content, lexer, opts) if lexer is not None else _plain(content, language)
-    if not title:
+    attributes = token.meta.get(FENCE_ATTRS)
+    id_ = attributes.id if isinstance(attributes, FenceAttributes) else ""
+    classes = author_classes(" ".join(attributes.classes)) if attributes else ""
+    if not (title or id_ or classes):
         return code
-    return f'<div class="code-block"><p class="code-title">{escapeHtml(title)}</p>\n{code}</div>\n'
+    head = f'<div class="{" ".join(("code-block", classes)).strip()}"'
+    if id_:
+        head += f' id="{escapeHtml(id_)}"'
+    caption = f'<p class="code-title">{escapeHtml(title)}</p>\n' if title else ""
+    return f"{head}>{caption}{code}</div>\n"
 
 
 def _highlighted(code: str, lexer: Lexer, opts: dict[str, str]) -> str:
@@ -290,3 +370,8 @@ def fences_plugin(md: MarkdownIt) -> None:
     md.core.ruler.after("inline", "sitegen_math", math_to_mathml)
     for name in _MATH_TOKENS:
         md.add_render_rule(name, render_math)
+
+
+def fence_attributes_plugin(md: MarkdownIt) -> None:
+    """Fences' attribute lists read as superfences reads them (the Python-Markdown dialects)."""
+    md.core.ruler.after("inline", "sitegen_fence_attributes", fence_attributes_rule)

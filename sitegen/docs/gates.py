@@ -54,6 +54,14 @@ def _markdown_attribute(text: str) -> bool:
     return "<" in text and _MARKDOWN_WORD.search(text) is not None
 
 
+#: A code annotation's marker ``(1)`` (sitegen/docs/annotations.py).
+_ANNOTATION_MARKER = re.compile(r"\(\d+\)")
+
+
+def _annotation(text: str) -> bool:
+    return _ANNOTATION_MARKER.search(text) is not None
+
+
 #: A definition under a line holding one HTML comment (Python-Markdown's reading).
 _COMMENT_TERM: Marker = lambda text: "<!--" in text and _DEFINITION.search(text) is not None  # noqa: E731
 
@@ -103,6 +111,8 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("core", "footnote_tail", _FOOTNOTE),
     ("core", "sitegen_footnote_ids", _FOOTNOTE),
     ("core", "sitegen_unknown_icons", _shortcode),
+    ("core", "sitegen_fence_attributes", _ATTRS),
+    ("core", "sitegen_code_annotations", _annotation),
 )
 
 

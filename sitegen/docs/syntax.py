@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.deflist import deflist_plugin
 
+from sitegen.docs.annotations import annotations_plugin
 from sitegen.docs.attributes import bounded_attrs, keep_author_classes
 from sitegen.docs.autorefs import autoref, directive_links
 from sitegen.docs.blockids import block_ids_plugin
@@ -20,7 +21,7 @@ from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin, comment_terms
 from sitegen.docs.callouts import callouts_plugin
 from sitegen.docs.comments import comments_plugin
 from sitegen.docs.emoji import emoji_plugin
-from sitegen.docs.fences import fences_plugin
+from sitegen.docs.fences import fence_attributes_plugin, fences_plugin
 from sitegen.docs.footnotes import python_markdown_footnotes
 from sitegen.docs.highlight import highlight_plugin
 from sitegen.docs.mdinhtml import md_in_html_plugin
@@ -84,3 +85,7 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
         emoji_plugin(md, icons=bool(dialect & Dialect.ICONS))
     if dialect & Dialect.MD_IN_HTML:  # content/syntax/md-in-html.md
         md_in_html_plugin(md)
+    if dialect & (Dialect.PYTHON_MARKDOWN | Dialect.ATTR_LIST | Dialect.ANNOTATIONS):
+        fence_attributes_plugin(md)  # content/syntax/code.md#fence-attributes
+    if dialect & Dialect.ANNOTATIONS:  # last: content/syntax/code.md#code-annotations
+        annotations_plugin(md, every_block=bool(dialect & Dialect.ANNOTATE_ALL))
