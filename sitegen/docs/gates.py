@@ -86,7 +86,11 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("block", "sitegen_comment_block", _any("%%")),
     ("inline", "math_inline", _any("$")),
     ("inline", "sitegen_math_parens", _any("\\(", "\\[")),
-    ("inline", "strikethrough", _any("~~")),
+    # ``~`` not ``~~``: in the TILDE dialect the rule of that name also reads ``~sub~``
+    ("inline", "strikethrough", _any("~")),
+    ("inline", "sitegen_caret", _any("^")),
+    ("inline", "sitegen_keys", _any("++")),
+    ("inline", "sitegen_escaped_space", _any("\\ ")),
     ("inline", "sitegen_wikilink", _any("[[")),
     ("inline", "sitegen_comment", _any("%%")),
     ("inline", "sitegen_highlight", _any("==")),

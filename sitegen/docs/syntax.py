@@ -26,6 +26,7 @@ from sitegen.docs.footnotes import python_markdown_footnotes
 from sitegen.docs.highlight import highlight_plugin
 from sitegen.docs.mdinhtml import md_in_html_plugin
 from sitegen.docs.positions import BlockRule, recording
+from sitegen.docs.pymdownx import caret_plugin, keys_plugin, tilde_plugin
 from sitegen.docs.records import LinkKind
 from sitegen.docs.toc import toc_plugin
 from sitegen.docs.unsupported import report_unsupported
@@ -83,6 +84,12 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
     md.core.ruler.after("inline", "sitegen_directive_links", directive_links)
     if dialect & Dialect.EMOJI:  # content/syntax/emoji.md
         emoji_plugin(md, icons=bool(dialect & Dialect.ICONS))
+    if dialect & Dialect.KEYS:  # content/syntax/formatting.md
+        keys_plugin(md)
+    if dialect & Dialect.CARET:
+        caret_plugin(md)
+    if dialect & Dialect.TILDE:
+        tilde_plugin(md)
     if dialect & Dialect.MD_IN_HTML:  # content/syntax/md-in-html.md
         md_in_html_plugin(md)
     if dialect & (Dialect.PYTHON_MARKDOWN | Dialect.ATTR_LIST | Dialect.ANNOTATIONS):
