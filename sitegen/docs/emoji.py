@@ -27,7 +27,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from sitegen.docs.blocks import report
-from sitegen.docs.positions import ENV_SOURCE, InlineRule, PageText
+from sitegen.docs.positions import PLACES, InlineRule, to_place
 
 __all__ = ["SHORTCODE", "emoji_plugin", "icon_roots", "icon_svg", "safe_svg"]
 
@@ -296,9 +296,14 @@ def _shortcodes(icons: bool) -> InlineRule:
         svg = icon_svg(code) if icons and char is None else None
         if not silent:
             if char is None and svg is None:
-                state.pending += code
-                if icons and code[1:-1].split("-", 1)[0] in _known_sets(icon_roots()):
-                    state.env.setdefault(_UNKNOWN, []).append(code)
+                unknown = icons and code[1:-1].split("-", 1)[0] in _known_sets(icon_roots())
+                if unknown:  # its own text token, so that its place in the page is found
+                    text = state.push("text", "", 0)
+                    text.content = code
+                    to_place(state, text, [state.pos])
+                    state.env.setdefault(_UNKNOWN, []).append((code, text))
+                else:
+                    state.pending += code
             else:
                 token = state.push("emoji", "span", 0)
                 token.markup = code
@@ -330,10 +335,10 @@ def render_emoji(
 
 def report_unknown_icons(state: StateCore) -> None:
     """One warning per page naming the icon shortcodes shown as text, at the first one."""
-    codes = state.env.get(_UNKNOWN)
-    if not codes:
+    found: list[tuple[str, Token]] = state.env.get(_UNKNOWN) or []
+    if not found:
         return
-    names = list(dict.fromkeys(codes))
+    names = list(dict.fromkeys(code for code, _ in found))
     said = ", ".join(names[:_NAMED])
     if len(names) > _NAMED:
         said += f" and {len(names) - _NAMED} more"
@@ -345,23 +350,8 @@ def report_unknown_icons(state: StateCore) -> None:
             "(install mkdocs-material or zensical next to sitegen to show them)"
         )
     message = f"the icon shortcodes {said} are shown as text: {why}"
-    report(state, _first_place(state, names[0]), message, "unknown-icon")
-
-
-def _first_place(state: StateCore, code: str) -> int:
-    """Where ``code`` stands in the page's text: in the first paragraph, heading or cell
-    whose text holds it (not in code), else its first occurrence."""
-    source = state.env.get(ENV_SOURCE)
-    if not isinstance(source, PageText):
-        return 0
-    for token in state.tokens:
-        if token.type != "inline" or not token.map or code not in token.content:
-            continue
-        if any(c.type == "text" and code in c.content for c in token.children or ()):
-            at = source.text.find(code, source.line_starts[token.map[0]])
-            if at >= 0:
-                return at
-    return max(source.text.find(code), 0)
+    places = [p for _, token in found for p in token.meta.get(PLACES) or () if p is not None]
+    report(state, min(places, default=0), message, "unknown-icon")
 
 
 def emoji_plugin(md: MarkdownIt, icons: bool) -> None:
