@@ -193,16 +193,15 @@ def _index(state: StateBlock) -> _Index:
         start = starts[line]
         stop = starts[line + 1] - 1 if line + 1 < len(starts) else len(src)
         fenced = _FENCE.match(src, start, stop)
-        if fence or fenced:
-            ends = (
-                fenced
-                and fenced.group(1).startswith(fence)
-                and not src[fenced.end() : stop].strip()
-            )
-            fence = "" if fence and ends else fence or (fenced.group(1) if fenced else "")
-            line += 1
-            continue
-        line = _read_line(index, stacks, starts, line, (start, stop)) + 1
+        if fence:  # a tag in fenced code is an example, not an element
+            closing = fenced and fenced.group(1).startswith(fence)
+            if closing and not src[fenced.end() : stop].strip():  # type: ignore[union-attr]
+                fence = ""
+        elif fenced:
+            fence = fenced.group(1)
+        else:
+            line = _read_line(index, stacks, starts, line, (start, stop))
+        line += 1
     state.env[_INDEX] = index
     return index
 
@@ -246,15 +245,22 @@ def _read_line(
 def _trailing_closers(src: str, pos: int, stop: int) -> list[re.Match[str]]:
     """The closing tags that end ``src[pos:stop]``, in order, read backwards from its end."""
     found: list[re.Match[str]] = []
-    end = len(src[pos:stop].rstrip()) + pos
+    end = _spaces_before(src, pos, stop)
     while end > pos and src[end - 1] == ">":
         begin = src.rfind("</", pos, end)
         closer = _CLOSE.fullmatch(src, begin, end) if begin >= 0 else None
         if closer is None:
             break
         found.append(closer)
-        end = len(src[pos:begin].rstrip()) + pos
+        end = _spaces_before(src, pos, begin)
     return found[::-1]
+
+
+def _spaces_before(src: str, pos: int, end: int) -> int:
+    """Where the spaces that end ``src[pos:end]`` begin."""
+    while end > pos and src[end - 1] in " \t":
+        end -= 1
+    return end
 
 
 def _read_open(src: str, starts: list[int], line: int, pos: int) -> OpenTag | None:
@@ -266,29 +272,26 @@ def _read_open(src: str, starts: list[int], line: int, pos: int) -> OpenTag | No
     stop = starts[last + 1] - 1 if last + 1 < len(starts) else len(src)
     at = name.end()
     attrs: list[tuple[str, str]] = []
-    markdown: tuple[int, int] | None = None
+    markdown: re.Match[str] | None = None
     while not (ended := _TAG_END.match(src, at, stop)):
         attribute = _ATTRIBUTE.match(src, at, stop)
         if attribute is None:
             return None
         key = attribute.group(1).lower()
-        value = next((g for g in attribute.groups()[1:] if g is not None), None)
         if key == "markdown" and markdown is None:
-            markdown = (attribute.start(), attribute.end())
-            attrs.append((key, key if value is None else value))
-        else:
-            attrs.append((key, value or ""))
+            markdown = attribute
+        elif key != "markdown":
+            attrs.append((key, next((g for g in attribute.groups()[1:] if g is not None), "")))
         at = attribute.end()
     end = ended.end()
-    text = src[pos:end]
-    if markdown is not None:
-        text = src[pos : markdown[0]] + src[markdown[1] : end]
-    value = next((v for k, v in attrs if k == "markdown"), None)
+    text, value = src[pos:end], None
+    if markdown is not None:  # written without a value, it means "1" (Python-Markdown's)
+        text = src[pos : markdown.start()] + src[markdown.end() : end]
+        value = next((g for g in markdown.groups()[1:] if g is not None), "markdown")
     tag_line = line
     while tag_line + 1 < len(starts) and starts[tag_line + 1] <= end - 1:
         tag_line += 1
-    kept = tuple((k, v) for k, v in attrs if k != "markdown")
-    return OpenTag(name.group(1).lower(), value, kept, pos, end, tag_line, text)
+    return OpenTag(name.group(1).lower(), value, tuple(attrs), pos, end, tag_line, text)
 
 
 # --- the block rule -------------------------------------------------------------------------
@@ -403,14 +406,15 @@ def _element(
     try:
         if how == "block":
             _blocks(state, first, last)
-        elif first < last:
+        else:
             _span(state, first, last)
     finally:
         index.depth -= 1
         restore()
     if close is not None and not close.leading:
         for token in state.tokens[count:]:  # the content's last line ends before the tag
-            if token.type == "inline" and token.map and token.map[1] == close.line + 1:
+            inline = token.type == "inline" and token.map and token.map[1] == close.line + 1
+            if inline and LINE_END not in token.meta:  # an inner element's own end comes first
                 token.meta[LINE_END] = close.start
     closer = state.push(
         "heading_close" if heading else "html_block",
