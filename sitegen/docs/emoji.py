@@ -107,7 +107,12 @@ def _package_folder(distribution: str, package: str) -> Path | None:
 def icon_sets_key() -> str:
     """What a page's icons depend on besides its bytes: the icon folders found and the
     versions of their packages (part of the record's cache key, sitegen/docs/markdown.py)."""
-    parts = [str(root) for root in icon_roots()]
+    return _sets_key(icon_roots())
+
+
+@functools.lru_cache(maxsize=8)
+def _sets_key(roots: tuple[Path, ...]) -> str:
+    parts = [str(root) for root in roots]
     for distribution, _ in _THEMES:
         try:
             parts.append(f"{distribution}={importlib.metadata.version(distribution)}")

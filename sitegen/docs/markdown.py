@@ -36,6 +36,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.anchors import page_anchors
 from sitegen.docs.blocks import name_tabs
+from sitegen.docs.emoji import icon_sets_key
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
 from sitegen.docs.gates import RuleGates
 from sitegen.docs.kramdown import kramdown_attributes
@@ -286,6 +287,8 @@ def record_key(content_hash: str, slugs: SlugStyle, dialect: Dialect = Dialect.N
     key = f"{content_hash}\0slugs={slugs}"
     if dialect != Dialect.NONE:
         key += f"\0dialect={dialect.value}"
+    if dialect & Dialect.ICONS:  # icons come from the installed theme (content/syntax/emoji.md)
+        key += f"\0icons={icon_sets_key()}"
     return hashlib.sha256(key.encode()).hexdigest()
 
 

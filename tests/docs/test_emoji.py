@@ -357,3 +357,13 @@ def test_long_lines_of_colons_are_linear(unit: str) -> None:
     assert _seconds(big, ICONS) < 8 * _seconds(small, ICONS) + 0.05
     # and near what the same line costs without shortcodes
     assert _seconds(big, ICONS) < 4 * _seconds(big, Dialect.PYTHON_MARKDOWN) + 0.25
+
+
+def test_a_page_with_icons_is_cached_under_the_installed_icon_sets(no_icon_sets: None) -> None:
+    # icons come from the theme sitegen runs with: installing it extracts the page again
+    without = markdown.record_key("h", SlugStyle.MKDOCS, ICONS)
+    emoji_only = markdown.record_key("h", SlugStyle.MKDOCS, EMOJI)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(emoji, "icon_roots", lambda: (Path("/themes/material/.icons"),))
+        assert markdown.record_key("h", SlugStyle.MKDOCS, ICONS) != without
+        assert markdown.record_key("h", SlugStyle.MKDOCS, EMOJI) == emoji_only
