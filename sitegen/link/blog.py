@@ -52,8 +52,9 @@ class PostRoute:
     key: str
     #: What the front matter asks that Docusaurus would refuse: (key, message), ignored.
     problems: tuple[tuple[str, str], ...] = ()
-    #: Material's: the created and updated dates as ISO datetimes in UTC (the order of the
-    #: index; "" when not given), the categories, and whether the post is pinned first.
+    #: Material's: the created and updated dates as ISO datetimes with their offsets (UTC
+    #: when the front matter gives none; "" when not given), the categories, and whether
+    #: the post is pinned first.
     created: str = ""
     updated: str = ""
     categories: tuple[str, ...] = ()
@@ -172,8 +173,8 @@ def material_post_route(
         created.date().isoformat(),
         SLUG_KEY if slug == given else "",
         tuple(problems),
-        _utc(created),
-        _utc(updated) if updated is not None else "",
+        created.isoformat(),
+        updated.isoformat() if updated is not None else "",
         categories,
         pinned,
     )
@@ -252,10 +253,6 @@ def _datetime(value: Any) -> datetime.datetime | None:
         return None
     assert found is not None
     return found if found.tzinfo is not None else found.replace(tzinfo=datetime.UTC)
-
-
-def _utc(value: datetime.datetime) -> str:
-    return value.astimezone(datetime.UTC).isoformat()
 
 
 def _texts(given: Any, key: str, problems: list[tuple[str, str]]) -> tuple[str, ...]:

@@ -1,6 +1,8 @@
-"""Docusaurus's blog as the site shows it (content/guides/docusaurus.md#blog): each post's
-date, authors and tags under its title, and the posts of the index and tag pages, newest
-first, each with its summary (the part before ``<!-- truncate -->`` or ``{/* truncate */}``).
+"""The blog as the site shows it (content/guides/docusaurus.md#blog,
+content/guides/mkdocs.md#blog): each post's date, authors and tags (Material: categories)
+under its title, and the posts of the index, tag, archive and category pages, newest first,
+each with its summary (the part before ``<!-- truncate -->`` or ``{/* truncate */}``, or
+Material's ``post_excerpt_separator``).
 
 Built once per build from the published posts and the authors and tags files the record
 holds (read as YAML data, never run); never reads files and never resolves links.
@@ -8,25 +10,33 @@ holds (read as YAML data, never run); never reads files and never resolves links
 
 from __future__ import annotations
 
+import datetime
 import functools
+import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
 
-from sitegen.addresses import Addresses, address_out
+from sitegen.addresses import Addresses, UrlStyle, address_out
 from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.generators import Dialect, Generator, SlugStyle
 from sitegen.generators.record import Blog
-from sitegen.link.blog import is_unlisted, post_route
+from sitegen.link.blog import (
+    PostRoute,
+    blog_post_route,
+    blog_slug,
+    cldr_date,
+    is_unlisted,
+)
 from sitegen.paths import NodeId, OutPath, href_between
 from sitegen.site.views import LinkItem, PostHeader
-from sitegen.urlgate import allowed_url
+from sitegen.urlgate import allowed_url, url_scheme
 from sitegen.yamldata import describe, error_place, read_yaml
 
 #: What ends a post's summary: Docusaurus's truncate markers, in markdown and in MDX.
@@ -59,6 +69,8 @@ class Author:
     title: str = ""
     url: str = ""  # "" when none, or one the URL gate refuses
     key: str = ""
+    #: The author's picture (Material's ``avatar``, an http(s) URL only), "" for none.
+    avatar: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,14 +92,33 @@ class Post:
     authors: tuple[Author, ...]
     tags: tuple[Tag, ...]
     unlisted: bool
+    #: Material's: the date as its ``post_date_format`` shows it, the created date (an ISO
+    #: datetime), the categories and whether the post is pinned.
+    shown_date: str = ""
+    created: str = ""
+    categories: tuple[str, ...] = ()
+    pinned: bool = False
 
     @property
     def date_text(self) -> str:
-        """``May 1, 2021``, as Docusaurus writes a post's date; "" without one."""
-        if not self.date:
-            return ""
+        """``May 1, 2021``, as Docusaurus writes a post's date (Material: as its
+        ``post_date_format`` says); "" without one."""
+        if self.shown_date or not self.date:
+            return self.shown_date
         year, month, day = self.date.split("-")
         return f"{_MONTHS[int(month) - 1]} {int(day)}, {year}"
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A page of posts besides the index (Material's archive of a year, or a category): its
+    title, its files (the first at its URL, then ``page/2`` ...) and its posts."""
+
+    kind: str  # "archive" or "category"
+    title: str
+    outs: tuple[OutPath, ...]
+    posts: tuple[Post, ...]
+    per_page: int
 
 
 @dataclass(frozen=True)
@@ -102,10 +133,30 @@ class BlogSite:
     tags_out: OutPath | None
     tag_outs: dict[str, OutPath] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    #: The blog's own page (Material's ``blog/index.md``) when published: its HTML is the
+    #: first index page, the posts after its body; and its title.
+    entry: NodeId | None = None
+    entry_title: str = ""
+    #: Material's archive and category pages, archive first (newest year first), then the
+    #: categories by name.
+    listings: tuple[Listing, ...] = ()
 
     @property
     def title(self) -> str:
-        return self.blog.title or "Blog"
+        return self.blog.title or self.entry_title or "Blog"
+
+    def listing_outs(self) -> Iterator[OutPath]:
+        """Every file of the archive and category pages."""
+        for listing in self.listings:
+            yield from listing.outs
+
+    def category_out(self, name: str) -> OutPath | None:
+        """The first page of a category, None when it has none."""
+        return self._categories.get(name)
+
+    @functools.cached_property
+    def _categories(self) -> dict[str, OutPath]:
+        return {x.title: x.outs[0] for x in self.listings if x.kind == "category" and x.outs}
 
     def post(self, node: NodeId) -> Post | None:
         """The post published from ``node``, None for a page that is none."""
@@ -142,7 +193,7 @@ def blog_site(
     if generator is None or blog is None:
         return None
     problems: list[Diagnostic] = []
-    authors = _read_map(generator, blog.authors_file, problems)
+    authors = _read_map(generator, blog.authors_file, problems, blog.authors_key)
     authors_file = blog.authors_file if generator.source(blog.authors_file) is not None else ""
     tags = _read_map(generator, blog.tags_file, problems)
     posts: list[Post] = []
@@ -150,23 +201,111 @@ def blog_site(
         rel = blog.post_path(rec.path)
         if rel is None:
             continue
-        route = post_route(rel, rec.front_matter, blog.route_base)
+        data = texts.get(rec.path, b"")
+        route = blog_post_route(blog, rel, rec.front_matter, data.decode("utf-8", "replace"))
+        if not route.url:
+            continue  # a Material post without a date: a page, not a post (warned)
+        _check_excerpt(blog, rec.path, data, problems)
         posts.append(
             Post(
                 node,
                 rec.path,
                 rec.title,
                 route.date,
-                tuple(
-                    _post_authors(rec, texts.get(rec.path, b""), authors, authors_file, problems)
-                ),
+                tuple(_post_authors(rec, data, authors, authors_file, problems)),
                 tuple(_post_tags(rec.front_matter, tags, blog.route_base)),
                 is_unlisted(rec.front_matter),
+                _shown_date(blog, route),
+                route.created,
+                _allowed(blog, rec.path, data, route.categories, problems),
+                route.pinned,
             )
         )
     posts.sort(key=lambda p: p.path)
-    posts.sort(key=lambda p: p.date, reverse=True)  # newest first; one day's by path
-    return _with_outs(blog, tuple(posts), addresses.style, tuple(problems))
+    posts.sort(key=_newest_first, reverse=True)  # one day's by path
+    site = _with_outs(blog, tuple(posts), addresses.style, tuple(problems))
+    entry = next(
+        (n for n, r in pages.items() if blog.index_page and r.path == blog.index_page), None
+    )
+    if entry is not None:
+        outs = (addresses.out(entry), *site.index_outs[1:])
+        site = replace(site, entry=entry, entry_title=pages[entry].title, index_outs=outs)
+    return replace(site, listings=tuple(_listings(blog, site.listed, addresses.style)))
+
+
+def _newest_first(post: Post) -> tuple[bool, str]:
+    """Material's order: pinned posts first, then by created date and time (in UTC);
+    Docusaurus's: by date."""
+    if not post.created:
+        return False, post.date
+    moment = datetime.datetime.fromisoformat(post.created).astimezone(datetime.UTC)
+    return post.pinned, moment.isoformat()
+
+
+def _shown_date(blog: Blog, route: PostRoute) -> str:
+    """The post's date as Material's ``post_date_format`` shows it; "" for Docusaurus's."""
+    if not blog.date_format or not route.created:
+        return ""
+    return cldr_date(datetime.datetime.fromisoformat(route.created), blog.date_format)
+
+
+def _check_excerpt(blog: Blog, path: str, data: bytes, problems: list[Diagnostic]) -> None:
+    """Material's ``post_excerpt: required``: a post without the separator is warned (the
+    plugin stops the build)."""
+    if blog.excerpt_required and blog.excerpt_separator.encode() not in data:
+        msg = f"no '{blog.excerpt_separator}' in the post, which post_excerpt: required asks"
+        problems.append(Diagnostic(path, 1, 1, Level.WARNING, msg, BLOG))
+
+
+def _allowed(
+    blog: Blog, path: str, data: bytes, names: tuple[str, ...], problems: list[Diagnostic]
+) -> tuple[str, ...]:
+    """The post's categories in ``categories_allowed`` (all when it is empty); each other
+    is warned and left out (the plugin stops the build)."""
+    if not blog.categories_allowed:
+        return names
+    for name in names:
+        if name not in blog.categories_allowed:
+            msg = f"category '{name}' is not in categories_allowed; left out"
+            problems.append(
+                Diagnostic(path, _key_line(data, "categories"), 1, Level.WARNING, msg, BLOG)
+            )
+    return tuple(n for n in names if n in blog.categories_allowed)
+
+
+def _listings(blog: Blog, posts: tuple[Post, ...], style: UrlStyle) -> Iterator[Listing]:
+    """Material's archive pages (one per ``archive_url_date_format`` value, newest first)
+    and category pages (by name), each paginated as its options say."""
+    base = blog.route_base.strip("/")
+    archive: dict[str, tuple[str, list[Post]]] = {}
+    for post in posts if blog.archive_url_format else ():
+        created = datetime.datetime.fromisoformat(post.created)
+        key = cldr_date(created, blog.archive_url_date_format)
+        path = blog.archive_url_format.replace("{date}", key)
+        archive.setdefault(path, (cldr_date(created, blog.archive_date_format), []))[1].append(post)
+    for path, (title, found) in archive.items():
+        yield _listing("archive", title, base, path, found, blog, style)
+    categories: dict[str, list[Post]] = {}
+    for post in posts if blog.categories_url_format else ():
+        for name in post.categories:
+            categories.setdefault(name, []).append(post)
+    for name in sorted(categories):
+        path = blog.categories_url_format.replace("{slug}", blog_slug(name, blog.slugs))
+        yield _listing("category", name, base, path, categories[name], blog, style)
+
+
+def _listing(
+    kind: str, title: str, base: str, path: str, posts: list[Post], blog: Blog, style: UrlStyle
+) -> Listing:
+    per_page = blog.archive_per_page if kind == "archive" else blog.categories_per_page
+    count = max(1, -(-len(posts) // per_page)) if per_page else 1
+    where = "/" + posixpath.join(base, path.strip("/"))
+    addresses = [where] + [
+        f"{where}/{blog.pagination_url_format.replace('{page}', str(i))}"
+        for i in range(2, count + 1)
+    ]
+    outs = tuple(o for o in (address_out(a, style) for a in addresses) if o is not None)
+    return Listing(kind, title, outs, tuple(posts), per_page)
 
 
 def _with_outs(
@@ -176,11 +315,14 @@ def _with_outs(
     listed = sum(1 for p in posts if not p.unlisted)
     per_page = blog.posts_per_page if blog.posts_per_page > 0 else max(listed, 1)
     count = max(1, -(-listed // per_page))
+    # Material's later index pages are folders (``page/2/index.md``) in either URL style.
+    folder = "/" if blog.post_url_format else ""
     index = [address_out(base + "/", style)] + [
-        address_out(f"{base}/page/{i}", style) for i in range(2, count + 1)
+        address_out(f"{base}/{blog.pagination_url_format.replace('{page}', str(i))}{folder}", style)
+        for i in range(2, count + 1)
     ]
     site = BlogSite(blog, posts, tuple(o for o in index if o is not None), None, {}, problems)
-    tags = site.tags()
+    tags = site.tags() if blog.tag_pages else {}
     if not tags:
         return site
     tag_outs = {k: address_out(f"{base}/tags/{k}", style) for k in tags}
@@ -205,16 +347,25 @@ def post_header(blog: BlogSite, post: Post, here: OutPath) -> PostHeader:
             href_between(here, blog.tag_outs[t.permalink]) if t.permalink in blog.tag_outs else "",
         )
         for t in post.tags
+        if blog.blog.tag_pages
     )
-    return PostHeader(post.date, post.date_text, authors, tags)
+    categories = tuple(
+        LinkItem(name, href_between(here, out) if (out := blog.category_out(name)) else "")
+        for name in post.categories
+    )
+    avatars = tuple(a.avatar for a in post.authors)
+    return PostHeader(post.date, post.date_text, authors, tags + categories, avatars)
 
 
 # --- authors and tags ----------------------------------------------------------------------
 
 
-def _read_map(generator: Generator, path: str, problems: list[Diagnostic]) -> dict[str, Any]:
-    """The authors map or the tags file (YAML, a mapping of keys) the record holds; {} when
-    there is none, and one warning when it is no mapping."""
+def _read_map(
+    generator: Generator, path: str, problems: list[Diagnostic], key: str = ""
+) -> dict[str, Any]:
+    """The authors map or the tags file (YAML, a mapping of keys; with ``key``, the mapping
+    under that key, as Material's ``.authors.yml`` holds it) the record holds; {} when there
+    is none, and one warning when it is no mapping."""
     text = generator.source(path) if path else None
     if text is None:
         return {}
@@ -226,10 +377,13 @@ def _read_map(generator: Generator, path: str, problems: list[Diagnostic]) -> di
             Diagnostic(path, line, column, Level.WARNING, f"{path} {describe(exc)}; not read", BLOG)
         )
         return {}
+    if key and isinstance(data, dict):
+        data = data.get(key)
     if data is None:
         return {}
     if not isinstance(data, dict):
-        msg = f"{path} must map keys to entries; not read"
+        under = f"'{key}' of " if key else ""
+        msg = f"{under}{path} must map keys to entries; not read"
         problems.append(Diagnostic(path, 1, 1, Level.WARNING, msg, BLOG))
         return {}
     return {str(k): v for k, v in list(data.items())[:_MAX_ENTRIES]}
@@ -240,12 +394,16 @@ def _text(value: Any) -> str:
 
 
 def _author(given: Mapping[str, Any], key: str = "") -> Author:
+    """An author: Docusaurus's ``name``, ``title``, ``url``; Material's ``description`` for
+    the title and ``avatar`` (an http(s) URL: a path of the site is not resolved here)."""
     url = _text(given.get("url"))
+    avatar = _text(given.get("avatar"))
     return Author(
         _text(given.get("name")) or key,
-        _text(given.get("title")),
+        _text(given.get("title")) or _text(given.get("description")),
         url if url and allowed_url(url, href=True) else "",
         key,
+        avatar if url_scheme(avatar) in ("http", "https") else "",
     )
 
 
@@ -325,7 +483,8 @@ def post_summary(
     publish as the post's), and whether it was cut; the whole HTML without a marker, as
     Docusaurus shows a post without one. "" when the cut cannot be made cleanly."""
     text = data.decode("utf-8", errors="replace")
-    found = _TRUNCATE.search(text)
+    blog = generator.blog if generator is not None else None
+    found = _excerpt_end(text, blog.excerpt_separator if blog is not None else "")
     if found is None:
         return without_title(rec.html), False
     sentinel = f"SGTRUNCATE{rec.content_hash[:16]}"
@@ -338,6 +497,16 @@ def post_summary(
     if end < 0 or [x.href for x in again.links] != [x.href for x in rec.links]:
         return "", True
     return without_title(again.html[:end].replace(again.link_mark, rec.link_mark)), True
+
+
+def _excerpt_end(text: str, separator: str) -> re.Match[str] | None:
+    """Where a post's summary ends: Docusaurus's truncate markers, or Material's separator
+    (on a line of its own first, so one quoted in a code block is passed over when a real
+    one follows)."""
+    if not separator:
+        return _TRUNCATE.search(text)
+    own_line = re.compile(rf"^[ \t]*({re.escape(separator)})[ \t]*$", re.M)
+    return own_line.search(text) or re.compile(re.escape(separator)).search(text)
 
 
 def without_title(html: str) -> str:

@@ -162,7 +162,8 @@ class PostHeader:
     date: str  # YYYY-MM-DD, "" for none
     date_text: str  # "May 1, 2021"
     authors: tuple[LinkItem, ...] = ()
-    tags: tuple[LinkItem, ...] = ()
+    tags: tuple[LinkItem, ...] = ()  # and Material's categories, linking to their pages
+    avatars: tuple[str, ...] = ()  # each author's picture (an http(s) URL), "" for none
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,9 @@ class BlogView:
     newer_href: str = ""  # the previous index page, "" on the first
     older_href: str = ""  # the next index page, "" on the last
     tags_href: str = ""  # the page of every tag, "" for none
+    #: Material's archive (by year) and category pages, linked from each page of the blog.
+    archive: tuple[LinkItem, ...] = ()
+    categories: tuple[LinkItem, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from sitegen.site.outputs.broken_links import BrokenLinks
 from sitegen.site.outputs.code_index import CodeIndex
 from sitegen.site.outputs.cycles import CyclesMd, CyclesPage
 from sitegen.site.outputs.exports import CodeGraphJson, GraphJson, GraphMd
+from sitegen.site.outputs.feed import BlogFeeds
 from sitegen.site.outputs.graph_page import GraphPage
 from sitegen.site.outputs.missing_links import MissingLinks
 from sitegen.site.outputs.not_found import NotFound
@@ -35,6 +36,7 @@ OUTPUTS: tuple[Emitter, ...] = (
     NotFound(),
     TagPages(),
     BlogPages(),  # the blog's index and tag pages (sitegen/site/blog.py)
+    BlogFeeds(),  # its RSS feeds (the rss plugin's files)
     # The graph-wide reports and exports: written in one forked process beside the pages.
     AllPages(),
     BrokenLinks(),

@@ -55,7 +55,10 @@ class Pages(Emitter):
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         won: list[OutPath] = []
+        entry = run.site.blog.entry if run.site.blog is not None else None
         for node, rec in sorted(run.site.pages_by_node.items()):
+            if node == entry:
+                continue  # the blog's own page, with its posts (sitegen/site/outputs/blog.py)
             out = run.site.addresses.out(node)
             if run.claim(out, rec.path):
                 won.append(out)
@@ -206,7 +209,7 @@ def page_view(node: NodeId, rec: PageRecord, site: SiteState) -> PageView:
         node_id=node,
         edit_href=_edit_href(site, rec),
         modified=site.dates.get(rec.path, ""),
-        tags=() if _is_post(site, node) else tag_links(node, site, out),  # a post's: on top
+        tags=() if _blog_tags(site, node) else tag_links(node, site, out),  # a post's: on top
         stale=stale_notice(site, rec.path, out),
         home=_home(node, rec, site),
         hide_title=rec.front_matter.get("hide_title") is True,
@@ -226,6 +229,12 @@ def _post_key(site: SiteState, node: NodeId) -> object:
 
 def _is_post(site: SiteState, node: NodeId) -> bool:
     return site.blog is not None and site.blog.post(node) is not None
+
+
+def _blog_tags(site: SiteState, node: NodeId) -> bool:
+    """Whether the page is a post whose tags the blog shows (Docusaurus's; Material's are
+    any page's)."""
+    return site.blog is not None and site.blog.blog.tag_pages and _is_post(site, node)
 
 
 def _crumbs(node: NodeId, rec: PageRecord, site: SiteState, out: OutPath) -> tuple[Crumb, ...]:

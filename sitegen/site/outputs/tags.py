@@ -69,7 +69,7 @@ def pages_by_tag(site: SiteState) -> dict[str, list[NodeId]]:
     names: dict[OutPath, str] = {}
     tags: dict[OutPath, list[NodeId]] = {}
     for node, rec in sorted(site.pages_by_node.items()):
-        if site.blog is not None and site.blog.post(node) is not None:
+        if site.blog is not None and site.blog.blog.tag_pages and site.blog.post(node):
             continue  # a blog post's tags have the blog's own pages (sitegen/site/blog.py)
         for tag in page_tags(rec.front_matter):
             out = tag_out(tag)
