@@ -162,10 +162,16 @@ def test_without_the_flag_the_parser_has_no_rule() -> None:
     assert "sitegen_md_in_html" in [r.name for r in _parser(MD_IN_HTML).block.ruler.__rules__]
 
 
+#: An element with the attribute: the pages that have one read differently, as they should.
+_ATTRIBUTE = re.compile(rb"<[A-Za-z][^>\n]*\smarkdown[\s=>]", re.IGNORECASE)
+
+
 def test_pages_without_the_attribute_render_as_without_the_flag() -> None:
-    """sitegen's own documentation (which shows the attribute in fenced code only)."""
-    pages = sorted((ROOT / "content").rglob("*.md"))
-    assert pages
+    """sitegen's own documentation, each page but the one that shows the attribute."""
+    pages = [
+        p for p in sorted((ROOT / "content").rglob("*.md")) if not _ATTRIBUTE.search(p.read_bytes())
+    ]
+    assert len(pages) > 50
     for path in pages:
         data = path.read_bytes()
         with_flag = extract_page(str(path), data, dialect=MD_IN_HTML)
