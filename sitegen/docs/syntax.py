@@ -14,7 +14,7 @@ from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.deflist import deflist_plugin
 
 from sitegen.docs.annotations import annotations_plugin
-from sitegen.docs.attributes import bounded_attrs, keep_author_classes
+from sitegen.docs.attributes import attr_list_plugin, bounded_attrs, keep_author_classes
 from sitegen.docs.autorefs import autoref, directive_links
 from sitegen.docs.blockids import block_ids_plugin
 from sitegen.docs.blocks import ENV_PROBLEMS, blocks_plugin, comment_terms
@@ -90,6 +90,8 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
         caret_plugin(md)
     if dialect & Dialect.TILDE:
         tilde_plugin(md)
+    if dialect & Dialect.ATTR_LIST:  # after the marks it may follow: formatting.md#attribute-lists
+        attr_list_plugin(md)
     if dialect & Dialect.MD_IN_HTML:  # content/syntax/md-in-html.md
         md_in_html_plugin(md)
     if dialect & (Dialect.PYTHON_MARKDOWN | Dialect.ATTR_LIST | Dialect.ANNOTATIONS):
