@@ -104,6 +104,14 @@ def site_state(result: BuildResult) -> SiteState:
     # Unlisted pages are published but in no page tree (content/guides/docusaurus.md).
     unlisted = frozenset(n for n, rec in pages.items() if is_unlisted(rec.front_matter))
     hidden = {url_path(addresses.out(n)) for n in unlisted}
+    # Blog posts are listed by the blog's pages, never in the tree (Material's are in the
+    # docs folder: content/guides/mkdocs.md#blog).
+    blog = config.generator.blog if config.generator is not None else None
+    hidden |= {
+        url_path(addresses.out(n))
+        for n, rec in pages.items()
+        if blog is not None and blog.post_path(rec.path) is not None
+    }
     nav = without_pages(nav, hidden)
     page_navs = {n: without_pages(tree, hidden) for n, tree in page_navs.items()}
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}

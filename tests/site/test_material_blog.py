@@ -236,3 +236,13 @@ def test_a_post_without_a_date_is_warned_and_not_listed(tmp_path: Path) -> None:
     assert "needs a 'date'" in warned.message
     assert "Undated" not in _read(root / "site", "blog/index.html")
     shutil.rmtree(root / "site")
+
+
+def test_posts_are_listed_by_the_blog_not_in_the_page_tree(tmp_path: Path) -> None:
+    files = _project()
+    text = str(files["mkdocs.yml"])
+    files["mkdocs.yml"] = text.split("nav:")[0] + "plugins:" + text.split("plugins:")[1]
+    root = write_project(tmp_path / "project", files)
+    build(load_config(root), BuildOptions(jobs=1, quiet=True))
+    tree = _read(root / "site", "guide/index.html").split('<main id="content">', 1)[0]
+    assert "Guide" in tree and "Filler 1" not in tree and "Hello World!" not in tree
