@@ -276,7 +276,7 @@ def name_tabs(tokens: Sequence[Token], dialect: Dialect) -> None:
     ``slugify(case="lower")``), after the id of the heading before its set and a ``-`` with
     TAB_SLUGS_COMBINED, numbered ``_1``, ``_2`` past every id of the page. Run after the
     headings have their ids; the set numbers are ``group_tabs``'."""
-    if not dialect & Dialect.PYTHON_MARKDOWN:
+    if not dialect & Dialect.PYTHON_MARKDOWN or not any(t.type == "tab_open" for t in tokens):
         return
     sets = _tab_sets(tokens)
     if not dialect & Dialect.TAB_SLUGS:
@@ -394,8 +394,10 @@ def comment_terms(md: MarkdownIt) -> None:
         if state.sCount[start_line] - state.blkIndent >= 4:
             return False
         start = state.bMarks[start_line] + state.tShift[start_line]
+        if not state.src.startswith("<!--", start):
+            return False
         line = state.src[start : state.eMarks[start_line]].rstrip()
-        if not line.startswith("<!--") or line.find("-->", 4) != len(line) - 3:
+        if line.find("-->", 4) != len(line) - 3:
             return False
         return bool(deflist.fn(state, start_line, end_line, silent))
 
