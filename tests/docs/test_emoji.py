@@ -230,6 +230,14 @@ def test_the_emoji_token_carries_the_classes_of_an_attribute_list() -> None:
     )
 
 
+def test_an_attribute_list_after_an_icon_sizes_it_as_material_does() -> None:
+    # end to end with sitegen's inline attribute lists (sitegen/docs/attributes.py)
+    text = ":material-clock-fast:{ .lg .middle } Set up in 5 minutes"
+    ours = html_of(text, ICONS | Dialect.ATTR_LIST)
+    assert _span_attributes(ours) == _span_attributes(material_html(text))
+    assert "{" not in ours
+
+
 def _span_attributes(fragment: str) -> list[tuple[str, str]]:
     found = re.search(r"<span[^>]*>", fragment)
     assert found is not None, fragment
