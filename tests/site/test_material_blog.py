@@ -69,7 +69,7 @@ def _project(blog_options: str = "") -> dict[str, str | bytes]:
         ),
         "docs/blog/posts/custom.md": _post(
             "\n  created: 2023-12-31 22:30:00\n  updated: 2024-03-05",
-            "# Old times\n\nOlder.\n\n<!-- more -->\n\n## Later\n\nMore.\n",
+            "# Old times\n\nOlder, see [below](#later).\n\n<!-- more -->\n\n## Later\n\nMore.\n",
             "slug: custom-slug\ncategories: [General]\ntags: [news]\n",
         ),
         "docs/blog/posts/wip.md": _post(
@@ -167,8 +167,10 @@ def test_the_index_lists_posts_newest_first_with_their_excerpts(
     assert '<a href="archive/2023/index.html">2023</a>' in first
     assert '<a href="category/release-notes/index.html">Release Notes</a>' in first
     second = _main(_read(site, "blog/page/2/index.html"))
-    assert "Older." in second and "More." not in second
+    assert "Older, see" in second and "More." not in second
     assert '<a href="../../index.html" rel="prev">Newer posts</a>' in second
+    # a link to the post's own heading points at the post, as Material's excerpts do
+    assert '<a href="../../2023/12/31/custom-slug/index.html#later">below</a>' in second
 
 
 def test_each_post_shows_its_date_authors_and_categories(

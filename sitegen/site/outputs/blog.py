@@ -16,6 +16,7 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from sitegen.generators import SlugStyle
+from sitegen.link.rules import Outcome, Resolved
 from sitegen.paths import NodeId, OutPath, href_between, raw_out_path
 from sitegen.plural import counted
 from sitegen.site.blog import BlogSite, Listing, Post, post_header, post_summary
@@ -192,7 +193,7 @@ class _Summaries:
                 data = site.page_bytes.get(rec.path, b"")
                 self.cut[post.node] = post_summary(rec, data, site.result.config.generator, slugs)
             html, truncated = self.cut[post.node]
-            resolutions = site.result.linked.resolutions.get(post.node, [])
+            resolutions = _from_elsewhere(site.result.linked.resolutions.get(post.node, []), post)
             body = substitute_links(
                 replace(rec, html=html), resolutions, out, site.graph, site.addresses
             )
@@ -206,3 +207,12 @@ class _Summaries:
                 )
             )
         return tuple(found)
+
+
+def _from_elsewhere(resolutions: list[Resolved], post: Post) -> list[Resolved]:
+    """A post's links as its summary publishes them on another page: one to a heading of
+    the post itself (``#usage``) points at the post, as Material's excerpts do."""
+    return [
+        replace(r, outcome=Outcome.INTERNAL, node=post.node) if r.outcome is Outcome.SELF else r
+        for r in resolutions
+    ]
