@@ -12,6 +12,8 @@ from pathlib import Path
 
 import markdown as python_markdown
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitegen.docs.markdown import _parser, extract_page
 from sitegen.docs.mdinhtml import MAX_DEPTH
@@ -248,6 +250,48 @@ def test_nesting_is_capped_and_the_deep_content_kept_with_one_warning() -> None:
     assert "Deep" in record.html
     assert record.html.count("<div>") == MAX_DEPTH + 5  # the deeper ones kept as raw HTML
     assert sum("nest deeper than" in d.message for d in record.diagnostics) == 1
+
+
+#: Pieces of pages: elements open and close anywhere, in containers, fences and code spans.
+_PIECES = [
+    "<div markdown>",
+    "</div>",
+    '<div class="card" markdown>',
+    "<p markdown>",
+    "</p>",
+    "<div>",
+    "<h2 markdown>",
+    "</h2>",
+    '<details markdown="1">',
+    "</details>",
+    '<div markdown="span">',
+    "<div\n markdown>",
+    "<pre markdown>",
+    "</pre>",
+    "</section> tail",
+    "`</div>`",
+    "text [a](a.md)",
+    "**b**",
+    "```",
+    "!!! note\n    ",
+    "- ",
+    "> ",
+    "  ",
+    "    ",
+    "\n",
+    "\n\n",
+]
+
+
+@settings(deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_any_page_of_pieces_renders_and_each_link_is_placed_at_its_bracket(
+    parts: list[str],
+) -> None:
+    text = "".join(parts)
+    lines = text.split("\n")
+    for link in ours(text).links:
+        assert lines[link.line - 1][link.column - 1] == "[", (text, link)
 
 
 #: Pages written to be slow, each about ``n`` lines.
