@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 import markdown
 import pytest
 
+from sitegen.docs import markdown as markdown_module
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect
 
@@ -192,3 +193,21 @@ def test_a_comment_is_a_term_on_mkdocs_pages_only() -> None:
     source = "<!-- md:option x -->\n\n:   Text.\n"
     assert "<dl>" in render(source)
     assert "<dl>" not in extract_page("p.md", source.encode()).html
+
+
+def test_the_rules_gated_render_the_same_as_ungated() -> None:
+    """The comment-term and footnote-id rules are gated (sitegen/docs/gates.py): each case,
+    and a page holding all of them, extracts alike with every rule on."""
+    parser = markdown_module._parser(Dialect.PYTHON_MARKDOWN)
+    gates = parser.gates
+    assert gates is not None
+    pages = [*CASES.values(), "\n\n".join(CASES.values()) + "\nA[^1] b[^1]\n\n[^1]: Note.\n"]
+    for source in pages:
+        gated = render(source)
+        gates.open_all()
+        parser.gates = None
+        try:
+            ungated = render(source)
+        finally:
+            parser.gates = gates
+        assert gated == ungated
