@@ -323,9 +323,11 @@ def through_blank_lines(rule: BlockRule) -> BlockRule:
     (content/syntax/callouts.md#nesting)."""
 
     def admonition(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if silent:
+            return rule(state, start_line, end_line, True)
         first = len(state.tokens)
-        if silent or not rule(state, start_line, end_line, silent):
-            return silent and rule(state, start_line, end_line, silent)
+        if not rule(state, start_line, end_line, False):
+            return False
         opener, stop = state.tokens[first], state.line
         indent = _body_indent(state, start_line, opener.markup)
         end = _indented_end(state, stop, end_line, indent)
