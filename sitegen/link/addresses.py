@@ -247,7 +247,12 @@ class _Found:
                 kept.append(claim)
                 continue
             line = _key_line(self.texts.get(claim.rec.path, b""), DRAFT_KEY)
-            msg = "draft: true: left out of the site, as Docusaurus leaves a draft out of a build"
+            tool = (
+                "Material's blog"
+                if self.blog is not None and self.blog.post_url_format
+                else "Docusaurus"
+            )
+            msg = f"draft: true: left out of the site, as {tool} leaves a draft out of a build"
             self.diagnostics.append(Diagnostic(claim.rec.path, line, 1, Level.INFO, msg, DRAFT))
         return kept
 

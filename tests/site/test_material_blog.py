@@ -141,7 +141,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildResult, 
 def test_posts_archive_and_category_pages_are_where_material_writes_them(
     built: tuple[Path, BuildResult, Path],
 ) -> None:
-    site, _, oracle = built
+    site, result, oracle = built
     ours = _blog_pages(site)
     assert ours == _blog_pages(oracle)
     assert "blog/2024/02/01/hello-world/index.html" in ours  # the h1's slug
@@ -149,7 +149,9 @@ def test_posts_archive_and_category_pages_are_where_material_writes_them(
     assert "blog/2024/01/20/front-matter-title/index.html" in ours  # front matter title
     assert "blog/page/2/index.html" in ours and "blog/archive/2023/index.html" in ours
     assert "blog/category/release-notes/index.html" in ours
-    assert not any("work-in-progress" in p for p in ours)  # the draft
+    assert not any("work-in-progress" in p for p in ours)  # the draft, said once
+    [draft] = [d for d in result.diagnostics if d.path == "docs/blog/posts/wip.md"]
+    assert "left out of the site, as Material's blog leaves a draft out" in draft.message
     assert not (site / "blog/posts/hello/index.html").exists()  # published once
 
 
