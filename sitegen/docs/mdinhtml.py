@@ -182,7 +182,7 @@ def _index(state: StateBlock) -> _Index:
     src = state.src
     starts = (
         source.line_starts
-        if isinstance(source, PageText) and source.text is src
+        if isinstance(source, PageText) and source.text == src
         else [0] + [m.end() for m in re.finditer("\n", src)]
     )
     index = _Index(src, {}, {})
