@@ -44,10 +44,11 @@ class BlogFeeds(Emitter):
 
     def emit(self, run: EmitRun, outputs: Sequence[OutPath]) -> None:
         blog = run.site.blog
+        abstracts: dict[str, str] = {}  # by post path: the feeds share them
         for feed in blog.blog.feeds if blog is not None else ():
             out = OutPath(feed.path.strip("/"))
             if out in outputs and blog is not None:
-                run.writer.write(out, rss(run.site, blog, feed))
+                run.writer.write(out, rss(run.site, blog, feed, abstracts))
 
 
 def _moment(post: Post, order: str, updated: dict[str, str]) -> datetime.datetime:
@@ -59,8 +60,9 @@ def _moment(post: Post, order: str, updated: dict[str, str]) -> datetime.datetim
     return datetime.datetime.fromisoformat(given)
 
 
-def rss(site: SiteState, blog: BlogSite, feed: Feed) -> bytes:
-    """The RSS 2.0 document of ``feed``: its ``length`` newest listed posts."""
+def rss(site: SiteState, blog: BlogSite, feed: Feed, abstracts: dict[str, str]) -> bytes:
+    """The RSS 2.0 document of ``feed``: its ``length`` newest listed posts (``abstracts``:
+    their texts by path, filled as they are made)."""
     updated = _updated_dates(site, blog)
     ordered = sorted(
         blog.listed,
@@ -85,7 +87,9 @@ def rss(site: SiteState, blog: BlogSite, feed: Feed) -> bytes:
     for post in ordered:
         item = ET.SubElement(channel, "item")
         ET.SubElement(item, "title").text = post.title
-        ET.SubElement(item, "description").text = _abstract(site, post, feed.abstract_chars)
+        if post.path not in abstracts:
+            abstracts[post.path] = _abstract(site, post, feed.abstract_chars)
+        ET.SubElement(item, "description").text = abstracts[post.path]
         link = urljoin(base, public_url(site.addresses.out(post.node), style))
         ET.SubElement(item, "link").text = link
         moment = _moment(post, feed.order, updated)
