@@ -28,6 +28,7 @@ from markdown_it.utils import OptionsDict
 
 from sitegen.docs.blocks import report
 from sitegen.docs.positions import PLACES, InlineRule, to_place
+from sitegen.plural import agrees
 
 __all__ = ["SHORTCODE", "emoji_plugin", "icon_roots", "icon_svg", "safe_svg"]
 
@@ -48,6 +49,8 @@ _THEMES = (("mkdocs-material", "material"), ("zensical", "zensical"))
 MAX_SVG_BYTES = 128 * 1024
 #: Folders below ``.icons`` a shortcode may descend (``fontawesome/brands/github.svg``: 2).
 _MAX_DEPTH = 4
+#: A name the renderer writes as an attribute of the span.
+_ATTRIBUTE_NAME = re.compile(r"[A-Za-z][\w:.-]*")
 #: Shortcodes named in the one warning of a page; the rest are counted.
 _NAMED = 5
 
@@ -333,7 +336,11 @@ def render_emoji(
     svg = token.meta.get("svg")
     if svg is None:
         attrs.setdefault("title", token.markup)
-    rest = "".join(f' {name}="{escapeHtml(str(value))}"' for name, value in attrs.items())
+    rest = "".join(
+        f' {name}="{escapeHtml(str(value))}"'
+        for name, value in attrs.items()
+        if _ATTRIBUTE_NAME.fullmatch(name)  # an attribute list's keys are checked; to be sure
+    )
     inner = svg if isinstance(svg, str) else escapeHtml(token.content)
     return f'<span class="{escapeHtml(" ".join(classes))}"{rest}>{inner}</span>'
 
@@ -347,14 +354,17 @@ def report_unknown_icons(state: StateCore) -> None:
     said = ", ".join(names[:_NAMED])
     if len(names) > _NAMED:
         said += f" and {len(names) - _NAMED} more"
+    many = len(names) > 1
     if icon_roots():
-        why = "no icon set of the installed Material theme has them (check the names)"
+        why = f"no icon set of the installed Material theme has {'them' if many else 'it'}"
+        why += " (check the name)" if not many else " (check the names)"
     else:
         why = (
             "Material's icon sets are not installed where sitegen runs "
             "(install mkdocs-material or zensical next to sitegen to show them)"
         )
-    message = f"the icon shortcodes {said} are shown as text: {why}"
+    noun = "shortcodes" if many else "shortcode"
+    message = f"the icon {noun} {said} {agrees(len(names), 'is', 'are')} shown as text: {why}"
     places = [p for _, token in found for p in token.meta.get(PLACES) or () if p is not None]
     report(state, min(places, default=0), message, "unknown-icon")
 

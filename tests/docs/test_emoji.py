@@ -307,6 +307,7 @@ def test_an_icon_file_that_is_not_a_plain_svg_of_paths_is_not_published(
     record = page(":material-bad:")
     assert ":material-bad:" in record.html and "<svg" not in record.html
     assert [d.code for d in record.diagnostics] == ["unknown-icon"]
+    assert "the icon shortcode :material-bad: is shown as text" in record.diagnostics[0].message
 
 
 def test_comments_paint_and_self_closed_paths_are_plain_svg() -> None:
