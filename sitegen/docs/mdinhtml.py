@@ -23,89 +23,22 @@ from sitegen.docs.blocks import report
 from sitegen.docs.positions import ENV_SOURCE, LINE_END, PageText
 from sitegen.docs.sanitize import author_classes
 
+# fmt: off
 #: Python-Markdown's block-level elements: only these open an element whose content is read.
-BLOCK_LEVEL = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "body",
-        "canvas",
-        "center",
-        "colgroup",
-        "dd",
-        "details",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "group",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hgroup",
-        "html",
-        "iframe",
-        "legend",
-        "li",
-        "main",
-        "map",
-        "math",
-        "menu",
-        "nav",
-        "noscript",
-        "object",
-        "ol",
-        "option",
-        "output",
-        "p",
-        "pre",
-        "progress",
-        "script",
-        "section",
-        "style",
-        "summary",
-        "table",
-        "tbody",
-        "td",
-        "textarea",
-        "tfoot",
-        "th",
-        "thead",
-        "tr",
-        "ul",
-        "video",
-    ]
-)
+BLOCK_LEVEL = frozenset({
+    "address", "article", "aside", "blockquote", "body", "canvas", "center", "colgroup", "dd",
+    "details", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "group",
+    "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "html", "iframe", "legend", "li",
+    "main", "map", "math", "menu", "nav", "noscript", "object", "ol", "option", "output", "p",
+    "pre", "progress", "script", "section", "style", "summary", "table", "tbody", "td",
+    "textarea", "tfoot", "th", "thead", "tr", "ul", "video"
+})
 #: Elements whose content ``markdown="1"`` reads as one run of text, not as blocks.
-SPAN_TAGS = frozenset(
-    [
-        "address",
-        "dd",
-        "dt",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "legend",
-        "li",
-        "p",
-        "summary",
-        "td",
-        "th",
-    ]
-)
+SPAN_TAGS = frozenset({
+    "address", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "legend", "li", "p", "summary",
+    "td", "th"
+})
+# fmt: on
 #: Elements whose content is never read as markdown, whatever the attribute says.
 RAW_TAGS = frozenset(["canvas", "math", "option", "pre", "script", "style", "textarea"])
 #: Elements nested deeper than this are left as raw HTML (their content read as if outside).
