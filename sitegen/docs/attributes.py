@@ -134,13 +134,16 @@ def _attributes_end(state: StateInline, start: int, first_window: int = _FIRST_W
 # --- attr_list: Python-Markdown's lists after inline elements (the ATTR_LIST dialect) ------
 
 #: One item of a list as attr_list reads it: ``.class``, ``#id``, ``key=value``,
-#: ``key="value"``, ``key='value'`` or a bare ``key``; items are separated by spaces.
-_ITEM = r"""[^ \n=}]+(?:="[^"\n]*"|='[^'\n]*'|=[^ \n=}]+)?"""
+#: ``key="value"``, ``key='value'`` or a bare ``key``; items are separated by spaces. An
+#: unquoted word holds none of the characters that begin inline markup: attr_list reads the
+#: text up to the next element only, so ``*a*{ .x *b*}`` is no list there either.
+_WORD = r"[^ \n=}{\[\]<>`*]+"
+_ITEM = rf"""{_WORD}(?:="[^"\n]*"|='[^'\n]*'|={_WORD})?"""
 #: A list right after an element: ``{``, an optional ``:``, items, ``}`` on the same line.
 #: The first ``}`` outside quotes ends it (attr_list's reads to the line's last one and puts
 #: back what it could not use, so ``*a*{.x} and {b}`` loses its braces there).
 ATTR_LIST = re.compile(rf"\{{:?[ ]*({_ITEM}(?:[ ]+{_ITEM})*)[ ]*\}}")
-_ITEMS = re.compile(r"""([^ \n=}]+)(?:="([^"\n]*)"|='([^'\n]*)'|=([^ \n=}]+))?""")
+_ITEMS = re.compile(rf"""({_WORD})(?:="([^"\n]*)"|='([^'\n]*)'|=({_WORD}))?""")
 #: The longest list read (a try costs at most this much, so a page of them stays linear).
 MAX_ATTR_LIST = 1024
 #: Tokens complete when pushed, that a list sets right away (an icon is an ``emoji``).
