@@ -25,7 +25,7 @@ import sys
 import threading
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,10 +35,12 @@ import click
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
 from sitegen.crawl import Crawl, Reads, build_reads
+from sitegen.diagnostics import Diagnostic
 from sitegen.docs.includes import include_names
 from sitegen.generators import Dialect
 from sitegen.ownership import OUTPUT_MARKER
 from sitegen.paths import is_within
+from sitegen.plural import counted
 from sitegen.result import BuildResult
 from sitegen.site.preview import Preview
 from sitegen.site.writer import side_prefix
@@ -217,6 +219,47 @@ class BuildStatus:
         )
 
 
+#: What makes a diagnostic the same one in the next build: its place is left out, since an
+#: edit above a warning moves it without changing it.
+_Said = tuple[str, str, str, str]
+
+
+def _said(diagnostic: Diagnostic) -> _Said:
+    return (diagnostic.path, diagnostic.level, diagnostic.code, diagnostic.message)
+
+
+@dataclass
+class Warned:
+    """The diagnostics serve printed, so that a rebuild prints only what changed: the new
+    ones in full, and a count of those gone and of those left as they were
+    (content/guides/site.md#serve). The first build prints every one."""
+
+    #: The last good build's diagnostics, each as often as it occurred; None before one.
+    seen: Counter[_Said] | None = None
+
+    def changes(self, diagnostics: Sequence[Diagnostic]) -> list[str]:
+        """The lines to print for a good build's ``diagnostics``, in their order; it becomes
+        the build the next one is compared with."""
+        now = Counter(map(_said, diagnostics))
+        before, self.seen = self.seen, now
+        if before is None:
+            return [d.format() for d in diagnostics]
+        left = before.copy()
+        lines = []
+        for d in diagnostics:  # a repeated diagnostic is new past its count of the last build
+            if left[_said(d)] > 0:
+                left[_said(d)] -= 1
+            else:
+                lines.append(d.format())
+        gone, kept = left.total(), len(diagnostics) - len(lines)
+        if gone or kept:
+            said = [f"{counted(gone, 'message')} of the last build gone"] if gone else []
+            if kept:
+                said.append(f"{kept} as before, not repeated (sitegen build prints every one)")
+            lines.append("sitegen: " + "; ".join(said))
+        return lines
+
+
 class Builder:
     """Rebuilds the site on demand; a failure is reported, never raised, so watching goes on.
 
@@ -241,13 +284,20 @@ class Builder:
         self.stamps: dict[str, str] = {}
         self._wanted = threading.Condition()
         self._pending: bool | None = None  # None: no build wanted; True: a full one
+        #: The diagnostics printed so far: a rebuild prints what changed only.
+        self.warned = Warned()
 
     def rebuild(self, full: bool = False) -> bool:
-        """Build; True when the open pages were told to reload."""
+        """Build; True when the open pages were told to reload. Prints a failed build's
+        lines, or what changed in a good build's diagnostics (``Warned``) and its summary."""
         with self.lock:
             started = self.saves
             failed, lines, result = self._build(full)
-            for line in lines:
+            printed = lines
+            if result is not None:  # the diagnostics' lines come first, then the summary
+                said = len(result.diagnostics)
+                printed = self.warned.changes(result.diagnostics) + lines[said:]
+            for line in printed:
                 click.echo(line, err=True)
             stamps = {} if failed else site_stamps(self.config.out_dir)
             files = None if failed else self._settle(started, changed_files(self.stamps, stamps))
