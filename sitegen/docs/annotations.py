@@ -21,6 +21,7 @@ from markdown_it.token import Token
 from sitegen.docs.blocks import report
 from sitegen.docs.fences import CODE_HTML, FENCE_ATTRS, FenceAttributes, code_html, fence_language
 from sitegen.docs.positions import ENV_SOURCE, PageText
+from sitegen.docs.sanitize import TRUSTED
 
 #: The class that asks for annotations in one block (``{ .yaml .annotate }``).
 ANNOTATE = "annotate"
@@ -42,47 +43,56 @@ def annotation_id(prefix: str, number: int) -> str:
     return f"{prefix}_annotation_{number}"
 
 
+class _Items:
+    """The items of one annotation list: a marker's link, or None when it has no item."""
+
+    def __init__(self, prefix: str, count: int) -> None:
+        self.prefix, self.count = prefix, count
+        self.linked: list[int] = []
+        self.missing: list[str] = []  # the numbers of markers without an item
+
+    def link(self, digits: str) -> str | None:
+        number = int(digits) if len(digits) <= _MAX_DIGITS else 0
+        if not 1 <= number <= self.count:
+            self.missing.append(digits)
+            return None
+        self.linked.append(number)
+        return (
+            f'<a class="annotation-marker" href="#{annotation_id(self.prefix, number)}" '
+            f'aria-label="Annotation {number}">{number}</a>'
+        )
+
+
 def mark_comments(html: str, prefix: str, count: int) -> tuple[str, list[int], list[str]]:
     """Pygments' ``html`` with every marker of a comment whose item exists (1 to ``count``)
     made a link to it: the HTML, the numbers linked, and the markers' numbers that have no
     item (left as written)."""
-    linked: list[int] = []
-    missing: list[str] = []
-
-    def link(digits: str) -> str | None:
-        number = int(digits) if len(digits) <= _MAX_DIGITS else 0
-        if not 1 <= number <= count:
-            missing.append(digits)
-            return None
-        linked.append(number)
-        return (
-            f'<a class="annotation-marker" href="#{annotation_id(prefix, number)}" '
-            f'aria-label="Annotation {number}">{number}</a>'
-        )
+    items = _Items(prefix, count)
 
     def comment(found: re.Match[str]) -> str:
         whole, start, end = found.start(), found.start(1), found.end(1)
-        return html[whole:start] + _marked(found.group(1), link) + html[end : found.end()]
+        marked = "".join(part for part, _ in _marked(found.group(1), items))
+        return html[whole:start] + marked + html[end : found.end()]
 
-    return _COMMENT.sub(comment, html), linked, missing
+    return _COMMENT.sub(comment, html), items.linked, items.missing
 
 
-def _marked(text: str, link: Callable[[str], str | None]) -> str:
-    """One comment's text with its markers linked: ``(n)`` where it stands, ``(n)!`` in place
-    of the rest of the comment, as Material's script does."""
-    out: list[str] = []
+def _marked(text: str, items: _Items) -> list[tuple[str, bool]]:
+    """One text's pieces, each a marker's link (True) or text as it was (False): ``(n)``
+    where it stands, ``(n)!`` in place of the rest of the text, as Material's script does."""
+    out: list[tuple[str, bool]] = []
     pos = 0
     for found in _MARKER.finditer(text):
-        anchor = link(found.group(1))
+        anchor = items.link(found.group(1))
         if anchor is None:
             continue
         if found.group(2):  # "(n)!": the comment's characters go, the marker stays
-            out.append(anchor)
-            return "".join(out)
-        out += [text[pos : found.start()], anchor]
+            out.append((anchor, True))
+            return out
+        out += [(text[pos : found.start()], False), (anchor, True)]
         pos = found.end()
-    out.append(text[pos:])
-    return "".join(out)
+    out.append((text[pos:], False))
+    return [piece for piece in out if piece[0]]
 
 
 def _annotatable(token: Token, every_block: bool) -> bool:
@@ -137,39 +147,141 @@ def _report_missing(state: StateCore, fence: Token, numbers: list[str], count: i
 
 
 def code_annotations(every_block: bool) -> Callable[[StateCore], None]:
-    """The core rule: annotations in every block (``content.code.annotate``) or in the blocks
-    with the ``annotate`` class."""
+    """The core rule: annotations in every code block (``content.code.annotate``) or in the
+    code blocks with the ``annotate`` class, and in the paragraphs and admonitions with it."""
 
     def rule(state: StateCore) -> None:
         tokens = state.tokens
         wraps: list[tuple[int, int]] = []
-        numbers: list[int] | None = None
-        for i, fence in enumerate(tokens):
-            if not _annotatable(fence, every_block) or i + 1 == len(tokens):
-                continue
-            after = tokens[i + 1]
-            if after.type != "ordered_list_open" or after.level != fence.level:
-                continue
-            html, highlighted = code_html(fence, state.env)
-            if not highlighted:  # no lexer, no comments: Material finds no marker either
-                continue
-            if numbers is None:
-                numbers = _code_blocks(tokens)
-            prefix = f"__code_{numbers[i]}"
-            close, items = _list_items(tokens, i + 1)
-            marked, linked, missing = mark_comments(html, prefix, len(items))
-            if not linked:  # no marker has an item: the list is a list, as Material keeps it
-                continue
-            _report_missing(state, fence, missing, len(items))
-            fence.meta[CODE_HTML] = marked
-            after.attrSet("class", "annotations")
-            for number, item in enumerate(items, 1):
-                item.attrSet("id", annotation_id(prefix, number))
-            wraps.append((i, close))
+        page = _Page(tokens)
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if _annotatable(token, every_block):
+                last = _annotate_code(state, tokens, i, page)
+            elif _annotated_prose(token):
+                last = _annotate_prose(tokens, i, page)
+            else:
+                last = None
+            if last is not None:  # a block inside this one is annotated by this one's list
+                wraps.append((i, last))
+                i = last
+            i += 1
         if wraps:
             state.tokens = _wrapped(tokens, wraps)
 
     return rule
+
+
+class _Page:
+    """What the blocks of one page are numbered by: code blocks as Material numbers them,
+    annotated prose blocks in their order."""
+
+    def __init__(self, tokens: Sequence[Token]) -> None:
+        self.tokens = tokens
+        self.code: list[int] | None = None
+        self.prose = 0
+
+    def code_prefix(self, index: int) -> str:
+        if self.code is None:
+            self.code = _code_blocks(self.tokens)
+        return f"__code_{self.code[index]}"
+
+    def prose_prefix(self) -> str:
+        self.prose += 1
+        return f"__block_{self.prose - 1}"
+
+
+def _list_after(tokens: Sequence[Token], last: int, level: int) -> Token | None:
+    """The numbered list right after the block that ends at ``last``, a sibling of it."""
+    after = tokens[last + 1] if last + 1 < len(tokens) else None
+    if after is None or after.type != "ordered_list_open" or after.level != level:
+        return None
+    return after
+
+
+def _annotate_code(state: StateCore, tokens: list[Token], i: int, page: _Page) -> int | None:
+    """Annotate the fence ``tokens[i]`` when a marker of its comments has an item in the
+    list after it: the index of the list's close, else None (nothing changed)."""
+    fence = tokens[i]
+    if _list_after(tokens, i, fence.level) is None:
+        return None
+    html, highlighted = code_html(fence, state.env)
+    if not highlighted:  # no lexer, no comments: Material finds no marker either
+        return None
+    prefix = page.code_prefix(i)
+    close, items = _list_items(tokens, i + 1)
+    marked, linked, missing = mark_comments(html, prefix, len(items))
+    if not linked:  # no marker has an item: the list is a list, as Material keeps it
+        return None
+    _report_missing(state, fence, missing, len(items))
+    fence.meta[CODE_HTML] = marked
+    _name_items(tokens[i + 1], items, prefix)
+    return close
+
+
+def _name_items(opening: Token, items: list[Token], prefix: str) -> None:
+    opening.attrSet("class", "annotations")
+    for number, item in enumerate(items, 1):
+        item.attrSet("id", annotation_id(prefix, number))
+
+
+def _annotated_prose(token: Token) -> bool:
+    """A paragraph given the ``annotate`` class (``{ .annotate }``), or an admonition whose
+    type is followed by ``annotate`` (``!!! note annotate "Title"``)."""
+    if token.type == "paragraph_open":
+        classes = str(token.attrs.get("class") or "")
+    elif token.type == "callout_open":
+        classes = token.info.split('"', 1)[0]
+    else:
+        return False
+    return ANNOTATE in classes.split()
+
+
+def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> int | None:
+    """Annotate the paragraph or admonition opened at ``tokens[i]``: its markers in text
+    (not in code or a link) become links to the list after it. The index of the list's
+    close, or None when no marker has an item."""
+    opening = tokens[i]
+    closing = opening.type.replace("_open", "_close")
+    last = next(
+        (
+            j
+            for j in range(i + 1, len(tokens))
+            if tokens[j].type == closing and tokens[j].level == opening.level
+        ),
+        None,
+    )
+    if last is None or _list_after(tokens, last, opening.level) is None:
+        return None
+    close, items = _list_items(tokens, last + 1)
+    prefix = page.prose_prefix()
+    found = _Items(prefix, len(items))
+    changed = [(t, _marked_children(t.children, found)) for t in tokens[i:last] if t.children]
+    if not found.linked:
+        return None
+    for inline, children in changed:
+        inline.children = children
+    _name_items(tokens[last + 1], items, prefix)
+    return close
+
+
+def _marked_children(children: list[Token], items: _Items) -> list[Token]:
+    """Inline tokens with each marker of their text, outside links, made a link token."""
+    out: list[Token] = []
+    in_link = 0
+    for child in children:
+        in_link += {"link_open": 1, "link_close": -1}.get(child.type, 0)
+        if child.type != "text" or in_link or "(" not in child.content:
+            out.append(child)
+            continue
+        for piece, is_marker in _marked(child.content, items):
+            token = Token("html_inline" if is_marker else "text", "", 0)
+            token.content = piece
+            if is_marker:
+                token.meta[TRUSTED] = True
+            out.append(token)
+    return out
 
 
 def _wrapped(tokens: list[Token], wraps: list[tuple[int, int]]) -> list[Token]:

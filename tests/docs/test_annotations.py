@@ -223,3 +223,44 @@ def test_marking_is_linear(line: str) -> None:
 
     small, large = min(cost(2_000) for _ in range(3)), min(cost(16_000) for _ in range(3))
     assert large < small * 8 * 3  # linear: about 8 times; quadratic would be 64
+
+
+PROSE = """!!! note annotate "Phasellus posuere (1)"
+
+    Lorem ipsum, (2) dolor [a link (1)](other.md) and `code (1)`.
+
+1.  In the title.
+2.  In the body.
+
+Lorem ipsum dolor sit amet, (1) consectetur.
+{ .annotate }
+
+1.  A paragraph's note.
+
+A paragraph without the class (1).
+
+1.  A list.
+"""
+
+
+def test_paragraphs_and_admonitions_with_the_class_are_annotated() -> None:
+    record = page(PROSE)
+    found = markers(record.html)
+    assert [n for _, n in found] == ["1", "2", "1"]
+    parsed = tree(record.html)
+    assert [parsed.text[target] for target, _ in found] == [
+        "In the title.",
+        "In the body.",
+        "A paragraph's note.",
+    ]
+    assert all(target in record.anchors for target, _ in found)
+    # a marker in a link or a code span stays text; a paragraph without the class, too
+    assert ">a link (1)</a>" in record.html and "<code>code (1)</code>" in record.html
+    assert "A paragraph without the class (1).</p>\n<ol>" in record.html
+    assert record.html.count('<div class="annotated">') == 2
+
+
+def test_prose_without_the_flag_is_unchanged() -> None:
+    html = page(PROSE, MKDOCS).html
+    assert not markers(html) and "annotated" not in html
+    assert "Phasellus posuere (1)" in html and "Lorem ipsum, (2) dolor" in html
