@@ -158,17 +158,29 @@ class PythonMarkdownSlugger:
     def __init__(self, slugify: Callable[[str], str]) -> None:
         self._slugify = slugify
         self._taken: set[str] = set()
+        #: A taken id -> an id further on its chain of numbers, all taken between: the
+        #: thousandth "Foo" skips to ``foo_999`` instead of trying ``foo_1`` to ``foo_998``.
+        self._further: dict[str, str] = {}
 
     def reserve(self, id_: str) -> None:
         self._taken.add(id_)
 
     def slug(self, text: str) -> str:
         id_ = self._slugify(text)
+        passed = []
         while id_ in self._taken or not id_:
-            numbered = _NUMBERED.fullmatch(id_)
-            id_ = f"{numbered[1]}_{int(numbered[2]) + 1}" if numbered else f"{id_}_1"
+            passed.append(id_)
+            id_ = self._further.get(id_) or _next_number(id_)
+        for taken in passed:
+            self._further[taken] = id_
         self._taken.add(id_)
         return id_
+
+
+def _next_number(id_: str) -> str:
+    """``foo`` -> ``foo_1``, ``foo_1`` -> ``foo_2``: Python-Markdown's next try."""
+    numbered = _NUMBERED.fullmatch(id_)
+    return f"{numbered[1]}_{int(numbered[2]) + 1}" if numbered else f"{id_}_1"
 
 
 def slugger(style: SlugStyle, taken: Iterable[str] = ()) -> PageSlugger:

@@ -13,10 +13,15 @@ from typing import Any
 
 import markdown
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown.extensions import toc
 from pymdownx.slugs import slugify
 
+from sitegen.docs import slug as slug_module
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
+from sitegen.docs.slug import PythonMarkdownSlugger
 from sitegen.generators import Dialect, SlugStyle
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import link_all
@@ -147,3 +152,42 @@ def test_a_link_to_a_tab_or_a_footnote_is_not_broken() -> None:
     linked = link_all(index, records, [], {})
     problems = [d for d in linked.diagnostics if d.path == "content/links.md"]
     assert [d.col for d in problems] == [linking.split("\n")[2].index("[missing]") + 1]
+
+
+# --- numbering ----------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "a_1", "a_2", "a_9", "b", "b_1", ""]), max_size=5),
+    st.lists(st.sampled_from(["a", "a_1", "a_2", "a_1_1", "b", "b_2", "", "_1"]), max_size=30),
+)
+def test_repeated_ids_are_numbered_as_python_markdown_numbers_them(
+    reserved: list[str], wanted: list[str]
+) -> None:
+    taken = set(reserved)
+    ours = PythonMarkdownSlugger(lambda text: text)
+    for id_ in reserved:
+        ours.reserve(id_)
+    assert [ours.slug(w) for w in wanted] == [toc.unique(w, taken) for w in wanted]
+
+
+def test_repeated_labels_and_headings_are_numbered_in_linear_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each repeat of an id tried the numbers of every earlier repeat again (n² tries)."""
+    tries = Counter[str]()
+    real = slug_module._next_number
+
+    def counting(id_: str) -> str:
+        tries["n"] += 1
+        return real(id_)
+
+    monkeypatch.setattr(slug_module, "_next_number", counting)
+
+    def work(n: int) -> int:
+        tries.clear()
+        page("## Same\n\n" * n + '=== "Same"\n\n    a\n\n' * n, COMBINED)
+        return tries["n"]
+
+    assert work(800) < 5 * work(200)
