@@ -45,6 +45,11 @@ theme:
 1.  The theme's name, as the package **registers** it.
 2.  A scheme for the night, see [the guide](guide.md#colours).
 
+Dark themes (1) are easier on the eyes at night.
+{ .annotate }
+
+1.  A note on a paragraph.
+
 The end of the page.
 """,
     "docs/guide.md": "# Guide\n\n## Colours\n\nBack to [the example](index.md#example).\n",
@@ -62,10 +67,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _index(site: Path) -> Path:
-    for name in ("index.html",):
-        if (site / name).exists():
-            return site / name
-    raise AssertionError(sorted(p.name for p in site.iterdir()))
+    assert (site / "index.html").exists(), sorted(p.name for p in site.iterdir())
+    return site / "index.html"
 
 
 def _tab_to_marker(page: Any) -> None:
@@ -104,6 +107,11 @@ def test_enter_shows_the_annotation_and_escape_closes_it(
     assert page.locator("#__code_1_annotation_2").is_visible()
     page.locator("h1").click()
     assert not page.locator("#__code_1_annotation_2").is_visible()
+    # a paragraph's annotation works the same way
+    page.locator("p.annotate button.annotation-marker").click()
+    assert page.locator("#__block_0_annotation_1").inner_text() == "A note on a paragraph."
+    page.keyboard.press("Escape")
+    assert not page.locator("#__block_0_annotation_1").is_visible()
     page.close()
 
 
