@@ -216,6 +216,25 @@ def test_headings_inside_get_ids_as_python_markdowns_toc_gives_them() -> None:
     assert [h.line for h in record.headings] == lines
 
 
+def test_a_grid_holds_a_raw_card_and_an_admonition_as_python_markdowns_does() -> None:
+    """A child without the attribute is raw HTML; an admonition is sitegen's callout, in the
+    grid's place where Python-Markdown puts its admonition."""
+    text = (
+        '<div class="grid" markdown>\n<div class="card">\n<p>An <strong>HTML</strong> card</p>\n\n'
+        '**not bold**\n</div>\n\n!!! note "In the grid"\n    An admonition [n](n.md)\n</div>\n'
+        "\nAfter.\n"
+    )
+    callout = {"callout callout-note": "admonition note", "callout-title": "admonition-title"}
+    mine = [
+        re.sub(r"\.(.*)>", lambda m: f".{callout.get(m.group(1), m.group(1))}>", item)
+        for item in structure(ours(text).html)
+    ]
+    body = mine.index("<div.callout-body>")  # sitegen's callout wraps its body
+    del mine[body], mine[mine.index("</div>", body)]
+    assert mine == structure(python_markdowns(text, "admonition"))
+    assert [(link.line, link.column) for link in ours(text).links] == [where(text, "[n]")]
+
+
 def test_the_markdown_attribute_is_taken_out_even_when_raw_html_is_allowed() -> None:
     html = ours('<div class="grid cards" markdown="1">\n\n- a\n\n</div>\n', raw_html=RawHtml.ALLOW)
     assert html.html.startswith('<div class="grid cards">\n<ul>')
