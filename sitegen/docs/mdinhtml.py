@@ -75,7 +75,9 @@ class CloseTag:
     end: int
     line: int
     leading: bool  # the first thing on its line (else the last)
-    tail: int  # where text after a line's leading closing tags starts (-1: none, or not last)
+    #: Where the text after it on its line starts, a paragraph of its own (Python-Markdown's
+    #: tail); -1 when there is none, or when another closing tag of the line comes after it.
+    tail: int
 
 
 @dataclass
@@ -108,6 +110,9 @@ def mode(tag: OpenTag) -> str:
 
 
 def _index(state: StateBlock) -> _Index:
+    """The page's index, built the first time a line starts with ``<``: one pass over its
+    lines outside fenced code, pairing each closing tag with the nearest opening tag of its
+    name still open (an element's content may hold the same element, closed first)."""
     known = state.env.get(_INDEX)
     if isinstance(known, _Index) and known.src is state.src:
         return known
