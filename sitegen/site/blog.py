@@ -34,8 +34,8 @@ from sitegen.link.blog import (
     cldr_date,
     is_unlisted,
 )
-from sitegen.paths import NodeId, OutPath, href_between
-from sitegen.site.views import LinkItem, PostHeader
+from sitegen.paths import NodeId, OutPath, href_between, url_path
+from sitegen.site.views import LinkItem, NavItem, PostHeader
 from sitegen.urlgate import allowed_url, url_scheme
 from sitegen.yamldata import describe, error_place, read_yaml
 
@@ -516,3 +516,50 @@ def without_title(html: str) -> str:
         return html
     end = html.find("</h1>", start)
     return html[end + len("</h1>") :] if end >= 0 else html
+
+
+# --- the page tree --------------------------------------------------------------------
+
+
+def with_blog_sections(tree: tuple[NavItem, ...], blog: BlogSite) -> tuple[NavItem, ...]:
+    """The page tree with Material's "Archive" and "Categories" sections after the last
+    entry beside the blog's index (as the plugin attaches them), when the tree holds the
+    index; the tree as it is otherwise."""
+    sections = tuple(_section(blog, kind, title) for kind, title in _SECTIONS)
+    sections = tuple(s for s in sections if s.children)
+    if not sections or blog.entry is None or not blog.index_outs:
+        return tree
+    return _attached(tree, url_path(blog.index_outs[0]), sections)
+
+
+_SECTIONS = (("archive", "Archive"), ("category", "Categories"))
+
+
+def _section(blog: BlogSite, kind: str, title: str) -> NavItem:
+    children = tuple(
+        NavItem(x.title, url_path(x.outs[0])) for x in blog.listings if x.kind == kind and x.outs
+    )
+    return NavItem(title, children=children, is_folder=True)
+
+
+def _attached(
+    tree: tuple[NavItem, ...], index: str, sections: tuple[NavItem, ...]
+) -> tuple[NavItem, ...]:
+    """``tree`` with ``sections`` at the end of the list holding the index's entry, or of
+    the children of the folder whose own page it is."""
+    items = [
+        replace(
+            item,
+            children=(*_attached(item.children, index, sections), *sections)
+            if item.href == index and not _holds(item.children, index)
+            else _attached(item.children, index, sections),
+        )
+        if item.is_folder
+        else item
+        for item in tree
+    ]
+    return (*items, *sections) if _holds(tree, index) else tuple(items)
+
+
+def _holds(tree: tuple[NavItem, ...], index: str) -> bool:
+    return any(not i.is_folder and i.href == index for i in tree)

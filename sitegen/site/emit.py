@@ -18,7 +18,7 @@ from sitegen.link.blog import is_unlisted
 from sitegen.parallel import run_in_background
 from sitegen.paths import NodeId, OutPath, SitePath, url_path
 from sitegen.progress import Progress
-from sitegen.site.blog import blog_site
+from sitegen.site.blog import blog_site, with_blog_sections
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.locale_view import locale_navs, page_langs, switchers
 from sitegen.site.navigation import build_nav, project_nav
@@ -132,6 +132,9 @@ def site_state(result: BuildResult) -> SiteState:
     site.locales = locales
     site.unlisted = unlisted
     site.blog = blog_site(config.generator, pages, addresses, site.page_bytes)
+    if site.blog is not None:  # Material's archive and categories, beside the blog's index
+        site.nav = with_blog_sections(site.nav, site.blog)
+        site.page_navs = {o: with_blog_sections(t, site.blog) for o, t in site.page_navs.items()}
     result.diagnostics += site.blog.diagnostics if site.blog is not None else ()
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
@@ -160,14 +163,16 @@ def site_state(result: BuildResult) -> SiteState:
 
 
 def without_pages(tree: tuple[NavItem, ...], hrefs: set[str]) -> tuple[NavItem, ...]:
-    """The page tree without the pages at ``hrefs`` (a folder keeps its own link)."""
+    """The page tree without the pages at ``hrefs`` (a folder keeps its own link; one left
+    with neither a link nor an entry goes too, as Material's ``blog/posts/`` would)."""
     if not hrefs:
         return tree
-    return tuple(
+    kept = (
         replace(item, children=without_pages(item.children, hrefs)) if item.is_folder else item
         for item in tree
         if item.is_folder or item.href not in hrefs
     )
+    return tuple(i for i in kept if not (i.is_folder and not i.href and not i.children))
 
 
 def graph_key(result: BuildResult) -> str:

@@ -250,3 +250,19 @@ def test_posts_are_listed_by_the_blog_not_in_the_page_tree(tmp_path: Path) -> No
     build(load_config(root), BuildOptions(jobs=1, quiet=True))
     tree = _read(root / "site", "guide/index.html").split('<main id="content">', 1)[0]
     assert "Guide" in tree and "Filler 1" not in tree and "Hello World!" not in tree
+    assert "<span>Posts</span>" not in tree  # the posts' folder, left empty, goes too
+
+
+def test_the_archive_and_categories_are_sections_beside_the_index(
+    built: tuple[Path, BuildResult, Path],
+) -> None:
+    site, _, oracle = built
+    tree = _read(site, "guide/index.html").split('<main id="content">', 1)[0]
+    ours = re.findall(r"<span>(Archive|Categories)</span>|>([^<>]+)</a></li>", tree)
+    theirs = _read(oracle, "guide/index.html")
+    # Material's sidebar: the Blog section holds the index, then Archive, then Categories
+    for label in ("Archive", "2024", "2023", "Categories", "General", "Release Notes"):
+        assert label in theirs
+    words = [a or b for a, b in ours]
+    start = words.index("Archive")
+    assert words[start:] == ["Archive", "2024", "2023", "Categories", "General", "Release Notes"]
