@@ -25,7 +25,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.attrs.parse import ParseError, parse
 
 from sitegen.docs.blocks import report
-from sitegen.docs.positions import PLACES, InlineRule, to_place
+from sitegen.docs.positions import ENV_SOURCE, PLACES, InlineRule, PageText, to_place
 from sitegen.docs.sanitize import ATTRIBUTES, author_classes
 
 #: What can begin a list the plugin's parse accepts: ``{`` and then a space, ``}``, an id,
@@ -303,9 +303,56 @@ def report_left_out(state: StateCore) -> None:
         )
 
 
+#: The blocks whose last line a trailing list sets, as attr_list sets them.
+_TRAILING_OWNERS = frozenset(("heading_open", "dt_open", "th_open", "td_open"))
+
+
+def trailing_lists(state: StateCore) -> None:
+    """``## Title { .class #id data-search-exclude }``: a list ending a heading, a term or a
+    table cell after a space sets it, in attr_list's grammar (bare words too), before sitegen's own reading
+    of ``{#id .class}`` (sitegen/docs/markdown.py) would leave a bare word as text."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens[:-1]):
+        inline = tokens[i + 1]
+        if (
+            token.type not in _TRAILING_OWNERS
+            or inline.type != "inline"
+            or "{" not in inline.content
+        ):
+            continue
+        children = inline.children
+        if not children or children[-1].type != "text":
+            continue
+        text = children[-1].content
+        end = len(text.rstrip(" "))
+        # the last " {" of the line's end: one try per block (a value holding " {" is none)
+        start = text.rfind(" {", max(0, end - MAX_ATTR_LIST), end)
+        found = ATTR_LIST.fullmatch(text, start + 1, end) if start >= 0 else None
+        if found is None:
+            continue
+        place = Token("attr_list", "", 0)
+        place.meta[PLACES] = [_source_index(state, inline, found.group())]
+        _set_attributes(state.env, token, _items(found.group(1)), place)
+        children[-1].content = text[:start].rstrip(" ")
+
+
+def _source_index(state: StateCore, inline: Token, written: str) -> int | None:
+    """Where ``written`` ends the lines of ``inline`` in the page's text (None if unknown)."""
+    source = state.env.get(ENV_SOURCE)
+    if not isinstance(source, PageText) or not inline.map:
+        return None
+    first, end = inline.map
+    start = source.line_starts[first]
+    stop = source.line_end(max(first, end - 1))
+    found = source.text.rfind(written, start, stop)
+    return found if found >= 0 else None
+
+
 def attr_list_plugin(md: MarkdownIt) -> None:
     """Python-Markdown's attr_list in place of the attrs plugin's inline rule (and gated as
-    it is, on ``{``); lists after closing marks are set once the marks are paired."""
+    it is, on ``{``); lists after closing marks are set once the marks are paired, and lists
+    ending headings, terms and cells once the inline parse is done."""
     md.inline.ruler.at("attr", attr_list)
     md.inline.ruler2.before("fragments_join", "sitegen_attr_list", attach_waiting)
-    md.core.ruler.after("inline", "sitegen_attr_list_report", report_left_out)
+    md.core.ruler.after("inline", "sitegen_attr_list_trailing", trailing_lists)
+    md.core.ruler.after("sitegen_attr_list_trailing", "sitegen_attr_list_report", report_left_out)

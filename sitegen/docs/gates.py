@@ -107,6 +107,7 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("core", "sitegen_alerts", _any("[!")),
     ("core", "attr", _ATTRS),
     ("core", "sitegen_paragraph_attrs", _ATTRS),
+    ("core", "sitegen_attr_list_trailing", _ATTRS),
     ("core", "sitegen_attr_list_report", _ATTRS),
     ("core", "sitegen_directive_links", _CONTAINER),
     ("core", "sitegen_embeds", _any("![[")),
