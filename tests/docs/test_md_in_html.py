@@ -152,6 +152,28 @@ def test_the_elements_and_their_text_are_python_markdowns(name: str) -> None:
     assert structure(ours(text).html) == structure(python_markdowns(text))
 
 
+def test_grid_cards_with_icons_are_materials() -> None:
+    """With Material's icons and inline attribute lists on too, the cards are what
+    Python-Markdown makes with pymdownx.emoji and Material's icon index: ``{ .lg .middle }``
+    on the icon, the arrow inside the link."""
+    from material.extensions import emoji as material_emoji  # the test extra's theme
+
+    material = MD_IN_HTML | Dialect.ATTR_LIST | Dialect.EMOJI | Dialect.ICONS
+    theirs = python_markdown.markdown(
+        GRID_CARDS,
+        extensions=["md_in_html", "attr_list", "pymdownx.emoji"],
+        extension_configs={
+            "pymdownx.emoji": {
+                "emoji_index": material_emoji.twemoji,
+                "emoji_generator": material_emoji.to_svg,
+            }
+        },
+    )
+    mine = ours(GRID_CARDS, material).html
+    assert '<span class="twemoji lg middle"><svg' in mine
+    assert structure(mine) == structure(theirs)
+
+
 def test_without_the_flag_the_forms_without_blank_lines_stay_raw_html() -> None:
     """The MkDocs dialect alone is CommonMark's reading: the card's heading is text."""
     html = ours(CASES["cards without blank lines"], MKDOCS).html
