@@ -81,6 +81,9 @@ def mkdocs_blog(config: Any, docs_dir: str, slugs: SlugReader) -> Blog | None:
         authors_key="authors",
         tag_pages=False,
         drafts=read.flag("draft", False),
+        readtime_wpm=read.count("post_readtime_words_per_minute", 265)
+        if read.flag("post_readtime", True)
+        else 0,
         feeds=tuple(_feeds(config)),
     )
 

@@ -180,6 +180,9 @@ class Blog:
     tag_pages: bool = True
     #: Whether drafts are published (Material's ``draft`` option).
     drafts: bool = False
+    #: Words a minute for a post's reading time (``post_readtime_words_per_minute``), 0 for
+    #: none shown (Material's ``post_readtime: false``, Docusaurus).
+    readtime_wpm: int = 0
     #: The feeds written of the posts (the ``rss`` plugin's).
     feeds: tuple[Feed, ...] = ()
 

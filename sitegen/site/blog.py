@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import datetime
 import functools
+import math
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from html.parser import HTMLParser
 from typing import Any
 
 import yaml
@@ -98,6 +100,7 @@ class Post:
     created: str = ""
     categories: tuple[str, ...] = ()
     pinned: bool = False
+    readtime: int = 0  # minutes, 0 for none shown
 
     @property
     def date_text(self) -> str:
@@ -219,6 +222,7 @@ def blog_site(
                 route.created,
                 _allowed(blog, rec.path, data, route.categories, problems),
                 route.pinned,
+                _readtime(blog, rec),
             )
         )
     posts.sort(key=lambda p: p.path)
@@ -240,6 +244,59 @@ def _newest_first(post: Post) -> tuple[bool, str]:
         return False, post.date
     moment = datetime.datetime.fromisoformat(post.created).astimezone(datetime.UTC)
     return post.pinned, moment.isoformat()
+
+
+def _readtime(blog: Blog, rec: PageRecord) -> int:
+    """Material's reading time in minutes: front matter ``readtime``, else the post's words
+    at ``post_readtime_words_per_minute`` and a few seconds an image; 0 when not shown."""
+    given = rec.front_matter.get("readtime")
+    if not blog.readtime_wpm:
+        return 0
+    if isinstance(given, int) and not isinstance(given, bool) and given > 0:
+        return given
+    return reading_minutes(rec.html, blog.readtime_wpm)
+
+
+class _Reader(HTMLParser):
+    """The text and the images of a post's HTML, as a reader meets them: not the text of
+    scripts, styles, SVG and objects."""
+
+    HIDDEN = frozenset({"script", "style", "svg", "object"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.images = 0
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.images += tag == "img"
+        if tag not in _VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.open and self.open[-1] == tag:
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self.HIDDEN.intersection(self.open):
+            self.text.append(data)
+
+
+_VOID = frozenset(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"])
+
+
+def reading_minutes(html: str, words_per_minute: int) -> int:
+    """Minutes to read a post, as Material's blog counts them: its words (the runs between
+    non-word characters of its text run together) at ``words_per_minute``, then 12 seconds
+    for the first image, a second less for each next one down to 3, rounded up."""
+    reader = _Reader()
+    reader.feed(html)
+    reader.close()
+    words = len(re.split(r"\W+", "".join(reader.text)))
+    seconds = math.ceil(words / words_per_minute * 60)
+    seconds += sum(max(12 - i, 3) for i in range(reader.images))
+    return math.ceil(seconds / 60)
 
 
 def _shown_date(blog: Blog, route: PostRoute) -> str:
@@ -354,7 +411,8 @@ def post_header(blog: BlogSite, post: Post, here: OutPath) -> PostHeader:
         for name in post.categories
     )
     avatars = tuple(a.avatar for a in post.authors)
-    return PostHeader(post.date, post.date_text, authors, tags + categories, avatars)
+    readtime = f"{post.readtime} min read" if post.readtime else ""
+    return PostHeader(post.date, post.date_text, authors, tags + categories, avatars, readtime)
 
 
 # --- authors and tags ----------------------------------------------------------------------

@@ -164,6 +164,7 @@ class PostHeader:
     authors: tuple[LinkItem, ...] = ()
     tags: tuple[LinkItem, ...] = ()  # and Material's categories, linking to their pages
     avatars: tuple[str, ...] = ()  # each author's picture (an http(s) URL), "" for none
+    readtime: str = ""  # "5 min read" (Material's), "" for none
 
 
 @dataclass(frozen=True)

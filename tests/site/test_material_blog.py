@@ -20,6 +20,7 @@ import pytest
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.result import BuildOptions, BuildResult
+from sitegen.site.blog import reading_minutes
 from tests.e2e.conftest import write_project
 from tests.e2e.sitewalk import walk_site
 
@@ -178,9 +179,12 @@ def test_the_index_lists_posts_newest_first_with_their_excerpts(
 def test_each_post_shows_its_date_authors_and_categories(
     built: tuple[Path, BuildResult, Path],
 ) -> None:
-    site, result, _ = built
-    hello = _main(_read(site, "blog/2024/02/01/hello-world/index.html"))
+    site, result, oracle = built
+    rel = "blog/2024/02/01/hello-world/index.html"
+    hello = _main(_read(site, rel))
     assert '<time datetime="2024-02-01">February 1, 2024</time>' in hello
+    for shown in ("February 1, 2024", "Jane Doe", "1 min read"):  # as Material shows them
+        assert shown in _read(oracle, rel) and shown in hello, shown
     assert '<a href="https://example.com/jane" rel="author">Jane Doe</a>' in hello
     assert '<img class="avatar" src="https://example.com/jane.png"' in hello
     assert "(Maintainer)" in hello and "Not in the excerpt" in hello
@@ -266,3 +270,16 @@ def test_the_archive_and_categories_are_sections_beside_the_index(
     words = [a or b for a, b in ours]
     start = words.index("Archive")
     assert words[start:] == ["Archive", "2024", "2023", "Categories", "General", "Release Notes"]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<p>" + "word " * 600 + "</p>",
+        "<h1>T</h1><p>a&amp;b</p><script>skip " + "x " * 900 + "</script>" + "<img src=x>" * 14,
+        "<p>one<br>two</p><svg><text>" + "no " * 999 + "</text></svg><p>" + "z " * 300,
+    ],
+)
+def test_reading_time_as_material_counts_it(html: str) -> None:
+    readtime = pytest.importorskip("material.plugins.blog.readtime")
+    assert reading_minutes(html, 265) == readtime.readtime(html, 265)
