@@ -134,3 +134,12 @@ def test_the_fence_id_is_a_target(browser: Any, site: Path) -> None:
     assert target.is_visible() and "pip install mkdocs-material" in target.inner_text()
     assert "setup.sh" in target.inner_text()
     page.close()
+
+
+def test_a_printed_page_shows_the_notes(browser: Any, site: Path) -> None:
+    page = browser.new_page()
+    page.goto(_index(site).as_uri())
+    assert not page.locator("#__code_1_annotation_1").is_visible()
+    page.emulate_media(media="print")
+    assert page.locator("#__code_1_annotation_1").is_visible()
+    page.close()
