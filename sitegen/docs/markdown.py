@@ -417,11 +417,14 @@ def _headings(
 def _taken_ids(tokens: Sequence[Token], found: list[_HeadingToken], slugs: SlugStyle) -> list[str]:
     """The ids no generated slug may take: the headings' own ``{#id}``, and for
     Python-Markdown's styles every ``{#id}`` of the page, since its toc numbers around
-    every id in the document."""
+    every id in the document; not a fence's ``{ #id }``, which superfences gives a block
+    that toc never sees (content/syntax/code.md#fence-attributes)."""
     ids = [str(h.open.attrs["id"]) for h in found if h.open.attrs.get("id")]
     if slugs in (SlugStyle.GITHUB, SlugStyle.VITEPRESS):
         return ids
     for token in tokens:
+        if token.type == "fence":
+            continue
         for t in (token, *(token.children or ())):
             if t.attrs.get("id"):
                 ids.append(str(t.attrs["id"]))

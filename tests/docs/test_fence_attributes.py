@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 from sitegen.docs.markdown import extract_page
-from sitegen.generators import Dialect
+from sitegen.generators import Dialect, SlugStyle
 
 MKDOCS = Dialect.PYTHON_MARKDOWN | Dialect.ATTR_LIST
 
@@ -123,3 +123,14 @@ def test_an_attribute_list_that_does_not_parse_is_no_id() -> None:
     for info in ('{ .python #a"b }', "{ .python", "py {.a} {.b}", "js{1,3}"):
         record = extract_page("docs/p.md", f"``` {info}\nx = 1\n```\n".encode(), dialect=MKDOCS)
         assert record.anchors == [], info
+
+
+def test_a_heading_s_slug_does_not_step_around_a_fence_id() -> None:
+    """Python-Markdown's toc never sees a fence's id (superfences holds the block aside), so
+    a heading of the same name keeps the plain slug, as MkDocs writes it."""
+    text = "# Example\n\n``` { .sh #example }\nx\n```\n\n## Example\n"
+    oracle = python_markdown.markdown(
+        text, extensions=["toc", "pymdownx.superfences", "pymdownx.highlight", "attr_list"]
+    )
+    record = extract_page("docs/p.md", text.encode(), slugs=SlugStyle.MKDOCS, dialect=MKDOCS)
+    assert [h.id for h in record.headings] == re.findall(r'<h\d id="([^"]+)"', oracle)
