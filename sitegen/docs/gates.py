@@ -116,6 +116,8 @@ GATES: tuple[tuple[str, str, Marker], ...] = (
     ("core", "sitegen_math", _MATH),
     ("core", "footnote_tail", _FOOTNOTE),
     ("core", "sitegen_footnote_ids", _FOOTNOTE),
+    ("core", "sitegen_shortcode_paragraphs", _any("<!--")),
+    ("core", "sitegen_shortcodes", _any("<!--")),
     ("core", "sitegen_unknown_icons", _shortcode),
     ("core", "sitegen_fence_attributes", _ATTRS),
     ("core", "sitegen_code_annotations", _annotation),

@@ -28,6 +28,7 @@ from sitegen.docs.mdinhtml import md_in_html_plugin
 from sitegen.docs.positions import BlockRule, recording
 from sitegen.docs.pymdownx import caret_plugin, keys_plugin, tilde_plugin
 from sitegen.docs.records import LinkKind
+from sitegen.docs.shortcodes import shortcodes_plugin
 from sitegen.docs.toc import toc_plugin
 from sitegen.docs.unsupported import report_unsupported
 from sitegen.docs.wikilinks import report_embeds, wikilink
@@ -72,6 +73,7 @@ def use_doc_syntax(md: MarkdownIt, dialect: Dialect = Dialect.NONE) -> None:
     if dialect & Dialect.PYTHON_MARKDOWN:
         comment_terms(md)
         python_markdown_footnotes(md)
+        shortcodes_plugin(md)  # a hook's <!-- md:x --> shown as text: unsupported.md
     fences_plugin(md)
     toc_plugin(md)
     comments_plugin(md)

@@ -1,5 +1,6 @@
-"""Include and directive syntaxes of other generators that sitegen does not run: each one found
-is a warning at its line, never silent raw text (content/syntax/unsupported.md).
+"""Include and directive syntaxes of other generators that sitegen does not run, a project
+hook's shortcodes and a page's own template: each kind found is a warning at its first line,
+never silent raw text (content/syntax/unsupported.md).
 
 A core rule after the inline parse (code spans are not text, so they are not scanned) over
 paragraphs, HTML blocks and fences; it never changes what is rendered.
@@ -16,8 +17,10 @@ from markdown_it.token import Token
 
 from sitegen.docs.blocks import report
 from sitegen.docs.components import component_names
-from sitegen.docs.mdx import ENV_PARTIALS, LOST_URLS, is_mdx
+from sitegen.docs.mdx import ENV_DIALECT, ENV_PARTIALS, LOST_URLS, is_mdx
 from sitegen.docs.positions import ENV_SOURCE, PageText
+from sitegen.docs.shortcodes import SHORTCODE, shortcode_text
+from sitegen.generators import Dialect
 
 #: (pattern, what it is) for text in paragraphs; each is one kind, warned once per page.
 _IN_TEXT = (
@@ -69,6 +72,16 @@ _MDX_EXPRESSION = (
     "the MDX expression '{text}' is not evaluated; it is shown as text",
 )
 _IN_MDX_TEXT = (*_IN_TEXT[:2], _MDX_EXPRESSION, *_IN_TEXT[3:])
+#: Where the project enables include variants, a ``{* *}`` line is read (sitegen/docs/
+#: variants.py); one left in the text was not written as the extension reads it.
+_NOT_A_VARIANTS_LINE = (
+    _IN_TEXT[3][0],
+    "the include '{text}' is not read: markdown-include-variants reads it alone on its line, "
+    "from the line's first column (content/syntax/include-variants.md); it is shown as text",
+)
+_IN_VARIANTS_TEXT = (*_IN_TEXT[:3], _NOT_A_VARIANTS_LINE, *_IN_TEXT[4:])
+#: ``template: home.html`` in an MkDocs page's front matter (a top-level key).
+_TEMPLATE_KEY = re.compile(r"^template[ \t]*:[ \t]*(?P<name>[^\s#][^\n]*)$", re.MULTILINE)
 _IN_MDX_HTML = _IN_HTML[:2]
 _MYST_FENCE = re.compile(r"\{[A-Za-z][\w:-]*\}")
 #: Containers whose content is shown as written, with no template meaning (VitePress).
@@ -103,6 +116,12 @@ def report_unsupported(state: StateCore) -> None:
     found = _Found()
     as_written = 0
     mdx = _MdxComponents(state.env) if is_mdx(state.env) else None
+    dialect = state.env.get(ENV_DIALECT)
+    mkdocs = isinstance(dialect, Dialect) and bool(dialect & Dialect.PYTHON_MARKDOWN)
+    variants = isinstance(dialect, Dialect) and bool(dialect & Dialect.INCLUDE_VARIANTS)
+    in_text = _IN_MDX_TEXT if mdx is not None else _IN_VARIANTS_TEXT if variants else _IN_TEXT
+    if mkdocs and state.tokens and state.tokens[0].type == "front_matter":
+        _template(found, source, state.tokens[0])
     for token in state.tokens:
         if token.type == "mdx_component_open" and mdx is not None:
             mdx.add(found, token.meta["tag"].start, token.meta["tag"].name)
@@ -112,17 +131,18 @@ def report_unsupported(state: StateCore) -> None:
         if not token.map or as_written > 0:
             continue
         if token.type == "inline" and token.children:
-            in_text = _IN_TEXT if mdx is None else _IN_MDX_TEXT
             _scan(found, source, token.map, in_text, _text_of(token.children))
         elif token.type == "html_block":
             _scan(found, source, token.map, _IN_HTML if mdx is None else _IN_MDX_HTML)
             _components(found, source, source.line_starts[token.map[0]], token.content, mdx)
         if token.type == "inline":
             for child in token.children or ():
+                at = source.line_starts[token.map[0]]
                 if child.type == "html_inline":
-                    at = source.line_starts[token.map[0]]
                     _components(found, source, at, child.content, mdx)
                     _lost_urls(found, source, at, child.meta.get(LOST_URLS))
+                if mkdocs and (text := _shortcode_of(child)) is not None:
+                    _shortcode(found, source, at, text)
         elif token.type == "fence" and _MYST_FENCE.match(token.info.strip()):
             written = f"```{token.info.strip()}"
             found.add(
@@ -183,6 +203,45 @@ def _lost_urls(found: _Found, source: PageText, start: int, lost: object) -> Non
             f"the MDX expression '{str(text)[:80]}' gives a tag its address; it is not "
             "evaluated, so the tag has none (write the path as a string)",
         )
+
+
+def _shortcode_of(child: Token) -> str | None:
+    """The text of a shortcode comment, whether sitegen/docs/shortcodes.py has made it code
+    yet or not (the core rules' order is the registration's)."""
+    if child.type == "code_inline" and child.meta.get(SHORTCODE):
+        return child.content
+    if child.type == "html_inline" and child.content.startswith("<!--"):
+        return shortcode_text(child.content)
+    return None
+
+
+def _shortcode(found: _Found, source: PageText, start: int, text: str) -> None:
+    """``<!-- md:option x -->``: a project's hook expands it, sitegen shows its text
+    (sitegen/docs/shortcodes.py); one kind for all of a page's shortcodes."""
+    at = source.text.find(text, start)
+    opener = source.text.rfind("<!--", start, at) if at >= 0 else -1
+    found.add(
+        "shortcode",
+        opener if opener >= 0 else start,
+        f"the shortcode '<!-- {text[:80]} -->' is expanded by the project's own MkDocs hook, "
+        "which sitegen does not run; it is shown as its text",
+    )
+
+
+def _template(found: _Found, source: PageText, front: Token) -> None:
+    """``template: home.html`` in an MkDocs page's front matter: a template of the project's
+    theme, which sitegen does not have; the page's markdown is shown as any page's."""
+    key = _TEMPLATE_KEY.search(front.content)
+    if key is None or front.map is None:
+        return
+    at = source.text.find("template", source.line_starts[front.map[0]])
+    name = key.group("name").strip().strip("\"'")[:80]
+    found.add(
+        "template",
+        at if at >= 0 else 0,
+        f"the page asks for the template '{name}' of the project's theme, which sitegen does "
+        "not have; its markdown is shown in sitegen's page layout",
+    )
 
 
 def _text_of(children: list[Token]) -> str:
