@@ -29,6 +29,12 @@ from sitegen.docs.snippets import (
     splice,
     too_long_number,
 )
+from sitegen.docs.variants import (
+    VariantLine,
+    variant_lines,
+    variant_names,
+    variant_replacements,
+)
 from sitegen.generators import Dialect
 
 #: ``<<< @/file#region{1,3 lang} [title]`` on a line of its own (VitePress code import): the
@@ -125,11 +131,20 @@ def include_names(page: str, data: bytes, dialect: Dialect = Dialect.NONE) -> li
     read; ``@/x`` from the content folder only, ``/x`` from the project root only. Only
     the first ``MAX_INCLUDES`` of each family are read (``expand_includes`` says so).
     ``dialect``: the generator record's; with ``Dialect.MDX`` a page's partials are
-    includes too."""
+    includes too, with ``Dialect.INCLUDE_VARIANTS`` its ``{* file *}`` lines and every
+    variant file each could have (content/syntax/include-variants.md)."""
     names = snippet_names(data)
     found = _includes(page, data, dialect)[:MAX_INCLUDES]
     names += [f.name for f in found if f.escaped is None and f.problem is None]
+    names += variant_names(_variant_lines(data, dialect))
     return names
+
+
+def _variant_lines(data: bytes, dialect: Dialect) -> list[VariantLine]:
+    """The page's ``{* file *}`` lines, where the project enables include variants."""
+    if not dialect & Dialect.INCLUDE_VARIANTS or b"{*" not in data:
+        return []
+    return variant_lines(data, _Page(data).fenced)
 
 
 def expand_includes(
@@ -150,6 +165,7 @@ def expand_includes(
     for inc in includes[:MAX_INCLUDES]:
         found.append(_replacement(inc, files, unread or {}, page, paths or {}))
     found += over_the_limit([(f.start, f.end) for f in includes[MAX_INCLUDES:]], "includes")
+    found += variant_replacements(_variant_lines(data, dialect), files, unread or {})
     if not found:
         return None
     return splice(data, sorted(found, key=lambda r: r.start))
