@@ -283,3 +283,13 @@ def test_the_archive_and_categories_are_sections_beside_the_index(
 def test_reading_time_as_material_counts_it(html: str) -> None:
     readtime = pytest.importorskip("material.plugins.blog.readtime")
     assert reading_minutes(html, 265) == readtime.readtime(html, 265)
+
+
+def test_without_its_own_page_the_blog_index_is_titled_blog(tmp_path: Path) -> None:
+    files = _project()
+    del files["docs/blog/index.md"]  # the plugin makes "# Blog" in its place
+    root = write_project(tmp_path / "project", files)
+    build(load_config(root), BuildOptions(jobs=1, quiet=True))
+    index = _main(_read(root / "site", "blog/index.html"))
+    assert "<h1>Blog</h1>" in index and index.index("<h1>") < index.index("Hello World!")
+    assert (root / "site/blog/page/2/index.html").is_file()
