@@ -217,6 +217,7 @@ def test_the_feed_lists_the_posts_by_their_dates(built: tuple[Path, BuildResult,
     items = channel.findall("item")
     assert len(items) == 13  # every post listed, none a draft
     assert items[0].findtext("title") == "Hello World!"
+    assert items[0].findtext("description") == "The launch, see the guide."  # the excerpt
     assert items[0].findtext("link") == "https://fx.example/blog/2024/02/01/hello-world/"
     dates = [email.utils.parsedate_to_datetime(i.findtext("pubDate") or "") for i in items]
     assert dates == sorted(dates, reverse=True)

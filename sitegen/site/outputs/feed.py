@@ -26,6 +26,11 @@ from sitegen.site.state import SiteState
 
 ATOM = "http://www.w3.org/2005/Atom"
 ET.register_namespace("atom", ATOM)
+#: Tags that end a block of text (a space between two blocks' words), and any other tag.
+_BLOCK_TAG = re.compile(
+    r"</?(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|br|hr|tr|td|th|table|blockquote|pre|figure)\b[^>]*>",
+    re.IGNORECASE,
+)
 _TAG = re.compile(r"<[^>]*>")
 #: The ``feed_ttl`` the rss plugin writes by default: minutes a reader may cache the feed.
 TTL = "1440"
@@ -129,5 +134,5 @@ def _abstract(site: SiteState, post: Post, chars: int) -> str:
     data = site.page_bytes.get(rec.path, b"")
     slugs = SlugStyle(site.result.config.slugs)
     summary, _ = post_summary(rec, data, site.result.config.generator, slugs)
-    text = " ".join(html.unescape(_TAG.sub(" ", summary)).split())
+    text = " ".join(html.unescape(_TAG.sub("", _BLOCK_TAG.sub(" ", summary))).split())
     return text if len(text) <= chars else text[:chars].rstrip() + "..."
