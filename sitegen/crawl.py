@@ -510,6 +510,10 @@ class _Walker:
         Nothing is warned at the file: the page's warning at the snippet line says it.
         ``walked``: only a file the walk reached, by its own rules (an include must not
         publish what the build leaves out, issue 27)."""
+        if not os.path.exists(os.path.join(self.root, rel)):
+            # one stat: most names looked up lead nowhere (each variant a {* *} line could
+            # have, content/syntax/include-variants.md), and realpath costs one per part
+            return None
         path = Path(os.path.realpath(self.root / rel))
         if not is_within(path, self.root) or not path.is_file():
             return None  # outside the root (whatever a link says), or not a file
