@@ -45,20 +45,6 @@ from sitegen.yamldata import describe, error_place, read_yaml
 _TRUNCATE = re.compile(r"<!--\s*truncate\s*-->|\{/\*\s*truncate\s*\*/\}")
 #: Authors and tags read of each file, at most (a map of thousands is no blog's).
 _MAX_ENTRIES = 5_000
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 #: The diagnostics' code.
 BLOG = "docusaurus-blog"
 
@@ -108,8 +94,7 @@ class Post:
         ``post_date_format`` says); "" without one."""
         if self.shown_date or not self.date:
             return self.shown_date
-        year, month, day = self.date.split("-")
-        return f"{_MONTHS[int(month) - 1]} {int(day)}, {year}"
+        return cldr_date(datetime.datetime.fromisoformat(self.date), "long")
 
 
 @dataclass(frozen=True)
@@ -283,7 +268,24 @@ class _Reader(HTMLParser):
             self.text.append(data)
 
 
-_VOID = frozenset(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"])
+_VOID = frozenset(
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
+)
 
 
 def reading_minutes(html: str, words_per_minute: int) -> int:
