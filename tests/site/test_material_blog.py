@@ -80,9 +80,9 @@ def _project(blog_options: str = "") -> dict[str, str | bytes]:
             "2024-01-20 09:00:00", "No heading here.\n", "title: Front matter title\n"
         ),
     }
-    for n in range(1, 11):  # twelve posts listed: the index has two pages of ten
+    for n in range(1, 11):  # thirteen posts listed: the index has two pages of ten
         files[f"docs/blog/posts/filler-{n:02d}.md"] = _post(
-            f"2024-01-{n:02d}", f"# Filler {n}\n\nBody {n}.\n"
+            f"2024-01-{n:02d}", f"# Filler {n}\n\nBody {n}.\n", "pin: true\n" if n == 3 else ""
         )
     return files
 
@@ -163,7 +163,8 @@ def test_the_index_lists_posts_newest_first_with_their_excerpts(
     for rel in ("blog/index.html", "blog/page/2/index.html", "blog/category/general/index.html"):
         assert _sitegen_order(_read(site, rel)) == _material_order(_read(oracle, rel)), rel
     first = _main(_read(site, "blog/index.html"))
-    assert first.index("<h1") < first.index("What we did.") < first.index("Hello World!")
+    assert first.index("<h1") < first.index("What we did.") < first.index("Filler 3")
+    assert first.index("Filler 3") < first.index("Hello World!")  # pinned first
     assert "The launch" in first and "Not in the excerpt" not in first
     assert '<a href="../guide/index.html">the guide</a>' in first  # the excerpt's link
     assert '<a href="page/2/index.html" rel="next">Older posts</a>' in first
@@ -294,3 +295,16 @@ def test_without_its_own_page_the_blog_index_is_titled_blog(tmp_path: Path) -> N
     index = _main(_read(root / "site", "blog/index.html"))
     assert "<h1>Blog</h1>" in index and index.index("<h1>") < index.index("Hello World!")
     assert (root / "site/blog/page/2/index.html").is_file()
+
+
+def test_categories_not_allowed_and_missing_excerpts_are_warned(tmp_path: Path) -> None:
+    options = ":\n      categories_allowed: [General]\n      post_excerpt: required"
+    root, result = _build(tmp_path, options)
+    said = {(d.path, d.message) for d in result.diagnostics}
+    hello = "docs/blog/posts/hello.md"
+    assert (hello, "category 'Release Notes' is not in categories_allowed; left out") in said
+    filler = "docs/blog/posts/filler-01.md"
+    assert (filler, "no '<!-- more -->' in the post, which post_excerpt: required asks") in said
+    assert (hello, "no '<!-- more -->' in the post, which post_excerpt: required asks") not in said
+    assert not (root / "site/blog/category/release-notes").exists()
+    assert (root / "site/blog/category/general/index.html").is_file()
