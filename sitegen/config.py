@@ -148,8 +148,9 @@ class Config:
     #: ``{ path = "...", url = "...", name = "..." }`` (content/guides/federation.md).
     peers: tuple[PeerOption, ...] = ()
     #: Whether the site header links to the reports (broken links, cycles, missing links,
-    #: graph); ``false`` leaves only "All pages" there. The reports are written either way.
-    header_reports: bool = True
+    #: graph): a maintainer's view, off by default, so the public header has "All pages"
+    #: only. The reports are written either way (content/guides/site.md).
+    header_reports: bool = False
     #: Sphinx inventories (``objects.inv``) that autorefs may name, read offline: a list of
     #: paths inside the root, or a table of base URL = path; kept as (path, base URL) pairs
     #: (content/syntax/autorefs.md#inventories).

@@ -47,7 +47,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]
         base / "b",
         {
             "sitegen.toml": 'title = "Docs B"\nbase_url = "https://docs.b.example/"\n'
-            f'peers = ["{url}"]\n',
+            f'peers = ["{url}"]\nheader_reports = true\n',
             "content/index.md": "# B home\n\n[Intro](guides/intro.md)\n",
             "content/guides/intro.md": "# Intro\n\n## Setup\n\nHi.\n",
         },

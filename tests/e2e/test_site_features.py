@@ -20,7 +20,7 @@ PAGES: dict[str, str | bytes] = {
     "content/guide.md": "---\ntags: [Setup, ops]\n---\n# Guide\n\nIntro.\n\n## Install step\n\nRun \\</script> it.\n",
     "content/notes/other.md": "---\ntags: setup\n---\n# Other\n\nText.\n",
     "lib/tool.py": "class Engine:\n    def start(self):\n        return 1\n",
-    "sitegen.toml": 'title = "Feat"\nsource = ["lib"]\nlang = "pt-BR"\n'
+    "sitegen.toml": 'title = "Feat"\nsource = ["lib"]\nlang = "pt-BR"\nheader_reports = true\n'
     'repo_url = "https://github.com/acme/feat"\n',
 }
 

@@ -1,6 +1,6 @@
 """Only pages and the files a page links to are published from the content folder (never a
 ``package.json`` or ``config.ts`` kept beside the docs), VitePress' ``public/`` whole, and the
-header's report links follow ``header_reports`` (content/guides/site.md)."""
+header's report links follow ``header_reports``, off by default (content/guides/site.md)."""
 
 from __future__ import annotations
 
@@ -61,13 +61,13 @@ def test_only_linked_files_are_published_from_the_content_folder(tmp_path: Path)
         assert private not in site, private
 
 
-def test_the_header_links_to_the_reports_unless_turned_off(tmp_path: Path) -> None:
-    on = _project(tmp_path / "on")
+def test_the_header_links_to_the_reports_when_turned_on(tmp_path: Path) -> None:
+    on = _project(tmp_path / "on", "header_reports = true\n")
     build(load_config(on), BuildOptions(jobs=1, quiet=True))
     header = (on / "site/index.html").read_text().split('class="site-links"', 1)[1]
     header = header.split("</nav>", 1)[0]
     assert "Broken links" in header and "Graph" in header
-    off = _project(tmp_path / "off", "header_reports = false\n")
+    off = _project(tmp_path / "off")  # off by default: the public header
     build(load_config(off), BuildOptions(jobs=1, quiet=True))
     header = (off / "site/index.html").read_text().split('class="site-links"', 1)[1]
     header = header.split("</nav>", 1)[0]
