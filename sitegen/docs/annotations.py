@@ -227,31 +227,57 @@ def _name_items(opening: Token, items: list[Token], prefix: str) -> None:
 
 
 def _annotated_prose(token: Token) -> bool:
-    """A paragraph given the ``annotate`` class (``{ .annotate }``), or an admonition whose
-    type is followed by ``annotate`` (``!!! note annotate "Title"``)."""
+    """A paragraph given the ``annotate`` class (``{ .annotate }``), an admonition whose
+    type is followed by ``annotate`` (``!!! note annotate "Title"``), or a
+    ``<div class="annotate" markdown>`` (md_in_html)."""
     if token.type == "paragraph_open":
         classes = str(token.attrs.get("class") or "")
     elif token.type == "callout_open":
         classes = token.info.split('"', 1)[0]
+    elif token.type == "html_block" and token.content.startswith("<div"):
+        found = _DIV_CLASS.match(token.content)
+        classes = found.group(1) or found.group(2) or "" if found else ""
     else:
         return False
     return ANNOTATE in classes.split()
 
 
-def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> int | None:
-    """Annotate the paragraph or admonition opened at ``tokens[i]``: its markers in text
-    (not in code or a link) become links to the list after it. The index of the list's
-    close, or None when no marker has an item."""
+#: The opening tag of a ``<div … class="…">`` alone in its HTML block, as md_in_html leaves
+#: the element around the markdown it holds.
+_DIV_CLASS = re.compile(r"""<div\s[^>]*?\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')[^>]*>\s*\Z""")
+
+
+def _block_end(tokens: Sequence[Token], i: int) -> int | None:
+    """The index of the token that closes the block opened at ``tokens[i]``: its ``_close``
+    token, or for a ``<div>`` block the ``</div>`` block that balances it."""
     opening = tokens[i]
-    closing = opening.type.replace("_open", "_close")
-    last = next(
-        (
-            j
-            for j in range(i + 1, len(tokens))
-            if tokens[j].type == closing and tokens[j].level == opening.level
-        ),
-        None,
-    )
+    if opening.type != "html_block":
+        closing = opening.type.replace("_open", "_close")
+        return next(
+            (
+                j
+                for j in range(i + 1, len(tokens))
+                if tokens[j].type == closing and tokens[j].level == opening.level
+            ),
+            None,
+        )
+    depth = 0
+    for j in range(i, len(tokens)):
+        token = tokens[j]
+        if token.type == "html_block" and token.level == opening.level:
+            text = token.content.strip()
+            depth += text.startswith("<div") - (text == "</div>")
+            if depth == 0:
+                return j
+    return None
+
+
+def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> int | None:
+    """Annotate the paragraph, admonition or ``<div>`` opened at ``tokens[i]``: its markers
+    in text (not in code or a link) become links to the list after it. The index of the
+    list's close, or None when no marker has an item."""
+    opening = tokens[i]
+    last = _block_end(tokens, i)
     if last is None or _list_after(tokens, last, opening.level) is None:
         return None
     close, items = _list_items(tokens, last + 1)

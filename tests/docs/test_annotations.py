@@ -264,3 +264,15 @@ def test_prose_without_the_flag_is_unchanged() -> None:
     html = page(PROSE, MKDOCS).html
     assert not markers(html) and "annotated" not in html
     assert "Phasellus posuere (1)" in html and "Lorem ipsum, (2) dolor" in html
+
+
+def test_a_div_with_the_class_is_annotated_as_a_whole() -> None:
+    text = (
+        '<div class="annotate" markdown>\n\n> A quote (1).\n\n<div markdown>\nInner (2).\n'
+        "</div>\n\n</div>\n\n1.  One.\n2.  Two.\n\n"
+        '<div class="other" markdown>\n\nOutside (1).\n\n</div>\n\n1.  A list.\n'
+    )
+    record = page(text, MATERIAL | Dialect.MD_IN_HTML)
+    parsed = tree(record.html)
+    assert [parsed.text[target] for target, _ in markers(record.html)] == ["One.", "Two."]
+    assert "Outside (1)." in record.html and record.html.count("annotated") == 1
