@@ -306,7 +306,13 @@ class _Layout:
         if any(repo_path_within(rel, folder) for folder in self.static):
             return _Kind.ASSET, None  # published at the site root, whatever it is
         if self.blog is not None and repo_path_within(rel, self.blog.folder):
-            return _blog_kind(self.blog, rel)
+            found = _blog_kind(self.blog, rel)
+            inside = bool(self.content) and repo_path_within(rel, self.content)
+            if found is not None or not inside or rel.lower().endswith(self.page_extensions):
+                return found
+            # else a file beside the posts of a blog inside the content folder (Material's):
+            # published as any file of the content is
+
         in_content = repo_path_within(rel, self.content)
         is_page = in_content and rel.lower().endswith(self.page_extensions)
         if is_page and not self.publishes(rel):

@@ -65,7 +65,7 @@ def _project(blog_options: str = "") -> dict[str, str | bytes]:
         "docs/blog/posts/hello.md": _post(
             "2024-02-01",
             "# Hello World!\n\nThe launch, see [the guide](../../guide.md).\n\n<!-- more -->\n\n"
-            "Not in the excerpt.\n",
+            "Not in the excerpt. [The data](hello/settings.yml), ![a chart](hello/chart.png).\n",
             "categories:\n  - Release Notes\n  - General\nauthors: [jane]\n",
         ),
         "docs/blog/posts/custom.md": _post(
@@ -73,6 +73,8 @@ def _project(blog_options: str = "") -> dict[str, str | bytes]:
             "# Old times\n\nOlder, see [below](#later).\n\n<!-- more -->\n\n## Later\n\nMore.\n",
             "slug: custom-slug\ncategories: [General]\ntags: [news]\n",
         ),
+        "docs/blog/posts/hello/settings.yml": "a,b\n1,2\n",
+        "docs/blog/posts/hello/chart.png": b"\x89PNG\r\n",
         "docs/blog/posts/wip.md": _post(
             "2024-03-01", "# Work in progress\n\nNot yet.\n", "draft: true\n"
         ),
@@ -203,7 +205,10 @@ def test_links_to_posts_reach_their_urls(built: tuple[Path, BuildResult, Path]) 
     home = _main(_read(site, "index.html"))
     assert '<a href="blog/2024/02/01/hello-world/index.html">the launch</a>' in home
     assert '<a href="blog/2023/12/31/custom-slug/index.html#later">the old one</a>' in home
-    assert result.linked.broken == []
+    assert result.linked.broken == []  # the post's files beside it are published too
+    post = _main(_read(site, "blog/2024/02/01/hello-world/index.html"))
+    assert 'href="../../../../posts/hello/settings.yml"' in post
+    assert (site / "blog/posts/hello/settings.yml").is_file()
     walk = walk_site(site)
     assert walk.dead == [] and walk.bad_fragments == []
 
