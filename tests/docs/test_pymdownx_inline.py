@@ -230,8 +230,9 @@ LEFT_ALONE = [
 
 
 @pytest.mark.parametrize("text", LEFT_ALONE)
-def test_footnotes_block_ids_math_and_code_are_left_alone(text: str) -> None:
-    assert record(text).html == record(text, Dialect.NONE).html
+@pytest.mark.parametrize("base", [Dialect.NONE, Dialect.PYTHON_MARKDOWN | Dialect.OBSIDIAN])
+def test_footnotes_block_ids_math_and_code_are_left_alone(text: str, base: Dialect) -> None:
+    assert record(text, MATERIAL | base).html == record(text, base).html
 
 
 #: Pages of other projects keep their text: no dialect, no marks.
