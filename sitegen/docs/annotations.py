@@ -158,15 +158,18 @@ def code_annotations(every_block: bool) -> Callable[[StateCore], None]:
         while i < len(tokens):
             token = tokens[i]
             if _annotatable(token, every_block):
-                last = _annotate_code(state, tokens, i, page)
+                annotated = _annotate_code(state, tokens, i, page)
             elif _annotated_prose(token):
-                last = _annotate_prose(tokens, i, page)
+                annotated = _annotate_prose(tokens, i, page)
             else:
-                last = None
-            if last is not None:  # a block inside this one is annotated by this one's list
-                wraps.append((i, last))
-                i = last
-            i += 1
+                annotated = None
+            if annotated is None:
+                i += 1
+                continue
+            # the blocks inside this one are annotated by its list; those of the list's
+            # items by their own lists (Material's annotations in annotations)
+            wraps.append((i, annotated[1]))
+            i = annotated[0]
         if wraps:
             state.tokens = _wrapped(tokens, wraps)
 
@@ -200,9 +203,12 @@ def _list_after(tokens: Sequence[Token], last: int, level: int) -> Token | None:
     return after
 
 
-def _annotate_code(state: StateCore, tokens: list[Token], i: int, page: _Page) -> int | None:
+def _annotate_code(
+    state: StateCore, tokens: list[Token], i: int, page: _Page
+) -> tuple[int, int] | None:
     """Annotate the fence ``tokens[i]`` when a marker of its comments has an item in the
-    list after it: the index of the list's close, else None (nothing changed)."""
+    list after it: the indexes of the list's opening and closing, else None (nothing
+    changed)."""
     fence = tokens[i]
     if _list_after(tokens, i, fence.level) is None:
         return None
@@ -217,7 +223,7 @@ def _annotate_code(state: StateCore, tokens: list[Token], i: int, page: _Page) -
     _report_missing(state, fence, missing, len(items))
     fence.meta[CODE_HTML] = marked
     _name_items(tokens[i + 1], items, prefix)
-    return close
+    return i + 1, close
 
 
 def _name_items(opening: Token, items: list[Token], prefix: str) -> None:
@@ -272,10 +278,10 @@ def _block_end(tokens: Sequence[Token], i: int) -> int | None:
     return None
 
 
-def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> int | None:
+def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> tuple[int, int] | None:
     """Annotate the paragraph, admonition or ``<div>`` opened at ``tokens[i]``: its markers
-    in text (not in code or a link) become links to the list after it. The index of the
-    list's close, or None when no marker has an item."""
+    in text (not in code or a link) become links to the list after it. The indexes of the
+    list's opening and closing, or None when no marker has an item."""
     opening = tokens[i]
     last = _block_end(tokens, i)
     if last is None or _list_after(tokens, last, opening.level) is None:
@@ -289,7 +295,7 @@ def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> int | None:
     for inline, children in changed:
         inline.children = children
     _name_items(tokens[last + 1], items, prefix)
-    return close
+    return last + 1, close
 
 
 def _marked_children(children: list[Token], items: _Items) -> list[Token]:
@@ -311,17 +317,23 @@ def _marked_children(children: list[Token], items: _Items) -> list[Token]:
 
 
 def _wrapped(tokens: list[Token], wraps: list[tuple[int, int]]) -> list[Token]:
-    """``tokens`` with each annotated block and its list inside ``<div class="annotated">``."""
-    out: list[Token] = []
-    pos = 0
+    """``tokens`` with each annotated block and its list inside ``<div class="annotated">``
+    (the ranges nest: one in a list item of another lies inside it)."""
+    opens = {first: tokens[first].level for first, _ in wraps}
+    closes: dict[int, list[int]] = {}
     for first, last in wraps:
-        level = tokens[first].level
-        opening = Token("annotated_open", "div", 1, attrs={"class": "annotated"}, block=True)
-        closing = Token("annotated_close", "div", -1, block=True)
-        opening.level = closing.level = level
-        out += [*tokens[pos:first], opening, *tokens[first : last + 1], closing]
-        pos = last + 1
-    out += tokens[pos:]
+        closes.setdefault(last, []).append(tokens[first].level)
+    out: list[Token] = []
+    for k, token in enumerate(tokens):
+        if k in opens:
+            opening = Token("annotated_open", "div", 1, attrs={"class": "annotated"}, block=True)
+            opening.level = opens[k]
+            out.append(opening)
+        out.append(token)
+        for level in closes.get(k, ()):
+            closing = Token("annotated_close", "div", -1, block=True)
+            closing.level = level
+            out.append(closing)
     return out
 
 

@@ -276,3 +276,19 @@ def test_a_div_with_the_class_is_annotated_as_a_whole() -> None:
     parsed = tree(record.html)
     assert [parsed.text[target] for target, _ in markers(record.html)] == ["One.", "Two."]
     assert "Outside (1)." in record.html and record.html.count("annotated") == 1
+
+
+def test_an_annotation_may_hold_annotations_of_its_own() -> None:
+    text = (
+        "Lorem (1) ipsum.\n{ .annotate }\n\n"
+        "1.  A note (1).\n    { .annotate }\n\n    1.  A note on the note.\n"
+    )
+    record = page(text)
+    parsed = tree(record.html)
+    found = markers(record.html)
+    assert [target for target, _ in found] == ["__block_0_annotation_1", "__block_1_annotation_1"]
+    assert parsed.text["__block_1_annotation_1"] == "A note on the note."
+    assert record.html.count('<div class="annotated">') == 2
+    # the inner block and its list lie inside the outer list's item
+    outer = record.html.index('<li id="__block_0_annotation_1">')
+    assert outer < record.html.index('<li id="__block_1_annotation_1">')

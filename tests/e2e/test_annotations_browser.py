@@ -48,7 +48,10 @@ theme:
 Dark themes (1) are easier on the eyes at night.
 { .annotate }
 
-1.  A note on a paragraph.
+1.  A note on a paragraph, with a note (1).
+    { .annotate }
+
+    1.  A note on the note.
 
 The end of the page.
 """,
@@ -107,11 +110,18 @@ def test_enter_shows_the_annotation_and_escape_closes_it(
     assert page.locator("#__code_1_annotation_2").is_visible()
     page.locator("h1").click()
     assert not page.locator("#__code_1_annotation_2").is_visible()
-    # a paragraph's annotation works the same way
-    page.locator("p.annotate button.annotation-marker").click()
-    assert page.locator("#__block_0_annotation_1").inner_text() == "A note on a paragraph."
+    # a paragraph's annotation works the same way, and a note's own note opens over it
+    outer, inner = page.locator("#__block_0_annotation_1"), page.locator("#__block_1_annotation_1")
+    page.locator("button[aria-controls=__block_0_annotation_1]").click()
+    assert outer.is_visible() and "A note on a paragraph" in outer.inner_text()
+    assert not inner.is_visible()
+    page.locator("button[aria-controls=__block_1_annotation_1]").click()
+    assert inner.is_visible() and inner.inner_text() == "A note on the note."
+    assert outer.is_visible()
     page.keyboard.press("Escape")
-    assert not page.locator("#__block_0_annotation_1").is_visible()
+    assert outer.is_visible() and not inner.is_visible()
+    page.keyboard.press("Escape")
+    assert not outer.is_visible()
     page.close()
 
 
