@@ -188,7 +188,7 @@ def _after_escaped_space(src: str, start: int) -> bool:
     return (start - 2 - at) % 2 == 1
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Pair:
     opener: int  # token indexes
     closer: int
@@ -196,7 +196,7 @@ class _Pair:
     outer: tuple[int, int]  # the doubled pair's outer tokens, blanked; (-1, -1) if single
 
 
-def _pairs(state: StateInline, delimiters: list[Delimiter], code: int) -> Iterator[_Pair]:
+def _pairs(delimiters: list[Delimiter], code: int) -> Iterator[_Pair]:
     """The balanced pairs of ``code`` in ``delimiters``; two pairs right inside each other
     are one doubled pair, as ``**`` is strong rather than two emphases."""
     i = len(delimiters) - 1
@@ -266,7 +266,7 @@ def _marks_pairs(marks: Marks) -> Callable[[StateInline], None]:
         lists = [state.delimiters] + [
             meta["delimiters"] for meta in state.tokens_meta if meta and "delimiters" in meta
         ]
-        pairs = [p for delimiters in lists for p in _pairs(state, delimiters, code)]
+        pairs = [p for delimiters in lists for p in _pairs(delimiters, code)]
         if not pairs:
             return
         spaced = _spaced(state.tokens, pairs)
@@ -276,14 +276,11 @@ def _marks_pairs(marks: Marks) -> Callable[[StateInline], None]:
                 continue
             tag = marks.double if p.double else marks.single
             markup = marks.marker * (2 if p.double else 1)
-            for token, side in ((tokens[p.opener], "open"), (tokens[p.closer], "close")):
-                token.type, token.tag, token.markup, token.content = (
-                    f"{tag}_{side}",
-                    tag,
-                    markup,
-                    "",
-                )
-                token.nesting = 1 if side == "open" else -1
+            opener, closer = tokens[p.opener], tokens[p.closer]
+            opener.type, opener.nesting = f"{tag}_open", 1
+            closer.type, closer.nesting = f"{tag}_close", -1
+            for token in (opener, closer):
+                token.tag, token.markup, token.content = tag, markup, ""
             for index in p.outer if p.double else ():
                 tokens[index].content = ""
 
