@@ -24,7 +24,7 @@ from sitegen.site.blog import reading_minutes
 from tests.e2e.conftest import write_project
 from tests.e2e.sitewalk import walk_site
 
-MKDOCS_YML = """site_name: Fx
+MKDOCS_YML = """site_name: Fx{site_options}
 site_url: https://fx.example/
 site_description: News of Fx
 theme:
@@ -53,10 +53,10 @@ def _post(date: str, body: str, extra: str = "") -> str:
     return f"---\ndate: {date}\n{extra}---\n{body}"
 
 
-def _project(blog_options: str = "") -> dict[str, str | bytes]:
+def _project(blog_options: str = "", site_options: str = "") -> dict[str, str | bytes]:
     files: dict[str, str | bytes] = {
         "sitegen.toml": 'content = "docs"\n',
-        "mkdocs.yml": MKDOCS_YML.format(blog_options=blog_options),
+        "mkdocs.yml": MKDOCS_YML.format(blog_options=blog_options, site_options=site_options),
         "docs/index.md": "# Home\n\nRead [the launch](blog/posts/hello.md) and "
         "[the old one](blog/posts/custom.md#later).\n",
         "docs/guide.md": "# Guide\n\nText.\n",
@@ -89,17 +89,19 @@ def _project(blog_options: str = "") -> dict[str, str | bytes]:
     return files
 
 
-def _build(tmp_path: Path, blog_options: str = "") -> tuple[Path, BuildResult]:
-    root = write_project(tmp_path / "project", _project(blog_options))
+def _build(
+    tmp_path: Path, blog_options: str = "", site_options: str = ""
+) -> tuple[Path, BuildResult]:
+    root = write_project(tmp_path / "project", _project(blog_options, site_options))
     return root, build(load_config(root), BuildOptions(jobs=1, quiet=True))
 
 
-def _material(tmp_path: Path, blog_options: str = "") -> Path:
+def _material(tmp_path: Path, blog_options: str = "", site_options: str = "") -> Path:
     """The site MkDocs and Material build from the fixture (the rss plugin is not installed:
     left out), for the URLs and the order sitegen must match."""
     pytest.importorskip("material.plugins.blog.plugin")
     pytest.importorskip("paginate")
-    root = write_project(tmp_path / "oracle", _project(blog_options))
+    root = write_project(tmp_path / "oracle", _project(blog_options, site_options))
     text = (root / "mkdocs.yml").read_text(encoding="utf-8")
     (root / "mkdocs.yml").write_text(text.split("  - rss:")[0], encoding="utf-8")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -113,8 +115,8 @@ def _material(tmp_path: Path, blog_options: str = "") -> Path:
     return root / "site"
 
 
-def _blog_pages(site: Path) -> set[str]:
-    return {p.relative_to(site).as_posix() for p in (site / "blog").rglob("index.html")}
+def _blog_pages(site: Path, pattern: str = "index.html") -> set[str]:
+    return {p.relative_to(site).as_posix() for p in (site / "blog").rglob(pattern)}
 
 
 def _main(html: str) -> str:
@@ -313,3 +315,12 @@ def test_categories_not_allowed_and_missing_excerpts_are_warned(tmp_path: Path) 
     assert (hello, "no '<!-- more -->' in the post, which post_excerpt: required asks") not in said
     assert not (root / "site/blog/category/release-notes").exists()
     assert (root / "site/blog/category/general/index.html").is_file()
+
+
+def test_html_urls_as_material_writes_them(tmp_path: Path) -> None:
+    site_options = "\nuse_directory_urls: false"
+    root, _ = _build(tmp_path, site_options=site_options)
+    ours = _blog_pages(root / "site", "*.html")
+    assert ours == _blog_pages(_material(tmp_path, site_options=site_options), "*.html")
+    assert {"blog/2024/02/01/hello-world.html", "blog/page/2/index.html"} <= ours
+    assert "blog/archive/2024.html" in ours
