@@ -1,7 +1,8 @@
 """Includes of other generators read like snippets: VitePress ``<<< @/file`` code imports and
 ``<!--@include: file-->``, markdown-include ``{!file!}`` and mkdocs-macros ``{% include "file" %}``,
 and in MDX (``Dialect.MDX``) a partial: ``<X />`` alone on its line, ``X`` imported from a
-``.md``/``.mdx`` file (content/syntax/docusaurus.md).
+``.md``/``.mdx`` file (content/syntax/docusaurus.md); with ``Dialect.INCLUDE_VARIANTS`` a
+``{* file.py *}`` line and its variant files (sitegen/docs/variants.py).
 
 Each is replaced by its file's text before the page is parsed, and positions map back as
 snippets' do (content/syntax/includes.md). Never reads a file: the crawl reads the names
@@ -159,7 +160,7 @@ def expand_includes(
     """The page with its snippets and includes in place, or None when it has neither.
     ``more`` are the page's other replacements (its ``:::`` API blocks), spliced in the
     same pass so that every position maps back through one splice. ``dialect`` as for
-    ``include_names``."""
+    ``include_names`` (its ``{* *}`` lines become tabs of their variants there too)."""
     found = snippet_replacements(data, files, unread, page=page, paths=paths) + list(more)
     includes = _includes(page, data, dialect)
     for inc in includes[:MAX_INCLUDES]:
