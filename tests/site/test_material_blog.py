@@ -21,6 +21,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.result import BuildOptions, BuildResult
 from sitegen.site.blog import reading_minutes
+from sitegen.site.preview import Preview
 from tests.e2e.conftest import write_project
 from tests.e2e.sitewalk import walk_site
 
@@ -324,3 +325,15 @@ def test_html_urls_as_material_writes_them(tmp_path: Path) -> None:
     assert ours == _blog_pages(_material(tmp_path, site_options=site_options), "*.html")
     assert {"blog/2024/02/01/hello-world.html", "blog/page/2/index.html"} <= ours
     assert "blog/archive/2024.html" in ours
+
+
+def test_serve_leaves_the_blog_s_pages_to_the_build(
+    built: tuple[Path, BuildResult, Path],
+) -> None:
+    _, result, _ = built
+    preview = Preview.of(result)
+    assert preview is not None
+    post = "docs/blog/posts/hello.md"  # a new title would move it: the build decides
+    assert preview.render(post, b"---\ndate: 2024-02-01\n---\n# Renamed\n") is None
+    assert preview.render("docs/blog/index.md", b"# Fx news\n\nEdited.\n") is None
+    assert preview.render("docs/guide.md", b"# Guide\n\nEdited.\n") is not None
