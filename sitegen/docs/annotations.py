@@ -184,6 +184,7 @@ class _Page:
         self.tokens = tokens
         self.code: list[int] | None = None
         self.prose = 0
+        self.ends: dict[int, int] | None = None
 
     def code_prefix(self, index: int) -> str:
         if self.code is None:
@@ -193,6 +194,36 @@ class _Page:
     def prose_prefix(self) -> str:
         self.prose += 1
         return f"__block_{self.prose - 1}"
+
+    def end_of(self, index: int) -> int | None:
+        """The index of the token that closes the block opened at ``index``: its ``_close``
+        token, or for a ``<div>`` alone in its HTML block the ``</div>`` block that balances
+        it at its level (found for the whole page in one pass)."""
+        if self.ends is None:
+            self.ends = _block_ends(self.tokens)
+        return self.ends.get(index)
+
+
+#: An HTML block that is one ``<div …>`` opening tag alone (md_in_html's element).
+_DIV_OPEN = re.compile(r"<div\b[^>]*>\s*\Z")
+
+
+def _block_ends(tokens: Sequence[Token]) -> dict[int, int]:
+    """Each opening token's closing token, and each lone ``<div>`` block's ``</div>``."""
+    ends: dict[int, int] = {}
+    opened: list[int] = []
+    divs: dict[int, list[int]] = {}  # by level
+    for j, token in enumerate(tokens):
+        if token.nesting == 1:
+            opened.append(j)
+        elif token.nesting == -1 and opened:
+            ends[opened.pop()] = j
+        elif token.type == "html_block":
+            if _DIV_OPEN.match(token.content):
+                divs.setdefault(token.level, []).append(j)
+            elif token.content.strip() == "</div>" and divs.get(token.level):
+                ends[divs[token.level].pop()] = j
+    return ends
 
 
 def _list_after(tokens: Sequence[Token], last: int, level: int) -> Token | None:
@@ -240,42 +271,16 @@ def _annotated_prose(token: Token) -> bool:
         classes = str(token.attrs.get("class") or "")
     elif token.type == "callout_open":
         classes = token.info.split('"', 1)[0]
-    elif token.type == "html_block" and token.content.startswith("<div"):
-        found = _DIV_CLASS.match(token.content)
-        classes = found.group(1) or found.group(2) or "" if found else ""
+    elif token.type == "html_block" and _DIV_OPEN.match(token.content):
+        found = _CLASS.search(token.content)
+        classes = (found.group(1) or found.group(2) or "") if found else ""
     else:
         return False
     return ANNOTATE in classes.split()
 
 
-#: The opening tag of a ``<div … class="…">`` alone in its HTML block, as md_in_html leaves
-#: the element around the markdown it holds.
-_DIV_CLASS = re.compile(r"""<div\s[^>]*?\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')[^>]*>\s*\Z""")
-
-
-def _block_end(tokens: Sequence[Token], i: int) -> int | None:
-    """The index of the token that closes the block opened at ``tokens[i]``: its ``_close``
-    token, or for a ``<div>`` block the ``</div>`` block that balances it."""
-    opening = tokens[i]
-    if opening.type != "html_block":
-        closing = opening.type.replace("_open", "_close")
-        return next(
-            (
-                j
-                for j in range(i + 1, len(tokens))
-                if tokens[j].type == closing and tokens[j].level == opening.level
-            ),
-            None,
-        )
-    depth = 0
-    for j in range(i, len(tokens)):
-        token = tokens[j]
-        if token.type == "html_block" and token.level == opening.level:
-            text = token.content.strip()
-            depth += text.startswith("<div") - (text == "</div>")
-            if depth == 0:
-                return j
-    return None
+#: The ``class`` attribute of a tag.
+_CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> tuple[int, int] | None:
@@ -283,7 +288,7 @@ def _annotate_prose(tokens: list[Token], i: int, page: _Page) -> tuple[int, int]
     in text (not in code or a link) become links to the list after it. The indexes of the
     list's opening and closing, or None when no marker has an item."""
     opening = tokens[i]
-    last = _block_end(tokens, i)
+    last = page.end_of(i)
     if last is None or _list_after(tokens, last, opening.level) is None:
         return None
     close, items = _list_items(tokens, last + 1)

@@ -13,9 +13,10 @@ import time
 from html.parser import HTMLParser
 
 import pytest
+from markdown_it.rules_core import StateCore
 
 from sitegen.docs import markdown
-from sitegen.docs.annotations import mark_comments
+from sitegen.docs.annotations import code_annotations, mark_comments
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.generators import Dialect
@@ -292,3 +293,28 @@ def test_an_annotation_may_hold_annotations_of_its_own() -> None:
     # the inner block and its list lie inside the outer list's item
     outer = record.html.index('<li id="__block_0_annotation_1">')
     assert outer < record.html.index('<li id="__block_1_annotation_1">')
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        '<div class="annotate" markdown>\n\nText (1).\n\n',  # never closed
+        '!!! note annotate "T (1)"\n\n    Body (1).\n\n',  # no list after
+        "Text (1).\n{ .annotate }\n\n",
+    ],
+)
+def test_a_page_of_annotated_blocks_is_linear(unit: str) -> None:
+    """The rule alone, on the tokens of a page parsed without it: n and 8n blocks."""
+    parser = markdown._parser(MKDOCS | Dialect.MD_IN_HTML)
+    rule = code_annotations(every_block=False)
+
+    def cost(n: int) -> float:
+        text = unit * n + "1.  The note.\n"
+        state = StateCore(text, parser, {})
+        state.tokens = parser.parse(text, {})
+        start = time.perf_counter()
+        rule(state)
+        return time.perf_counter() - start
+
+    small, large = min(cost(400) for _ in range(3)), min(cost(3_200) for _ in range(3))
+    assert large < small * 8 * 3  # linear: about 8 times; quadratic would be 64
