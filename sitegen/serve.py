@@ -232,7 +232,7 @@ def _said(diagnostic: Diagnostic) -> _Said:
 class Warned:
     """The diagnostics serve printed, so that a rebuild prints only what changed: the new
     ones in full, and a count of those gone and of those left as they were
-    (content/guides/site.md#serve). The first build prints every one."""
+    (content/reference/cli.md#sitegen-serve). The first build prints every one."""
 
     #: The last good build's diagnostics, each as often as it occurred; None before one.
     seen: Counter[_Said] | None = None

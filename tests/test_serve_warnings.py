@@ -1,5 +1,5 @@
 """``sitegen serve`` prints what changed in a rebuild's diagnostics, not every one again
-(issue 30, point 7; content/guides/site.md#serve): the new ones in full, a count of those
+(issue 30, point 7; content/reference/cli.md#sitegen-serve): the new ones in full, a count of those
 gone and of those as before. A diagnostic that only moved (an edit above it) is the same."""
 
 from __future__ import annotations
