@@ -56,6 +56,15 @@ NAV_FULL_LIMIT = 100
 #: In a pruned tree, a list longer than this shows only the slice holding the current page.
 NAV_CHUNK = 50
 STATIC_SUFFIXES = (".css", ".js")
+#: The style sheets of features only some pages have (templates/features/), each written into
+#: the head of a page whose HTML holds one of its markers, so that the shared style sheet
+#: stays within SITE.md's page budget (content/guides/site.md#page-weight).
+FEATURE_STYLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("annotations.css", ('<div class="annotated">',)),
+    ("emoji.css", ('class="twemoji',)),
+    ("grid.css", ('class="grid', ' grid"', " grid ")),
+    ("keys.css", ("<kbd",)),
+)
 LIGHT_STYLE, DARK_STYLE = "default", "github-dark"
 
 
@@ -295,6 +304,8 @@ class Renderer:
         self.env.filters["href"] = safe_href
         self.env.filters["counted"] = counted  # {{ n|counted("line") }}: "1 line", "2 lines"
         self.env.globals["nav"] = self.nav
+        self.env.globals["feature_styles"] = self.feature_styles
+        self._feature_css: dict[str, str] = {}
         self._templates: dict[str, Template] = {}
         #: One state per tree, by the tree's identity (a site may show several: a VitePress
         #: sidebar per path prefix, a tree per locale); the state holds the tree alive.
@@ -425,6 +436,19 @@ class Renderer:
             state.index(nav)
         return state
 
+    def feature_styles(self, html: str) -> Markup:
+        """The ``<style>`` of each feature of FEATURE_STYLES that ``html`` holds, compacted;
+        a theme's ``features/<name>.css`` replaces the shipped one."""
+        out = []
+        for name, markers in FEATURE_STYLES:
+            if any(marker in html for marker in markers):
+                if name not in self._feature_css:
+                    own = self.theme.files.get(f"features/{name}")
+                    source = own or self.shipped.joinpath("features", name).read_bytes()
+                    self._feature_css[name] = compact_css(source).decode().strip()
+                out.append(f"<style>{self._feature_css[name]}</style>")
+        return Markup("".join(out))
+
     # -- static files
 
     def static_files(self) -> dict[str, bytes]:
@@ -452,12 +476,24 @@ class Renderer:
 
 _CSS_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
 _CSS_INDENT = re.compile(rb"\n[ \t]*(?:\n[ \t]*)*")
+#: A quoted string of CSS (kept as written), or the spaces around a ``{``, ``}``, ``;`` or ``,``
+#: and after a ``:`` outside one, and a ``;`` that ends a rule: none change what the rule
+#: means. The space before a ``:`` stays (``.a :hover`` is not ``.a:hover``).
+_CSS_SPACES = re.compile(
+    rb"""("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')|[ \t]*;[ \t]*(?=})|[ \t]*([{};,])[ \t]*|(:)[ \t]+"""
+)
+
+
+def _squeeze(found: re.Match[bytes]) -> bytes:
+    return found.group(1) or found.group(2) or found.group(3) or b""
 
 
 def compact_css(css: bytes) -> bytes:
-    """The stylesheet without comments, indentation and blank lines: the page budget of
-    SITE.md counts bytes, and readers need none of them (the theme's source keeps them)."""
-    return _CSS_INDENT.sub(b"\n", _CSS_BLOCK_COMMENT.sub(b"", css)).strip() + b"\n"
+    """The stylesheet without comments, indentation, blank lines and the spaces around its
+    punctuation: the page budget of SITE.md counts bytes, and readers need none of them (the
+    theme's source keeps them)."""
+    lines = _CSS_INDENT.sub(b"\n", _CSS_BLOCK_COMMENT.sub(b"", css)).strip()
+    return _CSS_SPACES.sub(_squeeze, lines) + b"\n"
 
 
 def _cells(rows: tuple[tuple[ReportCell | str, ...], ...]) -> tuple[tuple[ReportCell, ...], ...]:

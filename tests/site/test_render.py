@@ -200,7 +200,7 @@ def test_theme_style_css_overrides_and_gets_highlighting_appended(tmp_path: Path
     (tmp_path / "theme" / "style.css").write_text("body { color: red; }\n")
     (tmp_path / "theme" / "extra.js").write_text("// mine\n")
     files = Renderer(tmp_path, "theme").static_files()
-    assert files["style.css"].startswith(b"body { color: red; }")
+    assert files["style.css"].startswith(b"body{color:red}")  # compacted (compact_css)
     assert b".highlight" in files["style.css"]
     assert files["extra.js"] == b"// mine\n"
     assert shipped["style.css"] != files["style.css"]
