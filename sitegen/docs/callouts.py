@@ -325,25 +325,24 @@ def through_blank_lines(rule: BlockRule) -> BlockRule:
     def admonition(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
         if silent:
             return rule(state, start_line, end_line, True)
-        first = len(state.tokens)
-        if not rule(state, start_line, end_line, False):
+        if not rule(state, start_line, end_line, True):
             return False
-        opener, stop = state.tokens[first], state.line
-        indent = _body_indent(state, start_line, opener.markup)
-        end = _indented_end(state, stop, end_line, indent)
-        if end == stop:
-            return True
-        closer = state.tokens.pop()
-        saved = state.parentType, state.lineMax, state.blkIndent
-        state.parentType, state.lineMax, state.blkIndent = "admonition", end, indent
-        state.level += 1
-        state.md.block.tokenize(state, stop, end)
-        state.level -= 1
-        state.parentType, state.lineMax, state.blkIndent = saved
-        state.tokens.append(closer)
-        opener.map = [start_line, end]
-        state.line = end
-        return True
+        start = state.bMarks[start_line] + state.tShift[start_line]
+        markup = next(m for m in ("???+", "!!!", "???") if state.src.startswith(m, start))
+        indent = _body_indent(state, start_line, markup)
+        end = max(_indented_end(state, start_line + 1, end_line, indent), start_line + 1)
+        # The plugin ends the block at two lines indented less than its body, which blank
+        # lines are: within the body they count as indented, for its scan only, so a fence
+        # holding two blank lines stays whole.
+        blanks = [n for n in range(start_line + 1, end) if state.isEmpty(n)]
+        saved = [state.sCount[n] for n in blanks]
+        for n in blanks:
+            state.sCount[n] = max(state.sCount[n], indent)
+        try:
+            return rule(state, start_line, end, False)
+        finally:
+            for n, count in zip(blanks, saved, strict=True):
+                state.sCount[n] = count
 
     return admonition
 
