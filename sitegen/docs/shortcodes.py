@@ -18,6 +18,14 @@ from markdown_it.token import Token
 #: What a shortcode comment holds: ``name:key``, then anything on the same line
 #: (``md:option search.lang``, ``md:default none``); ``TODO: later`` is no shortcode.
 _SHORTCODE = re.compile(r"[A-Za-z][\w-]*:[A-Za-z_]")
+#: Comments of that shape that are a tool's directive, not a hook's shortcode: spell checkers'
+#: and linters' (``<!-- cSpell:disable -->``, ``<!-- textlint-disable -->``), which a page
+#: means to hide.
+_TOOL_DIRECTIVE = re.compile(
+    r"(?:cspell|spell-?checker|markdownlint|textlint|vale|prettier|eslint|lint|alex|"
+    r"docs-link-check|markdown-link-check|toc|index|omit|include):",
+    re.IGNORECASE,
+)
 #: ``Token.meta`` key of the code a shortcode became (unsupported.py counts them).
 SHORTCODE = "sitegen_shortcode"
 
@@ -28,6 +36,8 @@ def shortcode_text(comment: str) -> str | None:
     if not (comment.startswith("<!--") and comment.endswith("-->")) or "\n" in comment:
         return None
     inner = comment[4:-3].strip(" \t")
+    if _TOOL_DIRECTIVE.match(inner):
+        return None
     return inner if _SHORTCODE.match(inner) else None
 
 

@@ -128,3 +128,20 @@ def test_the_rules_render_the_same_gated_or_not(text: str) -> None:
     finally:
         parser.gates = gates
     assert gated == plain
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "<!-- cSpell:disable -->",
+        "<!-- cspell:words pydantic -->",
+        "<!-- spellchecker:ignore foo -->",
+        "<!-- markdownlint:disable -->",
+        "<!-- vale:off -->",
+        "<!-- textlint:disable -->",
+    ],
+)
+def test_a_linters_directive_is_no_shortcode(comment: str) -> None:
+    rec = _extract(f"# Title\n\n{comment}\n\nText.\n")
+    assert "shortcode" not in rec.html and comment.split()[1] not in rec.html
+    assert _unsupported(rec) == []
