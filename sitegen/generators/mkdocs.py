@@ -134,6 +134,7 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         redirect_maps=_redirect_maps(config, text),
         api_handler=python_handler(config),
         dialect=markdown_dialect(config),
+        title=site_name if isinstance(site_name := config.get("site_name"), str) else "",
         blog=mkdocs_blog(config, docs_dir, lambda given: toc_slug_style({"slugify": given})[0]),
     )
 

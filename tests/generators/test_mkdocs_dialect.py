@@ -79,3 +79,10 @@ def test_the_extra_bundles_bring_attr_list_and_md_in_html() -> None:
     for bundle in ("extra", "markdown.extensions.extra", "pymdownx.extra"):
         dialect = _dialect(f"markdown_extensions:\n  - {bundle}\n")
         assert Dialect.ATTR_LIST in dialect and Dialect.MD_IN_HTML in dialect, bundle
+
+
+def test_site_name_is_the_sites_title() -> None:
+    found = mkdocs_generator("site_name: My Docs\n", "docs")
+    assert found is not None and found.title == "My Docs"
+    bare = mkdocs_generator("theme: material\n", "docs")
+    assert bare is not None and bare.title == ""
