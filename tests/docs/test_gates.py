@@ -58,26 +58,40 @@ FRAGMENTS = [
     "%%\nblock comment\n\nstill\n%%",
     "A ==highlight== and a == b",
     "A block ^id-1\n\n- item ^i\n\n^alone",
+    # the pymdownx family's (content/syntax/material.md), read in MATERIAL below
+    "An emoji :smile: and :material-file-tree:{ .lg .middle } at 10:30:00",
+    "Keys ++ctrl+alt+del++ and C++ and ^^ins^^ and x^2^ and H~2~O and ~~del~~ and a\\ b",
+    "[a](b){ .button } and __strong__{ .x } and **b**{: #y }",
+    '<div class="grid cards" markdown>\n\n- __A__\n\n    ---\n\n    text [l](x.md)\n\n</div>',
+    "<span markdown>*em*</span> and <details markdown>\n<summary>S</summary>\n\nbody\n</details>",
+    '``` yaml { .annotate #ex title="a.yml" }\nkey: 1 # (1)!\n```\n\n1. A note.',
+    "```py\nx = 1  # (1)\n```\n\n1. Numbered.",
+    "### <!-- md:option x -->\n\n<!-- md:version 9 -->\n<!-- cSpell:disable -->",
+    '!!! note\n\n    ```py\n    a\n\n\n    b\n    ```\n\n    === "A"\n\n        a\n\n\n    === "B"\n\n        b',
+    'Term\n:   === "T"\n\n        in a term',
 ]
+#: Every flag of the pymdownx family and MkDocs (not MDX, a dialect of its own).
+MATERIAL = reduce(or_, (d for d in Dialect if d != Dialect.MDX))
 
 
 @contextmanager
-def _ungated() -> Iterator[None]:
-    gates = markdown.MARKDOWN.gates
+def _ungated(dialect: Dialect = Dialect.NONE) -> Iterator[None]:
+    parser = markdown._parser(dialect)
+    gates = parser.gates
     assert gates is not None
     gates.open_all()
-    markdown.MARKDOWN.gates = None
+    parser.gates = None
     try:
         yield
     finally:
-        markdown.MARKDOWN.gates = gates
+        parser.gates = gates
 
 
-def _both(text: str) -> tuple[PageRecord, PageRecord]:
+def _both(text: str, dialect: Dialect = Dialect.NONE) -> tuple[PageRecord, PageRecord]:
     data = text.encode()
-    gated = markdown.extract_page("content/p.md", data)
-    with _ungated():
-        plain = markdown.extract_page("content/p.md", data)
+    gated = markdown.extract_page("content/p.md", data, dialect=dialect)
+    with _ungated(dialect):
+        plain = markdown.extract_page("content/p.md", data, dialect=dialect)
     return gated, plain
 
 
@@ -100,9 +114,10 @@ def test_a_plain_page_switches_the_gated_rules_off() -> None:
     assert "table" not in gates.off["block"]
 
 
+@pytest.mark.parametrize("dialect", [Dialect.NONE, MATERIAL], ids=["plain", "material"])
 @pytest.mark.parametrize("fragment", FRAGMENTS)
-def test_each_syntax_alone_renders_the_same(fragment: str) -> None:
-    gated, plain = _both(fragment + "\n")
+def test_each_syntax_alone_renders_the_same(fragment: str, dialect: Dialect) -> None:
+    gated, plain = _both(fragment + "\n", dialect)
     assert gated == plain
 
 
@@ -110,18 +125,20 @@ def test_each_syntax_alone_renders_the_same(fragment: str) -> None:
 @given(
     st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=6),
     st.sampled_from(["", "> ", "- ", "    "]),
+    st.sampled_from([Dialect.NONE, MATERIAL]),
 )
-def test_mixed_pages_render_the_same(parts: list[str], prefix: str) -> None:
+def test_mixed_pages_render_the_same(parts: list[str], prefix: str, dialect: Dialect) -> None:
     text = "\n\n".join(parts)
     nested = "\n".join(prefix + line for line in text.splitlines())
     for page in (text, nested):
-        gated, plain = _both(page + "\n")
+        gated, plain = _both(page + "\n", dialect)
         assert gated == plain
 
 
-def test_every_page_of_the_manual_renders_the_same() -> None:
+@pytest.mark.parametrize("dialect", [Dialect.NONE, MATERIAL], ids=["plain", "material"])
+def test_every_page_of_the_manual_renders_the_same(dialect: Dialect) -> None:
     pages = sorted((ROOT / "content").rglob("*.md"))
     assert len(pages) > 30
     for page in pages:
-        gated, plain = _both(page.read_text(encoding="utf-8"))
+        gated, plain = _both(page.read_text(encoding="utf-8"), dialect)
         assert gated == plain, page
