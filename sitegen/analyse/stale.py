@@ -72,6 +72,7 @@ def documents_of_build(result: BuildResult) -> dict[str, list[DocRef]]:
         ((b.path, b.line, b.col) for b in result.linked.broken),
         [f.path for f in result.crawl.pages] + [str(a) for a in result.crawl.assets],
         result.linked.entries,
+        result.config.dialect,
     )
 
 

@@ -710,12 +710,19 @@ def _indented(lines: list[str], indent: bytes | None) -> bytes:
     return b"\n".join(indent + line if line else line for line in text.split(b"\n"))
 
 
-def include_places(page: str, data: bytes) -> list[tuple[int, str, str, int, int, str]]:
+def include_places(
+    page: str, data: bytes, dialect: Dialect = Dialect.NONE
+) -> list[tuple[int, str, str, int, int, str]]:
     """Every include a page writes, escapes left out, for what the page documents
     (sitegen/link/documents.py): (byte offset of its line's text, kind, the name the crawl
-    reads it by, first line, last line (0: to the end), region name)."""
-    return [
+    reads it by, first line, last line (0: to the end), region name). In ``dialect`` with
+    include variants, a ``{* file *}`` line includes its file and every variant it could
+    have, whole (the documents step keeps those the crawl read)."""
+    places = [
         (f.start + len(f.indent or b""), f.kind, f.name, *f.lines, f.region)
-        for f in _includes(page, data)[:MAX_INCLUDES]
+        for f in _includes(page, data, dialect)[:MAX_INCLUDES]
         if f.escaped is None and f.problem is None
     ]
+    for line in _variant_lines(data, dialect)[:MAX_INCLUDES]:
+        places += [(line.start, "include variant", n, 1, 0, "") for n in variant_names([line])]
+    return sorted(places)

@@ -20,6 +20,7 @@ from sitegen.code.records import CodeRecord, Symbol, Visibility
 from sitegen.docs.includes import include_places
 from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.docs.snippets import MAX_INCLUDES, SNIPPET_LINE, range_problem, split_range
+from sitegen.generators import Dialect
 from sitegen.graph.model import Edge
 from sitegen.link.api_entries import ApiEntries, qualified_name
 from sitegen.link.rules import Outcome, Resolved
@@ -191,6 +192,7 @@ def documented(
     broken: Iterable[tuple[str, int, int]] = (),
     content_files: Iterable[str] = (),
     entries: ApiEntries | None = None,
+    dialect: Dialect = Dialect.NONE,
 ) -> dict[str, list[DocRef]]:
     """Every page (by repository path) -> what it documents, sorted by place in the page.
 
@@ -201,7 +203,8 @@ def documented(
     the broken links and anchors, which document nothing; ``content_files`` the pages and
     assets, which a snippet may include but never documents (they are content, not code);
     ``entries`` the objects the API pages show (sitegen/link/api_entries.py): a ``:::`` block
-    documents its object's lines, and so does a link or autoref that lands on an entry.
+    documents its object's lines, and so does a link or autoref that lands on an entry;
+    ``dialect`` what the pages are read as (include variants are includes too).
     A page that documents nothing has no entry."""
     symbols = _Symbols(code)
     broken_at = set(broken)
@@ -214,7 +217,7 @@ def documented(
             *_from_links(rec, resolutions.get(rec.path, []), symbols, data, broken_at, entries),
             *_from_blocks(rec.path, data, entries),
             *_from_snippets(rec.path, data, included),
-            *_from_includes(rec.path, data, included),
+            *_from_includes(rec.path, data, included, dialect),
             *_from_relations(rec, (edges or {}).get(rec.path, [])),
         ]
         if refs:
@@ -343,12 +346,15 @@ def _from_snippets(page: str, data: bytes, snippet_paths: Mapping[str, str]) -> 
             yield DocRef(page, line, column, SNIPPET_RANGE, path, "", start, end or _OPEN_END)
 
 
-def _from_includes(page: str, data: bytes, snippet_paths: Mapping[str, str]) -> Iterable[DocRef]:
+def _from_includes(
+    page: str, data: bytes, snippet_paths: Mapping[str, str], dialect: Dialect
+) -> Iterable[DocRef]:
     """The includes of other generators (content/syntax/includes.md): VitePress ``<<<`` code
     imports and ``<!--@include: file{3,9}-->``, ``{!file!}``, ``{% include "file" %}``. A
     named region is left out: which lines it holds is the file's to say, and the page would
     be claimed stale on a guess."""
-    for place, (line, column) in _placed(data, include_places(page, data), lambda p: p[0]):
+    places = include_places(page, data, dialect)
+    for place, (line, column) in _placed(data, places, lambda p: p[0]):
         _, kind, name, start, end, region = place
         path = snippet_paths.get(name)
         if path is None or path == page or region:

@@ -310,3 +310,18 @@ def test_serve_watches_every_variant_file_the_line_could_have(tmp_path: Path) ->
         assert build_reads(config, path, names, files) is Reads.BYTES, name
     other = tmp_path / "docs_src/first_steps/unrelated.py"
     assert build_reads(config, other, names, files) is Reads.NAME
+
+
+@pytest.mark.slow
+def test_the_page_documents_its_file_and_each_variant_read(tmp_path: Path) -> None:
+    """What the page documents (stale pages, sitegen/link/documents.py): the named file and
+    its variant, whole; a candidate name no file answers is left out."""
+    from sitegen.analyse.stale import documents_of_build
+
+    _project(tmp_path)
+    result, _ = _build(tmp_path)
+    refs = documents_of_build(result)["docs/en/docs/tutorial/first-steps.md"]
+    assert sorted((r.path, r.line, r.how) for r in refs) == [
+        ("docs_src/first_steps/tutorial001_an_py310.py", 3, "include variant"),
+        ("docs_src/first_steps/tutorial001_py310.py", 3, "include variant"),
+    ]
