@@ -66,7 +66,8 @@ def layout_line(config: Config, urls: str = "") -> str:
     ``urls`` says how pages are published when a generator's configuration decided it."""
     line = f"{content_reason(config)}; {sources_part(config)}"
     if set(config.languages) != set(LangId):
-        line += f"; languages {', '.join(config.languages)} only ({language_setting(config)})"
+        read = f"languages {', '.join(config.languages)} only" if config.languages else "no code"
+        line += f"; {read} ({language_setting(config)})"
     slugs = slugs_reason(config)
     line = f"{line}; {slugs}" if slugs else line
     return f"{line}; {urls}" if urls else line
