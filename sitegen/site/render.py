@@ -61,6 +61,7 @@ STATIC_SUFFIXES = (".css", ".js")
 #: stays within SITE.md's page budget (content/guides/site.md#page-weight).
 FEATURE_STYLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("annotations.css", ('<div class="annotated">',)),
+    ("buttons.css", ("md-button",)),
     ("emoji.css", ('class="twemoji',)),
     ("grid.css", ('class="grid', ' grid"', " grid ")),
     ("keys.css", ("<kbd",)),

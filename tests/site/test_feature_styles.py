@@ -24,6 +24,7 @@ def test_each_feature_brings_its_own_rules_only() -> None:
     renderer = Renderer()
     bodies = {
         "annotations.css": ('<div class="annotated"><pre>x</pre></div>', ".annotation-marker"),
+        "buttons.css": ('<a class="md-button" href="a.html">Go</a>', 'a[class~="md-button"]'),
         "emoji.css": ('<span class="twemoji" title=":smile:">x</span>', ".twemoji"),
         "grid.css": ('<div class="grid cards"><ul><li>a</li></ul></div>', "[class~=grid]"),
         "keys.css": ('<span class="keys"><kbd class="key-control">Ctrl</kbd></span>', "kbd"),
