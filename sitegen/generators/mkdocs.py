@@ -9,6 +9,7 @@ import dataclasses
 import functools
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,9 @@ def find_mkdocs(root: Path, content: str) -> Generator | None:
     root) reads its pages from a ``docs_dir`` that holds the content or lies inside it
     (``docs/en/mkdocs.yml`` with ``docs_dir: docs``), the nearest first."""
     for _, rel, text in configs_up(root, content, MKDOCS_FILE):
-        found = mkdocs_generator(text, content, rel)
+        found = mkdocs_generator(
+            text, content, rel, lambda name: read_file_inside(root, name, MAX_CHARACTERS + 1)
+        )
         if found is not None:
             return with_blog_authors(root, found)
     return None
@@ -101,13 +104,27 @@ def mkdocs_docs_dir(config: Any, config_file: str = MKDOCS_FILE) -> str:
     return "" if folder == "." else folder
 
 
-def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) -> Generator | None:
+#: How many ``INHERIT`` steps are followed (a chain that loops stops at its first repeat).
+MAX_INHERIT = 8
+
+
+def mkdocs_generator(
+    text: str,
+    content: str,
+    config_file: str = MKDOCS_FILE,
+    read: Callable[[str], str | None] | None = None,
+) -> Generator | None:
     """MkDocs, with what its ``mkdocs.yml`` asks (slug style, nav, locales, URL style,
     redirects, the API handler), when the ``mkdocs.yml`` at ``config_file`` whose text is
     ``text`` reads pages from a folder holding ``content`` or inside it; else None. The file
     is read here, once. A file that is not YAML counts as MkDocs with its defaults (MkDocs
-    itself would refuse it; the nav reports it)."""
+    itself would refuse it; the nav reports it). With ``read`` (a repository path's text
+    inside the root, or None), an ``INHERIT: ../en/mkdocs.yml`` is followed as MkDocs
+    follows it: the parent's tables merged under the file's own, its other values replaced."""
     data, problem = _read(text)
+    sources: tuple[tuple[str, str], ...] = ((config_file, text),)
+    if read is not None and isinstance(data, dict):
+        data, sources = _inherit(data, config_file, read, sources)
     config = data if isinstance(data, dict) else {}
     docs_dir = mkdocs_docs_dir(config, config_file)
     if docs_dir == ".." or not (
@@ -122,7 +139,7 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         slugs,
         approximated,
         docs_dir=docs_dir,
-        sources=((config_file, text),),
+        sources=sources,
         project_dir=folder,
         include_base=folder,
         locales=static_i18n(config),
@@ -137,6 +154,41 @@ def mkdocs_generator(text: str, content: str, config_file: str = MKDOCS_FILE) ->
         title=site_name if isinstance(site_name := config.get("site_name"), str) else "",
         blog=mkdocs_blog(config, docs_dir, lambda given: toc_slug_style({"slugify": given})[0]),
     )
+
+
+def _inherit(
+    data: dict[str, Any],
+    config_file: str,
+    read: Callable[[str], str | None],
+    sources: tuple[tuple[str, str], ...],
+) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
+    """``data`` with the configuration its ``INHERIT`` names under it, and that file's
+    among the ``sources``; ``data`` as it is when the file is missing, outside the root,
+    not YAML, a repeat of the chain, or ``MAX_INHERIT`` steps away."""
+    given = data.get("INHERIT")
+    if not isinstance(given, str) or len(sources) > MAX_INHERIT:
+        return data, sources
+    parent_file = posixpath.normpath(posixpath.join(posixpath.dirname(config_file), given))
+    if parent_file.startswith("../") or any(parent_file == rel for rel, _ in sources):
+        return data, sources
+    text = read(parent_file)
+    parent = _read(text)[0] if text is not None else None
+    if not isinstance(parent, dict) or text is None:
+        return data, sources
+    parent, sources = _inherit(parent, parent_file, read, (*sources, (parent_file, text)))
+    own = {key: value for key, value in data.items() if key != "INHERIT"}
+    return _merged(parent, own), sources
+
+
+def _merged(parent: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``own`` over ``parent``, tables merged key by key (mergedeep's replace, as MkDocs)."""
+    out = dict(parent)
+    for key, value in own.items():
+        below = out.get(key)
+        out[key] = (
+            _merged(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
+        )
+    return out
 
 
 @dataclass(frozen=True)
