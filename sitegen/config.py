@@ -196,6 +196,9 @@ class Config:
     #: configuration enables: names as ``mkdocs.yml`` lists them (``pymdownx.keys``), or
     #: ``material`` for Material's set (content/syntax/material.md).
     markdown_extensions: tuple[str, ...] = ()
+    #: Installed plugins loaded for this project, by their entry points' name: the syntaxes,
+    #: outputs and checks they add (content/guides/plugins.md). None is loaded unless named.
+    plugins: tuple[str, ...] = ()
     #: Not an option: the generator whose configuration was found beside the content
     #: (``mkdocs.yml``, ``.vitepress/``), which chooses ``slugs`` when it is not set and
     #: publishes VitePress's ``public/`` folder at the site root.
@@ -247,6 +250,8 @@ def _coerce(name: str, value: Any) -> Any:
         return tuple(value)
     if name == "markdown_extensions":
         return _markdown_extensions(value)
+    if name == "plugins":
+        return _plugin_names(value)
     if name == "languages":
         return parse_languages(value if isinstance(value, list) else [value])
     if name == "cycles_include":
@@ -322,6 +327,26 @@ def _markdown_extensions(value: Any) -> tuple[str, ...]:
             f"option 'markdown_extensions': '{unknown[0]}' is not one sitegen reads; valid: {valid}"
         )
     return tuple(sorted(set(names)))
+
+
+#: A plugin's name, as an entry point is named (content/guides/plugins.md).
+_PLUGIN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?", re.ASCII)
+
+
+def _plugin_names(value: Any) -> tuple[str, ...]:
+    """``plugins``: the installed plugins to load, each once, in the order given."""
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ConfigError(
+            "option 'plugins' must be a list of plugin names, such as plugins = [\"example\"]"
+        )
+    for n in names:
+        if not _PLUGIN_NAME.fullmatch(n):
+            raise ConfigError(
+                f"option 'plugins': '{cut(n)}' is not a plugin name (letters, digits, "
+                "'.', '_' and '-', as its entry point is named)"
+            )
+    return tuple(dict.fromkeys(names))
 
 
 def _inventories(value: Any) -> tuple[tuple[str, str], ...]:
