@@ -114,10 +114,10 @@ def sitegen_graph(root: Path, languages: list[str], include: list[str]):  # type
     is written)."""
     import dataclasses
 
+    from sitegen.base.progress import Progress
     from sitegen.build import extract_code, link_code
     from sitegen.config import load_config
     from sitegen.crawl import crawl
-    from sitegen.progress import Progress
 
     # A content folder that does not exist, so every file is source (docs/ examples
     # included). Set after loading, since a configured content folder must exist.

@@ -58,11 +58,11 @@ def copy_package(package: str, path: Path | None, tmp: Path) -> Path:
 
 def sitegen_graph(root: Path):  # type: ignore[no-untyped-def]
     sys.path.insert(0, str(REPO))
+    from sitegen.base.progress import Progress
     from sitegen.code.link import build_code_graph
     from sitegen.code.pipeline import extract_records
     from sitegen.config import load_config
     from sitegen.crawl import crawl
-    from sitegen.progress import Progress
 
     config = load_config(root, jobs=1)
     found = crawl(config)

@@ -106,8 +106,8 @@ def site_config(root: Path, files: list[Path]) -> object:
 def the_site() -> tuple[object, dict]:
     """This site's pages: ``/guides/g<n>.md``, published as ``guides/g<n>.html``."""
     from sitegen.addresses import Addresses, UrlStyle
+    from sitegen.base.paths import NodeId, OutPath
     from sitegen.graph.model import Node, NodeKind
-    from sitegen.paths import NodeId, OutPath
 
     nodes = {
         NodeId(f"/guides/g{n}.md"): Node(NodeId(f"/guides/g{n}.md"), NodeKind.PAGE)

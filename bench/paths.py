@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The path conversions of a large site: this checkout's link step and page hrefs against
-another checkout's (the competitor is sitegen before a change to sitegen/paths.py).
+another checkout's (the competitor is sitegen before a change to sitegen/base/paths.py).
 
     git archive main | tar -x -C /tmp/base    # the code to compare against
     python bench/paths.py --baseline /tmp/base [--pages 5000] [--runs 5]
@@ -58,10 +58,10 @@ def _use_checkout(checkout: str) -> None:
 
 
 def _worker(count: int, runs: int) -> None:
+    from sitegen.base.paths import href_between, html_out_path, page_node_of
     from sitegen.docs.markdown import extract_page
     from sitegen.link.rules import SiteIndex
     from sitegen.link.step import link_all
-    from sitegen.paths import href_between, html_out_path, page_node_of
 
     pages = _pages(count)
     records = [extract_page(p, t.encode()) for p, t in sorted(pages.items())]

@@ -2,7 +2,7 @@
 the same history: the stale-docs pass (what pages document + one ``git log --name-status``
 pass + the line-level ``git log -p`` of the documented ranges) and ``impact`` over the last
 N commits, beside ``git log`` and ``git ls-tree`` over the same ranges (git run as sitegen
-runs it, sitegen/gitrun.py).
+runs it, sitegen/base/gitrun.py).
 
     python bench/stale.py --repo /tmp/httpx --runs 5 --commits 50
 
@@ -22,9 +22,9 @@ from pathlib import Path
 from sitegen.analyse.githistory import forget
 from sitegen.analyse.impact import changes_since, impact_of, importers_of
 from sitegen.analyse.stale import documents_of_build, stale_pages
+from sitegen.base.gitrun import run_git
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
-from sitegen.gitrun import run_git
 
 
 def median_seconds(fn: Callable[[], object], runs: int) -> float:
@@ -37,7 +37,7 @@ def median_seconds(fn: Callable[[], object], runs: int) -> float:
 
 
 def git(root: Path, *args: str) -> Callable[[], object]:
-    """git's own time for the same read, run as sitegen runs git (sitegen/gitrun.py)."""
+    """git's own time for the same read, run as sitegen runs git (sitegen/base/gitrun.py)."""
     return lambda: run_git(root, list(args))
 
 

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sitegen.paths import OutPath
+from sitegen.base.paths import OutPath
 from sitegen.site import writer as writer_module
 from sitegen.site.writer import SiteWriter
 

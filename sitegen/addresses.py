@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import unquote
 
-from sitegen.paths import (
+from sitegen.base.paths import (
     PAGE_SUFFIXES,
     NodeId,
     OutPath,
@@ -25,7 +25,7 @@ from sitegen.paths import (
     normalize_repo_path,
     url_path,
 )
-from sitegen.urlgate import url_scheme
+from sitegen.base.urlgate import url_scheme
 
 
 class UrlStyle(StrEnum):

@@ -16,13 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from sitegen.addresses import Addresses
 from sitegen.api.model import ApiModel
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.parallel import run_in_background
+from sitegen.base.paths import NodeId, SitePath, page_node_of
+from sitegen.base.plural import agrees, counted
+from sitegen.base.progress import Progress
 from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl, crawl
-from sitegen.defaults import UnreadFiles, layout_diagnostics, with_default_title
-from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.includes import include_names
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
@@ -47,15 +50,12 @@ from sitegen.incremental import (
     save_state,
     site_fingerprint,
 )
-from sitegen.link.addresses import page_addresses, url_style
+from sitegen.layout import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.link.anchor_aliases import aliases_of_build, kept_anchors
-from sitegen.link.documents import StaleReport
+from sitegen.link.documented import StaleReport
+from sitegen.link.page_addresses import page_addresses, url_style
 from sitegen.link.step import Linked, crawl_index, line_counts, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
-from sitegen.parallel import run_in_background
-from sitegen.paths import NodeId, SitePath, page_node_of
-from sitegen.plural import agrees, counted
-from sitegen.progress import Progress
 from sitegen.result import BuildOptions, BuildResult
 from sitegen.state import replayable
 
@@ -305,7 +305,7 @@ def _link_step(
     api: ApiModel | None = None,
 ) -> tuple[Addresses, Linked]:
     """Where each page is published (the URL style, the front matter's addresses and the
-    redirects: sitegen/link/addresses.py), then the document graph of every link against the
+    redirects: sitegen/link/page_addresses.py), then the document graph of every link against the
     files, those addresses and the pages' old anchors. What is wrong with an address is
     reported with the links."""
     texts: dict[str, bytes] = {f.path: f.data for f in found.pages}  # a key's line

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.fsutil import write_atomically
 from sitegen.config import ConfigError
-from sitegen.diagnostics import Diagnostic
-from sitegen.fsutil import write_atomically
 from sitegen.state import ASIDE_SUFFIX, Unreadable, read_json, set_aside
 
 #: Names the folder it was made in (device and inode), so a copied or committed cache is known.

@@ -17,8 +17,8 @@ from typing import Any
 import click
 
 from sitegen import __version__
+from sitegen.base.paths import NodeId, is_source_node
 from sitegen.config import Config, ConfigError, load_config, parse_languages
-from sitegen.paths import NodeId, is_source_node
 
 
 class _Group(click.Group):
@@ -175,8 +175,8 @@ def build(
     result = run_build(config, options)
     _print_diagnostics(result.diagnostics)
     if not project.quiet:
-        from sitegen.defaults import layout_line
-        from sitegen.link.addresses import url_style_reason
+        from sitegen.layout import layout_line
+        from sitegen.link.page_addresses import url_style_reason
 
         urls = url_style_reason(config, result.crawl.manifests)
         click.echo(f"sitegen: {layout_line(config, urls)}", err=True)
@@ -329,7 +329,7 @@ def backlinks(
 def _page_node_arg(page: str, config: Config, nodes: set[str]) -> str | None:
     """PAGE as written: a node id, a path from the content root, a page's or a source
     file's repository path."""
-    from sitegen.paths import SitePath, page_node_id
+    from sitegen.base.paths import SitePath, page_node_id
 
     candidates = [
         page,
@@ -401,7 +401,7 @@ def export(
     if output is None:
         click.echo(text, nl=False)
     else:
-        from sitegen.fsutil import write_atomically
+        from sitegen.base.fsutil import write_atomically
 
         write_atomically(output, text)
 

@@ -12,10 +12,10 @@ import click
 from sitegen.analyse.check import Finding
 from sitegen.analyse.impact import Impact
 from sitegen.analyse.step import findings_of_build
+from sitegen.base.plural import counted
 from sitegen.build import BuildOptions, BuildResult, build
 from sitegen.config import Config, ConfigError
 from sitegen.docs.records import PageRecord
-from sitegen.plural import counted
 
 
 def _build(config: Config, jobs: int) -> BuildResult:
@@ -36,7 +36,7 @@ def print_cycles(config: Config, as_json: bool, jobs: int) -> None:
 def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> None:
     """Why the link at ``where`` (``PAGE:LINE[:COL]``) resolved as it did; a place that is
     not one, or holds no link, is a ``click.BadParameter`` (one sentence, exit 2)."""
-    from sitegen.defaults import UnreadFiles
+    from sitegen.layout import UnreadFiles
     from sitegen.link.explain import (
         Place,
         explanation,

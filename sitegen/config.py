@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from sitegen.diagnostics import cut
+from sitegen.base.diagnostics import cut
+from sitegen.base.languages import LangId
+from sitegen.base.paths import is_within
 from sitegen.generators import (
     OPTION_EXTENSIONS,
     Dialect,
@@ -25,8 +27,6 @@ from sitegen.generators import (
     find_generator,
     option_dialect,
 )
-from sitegen.languages import LangId
-from sitegen.paths import is_within
 
 
 class ConfigError(Exception):

@@ -23,15 +23,9 @@ from pathlib import Path
 
 import pathspec
 
-from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.foreign_outputs import ForeignOutput, outputs_in
-from sitegen.generators.record import Blog
-from sitegen.languages import LangId, language_for_path
-
-# The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
-from sitegen.ownership import OUTPUT_MARKER
-from sitegen.paths import (
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId, language_for_path
+from sitegen.base.paths import (
     RepoPath,
     content_relative,
     glob_matches,
@@ -39,7 +33,13 @@ from sitegen.paths import (
     normalize_repo_path,
     repo_path_within,
 )
-from sitegen.yamldata import MAX_CHARACTERS
+from sitegen.base.yamldata import MAX_CHARACTERS
+from sitegen.config import Config
+from sitegen.generators.foreign_outputs import ForeignOutput, outputs_in
+from sitegen.generators.record import Blog
+
+# The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
+from sitegen.ownership import OUTPUT_MARKER
 
 PAGE_EXTENSIONS = (".md", ".markdown")
 #: With pages at the project root, the files published as assets (images, media, documents).
@@ -369,7 +369,7 @@ def _other_outputs(
     root: Path, folder: str, holds: Callable[[str], bool], layout: _Layout, upward: bool = False
 ) -> dict[str, ForeignOutput]:
     """The output and cache folders that the generator configurations in ``folder`` name
-    (sitegen/foreign_outputs.py), by path, but those the configuration reads all the same.
+    (sitegen/generators/foreign_outputs.py), by path, but those the configuration reads all the same.
     Each configuration is read inside the root only, one character past the YAML reader's
     limit at most (which it then refuses)."""
 

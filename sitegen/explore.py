@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sitegen.base.paths import page_node_id
 from sitegen.config import Config
 from sitegen.graph.activation import MAX_SEEDS, causal_transition, spread, structural_transition
 from sitegen.graph.core import FloatArray
 from sitegen.graph.semantic import word_counts
 from sitegen.graph.snapshot import SNAPSHOT_FILE, Snapshot, SnapshotRefused, load_snapshot
-from sitegen.paths import page_node_id
 
 WEIGHTS = {"structural": 0.35, "semantic": 0.25, "temporal": 0.15, "causal": 0.25}
 PAGERANK_BOOST = 0.1

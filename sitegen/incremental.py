@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from sitegen import __version__
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.fsutil import write_atomically
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.diagnostics import Diagnostic
 from sitegen.docs.records import PageRecord
-from sitegen.fsutil import write_atomically
 from sitegen.state import Unreadable, parse_json, read_state, set_aside
 
 #: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page).
@@ -332,7 +332,7 @@ def _text(value: Any) -> str:
 
 
 def _diagnostic(row: Any) -> Diagnostic:
-    from sitegen.diagnostics import Level
+    from sitegen.base.diagnostics import Level
 
     path, line, col, level, message, code = _of(row, list)
     return Diagnostic(

@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from sitegen.base.paths import is_within
 from sitegen.config import Config, ConfigError
-from sitegen.paths import is_within
 from sitegen.state import Unreadable, parse_json, read_state
 
 #: The file in every folder sitegen writes (a site, or the temporary folder of a build).

@@ -8,19 +8,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sitegen.addresses import Addresses
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.plural import counted
 from sitegen.code.graph import CodeGraph
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
 from sitegen.federation.model import Federation
 from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph
 from sitegen.link.anchor_aliases import AliasesOfBuild
-from sitegen.link.documents import StaleReport
+from sitegen.link.documented import StaleReport
 from sitegen.link.step import Linked
-from sitegen.plural import counted
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class BuildResult:
     written: int = 0
     #: When the input is the previous build's exactly: that build's counts, and nothing is redone.
     unchanged: str = ""
-    #: Where each page is published, and the redirects (sitegen/link/addresses.py).
+    #: Where each page is published, and the redirects (sitegen/link/page_addresses.py).
     addresses: Addresses = field(default_factory=Addresses)
     #: Backlinks from other sites' pages, and what was read of each peer (sitegen/federation/).
     federation: Federation = field(default_factory=Federation)

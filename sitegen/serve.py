@@ -32,15 +32,15 @@ from typing import TYPE_CHECKING
 
 import click
 
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import is_within
+from sitegen.base.plural import counted
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
 from sitegen.crawl import Crawl, Reads, build_reads
-from sitegen.diagnostics import Diagnostic
 from sitegen.docs.includes import include_names
 from sitegen.generators import Dialect
 from sitegen.ownership import OUTPUT_MARKER
-from sitegen.paths import is_within
-from sitegen.plural import counted
 from sitegen.result import BuildResult
 from sitegen.site.preview import Preview
 from sitegen.site.writer import side_prefix

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from sitegen.diagnostics import Diagnostic, Level, cut
+from sitegen.base.diagnostics import Diagnostic, Level, cut
 
 #: A file of ``.sitegen/`` larger than this is not read (a page cache of 5,000 pages, the
 #: largest file sitegen keeps, is about 70 MB): it is set aside like a corrupt one.

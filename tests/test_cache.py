@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Level
 from sitegen.cache import ORIGIN_FILE, build_lock, prepare_cache
-from sitegen.diagnostics import Level
 
 
 def _made(tmp_path: Path) -> Path:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.languages import LangId
 from sitegen.config import DEFAULT_CHECKS, ConfigError, load_config
-from sitegen.languages import LangId
 
 
 def test_defaults_need_no_configuration(tmp_path: Path) -> None:

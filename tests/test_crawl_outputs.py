@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
 from sitegen.crawl import Crawl, Reads, build_reads, crawl
-from sitegen.defaults import layout_diagnostics
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.layout import layout_diagnostics
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.fsutil import write_atomically
+from sitegen.base.fsutil import write_atomically
 from tests.cli.conftest import sitegen, write
 
 

@@ -1,11 +1,11 @@
-"""The line a build prints before its summary says which languages are read (sitegen/defaults.py)."""
+"""The line a build prints before its summary says which languages are read (sitegen/layout.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from sitegen.config import load_config
-from sitegen.defaults import layout_line
+from sitegen.layout import layout_line
 
 
 def _line(tmp_path: Path, toml: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.paths import (
+from sitegen.base.paths import (
     href_between,
     html_out_path,
     is_within,

@@ -14,14 +14,14 @@ from urllib.parse import unquote, urljoin
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.link.rules import SiteIndex
-from sitegen.paths import (
+from sitegen.base.paths import (
     NodeId,
     OutPath,
     SitePath,
     content_relative,
     content_repo_path,
 )
+from sitegen.link.rules import SiteIndex
 
 CONTENTS = st.sampled_from(["", "content", "docs/site"])
 # Names a reader may give files: spaces, URL delimiters, percent signs, non-ASCII letters.

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.config import load_config
-from sitegen.diagnostics import Diagnostic, Level
 from sitegen.serve import Builder, Warned
 
 

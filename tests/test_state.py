@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sitegen.base.diagnostics import Level
 from sitegen.code.shards import ShardFormatError, ShardVersionError, load_shard
-from sitegen.diagnostics import Level
 from sitegen.graph.graphjson import GraphJsonError, load_graph_json
 from sitegen.graph.store.anchors import load_anchors
 from sitegen.graph.store.base import StoreError
@@ -210,7 +210,7 @@ def test_what_cannot_be_set_aside_is_said(tmp_path: Path) -> None:
 
 
 def test_state_warnings_are_not_replayed() -> None:
-    from sitegen.diagnostics import Diagnostic
+    from sitegen.base.diagnostics import Diagnostic
 
     kept = Diagnostic("content/a.md", 1, 1, Level.WARNING, "broken", "broken-link")
     healed = [

@@ -13,7 +13,7 @@ from sitegen.addresses import (
     public_url,
     style_out_path,
 )
-from sitegen.paths import NodeId, OutPath
+from sitegen.base.paths import NodeId, OutPath
 
 HTML, DIRECTORY = UrlStyle.HTML, UrlStyle.DIRECTORY
 

@@ -1,4 +1,4 @@
-"""The one bounded YAML reader (sitegen/yamldata.py): size, depth, values with aliases
+"""The one bounded YAML reader (sitegen/base/yamldata.py): size, depth, values with aliases
 expanded, merge keys and number lengths are checked before anything is built, and whatever
 it refuses is a ``yaml.YAMLError`` with a place; nothing else escapes (issue 27, defect 17)."""
 
@@ -8,7 +8,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 
-from sitegen.yamldata import (
+from sitegen.base.yamldata import (
     FAST_SAFE_LOADER,
     MAX_CHARACTERS,
     YamlRefused,

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from sitegen.analyse.cycles import UNIT_WORDS
 from sitegen.analyse.reports import reexport_words
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.fsutil import write_atomically
+from sitegen.base.plural import agrees, counted
 from sitegen.config import DEFAULT_CHECKS, ConfigError
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.fsutil import write_atomically
 from sitegen.graph.analysis import CodeCycles, CyclicUnit
 from sitegen.link.broken import (
     BROKEN_ANCHOR,
@@ -25,7 +26,6 @@ from sitegen.link.broken import (
     MISSING_REL_TARGET,
     BrokenLink,
 )
-from sitegen.plural import agrees, counted
 
 BROKEN_LINKS = "broken-links"
 BROKEN_ANCHORS = "broken-anchors"

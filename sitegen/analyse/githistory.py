@@ -1,7 +1,7 @@
 """The project's git history as stale pages and change impact need it: which commits changed
 which files (renames followed), and which lines each commit or the work tree touched.
 
-git runs only through sitegen/gitrun.py (the one way sitegen runs git: the root's own
+git runs only through sitegen/base/gitrun.py (the one way sitegen runs git: the root's own
 checkout, a clean environment, nothing of the repository's configuration or attributes
 applied). The work tree is never shown to git: its files are hashed and diffed here, in
 Python, against the blobs of a commit (``work_tree_diff``). Never writes.
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from sitegen.gitrun import (
+from sitegen.base.gitrun import (
     MAX_REVISION,
     GitError,
     blob_id,
@@ -29,7 +29,7 @@ from sitegen.gitrun import (
     shown_revision,
     tree_blobs,
 )
-from sitegen.link.documents import Commit
+from sitegen.link.documented import Commit
 
 __all__ = ["GitError", "is_checkout", "run_git"]
 

@@ -17,11 +17,11 @@ from pathlib import Path
 from sitegen.analyse.check import Finding, github_annotation
 from sitegen.analyse.githistory import FileDiff, resolve_revision
 from sitegen.analyse.githistory import work_tree_diff as _work_tree_diff
+from sitegen.base.diagnostics import Level
+from sitegen.base.gitrun import GitError, is_checkout, shown_revision
+from sitegen.base.plural import counted
 from sitegen.code.graph import CodeGraph, EdgeKind
-from sitegen.diagnostics import Level
-from sitegen.gitrun import GitError, is_checkout, shown_revision
-from sitegen.link.documents import Commit, DocRef
-from sitegen.plural import counted
+from sitegen.link.documented import Commit, DocRef
 
 STALE_DOC = "stale-doc"
 

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sitegen.analyse.figures import core_of_graph, figures_of_core
-from sitegen.analyse.locales import Locales, site_locales
+from sitegen.analyse.locale_folders import Locales, site_locales
 from sitegen.analyse.related import (
     Texts,
     co_change_matrix,
@@ -23,6 +23,8 @@ from sitegen.analyse.related import (
     relatedness,
     text_dimension,
 )
+from sitegen.base.parallel import compute_in_background
+from sitegen.base.paths import NodeId, SitePath
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.docs.prose import page_language
@@ -33,8 +35,6 @@ from sitegen.graph.history import History, read_history
 from sitegen.graph.model import Edge, Graph
 from sitegen.graph.semantic import TextIndex
 from sitegen.graph.snapshot import Snapshot
-from sitegen.parallel import compute_in_background
-from sitegen.paths import NodeId, SitePath
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult

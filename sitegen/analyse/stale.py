@@ -23,9 +23,10 @@ from sitegen.analyse.githistory import (
     read_history,
     work_tree_diff,
 )
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.gitrun import GitError, is_checkout, is_shallow
-from sitegen.link.documents import (
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.gitrun import GitError, is_checkout, is_shallow
+from sitegen.base.paths import SitePath
+from sitegen.link.documented import (
     Commit,
     Cost,
     DocRef,
@@ -34,7 +35,6 @@ from sitegen.link.documents import (
     StaleReport,
     documented,
 )
-from sitegen.paths import SitePath
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult
@@ -51,7 +51,7 @@ SHALLOW = (
 
 
 def documents_of_build(result: BuildResult) -> dict[str, list[DocRef]]:
-    """What each page of the build documents (sitegen/link/documents.py). A page the build
+    """What each page of the build documents (sitegen/link/documented.py). A page the build
     generates from the code (the ``api`` option's) follows the code by itself: it documents
     nothing that could go stale or need a look after a change."""
     content = result.config.content_rel

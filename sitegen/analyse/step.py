@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from sitegen.analyse import check
 from sitegen.analyse.check import Finding, Locator
 from sitegen.analyse.cycles import analyse_cycles
+from sitegen.base.paths import NodeId, page_node_of
 from sitegen.graph.analysis import CycleReport
 from sitegen.graph.dependencies import DepEdge, Unit
-from sitegen.paths import NodeId, page_node_of
 
 if TYPE_CHECKING:
     from sitegen.result import BuildResult

@@ -25,7 +25,7 @@ from sitegen.api.render import (
     RenderOptions,
     render_block,
 )
-from sitegen.yamldata import describe, read_yaml
+from sitegen.base.yamldata import describe, read_yaml
 
 #: ``::: pkg.mod.Name`` at column 0 to 3, alone on its line.
 BLOCK_LINE = re.compile(

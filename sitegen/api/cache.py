@@ -25,8 +25,8 @@ from sitegen.api.model import (
     Parameter,
     TypeRef,
 )
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.fsutil import write_atomically
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.fsutil import write_atomically
 from sitegen.state import Unreadable, read_json, set_aside
 
 #: Raise when what an entry holds changes (a field of the model, a rule of the loader).

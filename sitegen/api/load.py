@@ -45,10 +45,10 @@ from sitegen.api.model import (
     TypeRef,
     alias_step,
 )
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.languages import LangId
 
 #: A docstring longer than this many characters is cut there, with a warning.
 MAX_DOCSTRING = 100_000

@@ -21,6 +21,7 @@ from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
 
+from sitegen.base.languages import LangId
 from sitegen.code.graph import (
     SAME_FILE,
     CodeEdge,
@@ -33,7 +34,6 @@ from sitegen.code.graph import (
     symbol_ids,
 )
 from sitegen.code.records import CodeRecord, DataValue, Flow, SymbolKind
-from sitegen.languages import LangId
 
 FLOW_LANGUAGES = (LangId.PYTHON, LangId.RUST)
 #: The CPU seconds a second parse may take (extraction bounds the first the same way).

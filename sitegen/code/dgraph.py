@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from sitegen.base.languages import LangId
 from sitegen.code.graph import (
     CodeEdge,
     CodeGraph,
@@ -24,7 +25,6 @@ from sitegen.code.graph import (
 )
 from sitegen.code.records import Range, SymbolKind, Visibility
 from sitegen.code.serialize import numeric_ids
-from sitegen.languages import LangId
 
 EDGE_PREDICATES = {
     EdgeKind.IMPORT: "imports",

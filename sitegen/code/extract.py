@@ -28,6 +28,8 @@ from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId
 from sitegen.code.dataflow import FLOW_CAPTURE, record_flow
 from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect, ecmascript_default_export
 from sitegen.code.grammars import get_parser, load_query, parse_within
@@ -42,8 +44,6 @@ from sitegen.code.records import (
     SymbolKind,
 )
 from sitegen.code.source import CodeSource, line_of, node_range
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.languages import LangId
 
 #: Kinds that own methods: a function defined directly inside one is a method.
 CLASS_LIKE = frozenset(

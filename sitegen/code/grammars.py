@@ -1,5 +1,5 @@
 """The extraction queries of each language, packaged with sitegen; the grammars themselves
-are loaded in one place below the layers, sitegen/grammars.py.
+are loaded in one place below the layers, sitegen/base/grammars.py.
 
 This module never reads project files: only the packaged ``queries/<lang>.scm`` resources.
 """
@@ -11,8 +11,8 @@ from importlib import resources
 
 from tree_sitter import Query
 
-from sitegen.grammars import get_language, get_parser, parse_within
-from sitegen.languages import LangId
+from sitegen.base.grammars import get_language, get_parser, parse_within
+from sitegen.base.languages import LangId
 
 __all__ = ["get_language", "get_parser", "load_query", "parse_within", "query_source"]
 

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
+from sitegen.base.languages import LangId
 from sitegen.code.records import Range, Symbol, SymbolKind, Visibility
 from sitegen.graph.dependencies import DEFERRED, RUNTIME, TYPE_ONLY, strongest_context
 from sitegen.graph.model import merge_by_key, merged_confidence, strongest
-from sitegen.languages import LangId
 
 # ---------------------------------------------------------------- confidence ladder
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from sitegen.paths import normalize_repo_path
-from sitegen.yamldata import read_yaml
+from sitegen.base.paths import normalize_repo_path
+from sitegen.base.yamldata import read_yaml
 
 ReadText = Callable[[str], "str | None"]
 #: Export conditions tried for a workspace package's entry, in order.
@@ -211,7 +211,7 @@ def _declared(manifest: str, read_text: ReadText) -> list[str]:
     text = read_text(manifest) or ""
     if manifest.endswith(".yaml"):
         try:
-            doc = read_yaml(text, yaml.SafeLoader).data  # bounded: sitegen/yamldata.py
+            doc = read_yaml(text, yaml.SafeLoader).data  # bounded: sitegen/base/yamldata.py
         except yaml.YAMLError:
             return []
         found = doc.get("packages") if isinstance(doc, dict) else None

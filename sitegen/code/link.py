@@ -13,6 +13,8 @@ import json
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId
 from sitegen.code.dataflow import add_data_flow
 from sitegen.code.graph import (
     CROSS_LANGUAGE,
@@ -36,9 +38,7 @@ from sitegen.code.names import NameTable
 from sitegen.code.records import CodeRecord, Symbol
 from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
 from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
 from sitegen.graph.dependencies import IMPORT_CONTEXTS, RUNTIME
-from sitegen.languages import LangId
 
 
 class FileDependency(NamedTuple):

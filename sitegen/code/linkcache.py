@@ -23,6 +23,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.fsutil import write_atomically
+from sitegen.base.languages import LangId
 from sitegen.code.graph import (
     CodeEdge,
     CodeGraph,
@@ -34,10 +37,7 @@ from sitegen.code.graph import (
 )
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.fsutil import write_atomically
 from sitegen.graph.dependencies import IMPORT_CONTEXTS
-from sitegen.languages import LangId
 from sitegen.state import Unreadable, read_json, set_aside
 
 #: Raise when the file's layout changes (a change of sitegen's code invalidates it anyway).

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from sitegen.base.languages import LangId
 from sitegen.code.graph import (
     CROSS_LANGUAGE,
     DIRECT_IMPORT,
@@ -49,7 +50,6 @@ from sitegen.code.resolve import (
     ResolvedImport,
     go_package_files,
 )
-from sitegen.languages import LangId
 
 TYPE_KINDS = frozenset(
     {

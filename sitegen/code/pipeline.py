@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import hashlib
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId
+from sitegen.base.parallel import run_forked
+from sitegen.base.progress import Progress
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.records import CodeRecord
 from sitegen.code.shards import ShardCache
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.languages import LangId
-from sitegen.parallel import run_forked
-from sitegen.progress import Progress
 
 
 def _extract_chunk(
@@ -26,7 +26,7 @@ def _extract_chunk(
     # plain dataclasses a shard holds, never as tree-sitter objects. Each worker writes its
     # own shards (distinct files, each atomically): encoding them is a fifth of the work,
     # which the main process would otherwise do alone.
-    from sitegen.languages import LangId
+    from sitegen.base.languages import LangId
 
     todo, cache = state
     records = [_extract_one(todo[i][0], LangId(todo[i][1]), todo[i][2]) for i in indexes]

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from sitegen.diagnostics import Diagnostic
-from sitegen.languages import LangId
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.languages import LangId
 
 
 class SymbolKind(StrEnum):

@@ -12,12 +12,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
+from sitegen.base.languages import LangId
 from sitegen.code.graph import CodeGraph, EdgeKind
 from sitegen.code.records import CodeRecord
 from sitegen.code.resolve import ProjectIndex, resolve_imports
 from sitegen.config import Config
 from sitegen.graph.analysis import ReExport
-from sitegen.languages import LangId
 
 
 def is_package_file(path: str) -> bool:

@@ -13,13 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId
+from sitegen.base.paths import normalize_repo_path
 from sitegen.code.include_paths import IncludePaths, read_compile_commands
 from sitegen.code.js_projects import TsConfig, WorkspacePackage, load_tsconfig, workspace_packages
 from sitegen.code.records import Binding, CodeRecord, Import, MetacallLoad
 from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.languages import LangId
-from sitegen.paths import normalize_repo_path
 
 ReadText = Callable[[str], "str | None"]
 

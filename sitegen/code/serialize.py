@@ -10,6 +10,7 @@ import json
 import math
 from typing import Any
 
+from sitegen.base.languages import LangId
 from sitegen.code.graph import (
     CodeEdge,
     CodeGraph,
@@ -32,7 +33,6 @@ from sitegen.code.records import (
     range_from_json,
     range_json,
 )
-from sitegen.languages import LangId
 
 SCHEMA_VERSION = 2
 

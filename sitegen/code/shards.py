@@ -17,6 +17,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from sitegen.base.diagnostics import Diagnostic, Level, cut
+from sitegen.base.fsutil import write_atomically
+from sitegen.base.languages import LangId
 from sitegen.code.graph import file_endpoint, symbol_endpoint
 from sitegen.code.records import (
     Binding,
@@ -35,9 +38,6 @@ from sitegen.code.records import (
     range_from_json,
     range_json,
 )
-from sitegen.diagnostics import Diagnostic, Level, cut
-from sitegen.fsutil import write_atomically
-from sitegen.languages import LangId
 from sitegen.state import Unreadable, parse_json, read_json, read_state, set_aside, shown
 
 #: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its

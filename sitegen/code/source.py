@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.code.records import Binding, Range
-from sitegen.diagnostics import Diagnostic, Level
 
 #: A string literal's prefix (Python r/b/f/u, C++ u8/L/R) and its quotes, stripped by
 #: ``string_value``: the grammars disagree on content nodes, the quoting rules do not.

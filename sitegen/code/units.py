@@ -10,9 +10,9 @@ from __future__ import annotations
 import posixpath
 from collections import deque
 
+from sitegen.base.languages import LangId
 from sitegen.code.graph import CodeGraph, EdgeKind
 from sitegen.graph.dependencies import Unit
-from sitegen.languages import LangId
 
 FILE, PACKAGE, CRATE = "file", "package", "crate"
 

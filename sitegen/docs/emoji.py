@@ -26,9 +26,9 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from sitegen.base.plural import agrees
 from sitegen.docs.blocks import report
 from sitegen.docs.positions import PLACES, InlineRule, to_place
-from sitegen.plural import agrees
 
 __all__ = ["SHORTCODE", "emoji_plugin", "icon_roots", "icon_svg", "safe_svg"]
 

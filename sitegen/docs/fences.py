@@ -32,11 +32,11 @@ from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from sitegen.base.urlgate import allowed_url
 from sitegen.docs.blocks import report
 from sitegen.docs.mdx import is_mdx
 from sitegen.docs.sanitize import author_classes
 from sitegen.docs.wikilinks import find_closer
-from sitegen.urlgate import allowed_url
 
 _OPTION = re.compile(r"""([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _LINE_SET = re.compile(r"\{([\d,\s-]+)\}")  # VitePress: ```js{1,4-6}

@@ -14,9 +14,9 @@ from typing import Any
 
 import yaml
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.yamldata import describe, read_yaml
 from sitegen.docs.records import Relation
-from sitegen.yamldata import describe, read_yaml
 
 #: Front matter is a handful of keys; anything bigger is an alias bomb or a mistake.
 _MAX_NODES = 20_000
@@ -39,7 +39,7 @@ class _Unsafe(Exception):
 def parse_front_matter(text: str, path: str, first_line: int = 2) -> FrontMatter:
     """Parse the YAML between the ``---`` fences, whose first line is file line ``first_line``.
 
-    Read by the one bounded YAML reader (sitegen/yamldata.py: size, depth and aliases checked
+    Read by the one bounded YAML reader (sitegen/base/yamldata.py: size, depth and aliases checked
     before anything is built); the parser gives each top-level key's line, so no line is
     searched for a key (10,000 keys took 23.6 s that way)."""
     try:

@@ -714,7 +714,7 @@ def include_places(
     page: str, data: bytes, dialect: Dialect = Dialect.NONE
 ) -> list[tuple[int, str, str, int, int, str]]:
     """Every include a page writes, escapes left out, for what the page documents
-    (sitegen/link/documents.py): (byte offset of its line's text, kind, the name the crawl
+    (sitegen/link/documented.py): (byte offset of its line's text, kind, the name the crawl
     reads it by, first line, last line (0: to the end), region name). In ``dialect`` with
     include variants, a ``{* file *}`` line includes its file and every variant it could
     have, whole (the documents step keeps those the crawl read)."""

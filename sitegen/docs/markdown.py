@@ -33,7 +33,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.urlgate import allowed_url, as_read
 from sitegen.docs.anchors import page_anchors
 from sitegen.docs.blocks import name_tabs
 from sitegen.docs.emoji import icon_sets_key
@@ -66,7 +67,6 @@ from sitegen.docs.slug import slugger
 from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
 from sitegen.docs.toc import MAX_TABLES, TocEntry, fill_tables
 from sitegen.generators import Dialect, SlugStyle
-from sitegen.urlgate import allowed_url, as_read
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")

@@ -30,13 +30,13 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from sitegen.base.urlgate import allowed_url
 from sitegen.docs.blocks import report, tab_renderers
 from sitegen.docs.callouts import DOCUSAURUS_LOOKS, TITLE_LINE, title_tokens
 from sitegen.docs.positions import ENV_SOURCE, PageText
 from sitegen.docs.rawlinks import recording_html
 from sitegen.docs.wikilinks import find_closer
 from sitegen.generators import Dialect
-from sitegen.urlgate import allowed_url
 
 #: Key in ``env`` of the ``Dialect`` a page is read in (sitegen/docs/markdown.py sets it).
 ENV_DIALECT = "sitegen_dialect"

@@ -14,6 +14,9 @@ from typing import Any
 
 from sitegen.api.blocks import API_CODE, expansions
 from sitegen.api.model import ApiModel
+from sitegen.base.parallel import run_forked
+from sitegen.base.paths import RepoPath
+from sitegen.base.progress import Progress
 from sitegen.crawl import SourceFile
 from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
@@ -21,9 +24,6 @@ from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import Expanded, Replacement, map_back
 from sitegen.generators import Dialect, SlugStyle
-from sitegen.parallel import run_forked
-from sitegen.paths import RepoPath
-from sitegen.progress import Progress
 
 
 def extract_pages(

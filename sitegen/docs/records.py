@@ -13,7 +13,7 @@ from itertools import starmap
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
 
 
 @dataclass(frozen=True)

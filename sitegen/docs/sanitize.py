@@ -23,8 +23,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from sitegen.base.urlgate import HREF_ONLY_SCHEMES, LINK_SCHEMES, allowed_url
 from sitegen.docs.components import components_as_text
-from sitegen.urlgate import HREF_ONLY_SCHEMES, LINK_SCHEMES, allowed_url
 
 
 class RawHtml(StrEnum):
@@ -136,7 +136,7 @@ ATTRIBUTES = {
     "blockquote": {"cite"},
     "time": {"datetime"},
 }
-#: Schemes nh3 lets through; each URL then passes the one gate, ``sitegen.urlgate``
+#: Schemes nh3 lets through; each URL then passes the one gate, ``sitegen.base.urlgate``
 #: (``data:`` only for images, ``obsidian:`` only for an href, see ``_keep_attribute``).
 URL_SCHEMES = LINK_SCHEMES | HREF_ONLY_SCHEMES | {"data"}
 _URL_ATTRIBUTES = {"href", "src", "cite", "srcset"}

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from sitegen.diagnostics import Diagnostic, Level, quoted
+from sitegen.base.diagnostics import Diagnostic, Level, quoted
 from sitegen.docs.records import Heading, Link, PageRecord
 
 #: One snippet line: indentation, scissors, a quoted file name with an optional

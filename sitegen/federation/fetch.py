@@ -23,8 +23,8 @@ from types import TracebackType
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from sitegen.base.diagnostics import cut
 from sitegen.config import shown_url
-from sitegen.diagnostics import cut
 
 #: What the user-agent header says: who is asking.
 USER_AGENT = "sitegen (federation: reads a peer site's graph.md)"

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import NodeId
+from sitegen.base.plural import counted
 from sitegen.config import shown_url
-from sitegen.diagnostics import Diagnostic
 from sitegen.graph.model import Graph
-from sitegen.paths import NodeId
-from sitegen.plural import counted
 
 #: The version of a stored copy's JSON; a copy of another version is not used. Version 2
 #: keeps a count of the malformed rows, not their messages (reported when read, not forever).

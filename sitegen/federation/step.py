@@ -16,8 +16,10 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import NodeId
+from sitegen.base.plural import counted
 from sitegen.config import Config, PeerOption
-from sitegen.diagnostics import Diagnostic, Level
 from sitegen.federation.fetch import Fetched, FetchPolicy, Validators, fetch_url, read_file
 from sitegen.federation.ingest import Ingested, ingest, site_prefix
 from sitegen.federation.model import (
@@ -31,8 +33,6 @@ from sitegen.federation.model import (
 from sitegen.federation.store import forget_others, load_copy, save_copy
 from sitegen.graph.model import Edge, Node, NodeKind, Occurrence
 from sitegen.incremental import digest
-from sitegen.paths import NodeId
-from sitegen.plural import counted
 
 DEFAULT_POLICY = FetchPolicy()
 #: The code of what reading the peers found: about that moment (a peer unreachable, its

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sitegen.base.diagnostics import Diagnostic, cut
+from sitegen.base.fsutil import write_atomically
 from sitegen.config import shown_url
-from sitegen.diagnostics import Diagnostic, cut
 from sitegen.federation.model import COPY_VERSION, PeerCopy, PeerEdge
-from sitegen.fsutil import write_atomically
 from sitegen.state import ASIDE_SUFFIX, Unreadable, parse_json, read_state, set_aside, shown
 
 PEERS_FOLDER = "peers"

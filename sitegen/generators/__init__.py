@@ -108,7 +108,7 @@ FINDERS: tuple[Finder, ...] = (
 #: folder), [] when it has none.
 OutputNamer = Callable[[str, Holds, ReadText], list[OutputFolder]]
 
-#: Every family's namer (sitegen/foreign_outputs.py asks each, in this order). Register a
+#: Every family's namer (sitegen/generators/foreign_outputs.py asks each, in this order). Register a
 #: new family's here too (one line).
 OUTPUT_NAMERS: tuple[OutputNamer, ...] = (
     mkdocs_outputs,

@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.js_literals import NotLiteral, read_module
+from sitegen.base.languages import LangId
+from sitegen.base.paths import is_within, repo_path_within
 from sitegen.generators.record import (
     Blog,
     Dialect,
@@ -31,9 +34,6 @@ from sitegen.generators.record import (
     folders_up,
     read_file_inside,
 )
-from sitegen.languages import LangId
-from sitegen.literals import NotLiteral, read_module
-from sitegen.paths import is_within, repo_path_within
 
 #: ``7.0-foo``, ``2021-11-foo``: a version or a date, never a number prefix (Docusaurus'
 #: ``numberPrefix.ts``: issues 4640 and 4653).
@@ -93,7 +93,7 @@ DEFAULT_SIDEBARS = "sidebars.json"
 #: A language tag as the ``lang`` option takes it (``en``, ``pt-BR``): another
 #: ``defaultLocale`` is not used (Docusaurus would refuse it too).
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,8}")
-#: Characters of a configuration or sidebars file read (sitegen/literals.py reads less).
+#: Characters of a configuration or sidebars file read (sitegen/base/js_literals.py reads less).
 _SCRIPT_LIMIT = 1_000_000
 
 

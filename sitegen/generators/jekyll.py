@@ -1,5 +1,5 @@
 """Jekyll: a ``_config.yml`` in the content folder or a folder above it (its folder is the
-site's source), read here once as YAML data by the bounded reader (sitegen/yamldata.py):
+site's source), read here once as YAML data by the bounded reader (sitegen/base/yamldata.py):
 nothing in it is run. sitegen/link/jekyll.py turns its collections, defaults and permalink
 style into addresses (content/guides/urls.md#jekylls-_configyml).
 """
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from sitegen.base.yamldata import YamlDocument, describe, error_place, read_yaml
 from sitegen.generators.record import (
     Generator,
     Holds,
@@ -21,7 +22,6 @@ from sitegen.generators.record import (
     SlugStyle,
     configs_up,
 )
-from sitegen.yamldata import YamlDocument, describe, error_place, read_yaml
 
 #: Jekyll's configuration, in the site's source folder.
 JEKYLL_FILE = "_config.yml"

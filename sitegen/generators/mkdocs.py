@@ -1,6 +1,6 @@
 """MkDocs and Zensical: ``mkdocs.yml`` read as YAML data only. A ``!!python/name:`` or
 ``!!python/object/apply:`` tag is kept as its text, never imported or called; the file is
-read up to the YAML reader's size limit (sitegen/yamldata.py), never further.
+read up to the YAML reader's size limit (sitegen/base/yamldata.py), never further.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from sitegen.base.paths import repo_path_within
+from sitegen.base.yamldata import MAX_CHARACTERS, describe, error_place, read_yaml
 from sitegen.generators.mkdocs_blog import mkdocs_blog
 from sitegen.generators.record import (
     Dialect,
@@ -28,8 +30,6 @@ from sitegen.generators.record import (
     configs_up,
     read_file_inside,
 )
-from sitegen.paths import repo_path_within
-from sitegen.yamldata import MAX_CHARACTERS, describe, error_place, read_yaml
 
 MKDOCS_FILE = "mkdocs.yml"
 
@@ -87,7 +87,7 @@ _TagsAsText.add_multi_constructor("tag:", _tagged)
 
 def read_mkdocs_yml(text: str) -> Any:
     """The data of an ``mkdocs.yml``, its Python tags kept as text (``Tagged``); raises
-    ``yaml.YAMLError`` when it is not YAML or is outside the bounds of sitegen/yamldata.py
+    ``yaml.YAMLError`` when it is not YAML or is outside the bounds of sitegen/base/yamldata.py
     (``describe`` says which)."""
     return read_yaml(text, _TagsAsText).data  # a SafeLoader subclass: nothing is run
 

@@ -6,7 +6,7 @@ settings folder in the content folder or a folder above it (up to the root), or 
 Publish's ``publish.css`` in the content folder (a vault kept in git often ignores
 ``.obsidian/``, as obsidian-help does). A Quartz site is a ``content/`` folder whose parent
 holds ``quartz.config.ts``; that file is read as literals with the grammar sitegen ships
-(sitegen/literals.py), never run: ``configuration.pageTitle``, ``ignorePatterns`` and
+(sitegen/base/js_literals.py), never run: ``configuration.pageTitle``, ``ignorePatterns`` and
 ``baseUrl``. Nothing else is read here; the finder runs after MkDocs, VitePress, Jekyll and
 Docusaurus, whose configurations win over a vault's marks.
 
@@ -24,7 +24,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.js_literals import MAX_SOURCE_BYTES, NotLiteral, read_module
+from sitegen.base.languages import LangId
+from sitegen.base.paths import is_within
 from sitegen.generators.record import (
     Dialect,
     Generator,
@@ -35,9 +38,6 @@ from sitegen.generators.record import (
     SlugStyle,
     folders_up,
 )
-from sitegen.languages import LangId
-from sitegen.literals import MAX_SOURCE_BYTES, NotLiteral, read_module
-from sitegen.paths import is_within
 
 #: Obsidian's settings folder, at a vault's root.
 OBSIDIAN_FOLDER = ".obsidian"
@@ -49,7 +49,7 @@ QUARTZ_CONFIG = "quartz.config.ts"
 QUARTZ_CONTENT = "content"
 #: How many of Quartz's ``ignorePatterns`` are read, each up to this many characters.
 _MAX_PATTERNS = 1000
-_MAX_PATTERN_CHARS = 1000  # sitegen/paths.py matches no longer glob (MAX_GLOB_CHARS)
+_MAX_PATTERN_CHARS = 1000  # sitegen/base/paths.py matches no longer glob (MAX_GLOB_CHARS)
 #: Obsidian Publish's site settings as a vault may keep them (obsidian-help's scripts pull
 #: them from Publish into each language's vault): ``navigationOrdering`` and ``siteName``
 #: are read, nothing else.

@@ -16,9 +16,9 @@ from enum import Flag, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sitegen.diagnostics import Diagnostic
-from sitegen.paths import content_relative, glob_matches, is_within
-from sitegen.yamldata import MAX_CHARACTERS
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import content_relative, glob_matches, is_within
+from sitegen.base.yamldata import MAX_CHARACTERS
 
 if TYPE_CHECKING:  # a family's own input type; the family module imports this one
     from sitegen.generators.jekyll import JekyllConfig
@@ -298,7 +298,7 @@ class Generator:
     #: "" for none: the ``base_url`` option's default.
     base_url: str = ""
     #: Files and folders of the content folder never read: globs relative to it, as globby
-    #: reads them (Quartz's ``ignorePatterns``; sitegen/paths.py ``glob_matches``).
+    #: reads them (Quartz's ``ignorePatterns``; sitegen/base/paths.py ``glob_matches``).
     ignore: tuple[str, ...] = ()
     #: Stylesheets of the content folder (repository paths) every page links after the
     #: theme's, in order (Obsidian Publish's ``publish.css``).

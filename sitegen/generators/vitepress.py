@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sitegen.base.js_literals import NotLiteral, read_module
+from sitegen.base.languages import LangId
+from sitegen.base.paths import content_relative, is_within
 from sitegen.generators.record import (
     Generator,
     Holds,
@@ -18,9 +21,6 @@ from sitegen.generators.record import (
     ReadText,
     SlugStyle,
 )
-from sitegen.languages import LangId
-from sitegen.literals import NotLiteral, read_module
-from sitegen.paths import content_relative, is_within
 
 #: Characters of a VitePress configuration script searched for its own slugify.
 _SCRIPT_LIMIT = 1_000_000
@@ -62,7 +62,7 @@ def vitepress_generator(
 ) -> Generator:
     """VitePress with the configuration ``config_file`` in ``folder``/.vitepress (the project
     root) and the texts ``sources`` it was read from (the main configuration first): each
-    read here, once, as literals (sitegen/literals.py), never run."""
+    read here, once, as literals (sitegen/base/js_literals.py), never run."""
     configs = read_configs(sources)
     main = configs[0].data if configs and configs[0].path == config_file else {}
     given = main.get("rewrites")
@@ -94,7 +94,7 @@ class ConfigFile:
     path: str
     text: str
     data: dict[str, Any]
-    #: The first literal of the file sitegen could not read (sitegen/literals.py), for
+    #: The first literal of the file sitegen could not read (sitegen/base/js_literals.py), for
     #: one warning.
     problem: NotLiteral | None = None
 

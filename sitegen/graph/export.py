@@ -28,9 +28,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sitegen.base.paths import NodeId
+from sitegen.base.plural import counted
 from sitegen.graph.model import Edge, Graph, Node, NodeKind
-from sitegen.paths import NodeId
-from sitegen.plural import counted
 
 NODE_COLUMNS = ("Node", "Title", "Kind")
 EDGE_COLUMNS = ("From", "To", "Rel", "Label", "Anchor", "Count")

@@ -9,9 +9,9 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from sitegen.diagnostics import cut
+from sitegen.base.diagnostics import cut
+from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
-from sitegen.paths import NodeId
 from sitegen.state import Unreadable, parse_json
 
 SCHEMA_VERSION = 1

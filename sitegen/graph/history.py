@@ -3,7 +3,7 @@
 Ages are measured from the newest commit, never from the clock, so one commit always gives
 the same figures (content/guides/related-pages.md). When the project root is not the top of
 its own git checkout (a parent's history is never read), or git fails, the history is empty
-and the dimension is flat. Only runs ``git log``, through sitegen/gitrun.py; writes nothing.
+and the dimension is flat. Only runs ``git log``, through sitegen/base/gitrun.py; writes nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitegen.gitrun import GitError, is_checkout, run_git
+from sitegen.base.gitrun import GitError, is_checkout, run_git
 
 #: How many commits back the history reaches.
 MAX_COMMITS = 300
@@ -67,7 +67,7 @@ def _decay(age_seconds: float, kind: str) -> float:
 
 
 def read_history(root: Path) -> History:
-    """The last ``MAX_COMMITS`` commits of the root's own checkout (sitegen/gitrun.py: no
+    """The last ``MAX_COMMITS`` commits of the root's own checkout (sitegen/base/gitrun.py: no
     parent repository is read, nothing of the repository's configuration runs); empty when
     the root is not the top of a checkout or git fails."""
     if not is_checkout(root):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
-from sitegen.paths import NodeId
+from sitegen.base.paths import NodeId
 
 
 class NodeKind(StrEnum):

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from sitegen.base.parallel import run_forked
 from sitegen.graph.core import FloatArray, IntArray
 from sitegen.graph.stopwords import STOP_WORDS, words_of
-from sitegen.parallel import run_forked
 
 #: A word: a letter, then letters and digits (Unicode: ``configuración`` is one word, whole).
 _WORD = re.compile(r"[^\W\d_][^\W_]*")

@@ -22,8 +22,8 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.lib import format as npy
 
-from sitegen.diagnostics import cut
-from sitegen.fsutil import write_atomically
+from sitegen.base.diagnostics import cut
+from sitegen.base.fsutil import write_atomically
 from sitegen.graph.core import CoreError, FloatArray, GraphCore
 from sitegen.graph.semantic import TextIndex
 from sitegen.state import MAX_STATE_BYTES, Unreadable, open_state

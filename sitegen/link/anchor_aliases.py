@@ -13,10 +13,10 @@ import difflib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import NodeId
 from sitegen.docs.records import Heading, PageRecord
 from sitegen.graph.store.anchors import Anchor, AnchorAlias, AnchorBook, PageAnchors
-from sitegen.paths import NodeId
 
 #: The check and diagnostic code of every alias and of every link to one (content/guides/ci.md).
 ANCHOR_MOVED = "anchor-moved"

@@ -11,8 +11,8 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.paths import PAGE_SUFFIXES
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import PAGE_SUFFIXES
 
 #: The kinds of broken link (``BrokenLink.check``), each also the code of its diagnostic.
 BROKEN_LINK = "broken-link"

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sitegen.base.paths import OutPath, normalize_repo_path
 from sitegen.generators import Generator
 from sitegen.generators.docusaurus import strip_number_prefix, strip_path_number_prefixes
-from sitegen.paths import OutPath, normalize_repo_path
 
 #: The files a link names as a file path, which Docusaurus reads as a doc: the others are URLs.
 DOC_FILE_SUFFIXES = (".md", ".mdx")

@@ -17,10 +17,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import NodeId
 from sitegen.docs.records import LinkKind, PageRecord
 from sitegen.link.rules import Outcome, Resolved
-from sitegen.paths import NodeId
 
 #: The warning of an embed that would show the page it stands in.
 EMBED_CYCLE = "embed-cycle"

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sitegen.diagnostics import quoted
+from sitegen.base.diagnostics import quoted
 from sitegen.docs.records import Link, PageRecord
 from sitegen.link.step import TracedLink
 

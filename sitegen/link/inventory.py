@@ -13,9 +13,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.plural import counted
-from sitegen.urlgate import allowed_url
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.plural import counted
+from sitegen.base.urlgate import allowed_url
 
 #: The first line of every inventory this reader takes; version 1 (Sphinx before 1.0) is not.
 HEADER = b"# Sphinx inventory version 2"

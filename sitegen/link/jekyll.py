@@ -3,7 +3,7 @@
 and type, a collection's ``permalink`` pattern (``/:collection/:path/``), posts by the
 site-wide ``permalink`` style, and that style for the other pages (``pretty``: directory URLs).
 
-The file is read as YAML data only, by the bounded reader (sitegen/yamldata.py): nothing in
+The file is read as YAML data only, by the bounded reader (sitegen/base/yamldata.py): nothing in
 it is run, and a file too large, too deep or full of aliases is one warning. Pure: the text
 comes from the configuration (``Generator.permalinks``, read from ``Generator.sources``, which
 the build's fingerprint holds).
@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sitegen.addresses import UrlStyle
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.generators import Generator
 
 BAD_CONFIG = "bad-config"
-#: Each scalar of the file and where it is first written (sitegen/yamldata.py).
+#: Each scalar of the file and where it is first written (sitegen/base/yamldata.py).
 Places = Mapping[str, tuple[int, int]]
 #: The site-wide styles Jekyll names, as the pattern each gives posts.
 _STYLES = {

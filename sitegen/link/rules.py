@@ -44,18 +44,7 @@ from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
 from sitegen.api.model import ApiModel
-from sitegen.docs.records import PageRecord
-from sitegen.graph.store.anchors import AnchorAlias, PageAnchors
-from sitegen.link.docusaurus import (
-    SITE_ALIAS,
-    DocsLinks,
-    from_docs_root,
-    is_doc_file,
-    pathname_url,
-)
-from sitegen.link.inventory import Inventories
-from sitegen.link.vault import VaultFiles
-from sitegen.paths import (
+from sitegen.base.paths import (
     PAGE_SUFFIXES,
     NodeId,
     RepoPath,
@@ -68,7 +57,18 @@ from sitegen.paths import (
     repo_path_within,
     source_node_id,
 )
-from sitegen.urlgate import is_private_url
+from sitegen.base.urlgate import is_private_url
+from sitegen.docs.records import PageRecord
+from sitegen.graph.store.anchors import AnchorAlias, PageAnchors
+from sitegen.link.docusaurus import (
+    SITE_ALIAS,
+    DocsLinks,
+    from_docs_root,
+    is_doc_file,
+    pathname_url,
+)
+from sitegen.link.inventory import Inventories
+from sitegen.link.vault import VaultFiles
 
 _LINE_ANCHOR = re.compile(r"L(\d+)(?:-L(\d+))?")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}

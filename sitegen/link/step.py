@@ -14,10 +14,18 @@ from urllib.parse import unquote
 
 from sitegen.addresses import Addresses, UrlStyle, public_url, style_out_path
 from sitegen.api.model import ApiKind, ApiModel
+from sitegen.base.diagnostics import Diagnostic, Level, Suggester, closest_anchor
+from sitegen.base.paths import (
+    NodeId,
+    RepoPath,
+    content_relative,
+    content_repo_path,
+    source_node_id,
+)
+from sitegen.base.urlgate import allowed_url, refusal
 from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl
-from sitegen.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.generators import Dialect
@@ -63,14 +71,6 @@ from sitegen.link.wiki import (
     resolve_wikilink,
     wiki_names,
 )
-from sitegen.paths import (
-    NodeId,
-    RepoPath,
-    content_relative,
-    content_repo_path,
-    source_node_id,
-)
-from sitegen.urlgate import allowed_url, refusal
 
 #: The info line of an autoref that names nothing the build knows.
 UNRESOLVED_AUTOREF = "unresolved-autoref"
@@ -664,7 +664,7 @@ def link_all(
     """The document graph of every page and source file (pages sorted by path).
 
     ``why_unread`` says why a file that exists was not read (a language not analysed, outside
-    the source roots), so a link to it is not reported as missing (sitegen/defaults.py)."""
+    the source roots), so a link to it is not reported as missing (sitegen/layout.py)."""
     linker = _Linker(index, pages, line_counts, why_unread)
     linker.code = code
     linker.add_nodes(code)
@@ -753,7 +753,7 @@ def crawl_index(
     api: ApiModel | None = None,
 ) -> SiteIndex:
     """What a link may name: every file the crawl found, by kind, where each page is
-    published (sitegen/link/addresses.py), the old anchors each page keeps working
+    published (sitegen/link/page_addresses.py), the old anchors each page keeps working
     (sitegen/link/anchor_aliases.py), and the objects API pages show (sitegen/api/)."""
     return SiteIndex(
         content=config.content_rel,

@@ -12,7 +12,7 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sitegen.paths import content_relative
+from sitegen.base.paths import content_relative
 
 
 @dataclass(frozen=True)

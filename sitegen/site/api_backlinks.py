@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sitegen.base.paths import NodeId, OutPath, SitePath, is_source_node, source_repo_path
 from sitegen.graph.model import Edge, Graph, NodeKind, annotate
 from sitegen.link.api_entries import ApiEntries, ApiEntry, symbol_node
-from sitegen.paths import NodeId, OutPath, SitePath, is_source_node, source_repo_path
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
 

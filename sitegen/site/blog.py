@@ -23,7 +23,10 @@ from typing import Any
 import yaml
 
 from sitegen.addresses import Addresses, UrlStyle, address_out
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import NodeId, OutPath, href_between, url_path
+from sitegen.base.urlgate import allowed_url, url_scheme
+from sitegen.base.yamldata import describe, error_place, read_yaml
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
@@ -36,10 +39,7 @@ from sitegen.link.blog import (
     cldr_date,
     is_unlisted,
 )
-from sitegen.paths import NodeId, OutPath, href_between, url_path
 from sitegen.site.views import LinkItem, NavItem, PostHeader
-from sitegen.urlgate import allowed_url, url_scheme
-from sitegen.yamldata import describe, error_place, read_yaml
 
 #: What ends a post's summary: Docusaurus's truncate markers, in markdown and in MDX.
 _TRUNCATE = re.compile(r"<!--\s*truncate\s*-->|\{/\*\s*truncate\s*\*/\}")

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from sitegen.code.records import CodeRecord
-from sitegen.graph.model import Edge, annotate
-from sitegen.paths import (
+from sitegen.base.paths import (
     OutPath,
     SitePath,
     href_between,
     is_source_node,
 )
+from sitegen.code.records import CodeRecord
+from sitegen.graph.model import Edge, annotate
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.cycles_view import CYCLES_PAGE, cycle_anchor
 from sitegen.site.navigation import home_crumb

@@ -18,9 +18,9 @@ from sitegen.analyse.reports import (
     summary_sentence,
     unit_title,
 )
+from sitegen.base.paths import NodeId, OutPath, SitePath, href_between, html_out_path
 from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit
 from sitegen.graph.dependencies import DepEdge
-from sitegen.paths import NodeId, OutPath, SitePath, href_between, html_out_path
 
 #: ``href(path, line)``: link from the cycles page to a source file's line (0: the file).
 PathLineHref = Callable[[str, int], str]

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.locales import site_locales
+from sitegen.analyse.locale_folders import site_locales
+from sitegen.base.parallel import run_in_background
+from sitegen.base.paths import NodeId, OutPath, SitePath, url_path
+from sitegen.base.progress import Progress
 from sitegen.docs.records import PageRecord
 from sitegen.incremental import SiteRecord, code_version, digest, digest_each
 from sitegen.link.blog import is_unlisted
-from sitegen.parallel import run_in_background
-from sitegen.paths import NodeId, OutPath, SitePath, url_path
-from sitegen.progress import Progress
 from sitegen.site.blog import blog_site, with_blog_sections
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.locale_view import locale_navs, page_langs, switchers
@@ -211,7 +211,7 @@ def _blog_link(site: SiteState) -> tuple[tuple[str, str], ...]:
 
 def publishable_pages(result: BuildResult) -> dict[NodeId, PageRecord]:
     """Pages by node: those published at an address of their own. When two claim one HTML
-    file (a.md and a.markdown, two permalinks), sitegen/link/addresses.py chose one and
+    file (a.md and a.markdown, two permalinks), sitegen/link/page_addresses.py chose one and
     reported the other."""
     content = result.config.content_rel
     published = result.addresses.pages

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sitegen.paths import OutPath
-from sitegen.progress import Progress
+from sitegen.base.paths import OutPath
+from sitegen.base.progress import Progress
 from sitegen.site.state import SiteState, duplicate_output
 from sitegen.site.writer import SiteWriter
 

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from sitegen.addresses import Addresses
+from sitegen.base.paths import FRONT_PAGE, NodeId, OutPath
+from sitegen.base.urlgate import allowed_url, url_scheme
 from sitegen.docs.records import PageRecord
-from sitegen.paths import FRONT_PAGE, NodeId, OutPath
 from sitegen.site.views import HomeFeature, HomeView, LinkItem
 from sitegen.site.vitepress import Routes
-from sitegen.urlgate import allowed_url, url_scheme
 
 #: Front-matter ``layout`` values that make a page a home page.
 HOME_LAYOUTS = ("home",)
@@ -31,7 +31,7 @@ def front_page(
     (``permalink: /`` in front matter, as Obsidian Publish and Jekyll mark theirs), else
     ``by_name``, the content folder's ``index.md`` or ``README.md``; None when there is
     none (the list of all pages is the front page then). The address step let one page
-    alone claim ``index.html`` and reported the others (sitegen/link/addresses.py)."""
+    alone claim ``index.html`` and reported the others (sitegen/link/page_addresses.py)."""
     front = addresses.by_out.get(FRONT_PAGE)
     return front if front is not None and front in pages else by_name
 
@@ -78,7 +78,7 @@ def _text(value: Any) -> str:
 class _Links:
     """Hrefs of a home page's links: a page of the site by its route (``/guide/x``) or
     relative to the home page (``./guide/x``), else the URL as written, when the URL gate
-    allows it (sitegen/urlgate.py)."""
+    allows it (sitegen/base/urlgate.py)."""
 
     def __init__(self, node: NodeId, routes: Routes, addresses: Addresses, out: OutPath) -> None:
         self.node, self.routes, self.addresses, self.out = node, routes, addresses, out

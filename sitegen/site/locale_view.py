@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sitegen.addresses import Addresses
-from sitegen.analyse.locales import Locales
+from sitegen.analyse.locale_folders import Locales
+from sitegen.base.paths import NodeId, OutPath
 from sitegen.docs.prose import page_language
 from sitegen.docs.records import PageRecord
-from sitegen.paths import NodeId, OutPath
 from sitegen.site.navigation import build_nav
 from sitegen.site.views import LinkItem, NavItem
 

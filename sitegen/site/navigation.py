@@ -14,13 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
-from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.docs.records import PageRecord
-from sitegen.generators import MKDOCS_FILE, MkDocsNavSpec, VitePressNavSpec
-from sitegen.generators.docusaurus import DocusaurusSidebars
-from sitegen.generators.obsidian import PublishNavSpec
-from sitegen.paths import (
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import (
     FRONT_PAGE,
     NodeId,
     OutPath,
@@ -30,6 +25,11 @@ from sitegen.paths import (
     repo_path_within,
     url_path,
 )
+from sitegen.config import Config
+from sitegen.docs.records import PageRecord
+from sitegen.generators import MKDOCS_FILE, MkDocsNavSpec, VitePressNavSpec
+from sitegen.generators.docusaurus import DocusaurusSidebars
+from sitegen.generators.obsidian import PublishNavSpec
 from sitegen.site.docusaurus import docusaurus_nav
 from sitegen.site.home import front_page
 from sitegen.site.views import Crumb, NavItem

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from sitegen.base.gitrun import GitError, is_checkout, run_git
+from sitegen.base.paths import OutPath, content_relative
 from sitegen.config import Config
 from sitegen.docs.slug import github_slug
-from sitegen.gitrun import GitError, is_checkout, run_git
-from sitegen.paths import OutPath, content_relative
 
 TAGS_FOLDER = "tags"
 _HOSTS_WITH_EDIT = ("github.com", "gitlab.com")
@@ -69,7 +69,7 @@ def git_dates(root: Path, folder: str = "") -> dict[str, str]:
     """Repository path -> the date (YYYY-MM-DD) of the last commit that changed it, from one
     ``git log`` over the history of ``folder``: deterministic for a commit. Empty when the root is not the
     top of a git checkout (sitegen reads nothing above the root) or git is unavailable.
-    git runs as every git call runs it (sitegen/gitrun.py: the root's own checkout, a clean
+    git runs as every git call runs it (sitegen/base/gitrun.py: the root's own checkout, a clean
     environment, nothing of the repository's configuration applied)."""
     if not is_checkout(root):
         return {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sitegen.paths import NodeId, OutPath
+from sitegen.base.paths import NodeId, OutPath
 from sitegen.site.views import LinkItem, ReportCell, ReportView
 
 if TYPE_CHECKING:

@@ -35,7 +35,8 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from sitegen.plural import counted
+from sitegen.base.plural import counted
+from sitegen.base.urlgate import allowed_url
 from sitegen.site.sandbox import MAX_TEMPLATE, BoundedSandbox
 from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, ThemeError, read_theme, theme_error
 from sitegen.site.views import (
@@ -47,7 +48,6 @@ from sitegen.site.views import (
     SiteContext,
     SourceView,
 )
-from sitegen.urlgate import allowed_url
 
 #: Above this many nav items, folders off the current page's path render as a link to their
 #: index instead of their whole subtree, so a large site's pages don't each carry the full
@@ -146,7 +146,7 @@ class TraversableLoader(BaseLoader):
 
 def safe_href(href: str) -> str:
     """The templates' ``href`` filter: ``href`` when the URL gate allows it, else ``#``, so a
-    theme that shows a URL from content cannot write ``javascript:`` (sitegen/urlgate.py)."""
+    theme that shows a URL from content cannot write ``javascript:`` (sitegen/base/urlgate.py)."""
     return href if allowed_url(href, href=True) else "#"
 
 

@@ -10,12 +10,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitegen.addresses import Addresses
-from sitegen.analyse.locales import Locales
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.docs.records import PageRecord
-from sitegen.graph.model import Edge, Graph, NodeKind
-from sitegen.link.rules import first_line_anchor
-from sitegen.paths import (
+from sitegen.analyse.locale_folders import Locales
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import (
     NodeId,
     OutPath,
     content_relative,
@@ -24,6 +21,9 @@ from sitegen.paths import (
     raw_out_path,
     url_path,
 )
+from sitegen.docs.records import PageRecord
+from sitegen.graph.model import Edge, Graph, NodeKind
+from sitegen.link.rules import first_line_anchor
 from sitegen.site.render import Renderer
 from sitegen.site.views import LinkItem, NavItem, SiteContext, site_context_for
 from sitegen.site.vitepress import Routes

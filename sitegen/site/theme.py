@@ -15,9 +15,9 @@ from pathlib import Path
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import is_within
 from sitegen.config import ConfigError
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.paths import is_within
 
 #: Theme files that are templates; every other file of the theme is published as is.
 TEMPLATE_SUFFIXES = (".html", ".xml", ".md")

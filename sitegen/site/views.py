@@ -3,7 +3,7 @@
 Every string here is plain text that the templates escape, except the fields typed ``Markup``
 (already-safe HTML made by sitegen itself). This module never reads files and never renders.
 
-Href rule: every href is percent-encoded (``sitegen.paths.url_path``). ``NavItem.href`` is
+Href rule: every href is percent-encoded (``sitegen.base.paths.url_path``). ``NavItem.href`` is
 relative to the SITE ROOT (``guides/a.html``), because one nav
 tree is shared by every page and the template prefixes ``SiteContext.root_prefix``. Every
 other href (``css_href``, crumbs, backlinks, code refs, symbols, index and report cells) is
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from sitegen.paths import url_path
+from sitegen.base.paths import url_path
 
 
 def _as_markup(obj: object, name: str) -> None:

@@ -1,6 +1,6 @@
 """VitePress's page tree: ``themeConfig.sidebar`` (one tree, or one per path prefix) and
 ``nav`` of its configuration files, which sitegen/generators/vitepress.py read as literals
-(sitegen/literals.py), never run (content/guides/navigation.md#vitepress), resolved here
+(sitegen/base/js_literals.py), never run (content/guides/navigation.md#vitepress), resolved here
 against the pages.
 
 Pure functions of the generator record (its ``VitePressNavSpec``, ``route_root`` and
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
-from sitegen.diagnostics import Diagnostic, Level, cut
+from sitegen.base.diagnostics import Diagnostic, Level, cut
+from sitegen.base.js_literals import SPREAD, NotLiteral
+from sitegen.base.paths import NodeId, content_relative, page_node_id, url_path
 from sitegen.docs.records import PageRecord
 from sitegen.generators import ConfigFile, Generator, VitePressNavSpec
-from sitegen.literals import SPREAD, NotLiteral
-from sitegen.paths import NodeId, content_relative, page_node_id, url_path
 from sitegen.site.views import NavItem
 
 CODE = "vitepress-nav"
@@ -437,7 +437,7 @@ def _not_literal(path: str, what: str, value: NotLiteral) -> Diagnostic:
 
 def _problems(configs: list[ConfigFile], said: list[Diagnostic]) -> list[Diagnostic]:
     """One warning per configuration file for the first literal it could not read (a cap,
-    an escape, a syntax error: sitegen/literals.py), unless the sidebar or nav
+    an escape, a syntax error: sitegen/base/js_literals.py), unless the sidebar or nav
     warnings already named that place."""
     places = {(d.path, d.line, d.col) for d in said}
     out = []

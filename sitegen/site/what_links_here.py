@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from sitegen.graph.model import Edge, annotate
-from sitegen.paths import (
+from sitegen.base.paths import (
     NodeId,
     SitePath,
     is_source_node,
     source_repo_path,
 )
+from sitegen.graph.model import Edge, annotate
 from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
 

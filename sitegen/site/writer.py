@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from sitegen.base.paths import OutPath
 from sitegen.incremental import SiteRecord
 from sitegen.ownership import OUTPUT_MARKER, files_below, real, scratch_folders
-from sitegen.paths import OutPath
 
 #: The thread that creates the files while the build renders the next ones. Creating a file
 #: waits on the kernel (0.1 to 1 ms a file on this machine's disk) with the GIL released,

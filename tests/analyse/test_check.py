@@ -20,8 +20,8 @@ from sitegen.analyse.check import (
     write_baseline,
 )
 from sitegen.analyse.cycles import analyse_code_cycles
+from sitegen.base.diagnostics import Level
 from sitegen.config import DEFAULT_CHECKS, ConfigError
-from sitegen.diagnostics import Level
 from sitegen.graph.dependencies import DepEdge
 from sitegen.link.broken import BrokenLink
 

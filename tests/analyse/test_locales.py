@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from sitegen.analyse.locales import Locale, site_locales
+from sitegen.analyse.locale_folders import Locale, site_locales
 from sitegen.analyse.related import _within_groups
+from sitegen.base.paths import NodeId
 from sitegen.config import load_config
-from sitegen.paths import NodeId
 
 NODES = ["/index.md", "/guide/a.md", "/es/index.md", "/es/guide/a.md", "/fr/guide/b.md"]
 

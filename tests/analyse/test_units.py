@@ -12,13 +12,13 @@ from pathlib import Path
 from sitegen.analyse.check import code_cycle_findings
 from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.analyse.reports import cycles_json, membership, render_cycles_md
+from sitegen.base.languages import language_for_path
 from sitegen.code.extract import extract_source
 from sitegen.code.graph import EdgeKind
 from sitegen.code.link import build_code_graph, dependency_edges
 from sitegen.code.units import deployment_units
 from sitegen.config import Config
 from sitegen.graph.dependencies import DepEdge, Unit
-from sitegen.languages import language_for_path
 
 FIXTURES = Path(__file__).resolve().parents[1] / "code" / "fixtures" / "units"
 

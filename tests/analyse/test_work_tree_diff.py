@@ -1,5 +1,5 @@
 """The work tree's changes, computed without showing git the work tree (issue 27, defect 1):
-files hashed as git hashes blobs (sitegen/gitrun.py ``blob_id``) and diffed with difflib
+files hashed as git hashes blobs (sitegen/base/gitrun.py ``blob_id``) and diffed with difflib
 (sitegen/analyse/githistory.py ``line_hunks``), with the hunks git's own ``diff -U0`` gives."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from sitegen.analyse.githistory import (
     parse_patch,
     work_tree_diff,
 )
-from sitegen.gitrun import blob_id
+from sitegen.base.gitrun import blob_id
 from tests.analyse.stalerepo import commit, git, write
 from tests.safety.linear import bytes_grows_linearly
 

@@ -1,6 +1,6 @@
 """Point 1 of issue 14: the build says which content folder and source roots it used and why;
 both default folders present is an info line; nothing found is a warning naming what was
-looked for (sitegen/defaults.py)."""
+looked for (sitegen/layout.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Counts agree with their nouns and verbs everywhere, through one helper (sitegen/plural.py),
+"""Counts agree with their nouns and verbs everywhere, through one helper (sitegen/base/plural.py),
 and the CLI's summaries read right for one thing: "1 broken link", "1 finding"."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.plural import agrees, counted, plural_of
+from sitegen.base.plural import agrees, counted, plural_of
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,8 @@ Ranges are derived from line numbers (100 bytes a line) so a test states only wh
 
 from __future__ import annotations
 
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.languages import LangId
 from sitegen.code.graph import CodeGraph, EdgeKind
 from sitegen.code.link import build_code_graph
 from sitegen.code.records import (
@@ -20,8 +22,6 @@ from sitegen.code.records import (
     Visibility,
 )
 from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic
-from sitegen.languages import LangId
 
 LANG_OF = {
     ".py": LangId.PYTHON,

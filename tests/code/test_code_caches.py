@@ -17,6 +17,8 @@ import pytest
 
 import sitegen.code.extract
 import sitegen.code.link
+from sitegen.base.languages import LangId
+from sitegen.base.progress import Progress
 from sitegen.code.dataflow import data_flow, flow_pattern
 from sitegen.code.extract import extract_source
 from sitegen.code.grammars import get_language, load_query, query_source
@@ -30,8 +32,6 @@ from sitegen.code.serialize import dump_code_graph_json
 from sitegen.code.shards import ShardCache, dump_shard
 from sitegen.config import load_config
 from sitegen.crawl import crawl
-from sitegen.languages import LangId
-from sitegen.progress import Progress
 
 FIXTURES = Path(__file__).parent / "fixtures" / "projects"
 RUST = "pub fn total(a: u32, b: u32) -> u32 {\n    let s = a + b;\n    s\n}\n"
@@ -302,8 +302,8 @@ def test_a_file_too_deep_to_analyse_is_a_warning_not_a_crash(
 ) -> None:
     """CPython's own test files nest deeper than the recursion limit allows a walk: such a
     file gets an empty record and one warning, and the build goes on."""
+    from sitegen.base.languages import LangId
     from sitegen.code import extract, pipeline
-    from sitegen.languages import LangId
 
     real = extract.extract_source
 

@@ -3,10 +3,10 @@ not one, and MkDocs-autorefs cross-references are kept for the linker."""
 
 from __future__ import annotations
 
+from sitegen.base.diagnostics import Level
+from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
-from sitegen.diagnostics import Level
 from sitegen.docs.markdown import extract_page
-from sitegen.languages import LangId
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import link_all
 

@@ -8,6 +8,7 @@ import re
 import pytest
 from recordkit import build, imp, rec, ref, sym
 
+from sitegen.base.languages import LangId
 from sitegen.code.dgraph import NQuadsError, dgraph_schema, from_nquads, quote, to_nquads, unquote
 from sitegen.code.graph import (
     CodeEdge,
@@ -19,7 +20,6 @@ from sitegen.code.graph import (
     FileNode,
 )
 from sitegen.code.records import MetacallCall, MetacallLoad
-from sitegen.languages import LangId
 
 
 def _graph() -> CodeGraph:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
-from sitegen.languages import LangId
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from recordkit import symbol_rows
 
+from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
 from sitegen.code.records import CodeRecord, Import, Reference
-from sitegen.languages import LangId
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extract"
 

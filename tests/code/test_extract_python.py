@@ -7,6 +7,7 @@ from pathlib import Path
 
 from recordkit import symbol_rows
 
+from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
 from sitegen.code.records import (
     Binding,
@@ -17,7 +18,6 @@ from sitegen.code.records import (
     MetacallLoad,
     Reference,
 )
-from sitegen.languages import LangId
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.py"
 PATH = "pkg/sample.py"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Level
+from sitegen.base.languages import LangId, language_for_path
 from sitegen.code.extract import extract_source
-from sitegen.diagnostics import Level
-from sitegen.languages import LangId, language_for_path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extract"
 SAMPLES = sorted(p.name for p in FIXTURES.iterdir() if p.name.startswith("sample."))

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from recordkit import build, rec, ref, rng, sym
 
+from sitegen.base.languages import LangId
 from sitegen.code import graph as g
 from sitegen.code.graph import (
     CodeEdge,
@@ -24,7 +25,6 @@ from sitegen.code.graph import (
     normalize_edges,
 )
 from sitegen.code.records import MetacallCall, MetacallLoad, SymbolKind
-from sitegen.languages import LangId
 
 # ---------------------------------------------------------------- ladder and tiers
 

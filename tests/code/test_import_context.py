@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.analyse.reports import render_cycles_text, summary_sentence
+from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
 from sitegen.code.graph import (
     DEFERRED_IMPORT,
@@ -34,7 +35,6 @@ from sitegen.code.records import CodeRecord
 from sitegen.config import Config, ConfigError, load_config
 from sitegen.graph.analysis import CycleReport
 from sitegen.graph.dependencies import DepEdge
-from sitegen.languages import LangId
 
 SHOP = {
     "shop/__init__.py": "from shop.models import Order\nfrom shop.billing import Invoice\n",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tree_sitter import Language, Query
 
+from sitegen.base.languages import LangId, language_for_path
 from sitegen.code.grammars import get_language, get_parser, load_query
-from sitegen.languages import LangId, language_for_path
 
 SPEC_EXTENSIONS = {
     "python": [".py", ".pyi"],

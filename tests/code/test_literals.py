@@ -1,4 +1,4 @@
-"""Literal values of a JavaScript/TypeScript module, never run (sitegen/literals.py)."""
+"""Literal values of a JavaScript/TypeScript module, never run (sitegen/base/js_literals.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from sitegen import literals
-from sitegen.languages import LangId
-from sitegen.literals import SPREAD, NotLiteral, Required, read_module
+from sitegen.base import js_literals as literals
+from sitegen.base.js_literals import SPREAD, NotLiteral, Required, read_module
+from sitegen.base.languages import LangId
 
 CONFIG = b"""import { defineConfig } from 'vitepress'
 import { version } from './package.json'

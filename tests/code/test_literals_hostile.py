@@ -1,4 +1,4 @@
-"""Issue 27, point 3: the ``config.ts`` reader (sitegen/literals.py) is bounded by
+"""Issue 27, point 3: the ``config.ts`` reader (sitegen/base/js_literals.py) is bounded by
 construction. Hostile shapes (deep nesting, long runs of its own markers, huge numbers,
 surrogates, every cut of a valid file) give a value or a NotLiteral, never an exception, and
 time linear in the input (tests/safety/linear.py)."""
@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sitegen.base.js_literals import MAX_DEPTH, ModuleLiterals, NotLiteral, read_module
 from sitegen.generators.vitepress import vitepress_generator
-from sitegen.literals import MAX_DEPTH, ModuleLiterals, NotLiteral, read_module
 from sitegen.site.vitepress import Routes, vitepress_nav
 from tests.code.test_literals import CONFIG
 from tests.safety.linear import bytes_grows_linearly

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
+from sitegen.base.languages import LangId
 from sitegen.code import extract
 from sitegen.code.grammars import get_parser, parse_within
-from sitegen.languages import LangId
 
 #: 48 KB of TypeScript that tree-sitter reads in seconds (quadratic: 12 KB took 0.3 s).
 SLOW = b"{/*" * 16_000

@@ -471,11 +471,11 @@ def test_rust_super_inside_an_inline_module_stays_in_the_file():
 
 def test_a_source_root_that_is_a_package_does_not_shadow_the_stdlib() -> None:
     """source = ["pkg"] with pkg/json.py: `import json` in pkg/a.py is the stdlib, as grimp has it."""
+    from sitegen.base.languages import LangId
     from sitegen.code.extract import extract_source
     from sitegen.code.graph import EdgeKind
     from sitegen.code.link import build_code_graph
     from sitegen.config import Config
-    from sitegen.languages import LangId
 
     files = {
         "pkg/__init__.py": b"",

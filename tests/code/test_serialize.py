@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from recordkit import build, imp, rec, ref, sym
 
+from sitegen.base.languages import LangId
 from sitegen.code.graph import (
     CodeEdge,
     CodeGraph,
@@ -24,7 +25,6 @@ from sitegen.code.graph import (
 )
 from sitegen.code.records import MetacallCall, MetacallLoad, Range, Symbol, SymbolKind, Visibility
 from sitegen.code.serialize import CodeGraphJsonError, dump_code_graph_json, load_code_graph_json
-from sitegen.languages import LangId
 
 
 def _core_record():

@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 from recordkit import imp, rec, ref, sym
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId
 from sitegen.code.records import (
     CommentLink,
     MetacallCall,
@@ -27,8 +29,6 @@ from sitegen.code.shards import (
     load_shard,
     read_header,
 )
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.languages import LangId
 
 
 def _record():

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it.common import normalize_url
 
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
 from sitegen.docs.markdown import MARKDOWN, extract_page
 from sitegen.docs.records import LinkKind, PageRecord
 

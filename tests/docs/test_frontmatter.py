@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
 from sitegen.docs.frontmatter import parse_front_matter, relations
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import Relation

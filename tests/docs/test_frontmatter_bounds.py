@@ -1,5 +1,5 @@
 """Front matter as a reader of hostile input (sitegen/docs/frontmatter.py, through the bounded
-YAML reader sitegen/yamldata.py): one diagnostic with a place for whatever it cannot read,
+YAML reader sitegen/base/yamldata.py): one diagnostic with a place for whatever it cannot read,
 and time linear in its size, beside markdown-it's own parse of the same page.
 
 Issue 27, defect 10: each key's line was found by searching the text for it, from the
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
 from sitegen.docs.frontmatter import parse_front_matter
 from sitegen.docs.markdown import extract_page
 from tests.docs.against_markdown_it import within_markdown_it

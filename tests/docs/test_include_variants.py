@@ -314,7 +314,7 @@ def test_serve_watches_every_variant_file_the_line_could_have(tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_the_page_documents_its_file_and_each_variant_read(tmp_path: Path) -> None:
-    """What the page documents (stale pages, sitegen/link/documents.py): the named file and
+    """What the page documents (stale pages, sitegen/link/documented.py): the named file and
     its variant, whole; a candidate name no file answers is left out."""
     from sitegen.analyse.stale import documents_of_build
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import re
 
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import RepoPath
+from sitegen.base.progress import Progress
 from sitegen.crawl import SourceFile
-from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import PageRecord
 from sitegen.generators import Dialect, SlugStyle
-from sitegen.paths import RepoPath
-from sitegen.progress import Progress
 
 MDX = Dialect.MDX
 

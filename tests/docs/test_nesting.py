@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.nesting import MAX_NESTING
 from tests.e2e.conftest import run_cli, write_project

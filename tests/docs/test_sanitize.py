@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.urlgate import allowed_url
 from sitegen.docs import sanitize as sanitize_module
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml, theme_classes
-from sitegen.urlgate import allowed_url
 from tests.e2e.conftest import run_cli, write_project
 
 FORBIDDEN_TAGS = {

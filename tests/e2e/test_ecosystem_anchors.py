@@ -9,9 +9,9 @@ import re
 import shutil
 from pathlib import Path
 
+from sitegen.base.diagnostics import Diagnostic
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.diagnostics import Diagnostic
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
 from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK
 from sitegen.result import BuildOptions, BuildResult

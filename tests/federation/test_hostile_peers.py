@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
 from sitegen.federation import ingest as ingest_module
 from sitegen.federation.ingest import MAX_PROBLEMS, ingest, site_prefix
 from sitegen.federation.model import PeerCopy, PeerEdge

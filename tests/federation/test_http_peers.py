@@ -14,10 +14,10 @@ from typing import ClassVar
 
 import pytest
 
+from sitegen.base.diagnostics import Level
 from sitegen.build import BuildResult
 from sitegen.cache import prepare_cache
 from sitegen.config import load_config
-from sitegen.diagnostics import Level
 from sitegen.federation.fetch import FetchPolicy, Validators, fetch_url
 from sitegen.federation.model import PeerState
 from sitegen.federation.step import read_peers

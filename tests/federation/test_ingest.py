@@ -4,9 +4,9 @@ counted), typed relations kept, bad rows reported at their line."""
 
 from __future__ import annotations
 
+from sitegen.base.urlgate import is_private_url
 from sitegen.federation.ingest import graph_title, ingest, site_prefix
 from sitegen.federation.model import PeerEdge
-from sitegen.urlgate import is_private_url
 from tests.federation.helpers import PEER_A, SITE, legacy_graph, wide_graph
 
 
@@ -68,7 +68,7 @@ def test_a_host_that_only_starts_like_this_site_is_not_this_site() -> None:
 
 
 def test_loopback_private_and_link_local_hosts_are_private() -> None:
-    # The ingest filter is the URL gate's (sitegen/urlgate.py), the one the link step uses.
+    # The ingest filter is the URL gate's (sitegen/base/urlgate.py), the one the link step uses.
     private = ["http://localhost/x", "http://a.localhost/", "http://127.0.0.2/", "http://[::1]/"]
     private += ["http://10.0.0.1/", "http://172.16.3.4/", "http://192.168.0.1/"]
     private += ["http://169.254.1.1/", "http://0.0.0.0/", "http://[fe80::1]/"]

@@ -8,9 +8,9 @@ import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from sitegen.base.diagnostics import Level
 from sitegen.cache import prepare_cache
 from sitegen.config import Config, load_config
-from sitegen.diagnostics import Level
 from sitegen.federation.model import PeerState
 from sitegen.federation.step import read_peers
 from sitegen.federation.store import PEERS_FOLDER

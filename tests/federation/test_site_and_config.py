@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Level
 from sitegen.config import ConfigError, PeerOption, load_config
-from sitegen.diagnostics import Level
 from sitegen.federation.fetch import FetchPolicy, Validators, read_file
 from tests.cli.conftest import sitegen
 from tests.federation.helpers import PEER_A, build_site, wide_graph, write_site

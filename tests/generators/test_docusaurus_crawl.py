@@ -10,7 +10,7 @@ import pytest
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl
-from sitegen.defaults import slugs_reason
+from sitegen.layout import slugs_reason
 from sitegen.ownership import files_below
 from sitegen.result import BuildOptions
 

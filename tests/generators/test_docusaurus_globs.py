@@ -1,4 +1,4 @@
-"""Docusaurus's include/exclude globs as globby reads them (sitegen/paths.py glob_matches)."""
+"""Docusaurus's include/exclude globs as globby reads them (sitegen/base/paths.py glob_matches)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from sitegen.base.paths import MAX_GLOB_EXPANSIONS, glob_matches
 from sitegen.generators.docusaurus import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
-from sitegen.paths import MAX_GLOB_EXPANSIONS, glob_matches
 
 REDUX = ("{api,faq,introduction}/**/*.{md,mdx}", "./FAQ.md")
 

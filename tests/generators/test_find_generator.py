@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Diagnostic
 from sitegen.config import Config, ConfigError, load_config
 from sitegen.crawl import Crawl
-from sitegen.defaults import layout_diagnostics, layout_line
-from sitegen.diagnostics import Diagnostic
 from sitegen.generators import SlugStyle, find_generator, mkdocs_generator
+from sitegen.layout import layout_diagnostics, layout_line
 from tests.cli.conftest import sitegen, write
 
 

@@ -1,5 +1,5 @@
 """``mkdocs.yml`` as a reader of hostile input (sitegen/generators/mkdocs.py, read through
-sitegen/yamldata.py; its nav by sitegen/site/navigation.py): a file too large, too deep or
+sitegen/base/yamldata.py; its nav by sitegen/site/navigation.py): a file too large, too deep or
 full of aliases is one warning with a place, the build goes on with MkDocs' defaults, and
 nothing over the size limit is parsed (issue 27, defect 17: 500 levels were an internal error, and a 4 MB file was parsed
 for 79 s while the build said it was skipped)."""
@@ -12,10 +12,10 @@ import pytest
 import yaml
 from hypothesis import given, settings
 
-from sitegen.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.yamldata import MAX_CHARACTERS
 from sitegen.generators import find_generator, mkdocs_generator, mkdocs_nav_spec
 from sitegen.site.navigation import mkdocs_nav
-from sitegen.yamldata import MAX_CHARACTERS
 from tests.safety.linear import grows_linearly
 from tests.safety.yaml_shapes import GROWING, REFUSED, yaml_texts
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl
-from sitegen.defaults import UnreadFiles, layout_line
+from sitegen.layout import UnreadFiles, layout_line
 from sitegen.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
+from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import Heading
 from sitegen.graph.store.anchors import Anchor, AnchorAlias, PageAnchors
@@ -16,7 +17,6 @@ from sitegen.link.anchor_aliases import (
     kept_anchors,
     lasting_anchors,
 )
-from sitegen.paths import NodeId
 
 
 def headings(*texts: str) -> list[Heading]:

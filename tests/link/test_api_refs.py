@@ -11,18 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.api.model import ApiKind, ApiModel, ApiObject, Docstring, Expression, TypeRef
+from sitegen.base.languages import LangId
+from sitegen.base.paths import NodeId, RepoPath
+from sitegen.base.progress import Progress
 from sitegen.code.extract import extract_source
 from sitegen.code.records import CodeRecord
 from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.records import LinkKind, PageRecord
 from sitegen.graph.model import NodeKind
-from sitegen.languages import LangId
 from sitegen.link.api_entries import api_entries, symbol_node
 from sitegen.link.rules import Outcome, Rule, SiteIndex
 from sitegen.link.step import Linked, link_all, trace_link
-from sitegen.paths import NodeId, RepoPath
-from sitegen.progress import Progress
 
 SOURCES = {
     "src/shop/__init__.py": "from shop.parts import Gadget\n",
@@ -311,7 +311,7 @@ def test_a_site_without_blocks_has_no_entry_step() -> None:
 
 
 def test_what_a_page_documents_follows_its_entries_to_the_objects_lines() -> None:
-    from sitegen.link.documents import DocRef, documented
+    from sitegen.link.documented import DocRef, documented
 
     pages = {
         "content/api/gadget.md": GADGET_PAGE,

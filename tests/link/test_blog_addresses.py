@@ -1,4 +1,4 @@
-"""Where Docusaurus publishes a blog post (sitegen/link/blog.py, sitegen/link/addresses.py):
+"""Where Docusaurus publishes a blog post (sitegen/link/blog.py, sitegen/link/page_addresses.py):
 ``routeBasePath`` + the front matter's ``slug``, else the post's path with the date of its
 name made folders; its date from front matter ``date``, else its name; drafts left out."""
 
@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from sitegen.addresses import Addresses
+from sitegen.base.paths import NodeId
 from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect, Generator, SlugStyle
 from sitegen.generators.docusaurus import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
 from sitegen.generators.record import Blog
-from sitegen.link.addresses import page_addresses
 from sitegen.link.blog import is_unlisted, post_route
-from sitegen.paths import NodeId
+from sitegen.link.page_addresses import page_addresses
 
 
 @pytest.mark.parametrize(

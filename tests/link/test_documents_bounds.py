@@ -10,7 +10,7 @@ import pytest
 
 from sitegen.docs.records import PageRecord
 from sitegen.docs.snippets import MAX_INCLUDES
-from sitegen.link.documents import DocRef, documented
+from sitegen.link.documented import DocRef, documented
 from tests.safety.linear import bytes_grows_linearly
 
 PAGE = "content/page.md"

@@ -1,4 +1,4 @@
-"""Where Docusaurus publishes a doc (sitegen/link/docusaurus.py, sitegen/link/addresses.py):
+"""Where Docusaurus publishes a doc (sitegen/link/docusaurus.py, sitegen/link/page_addresses.py):
 ``routeBasePath`` + the slug from front matter ``slug`` or ``id``, the folders without their
 number prefixes, a folder's index, directory URLs; what Docusaurus would refuse is reported
 (content/guides/urls.md#docusaurus-addresses-and-links)."""
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from sitegen.addresses import Addresses, UrlStyle
+from sitegen.base.paths import NodeId
 from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect, Generator, SlugStyle
-from sitegen.link.addresses import page_addresses, url_style, url_style_reason
 from sitegen.link.docusaurus import doc_route
-from sitegen.paths import NodeId
+from sitegen.link.page_addresses import page_addresses, url_style, url_style_reason
 
 
 def _generator(route_base: str = "docs", doc_routes: bool = True) -> Generator:

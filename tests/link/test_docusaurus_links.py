@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sitegen.addresses import Addresses, UrlStyle
+from sitegen.base.paths import NodeId, OutPath
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.docs.markdown import extract_page
@@ -17,7 +18,6 @@ from sitegen.link.docusaurus import DocsLinks
 from sitegen.link.explain import explanation, explanation_text
 from sitegen.link.rules import Outcome, Rule, SiteIndex, Trace, resolve
 from sitegen.link.step import crawl_index, link_all, trace_link
-from sitegen.paths import NodeId, OutPath
 
 PAGES = {
     "docs/faq/General.md",

@@ -1,5 +1,5 @@
 """Jekyll's ``_config.yml`` as a reader of hostile input (sitegen/link/jekyll.py, through
-sitegen/yamldata.py): a file too large, too deep or full of aliases is one warning with a
+sitegen/base/yamldata.py): a file too large, too deep or full of aliases is one warning with a
 place, and the site keeps Jekyll's defaults (issue 27, defect 17: 500 levels were an
 internal error). Where a permalink is written comes from the parser: the file is not
 searched from its start once per pattern."""
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 from sitegen.addresses import UrlStyle
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
 from sitegen.generators.jekyll import jekyll_generator
 from sitegen.link.jekyll import BAD_CONFIG, JekyllSite, read_jekyll
 from tests.safety.linear import grows_linearly

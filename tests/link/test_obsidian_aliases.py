@@ -8,7 +8,7 @@ from pathlib import Path
 from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect, Generator, SlugStyle
-from sitegen.link.addresses import page_addresses
+from sitegen.link.page_addresses import page_addresses
 from sitegen.link.rules import Outcome, SiteIndex
 from sitegen.link.step import Linked, link_all
 from sitegen.link.vault import VaultFiles

@@ -1,4 +1,4 @@
-"""Addresses as the link step decides them (sitegen/link/addresses.py, content/guides/urls.md):
+"""Addresses as the link step decides them (sitegen/link/page_addresses.py, content/guides/urls.md):
 the URL style an mkdocs.yml chooses, the front matter's url/permalink/slug, redirects from
 aliases, redirect_from and redirect_maps, clashes, and links written to any of them."""
 
@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from sitegen.addresses import Addresses, UrlStyle
+from sitegen.base.diagnostics import Level
 from sitegen.config import Config
-from sitegen.diagnostics import Level
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import mkdocs_generator
-from sitegen.link.addresses import page_addresses, url_style
+from sitegen.link.page_addresses import page_addresses, url_style
 from sitegen.link.rules import Outcome, SiteIndex
 from sitegen.link.step import Linked, link_all
 

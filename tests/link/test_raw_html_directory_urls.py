@@ -15,7 +15,7 @@ from sitegen.addresses import UrlStyle
 from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import mkdocs_generator
-from sitegen.link.addresses import page_addresses
+from sitegen.link.page_addresses import page_addresses
 from sitegen.link.rules import Outcome, Resolved, Rule, SiteIndex
 from sitegen.link.step import link_all, trace_link
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from sitegen.base.paths import NodeId
+from sitegen.base.urlgate import is_loopback, is_private_url
 from sitegen.docs.records import Heading, PageRecord
 from sitegen.link.rules import (
     AnchorIndex,
@@ -12,8 +14,6 @@ from sitegen.link.rules import (
     normalize_url,
     resolve,
 )
-from sitegen.paths import NodeId
-from sitegen.urlgate import is_loopback, is_private_url
 
 
 @pytest.fixture

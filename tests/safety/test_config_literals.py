@@ -1,5 +1,5 @@
 """Issue 27, defects 3 and 14: a hostile VitePress ``config.ts`` is one warning, and the build
-goes on (sitegen/literals.py reads it as literals, never runs it)."""
+goes on (sitegen/base/js_literals.py reads it as literals, never runs it)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """git runs nothing of the repository's (issue 27, defects 1, 2, 23 and part of 25): a
 repository's ``.git/config`` filters, diff drivers, fsmonitor, pager and gpg program, the
 caller's ``GIT_*`` variables and a parent repository are never used by ``sitegen build``,
-``impact`` or ``check --changed-since``; every git call goes through sitegen/gitrun.py.
+``impact`` or ``check --changed-since``; every git call goes through sitegen/base/gitrun.py.
 
 Each trap is first sprung with git itself (``armed``), so a test that finds no marker
 proves sitegen kept out of it, not that the trap was broken."""

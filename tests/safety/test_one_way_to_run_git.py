@@ -1,11 +1,11 @@
-"""One way to run git (issue 27, Deliver 2): sitegen/gitrun.py is the only module of sitegen
+"""One way to run git (issue 27, Deliver 2): sitegen/base/gitrun.py is the only module of sitegen
 that starts a program. Read from the source (the syntax tree), so a new module that imports
 ``subprocess`` or names ``git`` as a command fails here before it ships.
 
 What counts as starting a program: importing ``subprocess``, ``pty``, ``webbrowser`` (it
 starts a browser) or ``asyncio``'s subprocess functions, calling ``os.system``,
 ``os.popen``, ``os.exec*``, ``os.spawn*`` or ``os.posix_spawn*``, and a list or tuple whose
-first item is the string ``"git"``. ``multiprocessing`` (sitegen/parallel.py forks Python
+first item is the string ``"git"``. ``multiprocessing`` (sitegen/base/parallel.py forks Python
 workers that run sitegen's own functions) starts no program and is allowed."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_only_the_wrapper_starts_a_program() -> None:
         if path != WRAPPER
         and (starts := program_starts(ast.parse(path.read_text(encoding="utf-8"))))
     }
-    assert offenders == {}, "only sitegen/gitrun.py may start a program (git)"
+    assert offenders == {}, "only sitegen/base/gitrun.py may start a program (git)"
 
 
 def test_the_wrapper_is_seen_starting_git() -> None:

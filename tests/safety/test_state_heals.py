@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Diagnostic
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
-from sitegen.diagnostics import Diagnostic
 from sitegen.graph.snapshot import SNAPSHOT_FILE, load_snapshot
 from sitegen.incremental import finished_fingerprint
 from sitegen.state import STATE_CODES

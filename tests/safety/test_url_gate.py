@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from sitegen.addresses import HTML_ADDRESSES
+from sitegen.base.paths import OutPath
+from sitegen.base.urlgate import allowed_url, url_scheme
 from sitegen.docs.markdown import extract_page
 from sitegen.graph.model import Graph
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import link_all
-from sitegen.paths import OutPath
 from sitegen.site.outputs import pages as pages_module
 from sitegen.site.outputs.pages import substitute_links
 from sitegen.site.render import safe_href
-from sitegen.urlgate import allowed_url, url_scheme
 from tests.docs.test_sanitize import ATTACKS, URL_ATTRIBUTES, Published, unsafe_parts
 from tests.e2e.conftest import run_cli, write_project
 

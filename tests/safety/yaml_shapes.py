@@ -1,5 +1,5 @@
 """Hostile YAML for the tests of every YAML reader (front matter, mkdocs.yml, _config.yml):
-one place for the shapes, so each reader is fed the same ones (sitegen/yamldata.py).
+one place for the shapes, so each reader is fed the same ones (sitegen/base/yamldata.py).
 
 ``GROWING`` shapes are about ``n`` characters, for the time tests of tests/safety/linear.py;
 ``REFUSED`` texts break one bound each and must give one diagnostic; ``yaml_texts`` is a

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge
 from sitegen.graph.relations import relation_heading
-from sitegen.paths import NodeId
 from sitegen.site.backlinks import backlink_groups, format_backlinks_text
 
 

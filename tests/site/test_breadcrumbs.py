@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
+from sitegen.base.paths import NodeId, html_out_path
 from sitegen.docs.markdown import extract_page
-from sitegen.paths import NodeId, html_out_path
 from sitegen.site.navigation import breadcrumbs, build_nav
 from sitegen.site.render import Renderer
 from sitegen.site.views import Crumb

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.addresses import UrlStyle, style_out_path
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import NodeId, html_out_path
 from sitegen.config import load_config
-from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.generators.docusaurus import DocusaurusSidebars
 from sitegen.generators.record import Generator, SlugStyle
-from sitegen.paths import NodeId, html_out_path
 from sitegen.site.docusaurus import MAX_ITEMS, MAX_UNKNOWN, docusaurus_nav
 from sitegen.site.navigation import project_nav
 from sitegen.site.views import NavItem

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge, Node, NodeKind
-from sitegen.paths import NodeId
 from sitegen.site.graphview import (
     PALETTE,
     GraphDrawing,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from sitegen.addresses import HTML_ADDRESSES
+from sitegen.base.paths import NodeId, OutPath
 from sitegen.docs.markdown import extract_page
-from sitegen.paths import NodeId, OutPath
 from sitegen.site.home import home_view
 from sitegen.site.render import Renderer
 from sitegen.site.views import PageView, site_context_for

@@ -3,11 +3,11 @@ matter, mkdocs.yml's nav; titles from front matter, then the first heading, then
 
 from __future__ import annotations
 
-from sitegen.diagnostics import Diagnostic
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.generators import mkdocs_nav_spec
-from sitegen.paths import NodeId
 from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.views import NavItem
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import NodeId
 from sitegen.config import load_config
-from sitegen.diagnostics import Diagnostic
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.generators import find_generator
-from sitegen.paths import NodeId
 from sitegen.site.navigation import project_nav
 from sitegen.site.views import NavItem
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.paths import OutPath
+from sitegen.base.progress import Progress
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.incremental import SiteRecord
 from sitegen.ownership import OUTPUT_MARKER, files_below
-from sitegen.paths import OutPath
-from sitegen.progress import Progress
 from sitegen.result import BuildOptions
 from sitegen.site import emit
 from sitegen.site.emitter import EmitRun, OneFile

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
+from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.generators import mkdocs_nav_spec
-from sitegen.paths import NodeId
 from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.render import NAV_FULL_LIMIT, Renderer
 from sitegen.site.views import NavItem, site_context_for

@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
+from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
-from sitegen.paths import NodeId
 from sitegen.site.search import search_data
 from sitegen.site.search_shards import INDEX_FILE, search_index_files
 

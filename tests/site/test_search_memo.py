@@ -18,10 +18,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
-from sitegen.paths import NodeId
 from sitegen.site import search, search_shards
 from sitegen.site.search import plain_text, search_data
 from sitegen.site.search_shards import (

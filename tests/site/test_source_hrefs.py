@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from sitegen.addresses import HTML_ADDRESSES
+from sitegen.base.paths import NodeId, OutPath
 from sitegen.graph.model import NodeKind
 from sitegen.link.rules import first_line_anchor
-from sitegen.paths import NodeId, OutPath
 from sitegen.site.state import href_for_node
 
 SOURCE = NodeId("/code/pkg/mod.py")

@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.diagnostics import Diagnostic
+from sitegen.base.diagnostics import Diagnostic
+from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
 from sitegen.generators.vitepress import vitepress_generator
-from sitegen.paths import NodeId
 from sitegen.site.views import NavItem
 from sitegen.site.vitepress import Routes, VitePressNav, vitepress_nav
 from tests.safety.linear import grows_linearly

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.parallel import run_forked
+from sitegen.base.paths import OutPath
 from sitegen.ownership import OUTPUT_MARKER, files_below
-from sitegen.parallel import run_forked
-from sitegen.paths import OutPath
 from sitegen.site import writer as writer_module
 from sitegen.site.writer import SiteWriter
 

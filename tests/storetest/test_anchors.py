@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.diagnostics import Level
+from sitegen.base.diagnostics import Level
+from sitegen.base.paths import NodeId
 from sitegen.graph.store import load_anchor_book, open_store
 from sitegen.graph.store.anchors import (
     Anchor,
@@ -21,7 +22,6 @@ from sitegen.graph.store.anchors import (
 )
 from sitegen.graph.store.base import GraphStore, StoreError
 from sitegen.graph.store.json import ANCHORS_FILE
-from sitegen.paths import NodeId
 
 BOOK: AnchorBook = {
     NodeId("/guide.md"): PageAnchors(

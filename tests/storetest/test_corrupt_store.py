@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
 from sitegen.graph.model import Graph
 from sitegen.graph.store import load_anchor_book, load_store, open_store
 from sitegen.graph.store.json import ANCHORS_FILE

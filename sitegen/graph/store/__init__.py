@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from sitegen.base.diagnostics import Diagnostic
 from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic
 from sitegen.graph.model import Graph
 from sitegen.graph.store.anchors import AnchorBook
 from sitegen.graph.store.base import GraphStore, StoreError

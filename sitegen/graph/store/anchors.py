@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sitegen.diagnostics import cut
+from sitegen.base.diagnostics import cut
+from sitegen.base.paths import NodeId
 from sitegen.graph.store.base import StoreError
-from sitegen.paths import NodeId
 from sitegen.state import Unreadable, parse_json
 
 #: The version of ``anchors.json``; another version is not read.

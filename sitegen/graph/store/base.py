@@ -19,8 +19,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge, Graph, Node, NodeKind
-from sitegen.paths import NodeId
 
 if TYPE_CHECKING:
     from sitegen.graph.store.anchors import AnchorBook

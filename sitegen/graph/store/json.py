@@ -1,7 +1,7 @@
 """The default store backend: ``.sitegen/graph.json``, graph.json v1 with occurrences.
 
 Touches only its one file (and a temp file beside it while writing); a write is atomic
-(``sitegen.fsutil.write_atomically``), so a reader or a killed build never sees half a
+(``sitegen.base.fsutil.write_atomically``), so a reader or a killed build never sees half a
 store. It never decides merge rules: ``merge_graphs`` does.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitegen.fsutil import write_atomically
+from sitegen.base.fsutil import write_atomically
 from sitegen.graph.graphjson import GraphJsonError, graph_json_pieces, load_graph_json
 from sitegen.graph.model import Graph
 from sitegen.graph.store.anchors import AnchorBook, dump_anchors, load_anchors

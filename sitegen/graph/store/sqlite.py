@@ -17,14 +17,14 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from sitegen.diagnostics import cut
+from sitegen.base.diagnostics import cut
+from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.anchors import AnchorBook, PageAnchors, page_anchors
 from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
 from sitegen.graph.store.json import ANCHORS_FILE as JSON_ANCHORS_FILE
 from sitegen.graph.store.json import FILE_NAME as JSON_FILE_NAME
 from sitegen.graph.store.json import read_json_anchors, read_json_store
-from sitegen.paths import NodeId
 from sitegen.state import MAX_STATE_BYTES
 
 FILE_NAME = "graph.sqlite"

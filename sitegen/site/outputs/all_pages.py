@@ -6,8 +6,8 @@ Counts links from the finished graph; never changes it.
 
 from __future__ import annotations
 
-from sitegen.paths import FRONT_PAGE, OutPath, raw_out_path
-from sitegen.plural import counted
+from sitegen.base.paths import FRONT_PAGE, OutPath, raw_out_path
+from sitegen.base.plural import counted
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.navigation import folder_title
 from sitegen.site.state import SiteState

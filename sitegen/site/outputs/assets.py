@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sitegen.paths import OutPath, SitePath, repo_path_within
+from sitegen.base.paths import OutPath, SitePath, repo_path_within
 from sitegen.site.emitter import EmitRun, Emitter
 
 

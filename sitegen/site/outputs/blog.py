@@ -15,10 +15,10 @@ from dataclasses import replace
 
 from markupsafe import Markup
 
+from sitegen.base.paths import NodeId, OutPath, href_between, raw_out_path
+from sitegen.base.plural import counted
 from sitegen.generators import SlugStyle
 from sitegen.link.rules import Outcome, Resolved
-from sitegen.paths import NodeId, OutPath, href_between, raw_out_path
-from sitegen.plural import counted
 from sitegen.site.blog import BlogSite, Listing, Post, post_header, post_summary
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.outputs.pages import page_view, substitute_links

@@ -6,7 +6,7 @@ Lists what the link step found; never resolves a link itself.
 
 from __future__ import annotations
 
-from sitegen.paths import NodeId, OutPath
+from sitegen.base.paths import NodeId, OutPath
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState
 from sitegen.site.views import ReportCell, ReportView

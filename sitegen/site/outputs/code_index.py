@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from sitegen.paths import OutPath, href_between
-from sitegen.plural import counted
+from sitegen.base.paths import OutPath, href_between
+from sitegen.base.plural import counted
 from sitegen.site.code_pages import source_out
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState

@@ -6,7 +6,7 @@ Shows sitegen.analyse.reports' findings; never looks for cycles itself.
 
 from __future__ import annotations
 
-from sitegen.paths import NodeId, OutPath, href_between
+from sitegen.base.paths import NodeId, OutPath, href_between
 from sitegen.site.code_pages import source_out
 from sitegen.site.cycles_view import CYCLES_PAGE, cycles_view
 from sitegen.site.emitter import EmitRun, OneFile

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from urllib.parse import urljoin
 
 from sitegen.addresses import public_url
+from sitegen.base.paths import OutPath
 from sitegen.generators import SlugStyle
 from sitegen.generators.record import Feed
-from sitegen.paths import OutPath
 from sitegen.site.blog import BlogSite, Post, post_summary
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.state import SiteState

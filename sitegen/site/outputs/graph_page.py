@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitegen.graph.analysis import Figures
-from sitegen.graph.model import Graph, NodeKind
-from sitegen.paths import (
+from sitegen.base.paths import (
     NodeId,
     OutPath,
 )
+from sitegen.graph.analysis import Figures
+from sitegen.graph.model import Graph, NodeKind
 from sitegen.site.emitter import EmitRun, OneFile
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ Shows the graph core's findings (sitegen.site.related_view); never scores a pair
 
 from __future__ import annotations
 
-from sitegen.paths import OutPath
+from sitegen.base.paths import OutPath
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.related_view import missing_links_view
 

@@ -6,7 +6,7 @@ Rendered from the nav and the config alone; never lists a page the nav does not.
 
 from __future__ import annotations
 
-from sitegen.paths import OutPath
+from sitegen.base.paths import OutPath
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.views import LinkItem
 

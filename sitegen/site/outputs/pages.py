@@ -12,12 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from sitegen.addresses import Addresses
-from sitegen.docs.records import PageRecord
-from sitegen.graph.model import Graph, annotate
-from sitegen.incremental import digest
-from sitegen.link.rules import Outcome, Resolved
-from sitegen.parallel import run_forked
-from sitegen.paths import (
+from sitegen.base.parallel import run_forked
+from sitegen.base.paths import (
     NodeId,
     OutPath,
     href_between,
@@ -25,6 +21,11 @@ from sitegen.paths import (
     raw_out_path,
     source_repo_path,
 )
+from sitegen.base.urlgate import allowed_url
+from sitegen.docs.records import PageRecord
+from sitegen.graph.model import Graph, annotate
+from sitegen.incremental import digest
+from sitegen.link.rules import Outcome, Resolved
 from sitegen.site.anchor_marks import with_old_anchors
 from sitegen.site.api_backlinks import page_entry_backlinks, with_entry_backlinks
 from sitegen.site.backlinks import backlink_groups, peer_groups
@@ -40,7 +41,6 @@ from sitegen.site.related_view import related_items, related_key
 from sitegen.site.state import SiteState, edge_source_href, href_for_node
 from sitegen.site.views import CodeRef, Crumb, HomeView, PageView, TocEntry
 from sitegen.site.writer import SiteWriter
-from sitegen.urlgate import allowed_url
 
 #: Headings deeper than this are left out of the table of contents.
 TOC_MAX_LEVEL = 4
@@ -299,7 +299,7 @@ def substitute_links(
 ) -> str:
     """The page's HTML with every link placeholder replaced by its published URL.
 
-    Every URL passes the one gate (sitegen/urlgate.py) here, whatever syntax made the link:
+    Every URL passes the one gate (sitegen/base/urlgate.py) here, whatever syntax made the link:
     one the gate refuses loses its ``href``/``src`` and stays text. A broken link keeps its
     URL and gets the ``broken-link`` class beside the classes its syntax gave it."""
     mark = rec.link_mark

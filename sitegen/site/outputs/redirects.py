@@ -2,7 +2,7 @@
 mkdocs.yml maps (``redirect_maps``), a small page with a meta refresh, a canonical link and a
 visible link to the page (content/guides/urls.md#redirects).
 
-Writes what sitegen/link/addresses.py placed; never decides an address. Nothing of the old
+Writes what sitegen/link/page_addresses.py placed; never decides an address. Nothing of the old
 address is written into the page: only the target's href, title and address.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sitegen.addresses import Redirect, public_url
+from sitegen.base.paths import NodeId, OutPath, url_path
 from sitegen.incremental import digest
-from sitegen.paths import NodeId, OutPath, url_path
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.state import SiteState
 

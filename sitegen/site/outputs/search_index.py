@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sitegen.paths import OutPath
+from sitegen.base.paths import OutPath
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.search import search_data
 from sitegen.site.search_shards import search_index_files

@@ -13,8 +13,8 @@ import html as htmlmod
 from collections.abc import Iterable
 
 from sitegen.addresses import UrlStyle, public_url
-from sitegen.defaults import no_sitemap
-from sitegen.paths import OutPath
+from sitegen.base.paths import OutPath
+from sitegen.layout import no_sitemap
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.outputs.not_found import NOT_FOUND
 from sitegen.site.state import SiteState

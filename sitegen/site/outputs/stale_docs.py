@@ -8,9 +8,9 @@ Shows the stale-pages pass's findings (sitegen/analyse/stale.py); never asks git
 from __future__ import annotations
 
 from sitegen.analyse.stale import NOTICE, commits_summary, short_subject
+from sitegen.base.paths import OutPath, RepoPath, href_between, source_node_id
 from sitegen.graph.model import NodeKind
-from sitegen.link.documents import DocRef, StalePage, StaleReport
-from sitegen.paths import OutPath, RepoPath, href_between, source_node_id
+from sitegen.link.documented import DocRef, StalePage, StaleReport
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState, href_for_node
 from sitegen.site.views import ReportCell, ReportTable, ReportView, StaleItem, StaleNotice

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sitegen.paths import NodeId, OutPath, href_between
-from sitegen.plural import counted
+from sitegen.base.paths import NodeId, OutPath, href_between
+from sitegen.base.plural import counted
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.pagemeta import TAGS_FOLDER, page_tags, tag_out
 from sitegen.site.state import SiteState

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sitegen.paths import OutPath
+from sitegen.base.paths import OutPath
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 
 

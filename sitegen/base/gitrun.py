@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
 
-from sitegen.diagnostics import cut
+from sitegen.base.diagnostics import cut
 
 #: Seconds one git command may take (a history of 100,000 commits reads in a few).
 GIT_TIMEOUT = 120.0

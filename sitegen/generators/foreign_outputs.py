@@ -13,8 +13,8 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
+from sitegen.base.paths import normalize_repo_path, repo_path_within
 from sitegen.generators import OUTPUT_NAMERS, Holds, ReadText
-from sitegen.paths import normalize_repo_path, repo_path_within
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,9 @@ from typing import Any
 
 from tree_sitter import Node, Parser, Tree
 
-from sitegen.diagnostics import cut
-from sitegen.grammars import get_language, parse_within
-from sitegen.languages import LangId
+from sitegen.base.diagnostics import cut
+from sitegen.base.grammars import get_language, parse_within
+from sitegen.base.languages import LangId
 
 #: A configuration file of this many bytes or more is not read (the generator keeps the first
 #: 1,000,000 characters of a script, so a cut file is caught here too).

@@ -16,19 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.addresses import Addresses, Redirect, UrlStyle, address_out, style_out_path
-from sitegen.config import Config
-from sitegen.diagnostics import Diagnostic, Level
-from sitegen.docs.records import PageRecord
-from sitegen.generators import (
-    MKDOCS_FILE,
-    Dialect,
-    Generator,
-)
-from sitegen.generators.record import Blog
-from sitegen.link.blog import blog_post_route, site_blog
-from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
-from sitegen.link.jekyll import JekyllSite, read_jekyll
-from sitegen.paths import (
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.paths import (
     NodeId,
     OutPath,
     content_relative,
@@ -39,7 +28,18 @@ from sitegen.paths import (
     page_node_of,
     repo_path_within,
 )
-from sitegen.urlgate import url_scheme
+from sitegen.base.urlgate import url_scheme
+from sitegen.config import Config
+from sitegen.docs.records import PageRecord
+from sitegen.generators import (
+    MKDOCS_FILE,
+    Dialect,
+    Generator,
+)
+from sitegen.generators.record import Blog
+from sitegen.link.blog import blog_post_route, site_blog
+from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
+from sitegen.link.jekyll import JekyllSite, read_jekyll
 
 #: Front-matter keys that give a page's whole address from the site root, in the order they
 #: win: Hugo's ``url``, Jekyll's ``permalink``; then Hugo's ``slug``, its last segment only.

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from sitegen.diagnostics import cut
+from sitegen.base.diagnostics import cut
 
 #: Characters of YAML read at most; a longer text is refused before it is parsed.
 MAX_CHARACTERS = 1_000_000

@@ -2,7 +2,7 @@
 
 Grammars come from tree-sitter packages (content/reference/code-graph.md), never from the
 network. A bottom layer, so that the code step (sitegen/code/) and the readers of other
-tools' configuration scripts (sitegen/literals.py, sitegen/generators/) share one loader.
+tools' configuration scripts (sitegen/base/js_literals.py, sitegen/generators/) share one loader.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import cache
 
 from tree_sitter import Language, Parser, Tree
 
-from sitegen.languages import LangId
+from sitegen.base.languages import LangId
 
 #: Grammar provider: (module, function returning the language pointer). Swap a row (or the
 #: whole table) to load grammars from another provider; nothing else calls these modules.

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from sitegen.api.blocks import find_blocks
 from sitegen.api.model import ApiObject
+from sitegen.base.paths import NodeId, is_source_node, source_repo_path
 from sitegen.code.records import CodeRecord, Symbol, Visibility
 from sitegen.docs.includes import include_places
 from sitegen.docs.records import Link, LinkKind, PageRecord
@@ -24,7 +25,6 @@ from sitegen.generators import Dialect
 from sitegen.graph.model import Edge
 from sitegen.link.api_entries import ApiEntries, qualified_name
 from sitegen.link.rules import Outcome, Resolved
-from sitegen.paths import NodeId, is_source_node, source_repo_path
 
 #: How a page points at what it documents.
 LINK, LINE_LINK, RANGE_LINK = "link", "line link", "range link"

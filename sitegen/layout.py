@@ -10,12 +10,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId, language_for_path
+from sitegen.base.paths import page_node_of, repo_path_within
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.diagnostics import Diagnostic, Level
 from sitegen.docs.records import PageRecord
-from sitegen.languages import LangId, language_for_path
-from sitegen.paths import page_node_of, repo_path_within
 
 #: Folders tried in order when ``content`` is not set (content/guides/configuration.md#content).
 DEFAULT_CONTENT = ("content", "docs")

@@ -13,9 +13,9 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sitegen.base.paths import NodeId
 from sitegen.config import Config
 from sitegen.generators import Generator
-from sitegen.paths import NodeId
 
 
 @dataclass(frozen=True)
