@@ -9,16 +9,19 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from sitegen import __version__
 from sitegen.base.paths import NodeId, is_source_node
 from sitegen.config import Config, ConfigError, load_config, parse_languages
+
+if TYPE_CHECKING:
+    from sitegen.analyse.checks import Check
 
 
 class _Group(click.Group):
@@ -86,9 +89,22 @@ class ProjectOptions:
         if not self.root.is_dir():
             raise ConfigError(f"{self.root}: project root is not a folder")
         langs = parse_languages(list(self.languages)) if self.languages else None
-        return load_config(
+        config = load_config(
             self.root, self.config_file, out=self.out, languages=langs, jobs=self.jobs
         )
+        _validate_checks(config)
+        return config
+
+
+def _validate_checks(config: Config, extra: Sequence[Check] = ()) -> None:
+    """The ``checks`` option names sitegen's checks and the loaded plugins' ``extra`` ones
+    (known only once they load); else the ConfigError a bad option is, naming its file as
+    ``load_config`` does (content/guides/configuration.md#checks)."""
+    from sitegen.analyse.checks import validate_checks
+
+    shown = config.set_by.get("checks", "")
+    origin = shown if not shown or Path(shown).is_absolute() else str(config.root / shown)
+    validate_checks(config.checks, extra, origin)
 
 
 #: An option naming a file (not a folder): --config, --baseline, --output.

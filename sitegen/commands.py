@@ -11,7 +11,6 @@ import click
 
 from sitegen.analyse.check import Finding
 from sitegen.analyse.impact import Impact
-from sitegen.analyse.step import findings_of_build
 from sitegen.base.plural import counted
 from sitegen.build import BuildOptions, BuildResult, build
 from sitegen.config import Config, ConfigError
@@ -100,10 +99,13 @@ def run_check(
     """Every check; returns the exit code (1 on any new error-level finding). With
     ``changed_since``, the stale-doc findings are the change's (content/guides/stale-pages.md)."""
     from sitegen.analyse import check
+    from sitegen.analyse.checks import run_checks, severities_of
 
     result = _build(config, jobs)
-    findings = findings_of_build(result)
-    severities = dict(config.checks)
+    findings, failed = run_checks(result)
+    for diagnostic in failed:  # a plugin's check that raised: one line, the others still run
+        click.echo(diagnostic.format(), err=True)
+    severities = severities_of(config.checks)
     if changed_since is not None:
         findings, severities = _change_gate(result, changed_since, findings, severities)
     path = baseline or (config.root / check.BASELINE_FILE)

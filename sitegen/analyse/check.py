@@ -17,7 +17,7 @@ from sitegen.analyse.reports import reexport_words
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.fsutil import write_atomically
 from sitegen.base.plural import agrees, counted
-from sitegen.config import DEFAULT_CHECKS, ConfigError
+from sitegen.config import ConfigError
 from sitegen.graph.analysis import CodeCycles, CyclicUnit
 from sitegen.link.broken import (
     BROKEN_ANCHOR,
@@ -36,6 +36,8 @@ MISSING_LINKS = "missing-links"
 #: An old heading anchor kept by an alias or a notice, or a link written to one
 #: (sitegen/link/anchor_aliases.py): the diagnostic code is the check's name.
 ANCHOR_MOVED = "anchor-moved"
+#: Pages whose documented code changed after them (sitegen/analyse/stale.py finds them).
+STALE_DOC = "stale-doc"
 #: Checks whose findings are cycles: a cycle in the baseline also covers any smaller cycle
 #: inside it, so breaking part of a known cycle never fails the check.
 CYCLE_CHECKS = (CODE_CYCLES, RELATION_CYCLES)
@@ -251,7 +253,9 @@ def evaluate(
 ) -> CheckOutcome:
     """Apply severities and the baseline; exit 1 when a new error-level finding exists.
 
-    ``severities`` is ``Config.checks`` (a missing check defaults to ``error``). Known
+    ``severities`` holds every check's severity (``checks.severities(config.checks, extra)``):
+    its keys, in order, are the checks the summary says ran; a finding of a check it does
+    not name counts as ``error``. Known
     (baselined) findings are counted, not printed. ``github_actions=None`` reads the
     ``GITHUB_ACTIONS`` environment variable. ``unchecked`` names the checks that could not
     run and why; the summary says so instead of listing them as checked.
@@ -263,7 +267,7 @@ def evaluate(
     unique = sorted(set(findings), key=lambda f: (f.path, f.line, f.col, f.check, f.key))
     results, ignored = [], 0
     for finding in unique:
-        severity = severities.get(finding.check, DEFAULT_CHECKS.get(finding.check, "error"))
+        severity = severities.get(finding.check, "error")
         if severity == "ignore":
             ignored += 1
             continue
@@ -365,9 +369,7 @@ def _summary(
 ) -> str:
     errors, warnings = _count(results, Level.ERROR), _count(results, Level.WARNING)
     known = sum(r.baselined for r in results)
-    ran = [
-        c for c in DEFAULT_CHECKS if severities.get(c, "error") != "ignore" and c not in unchecked
-    ]
+    ran = [c for c, level in severities.items() if level != "ignore" and c not in unchecked]
     text = (
         f"sitegen check {'failed' if failed else 'passed'}: {counted(errors, 'error')}, "
         f"{counted(warnings, 'warning')}, {known} known in the baseline, "

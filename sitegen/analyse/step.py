@@ -1,5 +1,6 @@
-"""The analyse step of the build: cycle analysis fed from the finished graphs, and the
-findings ``sitegen check`` evaluates. Never mutates the graphs and never writes anything.
+"""The analyse step of the build: cycle analysis fed from the finished graphs (the findings
+``sitegen check`` evaluates come from each check's ``Check.findings``: sitegen/analyse/checks.py).
+Never mutates the graphs and never writes anything.
 """
 
 from __future__ import annotations
@@ -7,10 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from sitegen.analyse import check
-from sitegen.analyse.check import Finding, Locator
 from sitegen.analyse.cycles import analyse_cycles
-from sitegen.base.paths import NodeId, page_node_of
 from sitegen.graph.analysis import CycleReport
 from sitegen.graph.dependencies import DepEdge, Unit
 
@@ -55,43 +53,3 @@ def _with_reexports(report: CycleReport, result: BuildResult) -> CycleReport:
         for unit in report.code.cyclic
     )
     return replace(report, code=replace(report.code, cyclic=cyclic))
-
-
-def findings_of_build(result: BuildResult) -> list[Finding]:
-    assert result.cycles is not None
-    findings = (
-        check.link_findings(result.linked.broken + result.linked.loopback)
-        + check.code_cycle_findings(result.cycles.code)
-        + check.relation_cycle_findings(result.cycles.relations, _rel_sources(result))
-        + _missing_links(result)
-        + _stale_docs(result)
-        + check.anchor_moved_findings(result.diagnostics)
-    )
-    return sorted(findings)
-
-
-def _missing_links(result: BuildResult) -> list[Finding]:
-    from sitegen.analyse.insight import node_paths  # numpy and scipy: only when needed
-
-    if result.insight is None:
-        return []
-    path_of = node_paths(result)
-    return check.missing_link_findings(
-        (path_of.get(m.a, m.a), m.a, m.b, m.reason) for m in result.insight.relatedness.missing
-    )
-
-
-def _stale_docs(result: BuildResult) -> list[Finding]:
-    from sitegen.analyse.stale import stale_findings
-
-    return stale_findings(result.stale) if result.stale is not None else []
-
-
-def _rel_sources(result: BuildResult) -> Locator:
-    """Where a page's relations are declared: its file, at the first rel- key's line."""
-    content = result.config.content_rel
-    where = {
-        page_node_of(content, p.path): (p.path, min((r.line for r in p.relations), default=1), 1)
-        for p in result.pages
-    }
-    return lambda node: where.get(NodeId(node), (node, 1, 1))

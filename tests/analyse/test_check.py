@@ -19,9 +19,10 @@ from sitegen.analyse.check import (
     relation_cycle_findings,
     write_baseline,
 )
+from sitegen.analyse.checks import DEFAULT_CHECKS
 from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.base.diagnostics import Level
-from sitegen.config import DEFAULT_CHECKS, ConfigError
+from sitegen.config import ConfigError
 from sitegen.graph.dependencies import DepEdge
 from sitegen.link.broken import BrokenLink
 
