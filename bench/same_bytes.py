@@ -25,7 +25,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-RUN = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sitegen.cli import main; main()"
+#: The command line of either layout: ``sitegen.commands.cli`` since issue 31, ``sitegen.cli`` before.
+RUN = """import importlib, sys
+sys.path.insert(0, sys.argv.pop(1))
+try:
+    cli = importlib.import_module("sitegen.commands.cli")
+except ImportError:
+    cli = importlib.import_module("sitegen.cli")
+cli.main()
+"""
 
 
 def build(code: Path, project: Path, work: Path, out: str, extra: list[str]) -> Path:
