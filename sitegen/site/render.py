@@ -36,8 +36,8 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
 from sitegen.base.plural import counted
+from sitegen.base.sandbox import MAX_TEMPLATE, BoundedSandbox
 from sitegen.base.urlgate import allowed_url
-from sitegen.site.sandbox import MAX_TEMPLATE, BoundedSandbox
 from sitegen.site.theme import TEMPLATE_SUFFIXES, Theme, ThemeError, read_theme, theme_error
 from sitegen.site.views import (
     IndexView,
@@ -277,7 +277,7 @@ def _environment(theme_templates: list[str], **options: Any) -> Environment:
     A theme may be someone else's (a pull request, a theme copied from the web): in the
     sandbox its templates cannot reach Python's internals (``cycler.__init__.__globals__``)
     or change the data they are given, cannot make a value, a loop or a page larger than the
-    bounds of sitegen/site/sandbox.py, and an attempt is one error naming the template and
+    bounds of sitegen/base/sandbox.py, and an attempt is one error naming the template and
     line (content/guides/safety.md, "Themes and the development server"). The shipped
     templates render the same bytes in both; they alone skip the sandbox's checks, which
     cost about 2.5x the templates' time."""

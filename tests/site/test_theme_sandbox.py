@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.site import sandbox
+from sitegen.base import sandbox
 from sitegen.site.render import Renderer
 from sitegen.site.theme import ThemeError
 from tests.safety.linear import grows_linearly

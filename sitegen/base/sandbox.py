@@ -1,6 +1,6 @@
-"""The sandbox a theme's templates render in: Jinja's immutable sandbox, with a bound on
-everything a template can make big or long (content/guides/safety.md, "Themes and the
-development server").
+"""The sandbox that a theme's templates and a project's shortcodes render in: Jinja's
+immutable sandbox, with a bound on everything a template can make big or long
+(content/guides/safety.md, "Themes and the development server"; content/syntax/shortcodes.md).
 
 A theme may be someone else's, and Jinja is a language with loops, macros and operators, so
 its bounds are set where the work happens, not guessed from the template's text: every value
