@@ -97,12 +97,12 @@ def _counting_patches() -> dict[str, int]:
 def child_sitegen(root: Path, jobs: int, cold: bool) -> dict:
     sys.path.insert(0, str(REPO))
     from sitegen.base.progress import Progress
-    from sitegen.code.graph import EdgeKind
     from sitegen.code.link import build_code_graph
     from sitegen.code.memory import long_lived_objects
     from sitegen.code.pipeline import extract_records
     from sitegen.config import load_config
     from sitegen.crawl import crawl
+    from sitegen.records.code_graph import EdgeKind
 
     counts = _counting_patches()
     if cold:

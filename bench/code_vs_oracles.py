@@ -132,7 +132,7 @@ def sitegen_graph(root: Path, languages: list[str], include: list[str]):  # type
 
 
 def import_edges(graph) -> set[Edge]:  # type: ignore[no-untyped-def]
-    from sitegen.code.graph import EdgeKind
+    from sitegen.records.code_graph import EdgeKind
 
     out = set()
     for e in graph.edges(EdgeKind.IMPORT):

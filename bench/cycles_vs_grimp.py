@@ -73,7 +73,7 @@ def sitegen_graph(root: Path):  # type: ignore[no-untyped-def]
 
 def sitegen_edges(graph) -> dict[Edge, str]:  # type: ignore[no-untyped-def]
     """Module -> module import edges with their context ("" at load time)."""
-    from sitegen.code.graph import EdgeKind
+    from sitegen.records.code_graph import EdgeKind
 
     return {
         (module_name(graph.files[e.src].path), module_name(graph.files[e.dst].path)): e.context

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sitegen.addresses import Addresses
-from sitegen.api.model import ApiModel
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.parallel import run_in_background
 from sitegen.base.paths import NodeId, SitePath, page_node_of
@@ -23,17 +22,13 @@ from sitegen.base.plural import agrees, counted
 from sitegen.base.progress import Progress
 from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
-from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl, crawl
 from sitegen.docs.includes import include_names
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.federation.ingest import site_prefix
-from sitegen.federation.model import Federation
 from sitegen.federation.step import PEER, PeerReading, federate, read_peers
 from sitegen.generators import SlugStyle
-from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_anchor_book, load_store, open_store
 from sitegen.graph.store.anchors import AnchorBook
@@ -56,7 +51,12 @@ from sitegen.link.documented import StaleReport
 from sitegen.link.page_addresses import page_addresses, url_style
 from sitegen.link.step import Linked, crawl_index, line_counts, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
-from sitegen.result import BuildOptions, BuildResult
+from sitegen.records.analysis import CycleReport, Insight
+from sitegen.records.api import ApiModel
+from sitegen.records.code import CodeRecord
+from sitegen.records.federation import Federation
+from sitegen.records.pages import PageRecord
+from sitegen.records.result import BuildOptions, BuildResult
 from sitegen.state import replayable
 
 if TYPE_CHECKING:  # numpy and scipy are imported only when the analysis runs

@@ -14,7 +14,7 @@ from sitegen.analyse.impact import Impact
 from sitegen.base.plural import counted
 from sitegen.build import BuildOptions, BuildResult, build
 from sitegen.config import Config, ConfigError
-from sitegen.docs.records import PageRecord
+from sitegen.records.pages import PageRecord
 
 
 def _build(config: Config, jobs: int) -> BuildResult:

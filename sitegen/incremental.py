@@ -33,7 +33,7 @@ from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.fsutil import write_atomically
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.docs.records import PageRecord
+from sitegen.records.pages import PageRecord
 from sitegen.state import Unreadable, parse_json, read_state, set_aside
 
 #: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page).

@@ -41,7 +41,7 @@ from sitegen.crawl import Crawl, Reads, build_reads
 from sitegen.docs.includes import include_names
 from sitegen.generators import Dialect
 from sitegen.ownership import OUTPUT_MARKER
-from sitegen.result import BuildResult
+from sitegen.records.result import BuildResult
 from sitegen.site.preview import Preview
 from sitegen.site.writer import side_prefix
 

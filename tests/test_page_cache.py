@@ -16,8 +16,8 @@ from sitegen import incremental
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.incremental import STATE_FILE, STATE_VERSION, BuildState, load_state, save_state
+from sitegen.records.pages import PageRecord
 
 PAGES = {
     "content/a.md": "---\ntitle: A\ntags: [x, y]\n---\n# A\n\nSee [b](b.md#part).\n",

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from sitegen.analyse import cycles, related
-from sitegen.code import graph as code_graph
 from sitegen.code import serialize, shards
-from sitegen.code.records import LangId, SymbolKind
 from sitegen.graph import activation, communities, core, history, snapshot
 from sitegen.graph.store import sqlite
+from sitegen.records import code_graph
+from sitegen.records.code import LangId, SymbolKind
 
 REFERENCE = Path(__file__).resolve().parents[1] / "content" / "reference"
 

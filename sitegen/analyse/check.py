@@ -18,7 +18,6 @@ from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.fsutil import write_atomically
 from sitegen.base.plural import agrees, counted
 from sitegen.config import ConfigError
-from sitegen.graph.analysis import CodeCycles, CyclicUnit
 from sitegen.link.broken import (
     BROKEN_ANCHOR,
     BROKEN_LINK,
@@ -26,6 +25,7 @@ from sitegen.link.broken import (
     MISSING_REL_TARGET,
     BrokenLink,
 )
+from sitegen.records.analysis import CodeCycles, CyclicUnit
 
 BROKEN_LINKS = "broken-links"
 BROKEN_ANCHORS = "broken-anchors"

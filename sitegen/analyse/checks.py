@@ -37,7 +37,7 @@ from sitegen.config import SEVERITIES, ConfigError
 from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK, LOOPBACK_LINK, MISSING_REL_TARGET
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    from sitegen.records.result import BuildResult
 
 #: The diagnostic code of a plugin's check that raised (content/guides/plugins.md).
 PLUGIN_FAILED = "plugin-failed"

@@ -16,7 +16,6 @@ from collections.abc import Collection, Iterable, Mapping
 
 import networkx as nx
 
-from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit, InternalCycle
 from sitegen.graph.dependencies import (
     DEPENDENCY_KINDS,
     IMPORT,
@@ -28,6 +27,7 @@ from sitegen.graph.dependencies import (
     strongest_context,
 )
 from sitegen.graph.model import earliest, merge_by_key, merged_confidence
+from sitegen.records.analysis import CodeCycles, CycleReport, CyclicUnit, InternalCycle
 
 #: How reports name the members of a cyclic unit, by unit kind (content/guides/cycles.md).
 UNIT_WORDS = {"file": "files", "package": "Go packages", "crate": "Rust crates", "mixed": "units"}

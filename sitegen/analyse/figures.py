@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from sitegen.graph.analysis import Figures
 from sitegen.graph.communities import COMMUNITY_SEED, louvain, participation
 from sitegen.graph.core import GraphCore
 from sitegen.graph.core import pagerank as core_pagerank
 from sitegen.graph.model import Graph, NodeKind
+from sitegen.records.analysis import Figures
 
 _LOCAL = (NodeKind.PAGE, NodeKind.SOURCE)
 #: How many bridge pages the figures name.

@@ -28,16 +28,16 @@ from sitegen.base.paths import NodeId, SitePath
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.docs.prose import page_language
-from sitegen.docs.records import PageRecord
-from sitegen.graph.analysis import Insight
 from sitegen.graph.core import GraphCore
 from sitegen.graph.history import History, read_history
 from sitegen.graph.model import Edge, Graph
 from sitegen.graph.semantic import TextIndex
 from sitegen.graph.snapshot import Snapshot
+from sitegen.records.analysis import Insight
+from sitegen.records.pages import PageRecord
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    from sitegen.records.result import BuildResult
 
 
 def node_paths(result: BuildResult) -> dict[str, str]:

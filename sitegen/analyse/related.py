@@ -15,11 +15,11 @@ import scipy.sparse as sp
 
 from sitegen.docs.prose import visible_prose
 from sitegen.graph.activation import causal_transition, spread_all, structural_transition
-from sitegen.graph.analysis import MissingLink, Relatedness, RelatedPage
 from sitegen.graph.core import FloatArray, GraphCore, IntArray
 from sitegen.graph.history import History
 from sitegen.graph.relations import relation_heading
 from sitegen.graph.semantic import TextIndex, shared_words, text_index, top_similar
+from sitegen.records.analysis import MissingLink, Relatedness, RelatedPage
 
 WEIGHTS = {"structural": 0.35, "semantic": 0.25, "temporal": 0.15, "causal": 0.25}
 PAGERANK_BOOST = 0.1

@@ -13,8 +13,8 @@ from typing import Any
 
 from sitegen.analyse.cycles import UNIT_WORDS
 from sitegen.base.plural import counted
-from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit, ReExport
 from sitegen.graph.dependencies import DepEdge
+from sitegen.records.analysis import CodeCycles, CycleReport, CyclicUnit, ReExport
 
 
 def membership(result: CycleReport) -> dict[str, list[int]]:

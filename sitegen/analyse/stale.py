@@ -37,7 +37,7 @@ from sitegen.link.documented import (
 )
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    from sitegen.records.result import BuildResult
 
 STALE_DOC = "stale-doc"
 NOTICE = "The code this page documents changed after it"

@@ -9,11 +9,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sitegen.analyse.cycles import analyse_cycles
-from sitegen.graph.analysis import CycleReport
 from sitegen.graph.dependencies import DepEdge, Unit
+from sitegen.records.analysis import CycleReport
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    from sitegen.records.result import BuildResult
 
 
 def cycles_of_build(result: BuildResult) -> CycleReport:

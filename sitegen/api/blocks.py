@@ -17,7 +17,6 @@ from typing import Any
 
 import yaml
 
-from sitegen.api.model import ApiModel
 from sitegen.api.render import (
     ACCEPTED_OPTIONS,
     OPTION_CHOICES,
@@ -26,6 +25,7 @@ from sitegen.api.render import (
     render_block,
 )
 from sitegen.base.yamldata import describe, read_yaml
+from sitegen.records.api import ApiModel
 
 #: ``::: pkg.mod.Name`` at column 0 to 3, alone on its line.
 BLOCK_LINE = re.compile(

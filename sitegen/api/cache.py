@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sitegen.api.model import (
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.fsutil import write_atomically
+from sitegen.records.api import (
     ApiKind,
     ApiObject,
     Docstring,
@@ -25,8 +27,6 @@ from sitegen.api.model import (
     Parameter,
     TypeRef,
 )
-from sitegen.base.diagnostics import Diagnostic, Level
-from sitegen.base.fsutil import write_atomically
 from sitegen.state import Unreadable, read_json, set_aside
 
 #: Raise when what an entry holds changes (a field of the model, a rule of the loader).

@@ -1,4 +1,4 @@
-"""Load the Python API the pages name into the plain model (sitegen/api/model.py), statically
+"""Load the Python API the pages name into the plain model (sitegen/records/api.py), statically
 with griffe: the project's packages from the crawl's bytes, and the installed packages their
 aliases reach (Starlette for FastAPI's ``Request``) from the running environment, read-only.
 
@@ -34,7 +34,11 @@ from sitegen.api.cache import (
     without_gc,
     write_cache,
 )
-from sitegen.api.model import (
+from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.languages import LangId
+from sitegen.config import Config
+from sitegen.crawl import Crawl
+from sitegen.records.api import (
     ApiKind,
     ApiModel,
     ApiObject,
@@ -45,10 +49,6 @@ from sitegen.api.model import (
     TypeRef,
     alias_step,
 )
-from sitegen.base.diagnostics import Diagnostic, Level
-from sitegen.base.languages import LangId
-from sitegen.config import Config
-from sitegen.crawl import Crawl
 
 #: A docstring longer than this many characters is cut there, with a warning.
 MAX_DOCSTRING = 100_000

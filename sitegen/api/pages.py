@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.api.blocks import find_blocks, merged_options
-from sitegen.api.model import ApiKind, ApiModel, ApiObject
 from sitegen.api.render import render_block
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import RepoPath, content_repo_path
 from sitegen.config import Config
 from sitegen.crawl import SourceFile
+from sitegen.records.api import ApiKind, ApiModel, ApiObject
 
 #: The title of the section's index page, which the page tree shows for the folder.
 SECTION_TITLE = "API reference"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from sitegen.api.model import ApiKind, ApiModel, ApiObject, Expression, Parameter
+from sitegen.records.api import ApiKind, ApiModel, ApiObject, Expression, Parameter
 
 if TYPE_CHECKING:  # griffe's types in annotations only; it is imported where used
     import griffe

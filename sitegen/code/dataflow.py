@@ -22,7 +22,8 @@ from typing import Any
 from tree_sitter import Node, Query, QueryCursor
 
 from sitegen.base.languages import LangId
-from sitegen.code.graph import (
+from sitegen.records.code import CodeRecord, DataValue, Flow, SymbolKind
+from sitegen.records.code_graph import (
     SAME_FILE,
     CodeEdge,
     CodeGraph,
@@ -33,7 +34,6 @@ from sitegen.code.graph import (
     file_endpoint,
     symbol_ids,
 )
-from sitegen.code.records import CodeRecord, DataValue, Flow, SymbolKind
 
 FLOW_LANGUAGES = (LangId.PYTHON, LangId.RUST)
 #: The CPU seconds a second parse may take (extraction bounds the first the same way).

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from sitegen.base.languages import LangId
-from sitegen.code.graph import (
+from sitegen.code.serialize import numeric_ids
+from sitegen.records.code import Range, SymbolKind, Visibility
+from sitegen.records.code_graph import (
     CodeEdge,
     CodeGraph,
     DataNode,
@@ -23,8 +25,6 @@ from sitegen.code.graph import (
     Node,
     SymbolNode,
 )
-from sitegen.code.records import Range, SymbolKind, Visibility
-from sitegen.code.serialize import numeric_ids
 
 EDGE_PREDICATES = {
     EdgeKind.IMPORT: "imports",

@@ -13,9 +13,9 @@ from typing import Any
 from tree_sitter import Node
 
 from sitegen.base.languages import LangId
-from sitegen.code.records import Binding, Import, Symbol, SymbolKind, Visibility
 from sitegen.code.source import CodeSource, line_of
 from sitegen.graph.dependencies import DEFERRED, RUNTIME, TYPE_ONLY
+from sitegen.records.code import Binding, Import, Symbol, SymbolKind, Visibility
 
 PUBLIC, PRIVATE = Visibility.PUBLIC, Visibility.PRIVATE
 

@@ -33,7 +33,8 @@ from sitegen.base.languages import LangId
 from sitegen.code.dataflow import FLOW_CAPTURE, record_flow
 from sitegen.code.dialects import DIALECTS, Captures, DefSite, Dialect, ecmascript_default_export
 from sitegen.code.grammars import get_parser, load_query, parse_within
-from sitegen.code.records import (
+from sitegen.code.source import CodeSource, line_of, node_range
+from sitegen.records.code import (
     CodeRecord,
     CommentLink,
     Import,
@@ -43,7 +44,6 @@ from sitegen.code.records import (
     Symbol,
     SymbolKind,
 )
-from sitegen.code.source import CodeSource, line_of, node_range
 
 #: Kinds that own methods: a function defined directly inside one is a method.
 CLASS_LIKE = frozenset(

@@ -16,7 +16,14 @@ from typing import Any, NamedTuple
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.languages import LangId
 from sitegen.code.dataflow import add_data_flow
-from sitegen.code.graph import (
+from sitegen.code.linkcache import LinkCache, Resolution
+from sitegen.code.memory import long_lived_objects
+from sitegen.code.names import NameTable
+from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
+from sitegen.config import Config
+from sitegen.graph.dependencies import IMPORT_CONTEXTS, RUNTIME
+from sitegen.records.code import CodeRecord, Symbol
+from sitegen.records.code_graph import (
     CROSS_LANGUAGE,
     DIRECT_IMPORT,
     SAME_FILE,
@@ -32,13 +39,6 @@ from sitegen.code.graph import (
     normalize_edges,
     symbol_ids,
 )
-from sitegen.code.linkcache import LinkCache, Resolution
-from sitegen.code.memory import long_lived_objects
-from sitegen.code.names import NameTable
-from sitegen.code.records import CodeRecord, Symbol
-from sitegen.code.resolve import ProjectIndex, ReadText, ResolvedImport, resolve_imports
-from sitegen.config import Config
-from sitegen.graph.dependencies import IMPORT_CONTEXTS, RUNTIME
 
 
 class FileDependency(NamedTuple):

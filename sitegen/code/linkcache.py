@@ -26,7 +26,10 @@ from typing import Any
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.fsutil import write_atomically
 from sitegen.base.languages import LangId
-from sitegen.code.graph import (
+from sitegen.config import Config
+from sitegen.graph.dependencies import IMPORT_CONTEXTS
+from sitegen.records.code import CodeRecord
+from sitegen.records.code_graph import (
     CodeEdge,
     CodeGraph,
     EdgeKey,
@@ -35,9 +38,6 @@ from sitegen.code.graph import (
     external_endpoint,
     merge_into,
 )
-from sitegen.code.records import CodeRecord
-from sitegen.config import Config
-from sitegen.graph.dependencies import IMPORT_CONTEXTS
 from sitegen.state import Unreadable, read_json, set_aside
 
 #: Raise when the file's layout changes (a change of sitegen's code invalidates it anyway).

@@ -34,21 +34,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sitegen.base.languages import LangId
-from sitegen.code.graph import (
-    CROSS_LANGUAGE,
-    DIRECT_IMPORT,
-    SAME_FILE,
-    TRANSITIVE_IMPORT,
-    CodeGraph,
-    SymbolNode,
-)
-from sitegen.code.records import Reference, SymbolKind, Visibility
 from sitegen.code.resolve import (
     C_FAMILY,
     ImportTarget,
     ProjectIndex,
     ResolvedImport,
     go_package_files,
+)
+from sitegen.records.code import Reference, SymbolKind, Visibility
+from sitegen.records.code_graph import (
+    CROSS_LANGUAGE,
+    DIRECT_IMPORT,
+    SAME_FILE,
+    TRANSITIVE_IMPORT,
+    CodeGraph,
+    SymbolNode,
 )
 
 TYPE_KINDS = frozenset(

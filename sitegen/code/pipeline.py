@@ -13,10 +13,10 @@ from sitegen.base.languages import LangId
 from sitegen.base.parallel import run_forked
 from sitegen.base.progress import Progress
 from sitegen.code.memory import long_lived_objects
-from sitegen.code.records import CodeRecord
 from sitegen.code.shards import ShardCache
 from sitegen.config import Config
 from sitegen.crawl import Crawl
+from sitegen.records.code import CodeRecord
 
 
 def _extract_chunk(

@@ -13,11 +13,11 @@ import posixpath
 from collections.abc import Iterable
 
 from sitegen.base.languages import LangId
-from sitegen.code.graph import CodeGraph, EdgeKind
-from sitegen.code.records import CodeRecord
 from sitegen.code.resolve import ProjectIndex, resolve_imports
 from sitegen.config import Config
-from sitegen.graph.analysis import ReExport
+from sitegen.records.analysis import ReExport
+from sitegen.records.code import CodeRecord
+from sitegen.records.code_graph import CodeGraph, EdgeKind
 
 
 def is_package_file(path: str) -> bool:

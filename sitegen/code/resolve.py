@@ -18,8 +18,8 @@ from sitegen.base.languages import LangId
 from sitegen.base.paths import normalize_repo_path
 from sitegen.code.include_paths import IncludePaths, read_compile_commands
 from sitegen.code.js_projects import TsConfig, WorkspacePackage, load_tsconfig, workspace_packages
-from sitegen.code.records import Binding, CodeRecord, Import, MetacallLoad
 from sitegen.config import Config
+from sitegen.records.code import Binding, CodeRecord, Import, MetacallLoad
 
 ReadText = Callable[[str], "str | None"]
 

@@ -11,7 +11,14 @@ import math
 from typing import Any
 
 from sitegen.base.languages import LangId
-from sitegen.code.graph import (
+from sitegen.records.code import (
+    SymbolKind,
+    Visibility,
+    optional_range_from_json,
+    range_from_json,
+    range_json,
+)
+from sitegen.records.code_graph import (
     CodeEdge,
     CodeGraph,
     DataNode,
@@ -25,13 +32,6 @@ from sitegen.code.graph import (
     external_endpoint,
     file_endpoint,
     symbol_endpoint,
-)
-from sitegen.code.records import (
-    SymbolKind,
-    Visibility,
-    optional_range_from_json,
-    range_from_json,
-    range_json,
 )
 
 SCHEMA_VERSION = 2

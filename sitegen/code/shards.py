@@ -20,8 +20,7 @@ from typing import Any
 from sitegen.base.diagnostics import Diagnostic, Level, cut
 from sitegen.base.fsutil import write_atomically
 from sitegen.base.languages import LangId
-from sitegen.code.graph import file_endpoint, symbol_endpoint
-from sitegen.code.records import (
+from sitegen.records.code import (
     Binding,
     CodeRecord,
     CommentLink,
@@ -38,6 +37,7 @@ from sitegen.code.records import (
     range_from_json,
     range_json,
 )
+from sitegen.records.code_graph import file_endpoint, symbol_endpoint
 from sitegen.state import Unreadable, parse_json, read_json, read_state, set_aside, shown
 
 #: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its

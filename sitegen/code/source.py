@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from sitegen.base.diagnostics import Diagnostic, Level
-from sitegen.code.records import Binding, Range
+from sitegen.records.code import Binding, Range
 
 #: A string literal's prefix (Python r/b/f/u, C++ u8/L/R) and its quotes, stripped by
 #: ``string_value``: the grammars disagree on content nodes, the quoting rules do not.

@@ -11,8 +11,8 @@ import posixpath
 from collections import deque
 
 from sitegen.base.languages import LangId
-from sitegen.code.graph import CodeGraph, EdgeKind
 from sitegen.graph.dependencies import Unit
+from sitegen.records.code_graph import CodeGraph, EdgeKind
 
 FILE, PACKAGE, CRATE = "file", "package", "crate"
 

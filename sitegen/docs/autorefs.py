@@ -16,7 +16,7 @@ from markdown_it.token import Token
 
 from sitegen.docs.positions import ENV_SOURCE, POS, SOURCE, PageText
 from sitegen.docs.positions import KIND as KIND_META
-from sitegen.docs.records import LinkKind
+from sitegen.records.pages import LinkKind
 
 #: The href a docstring's ``[text][pkg.name]`` gets from the comment-link extraction.
 CODE_PREFIX = "autoref:"

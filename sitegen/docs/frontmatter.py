@@ -16,7 +16,7 @@ import yaml
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.yamldata import describe, read_yaml
-from sitegen.docs.records import Relation
+from sitegen.records.pages import Relation
 
 #: Front matter is a handful of keys; anything bigger is an alias bomb or a mistake.
 _MAX_NODES = 20_000

@@ -54,7 +54,6 @@ from sitegen.docs.positions import (
     recording_rows,
 )
 from sitegen.docs.rawlinks import HtmlLink, RawLink, mark_urls, raw_links, recording_html
-from sitegen.docs.records import IMAGE_KINDS, Heading, Link, LinkKind, PageRecord
 from sitegen.docs.sanitize import (
     ENV_RAW_HTML,
     TRUSTED,
@@ -67,6 +66,7 @@ from sitegen.docs.slug import slugger
 from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
 from sitegen.docs.toc import MAX_TABLES, TocEntry, fill_tables
 from sitegen.generators import Dialect, SlugStyle
+from sitegen.records.pages import IMAGE_KINDS, Heading, Link, LinkKind, PageRecord
 
 #: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
 _ALLOWED_ATTRS = ("id", "class")

@@ -13,17 +13,17 @@ from functools import partial
 from typing import Any
 
 from sitegen.api.blocks import API_CODE, expansions
-from sitegen.api.model import ApiModel
 from sitegen.base.parallel import run_forked
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
 from sitegen.crawl import SourceFile
 from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import Expanded, Replacement, map_back
 from sitegen.generators import Dialect, SlugStyle
+from sitegen.records.api import ApiModel
+from sitegen.records.pages import PageRecord
 
 
 def extract_pages(

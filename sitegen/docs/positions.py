@@ -19,7 +19,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from sitegen.docs.records import LinkKind
+from sitegen.records.pages import LinkKind
 
 #: Key of the page's ``PageText`` in the markdown-it ``env``.
 ENV_SOURCE = "sitegen_source"

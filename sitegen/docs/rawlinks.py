@@ -18,8 +18,8 @@ from markdown_it.token import Token
 
 from sitegen.docs.htmlscan import EndTag, StartTag, html_events
 from sitegen.docs.positions import PLACES, InlineRule, PageText, to_place
-from sitegen.docs.records import LinkKind
 from sitegen.docs.sanitize import MARKED, TRUSTED
+from sitegen.records.pages import LinkKind
 
 #: The attribute that holds the URL, per tag, and the kind of link it makes.
 LINK_ATTRIBUTES = {

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from sitegen.base.diagnostics import Diagnostic, Level, quoted
-from sitegen.docs.records import Heading, Link, PageRecord
+from sitegen.records.pages import Heading, Link, PageRecord
 
 #: One snippet line: indentation, scissors, a quoted file name with an optional
 #: ``:start:end`` line range (1-based, inclusive, as pymdownx reads it).

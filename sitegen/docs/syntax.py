@@ -27,12 +27,12 @@ from sitegen.docs.highlight import highlight_plugin
 from sitegen.docs.mdinhtml import md_in_html_plugin
 from sitegen.docs.positions import BlockRule, recording
 from sitegen.docs.pymdownx import caret_plugin, keys_plugin, tilde_plugin
-from sitegen.docs.records import LinkKind
 from sitegen.docs.shortcodes import shortcodes_plugin
 from sitegen.docs.toc import toc_plugin
 from sitegen.docs.unsupported import report_unsupported
 from sitegen.docs.wikilinks import report_embeds, wikilink
 from sitegen.generators import Dialect
+from sitegen.records.pages import LinkKind
 
 __all__ = ["ATTRS_START", "ENV_PROBLEMS", "use_doc_syntax"]
 

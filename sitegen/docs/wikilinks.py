@@ -19,7 +19,7 @@ from markdown_it.token import Token
 
 from sitegen.docs.blocks import report
 from sitegen.docs.positions import KIND, SOURCE
-from sitegen.docs.records import LinkKind
+from sitegen.records.pages import LinkKind
 
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp")
 _EMBED = "sitegen_embed"

@@ -17,10 +17,10 @@ from sitegen.base.diagnostics import cut
 from sitegen.base.paths import NodeId
 from sitegen.base.plural import counted
 from sitegen.base.urlgate import is_private_url
-from sitegen.federation.model import PeerCopy, PeerEdge
 from sitegen.graph.export import atx_heading, parse_graph_md
 from sitegen.graph.model import Edge
 from sitegen.link.rules import normalize_url
+from sitegen.records.federation import PeerCopy, PeerEdge
 
 #: Lines of a peer's graph.md read at most; the rest is left with one warning. A site of
 #: 20,000 pages exports about that many rows; this keeps the parser's memory bounded.

@@ -22,7 +22,10 @@ from sitegen.base.plural import counted
 from sitegen.config import Config, PeerOption
 from sitegen.federation.fetch import Fetched, FetchPolicy, Validators, fetch_url, read_file
 from sitegen.federation.ingest import Ingested, ingest, site_prefix
-from sitegen.federation.model import (
+from sitegen.federation.store import forget_others, load_copy, save_copy
+from sitegen.graph.model import Edge, Node, NodeKind, Occurrence
+from sitegen.incremental import digest
+from sitegen.records.federation import (
     Federation,
     Peer,
     PeerCopy,
@@ -30,9 +33,6 @@ from sitegen.federation.model import (
     PeerReport,
     PeerState,
 )
-from sitegen.federation.store import forget_others, load_copy, save_copy
-from sitegen.graph.model import Edge, Node, NodeKind, Occurrence
-from sitegen.incremental import digest
 
 DEFAULT_POLICY = FetchPolicy()
 #: The code of what reading the peers found: about that moment (a peer unreachable, its

@@ -19,7 +19,7 @@ from typing import Any
 from sitegen.base.diagnostics import Diagnostic, cut
 from sitegen.base.fsutil import write_atomically
 from sitegen.config import shown_url
-from sitegen.federation.model import COPY_VERSION, PeerCopy, PeerEdge
+from sitegen.records.federation import COPY_VERSION, PeerCopy, PeerEdge
 from sitegen.state import ASIDE_SUFFIX, Unreadable, parse_json, read_state, set_aside, shown
 
 PEERS_FOLDER = "peers"

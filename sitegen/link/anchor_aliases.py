@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import NodeId
-from sitegen.docs.records import Heading, PageRecord
 from sitegen.graph.store.anchors import Anchor, AnchorAlias, AnchorBook, PageAnchors
+from sitegen.records.pages import Heading, PageRecord
 
 #: The check and diagnostic code of every alias and of every link to one (content/guides/ci.md).
 ANCHOR_MOVED = "anchor-moved"

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from sitegen.api.model import ApiKind, ApiModel
 from sitegen.base.languages import LangId
 from sitegen.base.paths import NodeId
-from sitegen.code.graph import external_endpoint, file_endpoint, symbol_endpoint
-from sitegen.docs.records import PageRecord
+from sitegen.records.api import ApiKind, ApiModel
+from sitegen.records.code_graph import external_endpoint, file_endpoint, symbol_endpoint
+from sitegen.records.pages import PageRecord
 
 #: Base classes followed at most to find where an inherited member is defined.
 MAX_ANCESTORS = 64

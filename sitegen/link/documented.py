@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from sitegen.api.blocks import find_blocks
-from sitegen.api.model import ApiObject
 from sitegen.base.paths import NodeId, is_source_node, source_repo_path
-from sitegen.code.records import CodeRecord, Symbol, Visibility
 from sitegen.docs.includes import include_places
-from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.docs.snippets import MAX_INCLUDES, SNIPPET_LINE, range_problem, split_range
 from sitegen.generators import Dialect
 from sitegen.graph.model import Edge
 from sitegen.link.api_entries import ApiEntries, qualified_name
 from sitegen.link.rules import Outcome, Resolved
+from sitegen.records.api import ApiObject
+from sitegen.records.code import CodeRecord, Symbol, Visibility
+from sitegen.records.pages import Link, LinkKind, PageRecord
 
 #: How a page points at what it documents.
 LINK, LINE_LINK, RANGE_LINK = "link", "line link", "range link"

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import NodeId
-from sitegen.docs.records import LinkKind, PageRecord
 from sitegen.link.rules import Outcome, Resolved
+from sitegen.records.pages import LinkKind, PageRecord
 
 #: The warning of an embed that would show the page it stands in.
 EMBED_CYCLE = "embed-cycle"

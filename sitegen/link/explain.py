@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.base.diagnostics import quoted
-from sitegen.docs.records import Link, PageRecord
 from sitegen.link.step import TracedLink
+from sitegen.records.pages import Link, PageRecord
 
 #: A line or column of more digits names no place of any file sitegen reads; the number is
 #: refused before int() is asked (which refuses over 4,300 digits: an internal error).

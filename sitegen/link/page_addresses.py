@@ -30,7 +30,6 @@ from sitegen.base.paths import (
 )
 from sitegen.base.urlgate import url_scheme
 from sitegen.config import Config
-from sitegen.docs.records import PageRecord
 from sitegen.generators import (
     MKDOCS_FILE,
     Dialect,
@@ -40,6 +39,7 @@ from sitegen.generators.record import Blog
 from sitegen.link.blog import blog_post_route, site_blog
 from sitegen.link.docusaurus import DRAFT_KEY, DocRoutes, doc_route, doc_routes, is_draft
 from sitegen.link.jekyll import JekyllSite, read_jekyll
+from sitegen.records.pages import PageRecord
 
 #: Front-matter keys that give a page's whole address from the site root, in the order they
 #: win: Hugo's ``url``, Jekyll's ``permalink``; then Hugo's ``slug``, its last segment only.

@@ -43,7 +43,6 @@ from enum import StrEnum
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from sitegen.addresses import Addresses
-from sitegen.api.model import ApiModel
 from sitegen.base.paths import (
     PAGE_SUFFIXES,
     NodeId,
@@ -58,7 +57,6 @@ from sitegen.base.paths import (
     source_node_id,
 )
 from sitegen.base.urlgate import is_private_url
-from sitegen.docs.records import PageRecord
 from sitegen.graph.store.anchors import AnchorAlias, PageAnchors
 from sitegen.link.docusaurus import (
     SITE_ALIAS,
@@ -69,6 +67,8 @@ from sitegen.link.docusaurus import (
 )
 from sitegen.link.inventory import Inventories
 from sitegen.link.vault import VaultFiles
+from sitegen.records.api import ApiModel
+from sitegen.records.pages import PageRecord
 
 _LINE_ANCHOR = re.compile(r"L(\d+)(?:-L(\d+))?")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}

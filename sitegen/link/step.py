@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
 from sitegen.addresses import Addresses, UrlStyle, public_url, style_out_path
-from sitegen.api.model import ApiKind, ApiModel
 from sitegen.base.diagnostics import Diagnostic, Level, Suggester, closest_anchor
 from sitegen.base.paths import (
     NodeId,
@@ -23,11 +22,9 @@ from sitegen.base.paths import (
     source_node_id,
 )
 from sitegen.base.urlgate import allowed_url, refusal
-from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import CodeFile, Crawl
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
-from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.generators import Dialect
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.anchors import PageAnchors
@@ -71,6 +68,9 @@ from sitegen.link.wiki import (
     resolve_wikilink,
     wiki_names,
 )
+from sitegen.records.api import ApiKind, ApiModel
+from sitegen.records.code import CodeRecord
+from sitegen.records.pages import Link, LinkKind, PageRecord
 
 #: The info line of an autoref that names nothing the build knows.
 UNRESOLVED_AUTOREF = "unresolved-autoref"

@@ -11,7 +11,7 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sitegen.code.records import CodeRecord
+from sitegen.records.code import CodeRecord
 
 
 @dataclass(frozen=True)

@@ -52,12 +52,12 @@ class CodeUses:
 
 
 def code_uses(code: Any) -> CodeUses:
-    """References and imports of the code graph (sitegen/code/graph.py), by their target."""
+    """References and imports of the code graph (sitegen/records/code_graph.py), by their target."""
     used: dict[str, list[tuple[str, str, int]]] = {}
     imported: dict[str, list[tuple[str, int]]] = {}
     if code is None:
         return CodeUses(used, imported)
-    from sitegen.code.graph import EdgeKind
+    from sitegen.records.code_graph import EdgeKind
 
     for e in code.edges(EdgeKind.REFERENCE):
         src = code.file_of(e.src)

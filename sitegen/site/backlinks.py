@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from sitegen.base.paths import NodeId
-from sitegen.federation.model import Federation
 from sitegen.graph.model import Edge, edge_annotation
 from sitegen.graph.relations import PLAIN_HEADING, relation_heading
+from sitegen.records.federation import Federation
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
 
 #: The heading of the backlinks from other sites' pages (content/guides/federation.md).

@@ -28,7 +28,6 @@ from sitegen.base.paths import NodeId, OutPath, href_between, url_path
 from sitegen.base.urlgate import allowed_url, url_scheme
 from sitegen.base.yamldata import describe, error_place, read_yaml
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.generators import Dialect, Generator, SlugStyle
 from sitegen.generators.record import Blog
@@ -39,6 +38,7 @@ from sitegen.link.blog import (
     cldr_date,
     is_unlisted,
 )
+from sitegen.records.pages import PageRecord
 from sitegen.site.views import LinkItem, NavItem, PostHeader
 
 #: What ends a post's summary: Docusaurus's truncate markers, in markdown and in MDX.

@@ -16,8 +16,8 @@ from sitegen.base.paths import (
     href_between,
     is_source_node,
 )
-from sitegen.code.records import CodeRecord
 from sitegen.graph.model import Edge, annotate
+from sitegen.records.code import CodeRecord
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.cycles_view import CYCLES_PAGE, cycle_anchor
 from sitegen.site.navigation import home_crumb
@@ -56,7 +56,7 @@ class _CodeIndex:
         self.refs_in: dict[str, set[tuple[str, str]]] = defaultdict(set)
         if code is None:
             return
-        from sitegen.code.graph import EdgeKind
+        from sitegen.records.code_graph import EdgeKind
 
         for e in code.edges(EdgeKind.IMPORT):
             src = code.file_of(e.src)
@@ -191,7 +191,7 @@ def _documented_by(
 
 def flow_view(rec: CodeRecord) -> tuple[FunctionFlow, ...]:
     """Per function (in source order), each value and the values it is computed from."""
-    from sitegen.code.graph import file_endpoint, symbol_ids
+    from sitegen.records.code_graph import file_endpoint, symbol_ids
 
     ids = symbol_ids(file_endpoint(rec.language, rec.path), rec.symbols)
     functions = {i: s for s, i in zip(rec.symbols, ids, strict=True)}

@@ -19,8 +19,8 @@ from sitegen.analyse.reports import (
     unit_title,
 )
 from sitegen.base.paths import NodeId, OutPath, SitePath, href_between, html_out_path
-from sitegen.graph.analysis import CodeCycles, CycleReport, CyclicUnit
 from sitegen.graph.dependencies import DepEdge
+from sitegen.records.analysis import CodeCycles, CycleReport, CyclicUnit
 
 #: ``href(path, line)``: link from the cycles page to a source file's line (0: the file).
 PathLineHref = Callable[[str, int], str]

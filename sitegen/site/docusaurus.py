@@ -24,7 +24,6 @@ from sitegen.base.js_literals import NotLiteral, Required, read_module
 from sitegen.base.languages import LangId
 from sitegen.base.paths import NodeId, content_relative, url_path
 from sitegen.base.yamldata import read_yaml
-from sitegen.docs.records import PageRecord
 from sitegen.generators.docusaurus import (
     CATEGORY_FILES,
     DocusaurusSidebars,
@@ -32,6 +31,7 @@ from sitegen.generators.docusaurus import (
     strip_number_prefix,
 )
 from sitegen.generators.record import Generator
+from sitegen.records.pages import PageRecord
 from sitegen.site.views import NavItem
 
 CODE = "docusaurus-sidebar"

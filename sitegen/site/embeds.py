@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from sitegen.base.paths import NodeId
-from sitegen.docs.records import PageRecord
 from sitegen.link.embeds import Embed, Embeds, without_ids
 from sitegen.link.rules import Outcome, Resolved
+from sitegen.records.pages import PageRecord
 
 #: An embed as extraction writes it (sitegen/docs/wikilinks.py): a link alone on its line.
 _EMBED_LINK = re.compile(r'<a href="(sglink-[0-9a-f]{16}-)(\d+)" class="wikilink embed">')

@@ -15,9 +15,9 @@ from sitegen.analyse.locale_folders import site_locales
 from sitegen.base.parallel import run_in_background
 from sitegen.base.paths import NodeId, OutPath, SitePath, url_path
 from sitegen.base.progress import Progress
-from sitegen.docs.records import PageRecord
 from sitegen.incremental import SiteRecord, code_version, digest, digest_each
 from sitegen.link.blog import is_unlisted
+from sitegen.records.pages import PageRecord
 from sitegen.site.blog import blog_site, with_blog_sections
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.locale_view import locale_navs, page_langs, switchers
@@ -33,7 +33,7 @@ from sitegen.site.vitepress import site_routes
 from sitegen.site.writer import SiteWriter
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    from sitegen.records.result import BuildResult
 
 #: What each output claimed: the emitter and the files it won, in the registry's order.
 Claimed = list[tuple[Emitter, list[OutPath]]]

@@ -16,7 +16,7 @@ from typing import Any
 from sitegen.addresses import Addresses
 from sitegen.base.paths import FRONT_PAGE, NodeId, OutPath
 from sitegen.base.urlgate import allowed_url, url_scheme
-from sitegen.docs.records import PageRecord
+from sitegen.records.pages import PageRecord
 from sitegen.site.views import HomeFeature, HomeView, LinkItem
 from sitegen.site.vitepress import Routes
 

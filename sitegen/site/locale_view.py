@@ -13,7 +13,7 @@ from sitegen.addresses import Addresses
 from sitegen.analyse.locale_folders import Locales
 from sitegen.base.paths import NodeId, OutPath
 from sitegen.docs.prose import page_language
-from sitegen.docs.records import PageRecord
+from sitegen.records.pages import PageRecord
 from sitegen.site.navigation import build_nav
 from sitegen.site.views import LinkItem, NavItem
 

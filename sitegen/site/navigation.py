@@ -26,10 +26,10 @@ from sitegen.base.paths import (
     url_path,
 )
 from sitegen.config import Config
-from sitegen.docs.records import PageRecord
 from sitegen.generators import MKDOCS_FILE, MkDocsNavSpec, VitePressNavSpec
 from sitegen.generators.docusaurus import DocusaurusSidebars
 from sitegen.generators.obsidian import PublishNavSpec
+from sitegen.records.pages import PageRecord
 from sitegen.site.docusaurus import docusaurus_nav
 from sitegen.site.home import front_page
 from sitegen.site.views import Crumb, NavItem

@@ -17,7 +17,6 @@ import dataclasses
 from sitegen.base.paths import OutPath, SitePath
 from sitegen.docs.includes import include_names
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.generators import SlugStyle
 from sitegen.layout import UnreadFiles
@@ -25,7 +24,8 @@ from sitegen.link.anchor_aliases import lasting_anchors
 from sitegen.link.page_addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import crawl_index, line_counts, link_one
-from sitegen.result import BuildResult
+from sitegen.records.pages import PageRecord
+from sitegen.records.result import BuildResult
 from sitegen.site.emit import site_state
 from sitegen.site.outputs.pages import page_view
 from sitegen.site.state import SiteState

@@ -12,7 +12,7 @@ from sitegen.base.paths import NodeId, OutPath
 from sitegen.site.views import LinkItem, ReportCell, ReportView
 
 if TYPE_CHECKING:
-    from sitegen.graph.analysis import RelatedPage
+    from sitegen.records.analysis import RelatedPage
     from sitegen.site.state import SiteState
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.base.paths import NodeId, SitePath
-from sitegen.code.records import CodeRecord
 from sitegen.docs.prose import without_code
-from sitegen.docs.records import PageRecord
+from sitegen.records.code import CodeRecord
+from sitegen.records.pages import PageRecord
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)"[^>]*>(.*?)</h\1>', re.DOTALL)
 _PERMALINK = re.compile(r'<a class="permalink"[^>]*>[^<]*</a>')

@@ -21,15 +21,15 @@ from sitegen.base.paths import (
     raw_out_path,
     url_path,
 )
-from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Edge, Graph, NodeKind
 from sitegen.link.rules import first_line_anchor
+from sitegen.records.pages import PageRecord
 from sitegen.site.render import Renderer
 from sitegen.site.views import LinkItem, NavItem, SiteContext, site_context_for
 from sitegen.site.vitepress import Routes
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    from sitegen.records.result import BuildResult
     from sitegen.site.blog import BlogSite
 
 

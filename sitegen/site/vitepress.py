@@ -21,8 +21,8 @@ from sitegen.addresses import HTML_ADDRESSES, Addresses
 from sitegen.base.diagnostics import Diagnostic, Level, cut
 from sitegen.base.js_literals import SPREAD, NotLiteral
 from sitegen.base.paths import NodeId, content_relative, page_node_id, url_path
-from sitegen.docs.records import PageRecord
 from sitegen.generators import ConfigFile, Generator, VitePressNavSpec
+from sitegen.records.pages import PageRecord
 from sitegen.site.views import NavItem
 
 CODE = "vitepress-nav"

@@ -22,7 +22,7 @@ from sitegen.site.backlinks import backlink_groups, peer_groups
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
 
 if TYPE_CHECKING:
-    from sitegen.result import BuildResult
+    from sitegen.records.result import BuildResult
 
 #: The headings of the groups that are not document links, as the source page names them.
 DOCUMENTED_BY = "Documented by"

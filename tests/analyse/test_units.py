@@ -14,11 +14,11 @@ from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.analyse.reports import cycles_json, membership, render_cycles_md
 from sitegen.base.languages import language_for_path
 from sitegen.code.extract import extract_source
-from sitegen.code.graph import EdgeKind
 from sitegen.code.link import build_code_graph, dependency_edges
 from sitegen.code.units import deployment_units
 from sitegen.config import Config
 from sitegen.graph.dependencies import DepEdge, Unit
+from sitegen.records.code_graph import EdgeKind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "code" / "fixtures" / "units"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.api.load import load_api
-from sitegen.api.model import ApiModel
 from sitegen.config import Config
 from sitegen.crawl import crawl
+from sitegen.records.api import ApiModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPOSITORY = FIXTURES.parents[2]

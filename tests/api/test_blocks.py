@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from sitegen.api.blocks import block_targets, expansions, find_blocks, merged_options
-from sitegen.api.model import ApiModel
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
 from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
+from sitegen.records.api import ApiModel
 from tests.api.gizmo import FIXTURES, fixture_model
 from tests.safety.linear import grows_linearly
 
@@ -185,7 +185,7 @@ def test_without_a_model_the_block_stays_one_link(model: ApiModel) -> None:
 
 
 def test_broken_link_in_a_docstring_maps_to_the_block_line(tmp_path: Path) -> None:
-    from sitegen.api.model import ApiKind, ApiObject, Docstring
+    from sitegen.records.api import ApiKind, ApiObject, Docstring
 
     model = ApiModel()
     model.objects["m"] = ApiObject(

@@ -17,7 +17,7 @@ from sitegen.base.paths import NodeId, page_node_of
 from sitegen.config import Config, ConfigError, load_config
 from sitegen.crawl import Crawl, crawl
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
+from sitegen.records.pages import PageRecord
 from sitegen.site.navigation import api_section, build_nav, with_section
 from sitegen.site.views import NavItem
 

@@ -14,11 +14,11 @@ import pytest
 
 from sitegen.api.cache import FILE_NAME, SCHEMA
 from sitegen.api.load import MAX_DOCSTRING, griffe_version, load_api
-from sitegen.api.model import ApiKind, ApiModel, Expression, TypeRef
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.config import Config
 from sitegen.crawl import Crawl
 from sitegen.generators import mkdocs_generator
+from sitegen.records.api import ApiKind, ApiModel, Expression, TypeRef
 
 from .loadfix import crawled, make_project, write
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sitegen.api.blocks import merged_options
 from sitegen.api.cache import PackageEntry, read_cache, write_cache
-from sitegen.api.model import ApiModel
 from sitegen.api.render import render_block
+from sitegen.records.api import ApiModel
 from tests.api.test_render_options import PAGE, model_of
 
 

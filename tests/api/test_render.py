@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from sitegen.api.model import ApiModel
 from sitegen.api.render import RenderOptions, render_block
 from sitegen.docs.markdown import extract_page
+from sitegen.records.api import ApiModel
 from tests.api.gizmo import fixture_model
 
 PAGE = "tests/api/fixtures/docs/page.md"
@@ -466,7 +466,7 @@ def test_docstring_html_and_pipes_are_content(model: ApiModel) -> None:
 
 
 def test_an_open_fence_in_a_docstring_is_closed() -> None:
-    from sitegen.api.model import ApiKind, ApiObject, Docstring
+    from sitegen.records.api import ApiKind, ApiObject, Docstring
 
     model = ApiModel()
     model.objects["m"] = ApiObject("m", "m", ApiKind.MODULE, "m.py", 1, 3, members=(("f", "m.f"),))

@@ -14,13 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sitegen.api.load import ModuleSource, PackageSource, read_package
-from sitegen.api.model import ApiKind, ApiModel, ApiObject, Docstring
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
 from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
+from sitegen.records.api import ApiKind, ApiModel, ApiObject, Docstring
+from sitegen.records.pages import PageRecord
 from tests.safety.linear import grows_linearly
 
 PAGE = "docs/api.md"

@@ -11,10 +11,10 @@ import pytest
 
 from sitegen.api.blocks import expansions
 from sitegen.api.load import load_api
-from sitegen.api.model import ApiModel
 from sitegen.api.render import RenderOptions, render_block
 from sitegen.config import Config
 from sitegen.crawl import crawl
+from sitegen.records.api import ApiModel
 from tests.cli.conftest import sitegen, write
 from tests.link.test_inventories import inventory
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.languages import LangId
-from sitegen.code.graph import CodeGraph, EdgeKind
 from sitegen.code.link import build_code_graph
-from sitegen.code.records import (
+from sitegen.config import Config
+from sitegen.records.code import (
     Binding,
     CodeRecord,
     Import,
@@ -21,7 +21,7 @@ from sitegen.code.records import (
     SymbolKind,
     Visibility,
 )
-from sitegen.config import Config
+from sitegen.records.code_graph import CodeGraph, EdgeKind
 
 LANG_OF = {
     ".py": LangId.PYTHON,

@@ -22,16 +22,16 @@ from sitegen.base.progress import Progress
 from sitegen.code.dataflow import data_flow, flow_pattern
 from sitegen.code.extract import extract_source
 from sitegen.code.grammars import get_language, load_query, query_source
-from sitegen.code.graph import EdgeKind
 from sitegen.code.link import build_code_graph
 from sitegen.code.linkcache import FILE_NAME
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.pipeline import extract_records
-from sitegen.code.records import CodeRecord, Import
 from sitegen.code.serialize import dump_code_graph_json
 from sitegen.code.shards import ShardCache, dump_shard
 from sitegen.config import load_config
 from sitegen.crawl import crawl
+from sitegen.records.code import CodeRecord, Import
+from sitegen.records.code_graph import EdgeKind
 
 FIXTURES = Path(__file__).parent / "fixtures" / "projects"
 RUST = "pub fn total(a: u32, b: u32) -> u32 {\n    let s = a + b;\n    s\n}\n"

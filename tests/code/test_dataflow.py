@@ -6,11 +6,11 @@ from sitegen.base.languages import LangId
 from sitegen.code.dataflow import data_flow
 from sitegen.code.dgraph import from_nquads, to_nquads
 from sitegen.code.extract import extract_source
-from sitegen.code.graph import EdgeKind, invariant_violations
 from sitegen.code.link import build_code_graph
 from sitegen.code.serialize import dump_code_graph_json, load_code_graph_json
 from sitegen.code.shards import dump_shard, load_shard
 from sitegen.config import Config
+from sitegen.records.code_graph import EdgeKind, invariant_violations
 
 PYTHON = b"""def scale(v, k: float = 2.0):
     r = v * k

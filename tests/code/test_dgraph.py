@@ -10,7 +10,8 @@ from recordkit import build, imp, rec, ref, sym
 
 from sitegen.base.languages import LangId
 from sitegen.code.dgraph import NQuadsError, dgraph_schema, from_nquads, quote, to_nquads, unquote
-from sitegen.code.graph import (
+from sitegen.records.code import MetacallCall, MetacallLoad
+from sitegen.records.code_graph import (
     CodeEdge,
     CodeGraph,
     DataNode,
@@ -19,7 +20,6 @@ from sitegen.code.graph import (
     ExternalNode,
     FileNode,
 )
-from sitegen.code.records import MetacallCall, MetacallLoad
 
 
 def _graph() -> CodeGraph:

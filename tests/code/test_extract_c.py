@@ -8,7 +8,7 @@ from recordkit import symbol_rows
 
 from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
-from sitegen.code.records import CodeRecord, Import, Reference
+from sitegen.records.code import CodeRecord, Import, Reference
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extract"
 

@@ -9,7 +9,7 @@ from recordkit import symbol_rows
 
 from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
-from sitegen.code.records import (
+from sitegen.records.code import (
     Binding,
     CodeRecord,
     CommentLink,

@@ -8,7 +8,7 @@ from recordkit import symbol_rows
 
 from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
-from sitegen.code.records import Binding, CodeRecord, Import, Reference
+from sitegen.records.code import Binding, CodeRecord, Import, Reference
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.rs"
 
@@ -88,9 +88,9 @@ def test_use_inside_an_inline_mod_counts_its_enclosing_mods() -> None:
     """`mod tests { use super::*; }` names the file's own module: level 1 tells the resolver."""
     from sitegen.base.languages import LangId
     from sitegen.code.extract import extract_source
-    from sitegen.code.graph import EdgeKind
     from sitegen.code.link import build_code_graph
     from sitegen.config import Config
+    from sitegen.records.code_graph import EdgeKind
 
     util = b"pub fn help() {}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    fn t() { help(); }\n}\n"
     lib = b"mod util;\npub fn run() { util::help(); }\n"
@@ -114,9 +114,9 @@ def test_use_inside_an_inline_mod_counts_its_enclosing_mods() -> None:
 def test_extern_crate_names_a_workspace_crate_by_its_cargo_name() -> None:
     from sitegen.base.languages import LangId
     from sitegen.code.extract import extract_source
-    from sitegen.code.graph import EdgeKind
     from sitegen.code.link import build_code_graph
     from sitegen.config import Config
+    from sitegen.records.code_graph import EdgeKind
 
     facade = b"pub extern crate grep_cli as cli;\nextern crate serde;\n"
     records = [

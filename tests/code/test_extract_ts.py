@@ -9,7 +9,7 @@ from recordkit import symbol_rows
 
 from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
-from sitegen.code.records import Binding, CodeRecord, Import, MetacallCall, Reference
+from sitegen.records.code import Binding, CodeRecord, Import, MetacallCall, Reference
 
 FIXTURE = Path(__file__).parent / "fixtures" / "extract" / "sample.ts"
 JSX_LINE = b'export const View = () => <div className="x">{make(cfg)}</div>;\n'

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from recordkit import build, rec, ref, rng, sym
 
 from sitegen.base.languages import LangId
-from sitegen.code import graph as g
-from sitegen.code.graph import (
+from sitegen.records import code_graph as g
+from sitegen.records.code import MetacallCall, MetacallLoad, SymbolKind
+from sitegen.records.code_graph import (
     CodeEdge,
     CodeGraph,
     ConfidenceTier,
@@ -24,7 +25,6 @@ from sitegen.code.graph import (
     merge_edges,
     normalize_edges,
 )
-from sitegen.code.records import MetacallCall, MetacallLoad, SymbolKind
 
 # ---------------------------------------------------------------- ladder and tiers
 

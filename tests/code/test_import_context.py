@@ -20,7 +20,12 @@ from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.analyse.reports import render_cycles_text, summary_sentence
 from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
-from sitegen.code.graph import (
+from sitegen.code.link import ImportContexts, build_code_graph, dependency_edges
+from sitegen.config import Config, ConfigError, load_config
+from sitegen.graph.dependencies import DepEdge
+from sitegen.records.analysis import CycleReport
+from sitegen.records.code import CodeRecord
+from sitegen.records.code_graph import (
     DEFERRED_IMPORT,
     DIRECT_IMPORT,
     TYPE_ONLY_IMPORT,
@@ -30,11 +35,6 @@ from sitegen.code.graph import (
     EdgeKind,
     confidence_tier,
 )
-from sitegen.code.link import ImportContexts, build_code_graph, dependency_edges
-from sitegen.code.records import CodeRecord
-from sitegen.config import Config, ConfigError, load_config
-from sitegen.graph.analysis import CycleReport
-from sitegen.graph.dependencies import DepEdge
 
 SHOP = {
     "shop/__init__.py": "from shop.models import Order\nfrom shop.billing import Invoice\n",

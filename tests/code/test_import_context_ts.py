@@ -13,8 +13,8 @@ from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.base.languages import LangId
 from sitegen.code.extract import extract_source
 from sitegen.code.link import build_code_graph, dependency_edges
-from sitegen.code.records import CodeRecord
 from sitegen.config import Config
+from sitegen.records.code import CodeRecord
 
 FILES = {
     "src/config.ts": (

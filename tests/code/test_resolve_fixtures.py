@@ -14,9 +14,9 @@ from recordkit import imports_of, modules_of, refs_of
 
 from sitegen.base.languages import language_for_path
 from sitegen.code.extract import extract_source
-from sitegen.code.graph import EdgeKind, invariant_violations
 from sitegen.code.link import build_code_graph, file_dependency_edges
 from sitegen.config import Config
+from sitegen.records.code_graph import EdgeKind, invariant_violations
 
 FIXTURES = Path(__file__).parent / "fixtures" / "projects"
 S, D, T, X = 1.0, 0.9, 0.7, 0.5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from recordkit import build, imp, imports_of, modules_of, rec
 
-from sitegen.code.records import MetacallLoad
+from sitegen.records.code import MetacallLoad
 
 D, X = 0.9, 0.5  # DIRECT_IMPORT, CROSS_LANGUAGE written out: the spec's numbers
 
@@ -473,9 +473,9 @@ def test_a_source_root_that_is_a_package_does_not_shadow_the_stdlib() -> None:
     """source = ["pkg"] with pkg/json.py: `import json` in pkg/a.py is the stdlib, as grimp has it."""
     from sitegen.base.languages import LangId
     from sitegen.code.extract import extract_source
-    from sitegen.code.graph import EdgeKind
     from sitegen.code.link import build_code_graph
     from sitegen.config import Config
+    from sitegen.records.code_graph import EdgeKind
 
     files = {
         "pkg/__init__.py": b"",

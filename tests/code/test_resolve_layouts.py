@@ -10,9 +10,9 @@ from recordkit import imports_of, refs_of
 
 from sitegen.base.languages import language_for_path
 from sitegen.code.extract import extract_source
-from sitegen.code.graph import invariant_violations
 from sitegen.code.link import build_code_graph
 from sitegen.config import Config
+from sitegen.records.code_graph import invariant_violations
 
 FIXTURES = Path(__file__).parent / "fixtures"
 D, T = 0.9, 0.7

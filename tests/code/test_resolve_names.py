@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from recordkit import build, imp, rec, ref, refs_of, sym
 
-from sitegen.code.graph import EdgeKind
 from sitegen.code.names import NameTable
-from sitegen.code.records import MetacallCall, MetacallLoad
 from sitegen.code.resolve import ProjectIndex, resolve_imports
 from sitegen.config import Config
+from sitegen.records.code import MetacallCall, MetacallLoad
+from sitegen.records.code_graph import EdgeKind
 
 S, D, T, X = 1.0, 0.9, 0.7, 0.5  # the ladder, written out
 

@@ -14,7 +14,9 @@ import pytest
 from recordkit import build, imp, rec, ref, sym
 
 from sitegen.base.languages import LangId
-from sitegen.code.graph import (
+from sitegen.code.serialize import CodeGraphJsonError, dump_code_graph_json, load_code_graph_json
+from sitegen.records.code import MetacallCall, MetacallLoad, Range, Symbol, SymbolKind, Visibility
+from sitegen.records.code_graph import (
     CodeEdge,
     CodeGraph,
     DataNode,
@@ -23,8 +25,6 @@ from sitegen.code.graph import (
     FileNode,
     SymbolNode,
 )
-from sitegen.code.records import MetacallCall, MetacallLoad, Range, Symbol, SymbolKind, Visibility
-from sitegen.code.serialize import CodeGraphJsonError, dump_code_graph_json, load_code_graph_json
 
 
 def _core_record():

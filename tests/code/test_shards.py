@@ -10,15 +10,6 @@ from recordkit import imp, rec, ref, sym
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.languages import LangId
-from sitegen.code.records import (
-    CommentLink,
-    MetacallCall,
-    MetacallLoad,
-    Range,
-    Symbol,
-    SymbolKind,
-    Visibility,
-)
 from sitegen.code.shards import (
     SHARD_SCHEMA_VERSION,
     ShardCache,
@@ -28,6 +19,15 @@ from sitegen.code.shards import (
     dump_shard,
     load_shard,
     read_header,
+)
+from sitegen.records.code import (
+    CommentLink,
+    MetacallCall,
+    MetacallLoad,
+    Range,
+    Symbol,
+    SymbolKind,
+    Visibility,
 )
 
 

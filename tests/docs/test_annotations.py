@@ -20,8 +20,8 @@ from markdown_it.rules_core import StateCore
 from sitegen.docs import markdown
 from sitegen.docs.annotations import code_annotations, mark_comments
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.generators import Dialect
+from sitegen.records.pages import PageRecord
 
 MKDOCS = Dialect.PYTHON_MARKDOWN | Dialect.ATTR_LIST
 MATERIAL = MKDOCS | Dialect.ANNOTATIONS

@@ -11,7 +11,7 @@ from markdown_it.common import normalize_url
 
 from sitegen.base.diagnostics import Level
 from sitegen.docs.markdown import MARKDOWN, extract_page
-from sitegen.docs.records import LinkKind, PageRecord
+from sitegen.records.pages import LinkKind, PageRecord
 
 FIRST_BYTE = {"image": b"!", "autolink": b"<", "inline": b"[", "reference": b"["}
 RAW_HTML_KINDS = (LinkKind.HTML, LinkKind.HTML_IMAGE)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sitegen.base.diagnostics import Level
 from sitegen.docs.frontmatter import parse_front_matter, relations
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import Relation
+from sitegen.records.pages import Relation
 
 
 def test_mapping_and_the_line_of_each_key() -> None:

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from sitegen.docs import markdown
 from sitegen.docs.gates import GATES, RuleGates
-from sitegen.docs.records import PageRecord
 from sitegen.generators import Dialect
+from sitegen.records.pages import PageRecord
 
 ROOT = Path(__file__).resolve().parents[2]
 

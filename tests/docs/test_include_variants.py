@@ -22,7 +22,7 @@ from sitegen.docs.includes import expand_includes, include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect
 from sitegen.ownership import files_below
-from sitegen.result import BuildOptions, BuildResult
+from sitegen.records.result import BuildOptions, BuildResult
 from sitegen.serve import config_files, included_names
 from tests.safety.linear import bytes_grows_linearly
 

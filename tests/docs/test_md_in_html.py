@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from sitegen.docs.markdown import _parser, extract_page
 from sitegen.docs.mdinhtml import MAX_DEPTH
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
 from sitegen.generators import Dialect, SlugStyle
+from sitegen.records.pages import PageRecord
 from tests.safety.linear import grows_linearly
 
 MKDOCS = Dialect.PYTHON_MARKDOWN

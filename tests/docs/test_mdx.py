@@ -12,8 +12,8 @@ from sitegen.base.progress import Progress
 from sitegen.crawl import SourceFile
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.pipeline import extract_pages
-from sitegen.docs.records import PageRecord
 from sitegen.generators import Dialect, SlugStyle
+from sitegen.records.pages import PageRecord
 
 MDX = Dialect.MDX
 

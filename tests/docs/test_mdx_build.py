@@ -12,7 +12,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.generators import Dialect
 from sitegen.ownership import files_below
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 
 PAGE = (
     "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n# Intro\n\n"

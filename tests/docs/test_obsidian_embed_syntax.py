@@ -5,7 +5,7 @@ put the embedded part in its place; inside a line of text it stays a wikilink, w
 from __future__ import annotations
 
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import LinkKind
+from sitegen.records.pages import LinkKind
 
 
 def test_an_embed_alone_on_its_lines_is_an_embed_without_its_paragraph() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import LinkKind, PageRecord
+from sitegen.records.pages import LinkKind, PageRecord
 
 RICH = (
     "---\ntitle: T\ndate: 2024-05-06\ntags: [a, b]\nextra: {n: 1, xs: [1.5, true, null]}\n"

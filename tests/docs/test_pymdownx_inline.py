@@ -17,8 +17,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from sitegen.docs import markdown
-from sitegen.docs.records import PageRecord
 from sitegen.generators import Dialect
+from sitegen.records.pages import PageRecord
 
 MATERIAL = Dialect.KEYS | Dialect.MARK | Dialect.CARET | Dialect.TILDE | Dialect.ATTR_LIST
 EXTENSIONS = ["attr_list", "pymdownx.keys", "pymdownx.mark", "pymdownx.caret", "pymdownx.tilde"]

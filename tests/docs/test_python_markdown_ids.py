@@ -20,11 +20,11 @@ from pymdownx.slugs import slugify
 
 from sitegen.docs import slug as slug_module
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.docs.slug import PythonMarkdownSlugger
 from sitegen.generators import Dialect, SlugStyle
 from sitegen.link.rules import SiteIndex
 from sitegen.link.step import link_all
+from sitegen.records.pages import PageRecord
 
 MKDOCS = Dialect.PYTHON_MARKDOWN
 SLUGS = MKDOCS | Dialect.TAB_SLUGS

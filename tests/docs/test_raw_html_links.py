@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.rawlinks import html_links
-from sitegen.docs.records import Link, LinkKind, PageRecord
 from sitegen.docs.sanitize import RawHtml
+from sitegen.records.pages import Link, LinkKind, PageRecord
 from tests.docs.test_extract import line_and_column, offsets_of
 from tests.docs.test_sanitize import published
 

@@ -17,8 +17,8 @@ import pytest
 from sitegen.base.urlgate import allowed_url
 from sitegen.docs import sanitize as sanitize_module
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml, theme_classes
+from sitegen.records.pages import PageRecord
 from tests.e2e.conftest import run_cli, write_project
 
 FORBIDDEN_TAGS = {

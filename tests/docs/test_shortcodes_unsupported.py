@@ -13,8 +13,8 @@ import pytest
 
 from sitegen.docs import markdown
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.generators import Dialect
+from sitegen.records.pages import PageRecord
 
 MKDOCS = Dialect.PYTHON_MARKDOWN
 PAGE = "docs/setup/search.md"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.docs.toc import MAX_TABLES
 from sitegen.generators import SlugStyle
+from sitegen.records.pages import PageRecord
 
 PAGE = """# Title
 

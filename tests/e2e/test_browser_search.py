@@ -14,7 +14,7 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 from sitegen.site.emit import publishable_pages
 from sitegen.site.search import SearchData, search_data
 from sitegen.site.search_shards import INDEX_FILE, SHARD_FOLDER, bucket

@@ -14,7 +14,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
 from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK
-from sitegen.result import BuildOptions, BuildResult
+from sitegen.records.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16

@@ -18,8 +18,8 @@ from markdown_it import MarkdownIt
 from sitegen.base.diagnostics import Level
 from sitegen.federation import ingest as ingest_module
 from sitegen.federation.ingest import MAX_PROBLEMS, ingest, site_prefix
-from sitegen.federation.model import PeerCopy, PeerEdge
 from sitegen.federation.store import copy_file, load_copy, save_copy
+from sitegen.records.federation import PeerCopy, PeerEdge
 from tests.federation.helpers import PEER_A, SITE, build_site, peer_backlinks, write_site
 from tests.safety.linear import bytes_grows_linearly, costs_at_most
 

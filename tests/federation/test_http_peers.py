@@ -19,8 +19,8 @@ from sitegen.build import BuildResult
 from sitegen.cache import prepare_cache
 from sitegen.config import load_config
 from sitegen.federation.fetch import FetchPolicy, Validators, fetch_url
-from sitegen.federation.model import PeerState
 from sitegen.federation.step import read_peers
+from sitegen.records.federation import PeerState
 from tests.federation.helpers import PEER_A, build_site, legacy_graph, peer_backlinks, write_site
 
 LEGACY = legacy_graph(

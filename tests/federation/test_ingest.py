@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sitegen.base.urlgate import is_private_url
 from sitegen.federation.ingest import graph_title, ingest, site_prefix
-from sitegen.federation.model import PeerEdge
+from sitegen.records.federation import PeerEdge
 from tests.federation.helpers import PEER_A, SITE, legacy_graph, wide_graph
 
 

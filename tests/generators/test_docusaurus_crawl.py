@@ -12,7 +12,7 @@ from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl
 from sitegen.layout import slugs_reason
 from sitegen.ownership import files_below
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 
 PROJECT = {
     "website/docusaurus.config.js": (

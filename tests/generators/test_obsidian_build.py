@@ -11,7 +11,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl
 from sitegen.layout import UnreadFiles, layout_line
-from sitegen.result import BuildOptions, BuildResult
+from sitegen.records.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
 
 VAULT: dict[str, str | bytes] = {

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from sitegen.analyse.cycles import merge_edges as merge_dependencies
 from sitegen.base.paths import NodeId
-from sitegen.code.graph import CodeEdge, EdgeKind, normalize_edges
 from sitegen.graph.dependencies import DepEdge
 from sitegen.graph.model import (
     Edge,
@@ -22,6 +21,7 @@ from sitegen.graph.model import (
     merged_confidence,
     strongest,
 )
+from sitegen.records.code_graph import CodeEdge, EdgeKind, normalize_edges
 
 CONFIDENCES = [1.0, 0.9, 0.7, 0.5, 0.0, -0.0, math.nan, math.inf, -math.inf]
 #: One piece of evidence: (confidence, line).

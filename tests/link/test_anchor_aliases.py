@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from sitegen.base.diagnostics import Level
 from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import Heading
 from sitegen.graph.store.anchors import Anchor, AnchorAlias, PageAnchors
 from sitegen.link.anchor_aliases import (
     ANCHOR_MOVED,
@@ -17,6 +16,7 @@ from sitegen.link.anchor_aliases import (
     kept_anchors,
     lasting_anchors,
 )
+from sitegen.records.pages import Heading
 
 
 def headings(*texts: str) -> list[Heading]:

@@ -10,19 +10,19 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.api.model import ApiKind, ApiModel, ApiObject, Docstring, Expression, TypeRef
 from sitegen.base.languages import LangId
 from sitegen.base.paths import NodeId, RepoPath
 from sitegen.base.progress import Progress
 from sitegen.code.extract import extract_source
-from sitegen.code.records import CodeRecord
 from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
-from sitegen.docs.records import LinkKind, PageRecord
 from sitegen.graph.model import NodeKind
 from sitegen.link.api_entries import api_entries, symbol_node
 from sitegen.link.rules import Outcome, Rule, SiteIndex
 from sitegen.link.step import Linked, link_all, trace_link
+from sitegen.records.api import ApiKind, ApiModel, ApiObject, Docstring, Expression, TypeRef
+from sitegen.records.code import CodeRecord
+from sitegen.records.pages import LinkKind, PageRecord
 
 SOURCES = {
     "src/shop/__init__.py": "from shop.parts import Gadget\n",

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from sitegen.docs.records import PageRecord
 from sitegen.docs.snippets import MAX_INCLUDES
 from sitegen.link.documented import DocRef, documented
+from sitegen.records.pages import PageRecord
 from tests.safety.linear import bytes_grows_linearly
 
 PAGE = "content/page.md"

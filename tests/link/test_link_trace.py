@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.link.rules import NO_TRACE, Rule, SiteIndex
 from sitegen.link.step import link_all, trace_link
+from sitegen.records.pages import PageRecord
 
 NAMES = ["install", "configure", "deploy", "upgrade", "troubleshooting"]
 HEADINGS = ["Getting started", "First run", "Options", "Known issues"]

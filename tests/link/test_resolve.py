@@ -6,7 +6,6 @@ import pytest
 
 from sitegen.base.paths import NodeId
 from sitegen.base.urlgate import is_loopback, is_private_url
-from sitegen.docs.records import Heading, PageRecord
 from sitegen.link.rules import (
     AnchorIndex,
     Outcome,
@@ -14,6 +13,7 @@ from sitegen.link.rules import (
     normalize_url,
     resolve,
 )
+from sitegen.records.pages import Heading, PageRecord
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 from tests.e2e.browser import launched, require_chromium
 from tests.e2e.conftest import write_project
 from tests.site.test_blog import PROJECT

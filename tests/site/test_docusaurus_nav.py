@@ -9,9 +9,9 @@ from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.paths import NodeId, html_out_path
 from sitegen.config import load_config
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.generators.docusaurus import DocusaurusSidebars
 from sitegen.generators.record import Generator, SlugStyle
+from sitegen.records.pages import PageRecord
 from sitegen.site.docusaurus import MAX_ITEMS, MAX_UNKNOWN, docusaurus_nav
 from sitegen.site.navigation import project_nav
 from sitegen.site.views import NavItem

@@ -10,7 +10,7 @@ from pathlib import Path
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.link.page_addresses import DUPLICATE_OUTPUT
-from sitegen.result import BuildOptions, BuildResult
+from sitegen.records.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
 from tests.e2e.sitewalk import walk_site
 

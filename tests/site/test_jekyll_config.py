@@ -12,7 +12,7 @@ from sitegen.base.paths import NodeId
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.link.jekyll import BAD_CONFIG
-from sitegen.result import BuildOptions, BuildResult
+from sitegen.records.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
 from tests.e2e.sitewalk import walk_site
 

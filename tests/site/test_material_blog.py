@@ -19,7 +19,7 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.result import BuildOptions, BuildResult
+from sitegen.records.result import BuildOptions, BuildResult
 from sitegen.site.blog import reading_minutes
 from sitegen.site.preview import Preview
 from tests.e2e.conftest import write_project

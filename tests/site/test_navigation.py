@@ -6,8 +6,8 @@ from __future__ import annotations
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.generators import mkdocs_nav_spec
+from sitegen.records.pages import PageRecord
 from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.views import NavItem
 

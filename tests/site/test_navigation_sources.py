@@ -11,8 +11,8 @@ from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.paths import NodeId
 from sitegen.config import load_config
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.generators import find_generator
+from sitegen.records.pages import PageRecord
 from sitegen.site.navigation import project_nav
 from sitegen.site.views import NavItem
 

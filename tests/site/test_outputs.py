@@ -15,7 +15,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.incremental import SiteRecord
 from sitegen.ownership import OUTPUT_MARKER, files_below
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 from sitegen.site import emit
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.outputs import OUTPUTS

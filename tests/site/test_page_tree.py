@@ -11,8 +11,8 @@ import re
 
 from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.generators import mkdocs_nav_spec
+from sitegen.records.pages import PageRecord
 from sitegen.site.navigation import build_nav, mkdocs_nav
 from sitegen.site.render import NAV_FULL_LIMIT, Renderer
 from sitegen.site.views import NavItem, site_context_for

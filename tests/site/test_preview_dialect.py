@@ -11,7 +11,7 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 from sitegen.site.preview import Preview
 
 CONFIG = "module.exports = { presets: [['classic', { docs: { path: '../docs' } }]] }\n"

@@ -11,7 +11,7 @@ import pytest
 from sitegen.build import build
 from sitegen.config import ConfigError, load_config
 from sitegen.ownership import files_below
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 
 pytestmark = pytest.mark.slow  # whole builds, in process
 

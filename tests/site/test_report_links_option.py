@@ -12,7 +12,7 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import Config, load_config
-from sitegen.result import BuildOptions
+from sitegen.records.result import BuildOptions
 
 pytestmark = pytest.mark.slow  # whole builds, in process
 

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from sitegen.base.paths import NodeId
 from sitegen.docs.markdown import extract_page
-from sitegen.docs.records import PageRecord
 from sitegen.docs.sanitize import RawHtml
+from sitegen.records.pages import PageRecord
 from sitegen.site import search, search_shards
 from sitegen.site.search import plain_text, search_data
 from sitegen.site.search_shards import (

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from sitegen.base.paths import OutPath
-from sitegen.graph.analysis import Figures
 from sitegen.graph.export import export_graph_md
 from sitegen.graph.graphjson import graph_json_pieces
+from sitegen.records.analysis import Figures
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState
 

@@ -12,8 +12,8 @@ from sitegen.base.paths import (
     NodeId,
     OutPath,
 )
-from sitegen.graph.analysis import Figures
 from sitegen.graph.model import Graph, NodeKind
+from sitegen.records.analysis import Figures
 from sitegen.site.emitter import EmitRun, OneFile
 
 if TYPE_CHECKING:

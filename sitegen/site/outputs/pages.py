@@ -22,10 +22,10 @@ from sitegen.base.paths import (
     source_repo_path,
 )
 from sitegen.base.urlgate import allowed_url
-from sitegen.docs.records import PageRecord
 from sitegen.graph.model import Graph, annotate
 from sitegen.incremental import digest
 from sitegen.link.rules import Outcome, Resolved
+from sitegen.records.pages import PageRecord
 from sitegen.site.anchor_marks import with_old_anchors
 from sitegen.site.api_backlinks import page_entry_backlinks, with_entry_backlinks
 from sitegen.site.backlinks import backlink_groups, peer_groups

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sitegen.base.paths import OutPath
 from sitegen.base.plural import counted
-from sitegen.federation.model import PeerReport, PeerState
+from sitegen.records.federation import PeerReport, PeerState
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState
 from sitegen.site.views import Cell, ReportCell, ReportView

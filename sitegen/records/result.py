@@ -10,17 +10,17 @@ from dataclasses import dataclass, field
 from sitegen.addresses import Addresses
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.plural import counted
-from sitegen.code.graph import CodeGraph
-from sitegen.code.records import CodeRecord
 from sitegen.config import Config
 from sitegen.crawl import Crawl
-from sitegen.docs.records import PageRecord
-from sitegen.federation.model import Federation
-from sitegen.graph.analysis import CycleReport, Insight
 from sitegen.graph.model import Graph
 from sitegen.link.anchor_aliases import AliasesOfBuild
 from sitegen.link.documented import StaleReport
 from sitegen.link.step import Linked
+from sitegen.records.analysis import CycleReport, Insight
+from sitegen.records.code import CodeRecord
+from sitegen.records.code_graph import CodeGraph
+from sitegen.records.federation import Federation
+from sitegen.records.pages import PageRecord
 
 
 @dataclass(frozen=True)

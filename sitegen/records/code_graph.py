@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
 from sitegen.base.languages import LangId
-from sitegen.code.records import Range, Symbol, SymbolKind, Visibility
 from sitegen.graph.dependencies import DEFERRED, RUNTIME, TYPE_ONLY, strongest_context
 from sitegen.graph.model import merge_by_key, merged_confidence, strongest
+from sitegen.records.code import Range, Symbol, SymbolKind, Visibility
 
 # ---------------------------------------------------------------- confidence ladder
 

@@ -1,0 +1,1 @@
+"""records: see ARCHITECTURE.md#layers."""
