@@ -12,6 +12,7 @@ import posixpath
 import re
 import tomllib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -220,6 +221,96 @@ class Config:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Config)}
+
+
+class Rebuild(StrEnum):
+    """What a change of an option (or of a plugin's version) redoes: Sphinx's ``rebuild``
+    of a config value (content/guides/builds.md#what-an-option-rebuilds)."""
+
+    #: The pages are read again (the option is in the page cache's key) and all that follows.
+    PAGES = "pages"
+    #: The site is made again (the option is in the site's fingerprint); page records reused.
+    SITE = "site"
+    #: Nothing: the output is the same whatever its value (``jobs``).
+    NOTHING = "nothing"
+
+
+#: What a change of each field of ``Config`` rebuilds: the one place the build's fingerprints
+#: are derived from (``declared_options``), so that a new option cannot be left out of them
+#: (tests/test_rebuild.py checks that every field is here). PAGES for every option the page
+#: records depend on: the extraction's arguments (``raw_html``, ``slugs``, the dialect of
+#: ``markdown_extensions`` and ``generator``, the plugins' syntaxes) and what decides which
+#: bytes are read as a page (``content``; ``api``, ``api_options`` and ``api_folder``, which
+#: make pages and the markdown of ``:::`` blocks).
+OPTION_REBUILD: dict[str, Rebuild] = {
+    # where the project lies: the default title, its folder's name, is ``site_title``
+    "root": Rebuild.NOTHING,
+    "content": Rebuild.PAGES,
+    "out": Rebuild.SITE,
+    "source": Rebuild.SITE,
+    "title": Rebuild.SITE,
+    "base_url": Rebuild.SITE,
+    "exclude": Rebuild.SITE,
+    "languages": Rebuild.SITE,
+    "include_dirs": Rebuild.SITE,
+    "ruby_load_paths": Rebuild.SITE,
+    "max_file_size": Rebuild.SITE,
+    "store": Rebuild.SITE,
+    # the output is the same for every --jobs (content/guides/builds.md)
+    "jobs": Rebuild.NOTHING,
+    "checks": Rebuild.SITE,
+    "cycles_include": Rebuild.SITE,
+    "raw_html": Rebuild.PAGES,
+    "urls": Rebuild.SITE,
+    "peers": Rebuild.SITE,
+    "header_reports": Rebuild.SITE,
+    "inventories": Rebuild.SITE,
+    "api": Rebuild.PAGES,
+    "api_folder": Rebuild.PAGES,
+    "api_options": Rebuild.PAGES,
+    # not an option: where each option was set, for messages
+    "set_by": Rebuild.NOTHING,
+    "theme_dir": Rebuild.SITE,
+    "lang": Rebuild.SITE,
+    "locales": Rebuild.SITE,
+    "repo_url": Rebuild.SITE,
+    "edit_uri": Rebuild.SITE,
+    "slugs": Rebuild.PAGES,
+    "markdown_extensions": Rebuild.PAGES,
+    "plugins": Rebuild.PAGES,
+    "generator": Rebuild.PAGES,
+}
+
+
+def _pages_read(config: Config) -> dict[str, object]:
+    """Of the options declared PAGES, the part that the pages read where it is less than the
+    whole value: of the generator record, its dialect (its page tree, addresses and the text
+    of its configuration file are the site's, so that editing ``mkdocs.yml``'s ``nav`` does
+    not read every page again)."""
+    return {"generator": config.generator.dialect if config.generator else Dialect.NONE}
+
+
+def declared_options(config: Config, rebuild: Rebuild) -> tuple[tuple[str, object], ...]:
+    """The (name, value) of every option whose change redoes ``rebuild``, in field order:
+    ``Rebuild.PAGES``, the options declared PAGES, as the pages read them (the page cache's
+    key); ``Rebuild.SITE``, those declared PAGES or SITE, whole (the site's fingerprint);
+    ``Rebuild.NOTHING``, none. Their ``repr`` is what is hashed."""
+    if rebuild is Rebuild.NOTHING:
+        return ()
+    if rebuild is Rebuild.PAGES:
+        read = _pages_read(config)
+        return tuple(
+            (name, read[name] if name in read else getattr(config, name))
+            for name in _FIELDS
+            if OPTION_REBUILD[name] is Rebuild.PAGES
+        )
+    return tuple(
+        (name, getattr(config, name))
+        for name in _FIELDS
+        if OPTION_REBUILD[name] is not Rebuild.NOTHING
+    )
+
+
 #: The keys a configuration file may hold.
 OPTION_NAMES = tuple(sorted(n for n in _FIELDS if n not in ("root", "set_by", "generator")))
 SLUG_STYLES = tuple(style.value for style in SlugStyle)
