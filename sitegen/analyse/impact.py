@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitegen.analyse.check import Finding, github_annotation
+from sitegen.analyse.check import STALE_DOC, Finding, github_annotation
 from sitegen.analyse.githistory import FileDiff, resolve_revision
 from sitegen.analyse.githistory import work_tree_diff as _work_tree_diff
 from sitegen.base.diagnostics import Level
@@ -22,8 +22,6 @@ from sitegen.base.gitrun import GitError, is_checkout, shown_revision
 from sitegen.base.plural import counted
 from sitegen.link.documented import Commit, DocRef
 from sitegen.records.code_graph import CodeGraph, EdgeKind
-
-STALE_DOC = "stale-doc"
 
 
 @dataclass(frozen=True)

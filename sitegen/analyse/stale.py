@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitegen.analyse.check import Finding
+from sitegen.analyse.check import STALE_DOC, Finding
 from sitegen.analyse.githistory import (
     FileDiff,
     History,
@@ -39,7 +39,6 @@ from sitegen.link.documented import (
 if TYPE_CHECKING:
     from sitegen.records.result import BuildResult
 
-STALE_DOC = "stale-doc"
 NOTICE = "The code this page documents changed after it"
 #: Why a shallow clone has no report: its oldest commit seems to add every file, so every
 #: page would seem as new as the code (actions/checkout fetches one commit by default).
