@@ -177,6 +177,17 @@ def recording_html(rule: InlineRule) -> InlineRule:
     return record
 
 
+def made_links(token: Token) -> int:
+    """Record the links of ``token``'s HTML, which sitegen made from a project's template (a
+    shortcode's output: sitegen/docs/shortcodes.py), as a page's own HTML's are; how many.
+    Their place in the page is the caller's to set: ``PLACES`` of a block, ``to_place``
+    in an inline rule (every link at the shortcode's place)."""
+    found = html_links(token.content)
+    if found:
+        token.meta[_LINKS] = found
+    return len(found)
+
+
 def raw_links(
     tokens: Sequence[Token], source: PageText, inline_label: Callable[[Sequence[Token]], str]
 ) -> list[RawLink]:
@@ -186,6 +197,12 @@ def raw_links(
     for token in tokens:
         if token.type == "html_block" and not token.meta.get(TRUSTED):
             out.extend(_block_links(token, source))
+        elif token.type == "html_block" and token.meta.get(_LINKS):  # a shortcode's (made_links)
+            places = token.meta.get(PLACES) or [0] * len(token.meta[_LINKS])
+            out.extend(
+                RawLink(token, link, place, link.label)
+                for link, place in zip(token.meta[_LINKS], places, strict=True)
+            )
         elif token.type == "inline" and token.children and "<" in token.content:
             out.extend(_inline_links(token, source, inline_label))
     return out
