@@ -1,6 +1,7 @@
 """Diagnostics: every skipped or broken thing is one ``path:line:col: level: message`` line.
 
-Collected during a build, printed at the end, counted for ``--strict``; never raises.
+Reported into one ``Sink`` during a build, sorted once, printed at the end, counted for
+``--strict``; never raises.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -36,31 +37,33 @@ class Diagnostic:
         return f"{self.path}:{self.line}:{self.col}: {self.level}: {self.message}"
 
 
-@dataclass
-class Diagnostics:
-    """A build's diagnostics, deduplicated, reported in a stable order."""
+class Sink:
+    """Where every step of a build reports what it skipped or found broken: the one place a
+    build's diagnostics go (content/reference/cli.md, "Diagnostics").
 
-    items: list[Diagnostic] = field(default_factory=list)
+    Steps add to it in whatever order they run (a forked worker's records arrive in input
+    order); ``sorted`` gives each diagnostic once, in the stable order the CLI prints and the
+    site marker keeps. It never changes what was added, so the emit step may read it for the
+    marker while the driver reads it once more for the result.
+    """
 
-    def add(
-        self, path: str, line: int, col: int, level: Level, message: str, code: str = ""
-    ) -> None:
-        self.items.append(Diagnostic(path, max(line, 1), max(col, 1), level, message, code))
+    __slots__ = ("_items",)
 
-    def warn(self, path: str, message: str, line: int = 1, col: int = 1, code: str = "") -> None:
-        self.add(path, line, col, Level.WARNING, message, code)
+    def __init__(self, items: Iterable[Diagnostic] = ()) -> None:
+        self._items: list[Diagnostic] = list(items)
 
-    def error(self, path: str, message: str, line: int = 1, col: int = 1, code: str = "") -> None:
-        self.add(path, line, col, Level.ERROR, message, code)
+    def add(self, diagnostic: Diagnostic) -> None:
+        self._items.append(diagnostic)
 
-    def extend(self, other: Iterable[Diagnostic]) -> None:
-        self.items.extend(other)
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self._items.extend(diagnostics)
 
     def sorted(self) -> list[Diagnostic]:
-        return sorted(set(self.items))
+        """Every diagnostic added, each once (equal in every field), in order."""
+        return sorted(set(self._items))
 
-    def count(self, level: Level) -> int:
-        return sum(1 for d in set(self.items) if d.level == level)
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 class Suggester:
