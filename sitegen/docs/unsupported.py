@@ -19,6 +19,7 @@ from sitegen.docs.blocks import report
 from sitegen.docs.components import component_names
 from sitegen.docs.mdx import ENV_DIALECT, ENV_PARTIALS, LOST_URLS, is_mdx
 from sitegen.docs.positions import ENV_SOURCE, PageText
+from sitegen.docs.sanitize import TRUSTED
 from sitegen.docs.shortcodes import SHORTCODE, shortcode_text
 from sitegen.generators import Dialect
 
@@ -132,13 +133,13 @@ def report_unsupported(state: StateCore) -> None:
             continue
         if token.type == "inline" and token.children:
             _scan(found, source, token.map, in_text, _text_of(token.children))
-        elif token.type == "html_block":
+        elif token.type == "html_block" and not token.meta.get(TRUSTED):  # a shortcode's is not
             _scan(found, source, token.map, _IN_HTML if mdx is None else _IN_MDX_HTML)
             _components(found, source, source.line_starts[token.map[0]], token.content, mdx)
         if token.type == "inline":
             for child in token.children or ():
                 at = source.line_starts[token.map[0]]
-                if child.type == "html_inline":
+                if child.type == "html_inline" and not child.meta.get(TRUSTED):
                     _components(found, source, at, child.content, mdx)
                     _lost_urls(found, source, at, child.meta.get(LOST_URLS))
                 if mkdocs and (text := _shortcode_of(child)) is not None:
