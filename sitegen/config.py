@@ -184,6 +184,14 @@ class Config:
     #: Installed plugins loaded for this project, by their entry points' name: the syntaxes,
     #: outputs and checks they add (content/guides/plugins.md). None is loaded unless named.
     plugins: tuple[str, ...] = ()
+    #: Folder of the project's shortcode templates, inside the root: ``{{< note >}}`` in a page
+    #: renders ``note.html`` of it, in the themes' sandbox (content/syntax/shortcodes.md). Read,
+    #: never published; a folder that does not exist is no shortcodes.
+    shortcodes: str = "shortcodes"
+    #: HTML comments that call a shortcode template, as a project's MkDocs hook expands them:
+    #: ``{ "md:option" = "option" }``, or ``{ "md:*" = "*" }`` for every ``md:`` name
+    #: (content/syntax/shortcodes.md#comments). None: such comments are shown as their text.
+    shortcode_comments: dict[str, str] = field(default_factory=dict)
     #: Not an option: the generator whose configuration was found beside the content
     #: (``mkdocs.yml``, ``.vitepress/``), which chooses ``slugs`` when it is not set and
     #: publishes VitePress's ``public/`` folder at the site root.
@@ -278,6 +286,10 @@ OPTION_REBUILD: dict[str, Rebuild] = {
     "slugs": Rebuild.PAGES,
     "markdown_extensions": Rebuild.PAGES,
     "plugins": Rebuild.PAGES,
+    # the templates they name and hold enter the page cache key of each page that calls one
+    # (sitegen/docs/pipeline.py) and the site's fingerprint: no other page is read again
+    "shortcodes": Rebuild.SITE,
+    "shortcode_comments": Rebuild.SITE,
     "generator": Rebuild.PAGES,
 }
 
@@ -327,6 +339,10 @@ def _coerce(name: str, value: Any) -> Any:
         return _markdown_extensions(value)
     if name == "plugins":
         return _plugin_names(value)
+    if name == "shortcodes":
+        return _shortcodes_folder(value)
+    if name == "shortcode_comments":
+        return _shortcode_comments(value)
     if name == "languages":
         return parse_languages(value if isinstance(value, list) else [value])
     if name == "cycles_include":
@@ -418,6 +434,57 @@ def _plugin_names(value: Any) -> tuple[str, ...]:
                 "'.', '_' and '-', as its entry point is named)"
             )
     return tuple(dict.fromkeys(names))
+
+
+def _shortcodes_folder(value: Any) -> str:
+    """``shortcodes``: a folder inside the root, written relative to it and not hidden."""
+    rel = posixpath.normpath(value.strip().strip("/")) if isinstance(value, str) else ""
+    parts = rel.split("/")
+    if (
+        not isinstance(value, str)
+        or value.strip().startswith("/")
+        or rel in ("", ".")
+        or any(part in ("..", "") or part.startswith(".") for part in parts)
+    ):
+        shown = cut(value) if isinstance(value, str) else repr(value)
+        raise ConfigError(
+            "option 'shortcodes' must be a folder inside the project root, relative to it and "
+            f"not hidden, such as 'shortcodes', not '{shown}'"
+        )
+    return rel
+
+
+#: A comment shortcode's name as the option maps it: ``md:option``, or ``md:*`` for a prefix.
+_COMMENT_NAME = re.compile(r"[A-Za-z][\w-]*:(?:[A-Za-z_][\w-]*|\*)")
+#: A template's name: ``option``, ``docs/option``; ``*`` stands for the comment's own name.
+_TEMPLATE_NAME = re.compile(r"[\w*][\w.*-]*(?:/[\w*][\w.*-]*)*")
+
+
+def _shortcode_comments(value: Any) -> dict[str, str]:
+    """``shortcode_comments``: comment name = template name, strings; a ``*`` in a template
+    name only where the comment's name is a prefix's ``md:*``."""
+    example = '{ "md:option" = "option" } or { "md:*" = "*" }'
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise ConfigError(
+            f"option 'shortcode_comments' must be a table of comment name = template, such as "
+            f"{example}"
+        )
+    for written, template in value.items():
+        if not _COMMENT_NAME.fullmatch(written):
+            raise ConfigError(
+                f"option 'shortcode_comments': '{cut(written)}' is not a comment shortcode's name "
+                f"(prefix:name or prefix:*), as in {example}"
+            )
+        if not _TEMPLATE_NAME.fullmatch(template) or (
+            "*" in template and not written.endswith(":*")
+        ):
+            raise ConfigError(
+                f"option 'shortcode_comments': '{cut(template)}' is not a template name of the "
+                "shortcodes folder (a '*' only for a prefix:* name)"
+            )
+    return dict(value)
 
 
 def _inventories(value: Any) -> tuple[tuple[str, str], ...]:
@@ -679,6 +746,8 @@ def _check_folders(config: Config, origin: str) -> None:
     root = config.root.resolve()
     named = [("content", config.content)] if config.content else []
     named += [("source", s) for s in config.source]
+    if "shortcodes" in config.set_by:  # the default folder may be missing: no shortcodes
+        named.append(("shortcodes", config.shortcodes))
     for key, rel in named:
         folder = (root / rel).resolve()
         if not is_within(folder, root):
