@@ -8,6 +8,7 @@ in their order; never resolves links or changes the graph, and declares no outpu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,7 @@ def emit_site(
     jobs: int = 1,
     fingerprint: str = "",
     reuse: bool = True,
+    extra: Sequence[Emitter] = (),
 ) -> int:
     """Write every file of the site; returns how many files it has.
 
@@ -52,11 +54,13 @@ def emit_site(
     the same way every build; then each writes what it won. An output whose key is the
     previous build's is linked from the previous site; the graph-wide reports are written
     in a forked process while the pages render, since neither needs the other's output.
+    ``extra`` are the plugins' outputs: they claim after sitegen's own, through the same
+    steps (content/guides/plugins.md).
     """
     site = site_state(result)
     with SiteWriter(result.config.out_dir, reuse=reuse) as writer:
         run = EmitRun(site, writer, progress, jobs)
-        claimed: Claimed = [(emitter, emitter.claim(run)) for emitter in OUTPUTS]
+        claimed: Claimed = [(emitter, emitter.claim(run)) for emitter in (*OUTPUTS, *extra)]
         # The outputs before the first background one are written first; the background
         # ones then start together, and the rest are written while they run.
         start = next((i for i, (e, _) in enumerate(claimed) if e.background), len(claimed))

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from sitegen.base.paths import OutPath
 from sitegen.base.progress import Progress
+from sitegen.config import Rebuild
 from sitegen.site.state import SiteState, duplicate_output
 from sitegen.site.writer import SiteWriter
 
@@ -45,8 +46,19 @@ class Emitter(ABC):
     to claim its files (so the first claim wins a clash, the same way every build), then asks
     each to write what it won."""
 
-    #: What the output is called in the registry and the docs: "pages", "graph.json".
+    #: What the output is called in the registry and the docs: "pages", "graph.json"; unique
+    #: among sitegen's outputs and the plugins' (content/guides/plugins.md).
     name: ClassVar[str]
+    #: The configuration options it reads itself, besides those of the site state every
+    #: output shares (the page tree, the frame of every page: sitegen/site/emit.py).
+    options: ClassVar[tuple[str, ...]]
+    #: What a change of those options (or of a plugin's version) redoes: an output's files
+    #: are the site's (content/guides/builds.md#what-an-option-rebuilds).
+    rebuild: ClassVar[Rebuild] = Rebuild.SITE
+    #: The distribution version of the plugin that adds it; "" for sitegen's own.
+    version: ClassVar[str] = ""
+    #: Whether it may run in a forked worker process (a plugin's says so; sitegen's may).
+    fork_safe: ClassVar[bool] = True
     #: True for the graph-wide outputs that one forked process writes while the pages are
     #: written. They share one key (the whole graph): when every file they won is in the
     #: previous site under that key, none of them runs. Such an emitter reads only the

@@ -24,6 +24,7 @@ def index_out(site: SiteState) -> OutPath:
 
 class AllPages(OneFile):
     name = "all pages"
+    options = ()
     background = True
 
     def path(self, site: SiteState) -> OutPath:

@@ -19,6 +19,7 @@ class Assets(Emitter):
     """An asset whose content hash is the previous build's is linked from the previous site."""
 
     name = "assets"
+    options = ("content",)
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         return [out for asset, out in _assets(run) if run.claim(out, asset)]

@@ -16,6 +16,7 @@ BROKEN_LINKS = OutPath("broken-links.html")
 
 class BrokenLinks(OneFile):
     name = "broken links"
+    options = ()
     file = BROKEN_LINKS
     background = True
 

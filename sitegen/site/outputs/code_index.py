@@ -24,6 +24,7 @@ class CodeIndex(OneFile):
     there is at least one source file."""
 
     name = "code index"
+    options = ()
 
     def path(self, site: SiteState) -> OutPath | None:
         return CODE_INDEX if site.result.code is not None else None

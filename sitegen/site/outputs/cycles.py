@@ -15,6 +15,7 @@ from sitegen.site.state import SiteState
 
 class CyclesMd(OneFile):
     name = "cycles.md"
+    options = ()
     background = True
 
     def path(self, site: SiteState) -> OutPath | None:
@@ -29,6 +30,7 @@ class CyclesMd(OneFile):
 
 class CyclesPage(OneFile):
     name = "cycles.html"
+    options = ()
     background = True
 
     def path(self, site: SiteState) -> OutPath | None:

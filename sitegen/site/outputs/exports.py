@@ -18,6 +18,7 @@ from sitegen.site.state import SiteState
 
 class GraphMd(OneFile):
     name = "graph.md"
+    options = ("title",)
     file = OutPath("graph.md")
     background = True
 
@@ -29,6 +30,7 @@ class GraphJson(OneFile):
     """The document graph, each node with its PageRank, community and bridge figures."""
 
     name = "graph.json"
+    options = ()
     file = OutPath("graph.json")
     background = True
 
@@ -58,6 +60,7 @@ def _figure_table(figures: Figures) -> dict[str, dict[str, float | int]]:
 
 class CodeGraphJson(OneFile):
     name = "code-graph.json"
+    options = ()
     background = True
 
     def path(self, site: SiteState) -> OutPath | None:

@@ -40,6 +40,7 @@ class BlogFeeds(Emitter):
     """Each feed of the blog's posts (none without one)."""
 
     name = "blog feeds"
+    options = ("base_url", "title", "slugs")
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         blog = run.site.blog

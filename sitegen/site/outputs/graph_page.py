@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 class GraphPage(OneFile):
     name = "graph page"
+    options = ()
     file = OutPath("graph.html")
     background = True
 

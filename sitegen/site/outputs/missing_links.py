@@ -13,6 +13,7 @@ from sitegen.site.related_view import missing_links_view
 
 class MissingLinks(OneFile):
     name = "missing links"
+    options = ()
     file = OutPath("missing-links.html")
     background = True
 

@@ -19,6 +19,7 @@ class NotFound(OneFile):
     the page is served: from disk it sits at the site root itself)."""
 
     name = "404 page"
+    options = ("base_url",)
     file = NOT_FOUND
 
     def render(self, run: EmitRun, out: OutPath) -> str:

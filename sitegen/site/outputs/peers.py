@@ -27,6 +27,7 @@ _STATES = {
 
 class PeersPage(OneFile):
     name = "peers"
+    options = ("peers",)
 
     def path(self, site: SiteState) -> OutPath | None:
         return PEERS if site.result.config.peers else None

@@ -22,6 +22,7 @@ class Redirects(Emitter):
     address keeps it, and the clash is reported."""
 
     name = "redirects"
+    options = ("base_url", "lang")
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         site = run.site

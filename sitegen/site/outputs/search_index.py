@@ -22,6 +22,7 @@ class SearchIndex(Emitter):
     links a file whose bytes are the previous site's."""
 
     name = "search index"
+    options = ()
 
     def __init__(self) -> None:
         self._made: tuple[SiteState, dict[str, str]] | None = None

@@ -24,6 +24,7 @@ SITEMAP = OutPath("sitemap.xml")
 
 class Sitemap(OneFile):
     name = "sitemap"
+    options = ("base_url",)
 
     def path(self, site: SiteState) -> OutPath | None:
         return SITEMAP if site.result.config.base_url else None

@@ -25,6 +25,7 @@ class SourcePages(Emitter):
     gives way silently, its raw text too."""
 
     name = "source pages"
+    options = ()
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         won: list[OutPath] = []

@@ -22,6 +22,7 @@ class TagPages(Emitter):
     """One page per tag listing its pages, and an index of all tags (none without tags)."""
 
     name = "tag pages"
+    options = ()
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         tags = pages_by_tag(run.site)

@@ -15,6 +15,7 @@ from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 
 class ThemeFiles(Emitter):
     name = "theme files"
+    options = ("theme_dir",)
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         names = run.site.renderer.static_files()
