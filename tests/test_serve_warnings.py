@@ -10,7 +10,7 @@ import pytest
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.config import load_config
-from sitegen.serve import Builder, Warned
+from sitegen.serve.schedule import Builder, Warned
 
 
 def _w(path: str, line: int, message: str, level: Level = Level.WARNING) -> Diagnostic:

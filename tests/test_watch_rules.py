@@ -13,16 +13,10 @@ import pytest
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl, snippet_candidates
 from sitegen.docs.includes import include_names
-from sitegen.serve import (
-    BadRequest,
-    Builder,
-    BuildStatus,
-    config_files,
-    included_names,
-    query_fields,
-    since_generation,
-    site_signature,
-)
+from sitegen.serve.http import BadRequest, query_fields, since_generation
+from sitegen.serve.reload import BuildStatus
+from sitegen.serve.schedule import Builder, included_names, site_signature
+from sitegen.serve.watch import config_files
 
 FILES: dict[str, str] = {
     "sitegen.toml": (

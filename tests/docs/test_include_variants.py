@@ -23,7 +23,8 @@ from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect
 from sitegen.ownership import files_below
 from sitegen.records.result import BuildOptions, BuildResult
-from sitegen.serve import config_files, included_names
+from sitegen.serve.schedule import included_names
+from sitegen.serve.watch import config_files
 from tests.safety.linear import bytes_grows_linearly
 
 PAGE = "docs/en/docs/tutorial/query.md"

@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from sitegen.config import load_config
-from sitegen.serve import HISTORY, Builder, BuildStatus, open_server
+from sitegen.serve.http import open_server
+from sitegen.serve.reload import HISTORY, BuildStatus
+from sitegen.serve.schedule import Builder
 from tests.e2e.conftest import write_project
 from tests.e2e.test_safety_serve import free_port, serving, wait_for
 
