@@ -23,7 +23,7 @@ from sitegen.base.progress import Progress
 from sitegen.cache import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
 from sitegen.config import Config
-from sitegen.crawl import Crawl, crawl
+from sitegen.crawl import crawl
 from sitegen.docs.includes import include_names
 from sitegen.docs.sanitize import RawHtml
 from sitegen.federation.ingest import site_prefix
@@ -47,16 +47,18 @@ from sitegen.incremental import (
 )
 from sitegen.layout import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.link.anchor_aliases import aliases_of_build, kept_anchors
-from sitegen.link.documented import StaleReport
 from sitegen.link.page_addresses import page_addresses, url_style
-from sitegen.link.step import Linked, crawl_index, line_counts, link_all
+from sitegen.link.step import crawl_index, line_counts, link_all
 from sitegen.ownership import OUTPUT_MARKER, check_output
 from sitegen.records.analysis import CycleReport, Insight
 from sitegen.records.api import ApiModel
 from sitegen.records.code import CodeRecord
+from sitegen.records.crawl import Crawl
 from sitegen.records.federation import Federation
+from sitegen.records.linked import Linked
 from sitegen.records.pages import PageRecord
 from sitegen.records.result import BuildOptions, BuildResult
+from sitegen.records.stale import StaleReport
 from sitegen.state import replayable
 
 if TYPE_CHECKING:  # numpy and scipy are imported only when the analysis runs

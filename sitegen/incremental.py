@@ -32,7 +32,7 @@ from sitegen import __version__
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.fsutil import write_atomically
 from sitegen.config import Config
-from sitegen.crawl import Crawl
+from sitegen.records.crawl import Crawl
 from sitegen.records.pages import PageRecord
 from sitegen.state import Unreadable, parse_json, read_state, set_aside
 

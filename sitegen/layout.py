@@ -14,7 +14,7 @@ from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.languages import LangId, language_for_path
 from sitegen.base.paths import page_node_of, repo_path_within
 from sitegen.config import Config
-from sitegen.crawl import Crawl
+from sitegen.records.crawl import Crawl
 from sitegen.records.pages import PageRecord
 
 #: Folders tried in order when ``content`` is not set (content/guides/configuration.md#content).

@@ -11,8 +11,9 @@ from pathlib import Path
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
-from sitegen.crawl import Crawl, Reads, build_reads, crawl
+from sitegen.crawl import Reads, build_reads, crawl
 from sitegen.layout import layout_diagnostics
+from sitegen.records.crawl import Crawl
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:

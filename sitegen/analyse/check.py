@@ -18,14 +18,14 @@ from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.fsutil import write_atomically
 from sitegen.base.plural import agrees, counted
 from sitegen.config import ConfigError
-from sitegen.link.broken import (
+from sitegen.records.analysis import CodeCycles, CyclicUnit
+from sitegen.records.linked import (
     BROKEN_ANCHOR,
     BROKEN_LINK,
     LOOPBACK_LINK,
     MISSING_REL_TARGET,
     BrokenLink,
 )
-from sitegen.records.analysis import CodeCycles, CyclicUnit
 
 BROKEN_LINKS = "broken-links"
 BROKEN_ANCHORS = "broken-anchors"

@@ -34,7 +34,7 @@ from sitegen.analyse.check import (
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import NodeId, page_node_of
 from sitegen.config import SEVERITIES, ConfigError
-from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK, LOOPBACK_LINK, MISSING_REL_TARGET
+from sitegen.records.linked import BROKEN_ANCHOR, BROKEN_LINK, LOOPBACK_LINK, MISSING_REL_TARGET
 
 if TYPE_CHECKING:
     from sitegen.records.result import BuildResult

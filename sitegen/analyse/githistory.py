@@ -29,7 +29,7 @@ from sitegen.base.gitrun import (
     shown_revision,
     tree_blobs,
 )
-from sitegen.link.documented import Commit
+from sitegen.records.stale import Commit
 
 __all__ = ["GitError", "is_checkout", "run_git"]
 

@@ -20,8 +20,8 @@ from sitegen.analyse.githistory import work_tree_diff as _work_tree_diff
 from sitegen.base.diagnostics import Level
 from sitegen.base.gitrun import GitError, is_checkout, shown_revision
 from sitegen.base.plural import counted
-from sitegen.link.documented import Commit, DocRef
 from sitegen.records.code_graph import CodeGraph, EdgeKind
+from sitegen.records.stale import Commit, DocRef
 
 
 @dataclass(frozen=True)

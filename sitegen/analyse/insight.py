@@ -26,7 +26,6 @@ from sitegen.analyse.related import (
 from sitegen.base.parallel import compute_in_background
 from sitegen.base.paths import NodeId, SitePath
 from sitegen.config import Config
-from sitegen.crawl import Crawl
 from sitegen.docs.prose import page_language
 from sitegen.graph.core import GraphCore
 from sitegen.graph.history import History, read_history
@@ -34,6 +33,7 @@ from sitegen.graph.model import Edge, Graph
 from sitegen.graph.semantic import TextIndex
 from sitegen.graph.snapshot import Snapshot
 from sitegen.records.analysis import Insight
+from sitegen.records.crawl import Crawl
 from sitegen.records.pages import PageRecord
 
 if TYPE_CHECKING:

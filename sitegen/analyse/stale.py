@@ -26,15 +26,8 @@ from sitegen.analyse.githistory import (
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.gitrun import GitError, is_checkout, is_shallow
 from sitegen.base.paths import SitePath
-from sitegen.link.documented import (
-    Commit,
-    Cost,
-    DocRef,
-    StalePage,
-    StaleRef,
-    StaleReport,
-    documented,
-)
+from sitegen.link.documented import documented
+from sitegen.records.stale import Commit, Cost, DocRef, StalePage, StaleRef, StaleReport
 
 if TYPE_CHECKING:
     from sitegen.records.result import BuildResult

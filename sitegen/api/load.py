@@ -37,7 +37,6 @@ from sitegen.api.cache import (
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.languages import LangId
 from sitegen.config import Config
-from sitegen.crawl import Crawl
 from sitegen.records.api import (
     ApiKind,
     ApiModel,
@@ -49,6 +48,7 @@ from sitegen.records.api import (
     TypeRef,
     alias_step,
 )
+from sitegen.records.crawl import Crawl
 
 #: A docstring longer than this many characters is cut there, with a warning.
 MAX_DOCSTRING = 100_000

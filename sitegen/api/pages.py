@@ -23,8 +23,8 @@ from sitegen.api.render import render_block
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import RepoPath, content_repo_path
 from sitegen.config import Config
-from sitegen.crawl import SourceFile
 from sitegen.records.api import ApiKind, ApiModel, ApiObject
+from sitegen.records.crawl import SourceFile
 
 #: The title of the section's index page, which the page tree shows for the folder.
 SECTION_TITLE = "API reference"

@@ -15,8 +15,8 @@ from sitegen.base.progress import Progress
 from sitegen.code.memory import long_lived_objects
 from sitegen.code.shards import ShardCache
 from sitegen.config import Config
-from sitegen.crawl import Crawl
 from sitegen.records.code import CodeRecord
+from sitegen.records.crawl import Crawl
 
 
 def _extract_chunk(

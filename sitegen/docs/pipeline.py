@@ -16,13 +16,13 @@ from sitegen.api.blocks import API_CODE, expansions
 from sitegen.base.parallel import run_forked
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
-from sitegen.crawl import SourceFile
 from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import Expanded, Replacement, map_back
 from sitegen.generators import Dialect, SlugStyle
 from sitegen.records.api import ApiModel
+from sitegen.records.crawl import SourceFile
 from sitegen.records.pages import PageRecord
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import NodeId
 from sitegen.graph.store.anchors import Anchor, AnchorAlias, AnchorBook, PageAnchors
+from sitegen.records.linked import AliasesOfBuild
 from sitegen.records.pages import Heading, PageRecord
 
 #: The check and diagnostic code of every alias and of every link to one (content/guides/ci.md).
@@ -25,19 +25,6 @@ SIMILAR = 0.5
 #: How many headings on either side of its old place a removed one is compared with, so a page
 #: whose headings all changed costs time linear in their number.
 _WINDOW = 8
-
-
-@dataclass(frozen=True)
-class AliasesOfBuild:
-    """What this build publishes of old anchors: every page's anchors and aliases (what the
-    store keeps next), and the info lines naming each alias."""
-
-    book: AnchorBook = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    def of(self, node: NodeId) -> tuple[AnchorAlias, ...]:
-        page = self.book.get(node)
-        return page.aliases if page else ()
 
 
 def aliases_of_build(

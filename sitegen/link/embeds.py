@@ -15,11 +15,10 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import NodeId
-from sitegen.link.rules import Outcome, Resolved
+from sitegen.records.linked import Embed, Embeds, Outcome, Resolved
 from sitegen.records.pages import LinkKind, PageRecord
 
 #: The warning of an embed that would show the page it stands in.
@@ -34,25 +33,6 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*>")
 _HEADING = re.compile(r"<h([1-6])[\s>]")
 _ID = re.compile(r'\sid="[^"]*"')
 _PERMALINK = re.compile(r'<a class="permalink" href="#[^"]*" aria-label="Permalink">#</a>')
-
-
-@dataclass(frozen=True)
-class Embed:
-    """One embed the site shows transcluded: link ``index`` of the host page shows
-    ``part`` of the page ``target`` (its HTML with the target's link marks)."""
-
-    index: int
-    target: NodeId
-    fragment: str  # "" for the whole page, a heading id, or ``^`` and a block id
-    part: str
-
-
-@dataclass
-class Embeds:
-    """Every transcluded embed, by host page and link index, and what is wrong with others."""
-
-    by_host: dict[NodeId, dict[int, Embed]] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def plan_embeds(

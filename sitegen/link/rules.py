@@ -68,6 +68,7 @@ from sitegen.link.docusaurus import (
 from sitegen.link.inventory import Inventories
 from sitegen.link.vault import VaultFiles
 from sitegen.records.api import ApiModel
+from sitegen.records.linked import Outcome, Resolved
 from sitegen.records.pages import PageRecord
 
 _LINE_ANCHOR = re.compile(r"L(\d+)(?:-L(\d+))?")
@@ -87,20 +88,6 @@ def _is_template(target: str) -> bool:
 
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-class Outcome(StrEnum):
-    INTERNAL = "internal"  # a page, asset or source file of the site
-    EXTERNAL = "external"  # an absolute URL
-    MISSING = "missing"  # a local target that does not exist
-    OUTSIDE = "outside"  # a local target outside the project root (a missing node)
-    SELF = "self"  # the linking file itself: no edge, fragment checked
-    LOOPBACK = "loopback"  # a loopback or private host: kept in the page, no edge
-    IGNORED = "ignored"  # mailto:, tel:, empty …: not an edge
-    UNRESOLVED = "unresolved"  # an autoref nothing knows: its text, not a link
-    TEMPLATE = "template"  # {{ x.url }}, {% url %}: the generator's to fill in, kept as written
-    #: A vault's note that no file holds yet: shown as text, a missing node, not broken.
-    UNRESOLVED_NOTE = "unresolved-note"
 
 
 class Rule(StrEnum):
@@ -165,23 +152,6 @@ class Trace:
 
 #: The trace of a build: nothing recorded.
 NO_TRACE = Trace(recording=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    outcome: Outcome
-    node: NodeId | None = None
-    fragment: str = ""
-    #: For MISSING: the repository path that was looked up.
-    looked_up: str = ""
-    #: The old address of the redirect the link went through ("" for none).
-    via: str = ""
-    #: The URL the link is published with when it is not the one written: an autoref found
-    #: in an inventory (with its fragment, which the external node drops).
-    url: str = ""
-    #: For a file an Obsidian vault found by name: the other files of that name (the link is
-    #: ambiguous when any).
-    others: tuple[str, ...] = ()
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from urllib.parse import unquote
 
 from sitegen.addresses import Addresses, UrlStyle, public_url, style_out_path
@@ -23,34 +23,19 @@ from sitegen.base.paths import (
 )
 from sitegen.base.urlgate import allowed_url, refusal
 from sitegen.config import Config
-from sitegen.crawl import CodeFile, Crawl
 from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.generators import Dialect
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.anchors import PageAnchors
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
-from sitegen.link.api_entries import ApiEntries, ApiEntry, Via, api_entries, symbol_node
-from sitegen.link.broken import (
-    AMBIGUOUS_WIKILINK,
-    BROKEN_ANCHOR,
-    BROKEN_AUTOREF,
-    BROKEN_LINK,
-    LOOPBACK_LINK,
-    MISSING_REL_TARGET,
-    UNRESOLVED_NOTE,
-    BrokenLink,
-    loopback_message,
-    names_a_note,
-    unresolved_message,
-)
+from sitegen.link.api_entries import api_entries, symbol_node
+from sitegen.link.broken import loopback_message, names_a_note, unresolved_message
 from sitegen.link.docusaurus import docs_links
-from sitegen.link.embeds import Embeds, plan_embeds
+from sitegen.link.embeds import plan_embeds
 from sitegen.link.inventory import load_inventories
 from sitegen.link.rules import (
     NO_TRACE,
     AnchorIndex,
-    Outcome,
-    Resolved,
     Rule,
     SiteIndex,
     Step,
@@ -70,6 +55,23 @@ from sitegen.link.wiki import (
 )
 from sitegen.records.api import ApiKind, ApiModel
 from sitegen.records.code import CodeRecord
+from sitegen.records.crawl import CodeFile, Crawl
+from sitegen.records.linked import (
+    AMBIGUOUS_WIKILINK,
+    BROKEN_ANCHOR,
+    BROKEN_AUTOREF,
+    BROKEN_LINK,
+    LOOPBACK_LINK,
+    MISSING_REL_TARGET,
+    UNRESOLVED_NOTE,
+    ApiEntries,
+    ApiEntry,
+    BrokenLink,
+    Linked,
+    Outcome,
+    Resolved,
+    Via,
+)
 from sitegen.records.pages import Link, LinkKind, PageRecord
 
 #: The info line of an autoref that names nothing the build knows.
@@ -90,29 +92,6 @@ _OUTCOME_KIND = {
 _NOTE_LINKS = frozenset({LinkKind.INLINE, LinkKind.REFERENCE, LinkKind.WIKILINK, LinkKind.EMBED})
 #: The links of a page's own HTML, which MkDocs publishes as written (never rewritten).
 _RAW_HTML = frozenset({LinkKind.HTML, LinkKind.HTML_IMAGE})
-
-
-@dataclass
-class Linked:
-    """The document graph of one crawl, per source, plus how each page's links resolved."""
-
-    graph: Graph
-    #: Node id of every page/source the crawl read -> its outgoing edges (possibly none).
-    edges_by_source: dict[NodeId, list[Edge]]
-    #: Page node id -> the resolution of each of its links, by link index.
-    resolutions: dict[NodeId, list[Resolved]]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    #: Every broken link, anchor, relation target and cross-reference, in the order found.
-    broken: list[BrokenLink] = field(default_factory=list)
-    #: Every link to a loopback or private host (kept in its page, no edge), in the order
-    #: found: the ``loopback-link`` check's findings, never a warning of the build.
-    loopback: list[BrokenLink] = field(default_factory=list)
-    #: The Python objects the pages' ``:::`` blocks show, and which page shows each
-    #: (sitegen/link/api_entries.py); empty without blocks.
-    api: ApiModel | None = None
-    entries: ApiEntries = field(default_factory=ApiEntries)
-    #: The embeds the site shows transcluded (sitegen/link/embeds.py).
-    embeds: Embeds = field(default_factory=Embeds)
 
 
 class _Linker:

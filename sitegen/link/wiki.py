@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from sitegen.base.paths import PAGE_SUFFIXES, content_relative, content_repo_path
 from sitegen.docs.slug import github_slug
 from sitegen.link.broken import names_a_note
-from sitegen.link.rules import NO_TRACE, Outcome, Rejected, Resolved, Rule, SiteIndex, Trace
+from sitegen.link.rules import NO_TRACE, Rejected, Rule, SiteIndex, Trace
+from sitegen.records.linked import Outcome, Resolved
 
 #: Page files a wikilink names without their extension (``.mdx`` only exists where the
 #: record reads it: sitegen/generators/).

@@ -7,7 +7,7 @@ Plain frozen records and lookups only: never reads a file, never imports griffe,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -200,3 +200,37 @@ def base_path(base: Expression) -> str:
     last = head.rpartition(".")[2]
     ref = next((r for r in base.names if r.text == last), None)
     return ref.path if ref is not None else head
+
+
+#: Base classes followed at most to find where an inherited member is defined.
+MAX_ANCESTORS = 64
+
+
+def canonical_of(model: ApiModel, path: str) -> str | None:
+    """The canonical path of the object ``path`` names: through aliases (``model.target``),
+    else an inherited member (``pkg.Sub.method`` is ``pkg.Base.method``); None for a name the
+    model does not know."""
+    found = model.target(path)
+    if found is not None:
+        return found
+    owner, dot, name = path.rpartition(".")
+    cls = model.get(owner) if dot else None
+    if cls is None or cls.kind is not ApiKind.CLASS:
+        return None
+    for ancestor in _ancestors(model, cls.canonical):
+        member = dict(model.objects[ancestor].members).get(name)
+        if member is not None:
+            return model.target(member)
+    return None
+
+
+def _ancestors(model: ApiModel, canonical: str) -> Iterable[str]:
+    """The loaded base classes of a class, nearest first, each once."""
+    seen: set[str] = {canonical}
+    queue = [canonical]
+    while queue and len(seen) <= MAX_ANCESTORS:
+        for base in model.bases_of(model.objects[queue.pop(0)]):
+            if base.canonical not in seen:
+                seen.add(base.canonical)
+                queue.append(base.canonical)
+                yield base.canonical

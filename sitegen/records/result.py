@@ -11,16 +11,15 @@ from sitegen.addresses import Addresses
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.plural import counted
 from sitegen.config import Config
-from sitegen.crawl import Crawl
 from sitegen.graph.model import Graph
-from sitegen.link.anchor_aliases import AliasesOfBuild
-from sitegen.link.documented import StaleReport
-from sitegen.link.step import Linked
 from sitegen.records.analysis import CycleReport, Insight
 from sitegen.records.code import CodeRecord
 from sitegen.records.code_graph import CodeGraph
+from sitegen.records.crawl import Crawl
 from sitegen.records.federation import Federation
+from sitegen.records.linked import AliasesOfBuild, Linked
 from sitegen.records.pages import PageRecord
+from sitegen.records.stale import StaleReport
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from sitegen.base.paths import NodeId, OutPath, SitePath, is_source_node, source_repo_path
 from sitegen.graph.model import Edge, Graph, NodeKind, annotate
-from sitegen.link.api_entries import ApiEntries, ApiEntry, symbol_node
+from sitegen.link.api_entries import symbol_node
+from sitegen.records.linked import ApiEntries, ApiEntry
 from sitegen.site.backlinks import backlink_groups
 from sitegen.site.views import BacklinkEntry, BacklinkGroup
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from sitegen.base.paths import NodeId
-from sitegen.link.embeds import Embed, Embeds, without_ids
-from sitegen.link.rules import Outcome, Resolved
+from sitegen.link.embeds import without_ids
+from sitegen.records.linked import Embed, Embeds, Outcome, Resolved
 from sitegen.records.pages import PageRecord
 
 #: An embed as extraction writes it (sitegen/docs/wikilinks.py): a link alone on its line.

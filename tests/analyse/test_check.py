@@ -24,7 +24,7 @@ from sitegen.analyse.cycles import analyse_code_cycles
 from sitegen.base.diagnostics import Level
 from sitegen.config import ConfigError
 from sitegen.graph.dependencies import DepEdge
-from sitegen.link.broken import BrokenLink
+from sitegen.records.linked import BrokenLink
 
 ALL_ERROR = dict(DEFAULT_CHECKS)
 

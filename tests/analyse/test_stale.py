@@ -13,7 +13,7 @@ from sitegen.analyse.stale import StaleReport, stale_findings
 from sitegen.base.diagnostics import Level
 from sitegen.build import BuildOptions, BuildResult, build
 from sitegen.config import load_config
-from sitegen.link.documented import DocRef
+from sitegen.records.stale import DocRef
 from tests.analyse.stalerepo import git, make_repo
 
 pytestmark = pytest.mark.slow  # whole builds
@@ -187,7 +187,7 @@ def test_hunks_touch_a_range_only_on_its_lines() -> None:
 
 
 def test_a_symbol_linked_twice_is_one_finding_at_its_first_place() -> None:
-    from sitegen.link.documented import Commit, StalePage, StaleRef
+    from sitegen.records.stale import Commit, StalePage, StaleRef
 
     commit = Commit("f" * 40, "2024-01-03", "feed lowers")
     start = Commit("s" * 40, "2024-01-01", "start")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.config import Config
-from sitegen.crawl import Crawl, crawl
+from sitegen.crawl import crawl
+from sitegen.records.crawl import Crawl
 
 PACKAGE = {
     "src/fixpkg/__init__.py": '''"""The fixture package."""

@@ -10,9 +10,9 @@ import pytest
 from sitegen.api.blocks import block_targets, expansions, find_blocks, merged_options
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
-from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
 from sitegen.records.api import ApiModel
+from sitegen.records.crawl import SourceFile
 from tests.api.gizmo import FIXTURES, fixture_model
 from tests.safety.linear import grows_linearly
 

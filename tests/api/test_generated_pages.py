@@ -15,8 +15,9 @@ from sitegen.api.load import load_api
 from sitegen.api.pages import api_pages, named_packages, written_blocks
 from sitegen.base.paths import NodeId, page_node_of
 from sitegen.config import Config, ConfigError, load_config
-from sitegen.crawl import Crawl, crawl
+from sitegen.crawl import crawl
 from sitegen.docs.markdown import extract_page
+from sitegen.records.crawl import Crawl
 from sitegen.records.pages import PageRecord
 from sitegen.site.navigation import api_section, build_nav, with_section
 from sitegen.site.views import NavItem

@@ -16,9 +16,9 @@ from sitegen.api.cache import FILE_NAME, SCHEMA
 from sitegen.api.load import MAX_DOCSTRING, griffe_version, load_api
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.config import Config
-from sitegen.crawl import Crawl
 from sitegen.generators import mkdocs_generator
 from sitegen.records.api import ApiKind, ApiModel, Expression, TypeRef
+from sitegen.records.crawl import Crawl
 
 from .loadfix import crawled, make_project, write
 

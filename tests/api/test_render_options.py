@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from sitegen.api.load import ModuleSource, PackageSource, read_package
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
-from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
 from sitegen.docs.sanitize import RawHtml
 from sitegen.records.api import ApiKind, ApiModel, ApiObject, Docstring
+from sitegen.records.crawl import SourceFile
 from sitegen.records.pages import PageRecord
 from tests.safety.linear import grows_linearly
 

@@ -9,10 +9,10 @@ import re
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
-from sitegen.crawl import SourceFile
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.pipeline import extract_pages
 from sitegen.generators import Dialect, SlugStyle
+from sitegen.records.crawl import SourceFile
 from sitegen.records.pages import PageRecord
 
 MDX = Dialect.MDX

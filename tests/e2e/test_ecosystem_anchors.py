@@ -13,7 +13,7 @@ from sitegen.base.diagnostics import Diagnostic
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
-from sitegen.link.broken import BROKEN_ANCHOR, BROKEN_LINK
+from sitegen.records.linked import BROKEN_ANCHOR, BROKEN_LINK
 from sitegen.records.result import BuildOptions, BuildResult
 from tests.e2e.conftest import write_project
 

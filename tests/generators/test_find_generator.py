@@ -11,9 +11,9 @@ import pytest
 
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.config import Config, ConfigError, load_config
-from sitegen.crawl import Crawl
 from sitegen.generators import SlugStyle, find_generator, mkdocs_generator
 from sitegen.layout import layout_diagnostics, layout_line
+from sitegen.records.crawl import Crawl
 from tests.cli.conftest import sitegen, write
 
 

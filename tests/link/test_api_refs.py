@@ -14,14 +14,15 @@ from sitegen.base.languages import LangId
 from sitegen.base.paths import NodeId, RepoPath
 from sitegen.base.progress import Progress
 from sitegen.code.extract import extract_source
-from sitegen.crawl import SourceFile
 from sitegen.docs.pipeline import extract_pages
 from sitegen.graph.model import NodeKind
 from sitegen.link.api_entries import api_entries, symbol_node
-from sitegen.link.rules import Outcome, Rule, SiteIndex
-from sitegen.link.step import Linked, link_all, trace_link
+from sitegen.link.rules import Rule, SiteIndex
+from sitegen.link.step import link_all, trace_link
 from sitegen.records.api import ApiKind, ApiModel, ApiObject, Docstring, Expression, TypeRef
 from sitegen.records.code import CodeRecord
+from sitegen.records.crawl import SourceFile
+from sitegen.records.linked import Linked, Outcome
 from sitegen.records.pages import LinkKind, PageRecord
 
 SOURCES = {
@@ -311,7 +312,8 @@ def test_a_site_without_blocks_has_no_entry_step() -> None:
 
 
 def test_what_a_page_documents_follows_its_entries_to_the_objects_lines() -> None:
-    from sitegen.link.documented import DocRef, documented
+    from sitegen.link.documented import documented
+    from sitegen.records.stale import DocRef
 
     pages = {
         "content/api/gadget.md": GADGET_PAGE,

@@ -10,7 +10,7 @@ import pytest
 from sitegen.analyse.stale import documents_of_build
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
-from sitegen.link.documented import DocRef
+from sitegen.records.stale import DocRef
 
 pytestmark = pytest.mark.slow  # a whole build
 

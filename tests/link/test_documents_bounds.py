@@ -9,8 +9,9 @@ from collections.abc import Callable
 import pytest
 
 from sitegen.docs.snippets import MAX_INCLUDES
-from sitegen.link.documented import DocRef, documented
+from sitegen.link.documented import documented
 from sitegen.records.pages import PageRecord
+from sitegen.records.stale import DocRef
 from tests.safety.linear import bytes_grows_linearly
 
 PAGE = "content/page.md"

@@ -11,13 +11,14 @@ from pathlib import Path
 from sitegen.addresses import Addresses, UrlStyle
 from sitegen.base.paths import NodeId, OutPath
 from sitegen.config import Config
-from sitegen.crawl import Crawl
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect, Generator, SlugStyle
 from sitegen.link.docusaurus import DocsLinks
 from sitegen.link.explain import explanation, explanation_text
-from sitegen.link.rules import Outcome, Rule, SiteIndex, Trace, resolve
+from sitegen.link.rules import Rule, SiteIndex, Trace, resolve
 from sitegen.link.step import crawl_index, link_all, trace_link
+from sitegen.records.crawl import Crawl
+from sitegen.records.linked import Outcome
 
 PAGES = {
     "docs/faq/General.md",

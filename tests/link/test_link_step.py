@@ -14,7 +14,8 @@ import pytest
 from sitegen.docs.markdown import extract_page
 from sitegen.graph.model import NodeKind
 from sitegen.link.rules import SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.step import link_all
+from sitegen.records.linked import Linked
 
 
 def _link(

@@ -9,10 +9,11 @@ from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect, Generator, SlugStyle
 from sitegen.link.page_addresses import page_addresses
-from sitegen.link.rules import Outcome, SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import link_all
 from sitegen.link.vault import VaultFiles
 from sitegen.link.wiki import page_aliases
+from sitegen.records.linked import Linked, Outcome
 
 PAGES = {
     "content/Home.md": "---\naliases:\n  - Start here\n  - How to/Old home\n---\n# Home\n",

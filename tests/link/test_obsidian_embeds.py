@@ -7,7 +7,8 @@ from __future__ import annotations
 from sitegen.docs.markdown import extract_page
 from sitegen.link.embeds import balanced, part_of
 from sitegen.link.rules import SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.step import link_all
+from sitegen.records.linked import Linked
 
 B = (
     "# B\n\n## One\n\nFirst [x](a.md).\n\n### Deeper\n\nStill one.\n\n## Two\n\n"

@@ -5,9 +5,10 @@ anywhere in the vault, the shortest path of several (with a warning); only in a 
 from __future__ import annotations
 
 from sitegen.docs.markdown import extract_page
-from sitegen.link.rules import Outcome, Rule, SiteIndex, Trace, resolve
-from sitegen.link.step import Linked, link_all
+from sitegen.link.rules import Rule, SiteIndex, Trace, resolve
+from sitegen.link.step import link_all
 from sitegen.link.vault import VaultFiles
+from sitegen.records.linked import Linked, Outcome
 
 ASSETS = {
     "content/Attachments/diagram.png",

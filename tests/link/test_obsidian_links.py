@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from sitegen.docs.markdown import extract_page
 from sitegen.link.rules import SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.step import link_all
+from sitegen.records.linked import Linked
 
 
 def _link(pages: dict[str, str]) -> Linked:

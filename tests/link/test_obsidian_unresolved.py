@@ -16,10 +16,11 @@ import pytest
 from sitegen.docs.markdown import extract_page
 from sitegen.graph.export import parse_graph_md
 from sitegen.graph.model import NodeKind
-from sitegen.link.broken import UNRESOLVED_NOTE, names_a_note
-from sitegen.link.rules import Outcome, Rule, SiteIndex
-from sitegen.link.step import Linked, link_all, trace_link
+from sitegen.link.broken import names_a_note
+from sitegen.link.rules import Rule, SiteIndex
+from sitegen.link.step import link_all, trace_link
 from sitegen.link.vault import VaultFiles
+from sitegen.records.linked import UNRESOLVED_NOTE, Linked, Outcome
 from sitegen.site.outputs.pages import unresolved_spans
 from tests.cli.conftest import sitegen, write
 

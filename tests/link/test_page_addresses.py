@@ -13,8 +13,9 @@ from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import mkdocs_generator
 from sitegen.link.page_addresses import page_addresses, url_style
-from sitegen.link.rules import Outcome, SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import link_all
+from sitegen.records.linked import Linked, Outcome
 
 
 def _config(urls: str = "", manifests: Mapping[str, str] = {}) -> Config:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from sitegen.base.paths import NodeId, SitePath, asset_node_of
 from sitegen.docs.markdown import extract_page
 from sitegen.graph.model import NodeKind
-from sitegen.link.rules import Outcome, SiteIndex, resolve
+from sitegen.link.rules import SiteIndex, resolve
 from sitegen.link.step import link_all
+from sitegen.records.linked import Outcome
 
 ASSETS = {"docs/public/search.png", "docs/public/img/a b.svg", "docs/logo.png"}
 

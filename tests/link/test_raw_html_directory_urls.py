@@ -16,8 +16,9 @@ from sitegen.config import Config
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import mkdocs_generator
 from sitegen.link.page_addresses import page_addresses
-from sitegen.link.rules import Outcome, Resolved, Rule, SiteIndex
+from sitegen.link.rules import Rule, SiteIndex
 from sitegen.link.step import link_all, trace_link
+from sitegen.records.linked import Outcome, Resolved
 
 #: Two images of one name: the one a browser opens on ``a/b/`` and the one the file's
 #: folder would name, so a test tells the two rules apart.

@@ -11,8 +11,9 @@ import pytest
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.sanitize import RawHtml
 from sitegen.graph.model import NodeKind
-from sitegen.link.rules import Outcome, SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import link_all
+from sitegen.records.linked import Linked, Outcome
 
 ASSETS = frozenset({"content/img/logo.png", "content/media/clip.webm"})
 

@@ -6,13 +6,8 @@ import pytest
 
 from sitegen.base.paths import NodeId
 from sitegen.base.urlgate import is_loopback, is_private_url
-from sitegen.link.rules import (
-    AnchorIndex,
-    Outcome,
-    SiteIndex,
-    normalize_url,
-    resolve,
-)
+from sitegen.link.rules import AnchorIndex, SiteIndex, normalize_url, resolve
+from sitegen.records.linked import Outcome
 from sitegen.records.pages import Heading, PageRecord
 
 

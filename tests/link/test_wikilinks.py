@@ -8,10 +8,11 @@ from dataclasses import replace
 import pytest
 
 from sitegen.docs.markdown import extract_page
-from sitegen.link.rules import Outcome, SiteIndex
+from sitegen.link.rules import SiteIndex
 from sitegen.link.step import link_all
 from sitegen.link.vault import VaultFiles
 from sitegen.link.wiki import resolve_wikilink, wiki_names
+from sitegen.records.linked import Outcome
 
 PAGES = [
     "content/index.md",

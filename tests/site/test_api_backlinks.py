@@ -13,8 +13,8 @@ import pytest
 
 from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
-from sitegen.link.api_entries import ApiEntries, ApiEntry
 from sitegen.records.api import ApiKind, ApiModel, ApiObject
+from sitegen.records.linked import ApiEntries, ApiEntry
 from sitegen.site.api_backlinks import (
     CodeUses,
     EntryBacklinks,
@@ -224,9 +224,9 @@ def test_a_whole_build_shows_each_entrys_backlinks_and_exports_the_objects(tmp_p
 def test_search_finds_each_entry_by_its_path_and_summary() -> None:
     from sitegen.base.paths import RepoPath
     from sitegen.base.progress import Progress
-    from sitegen.crawl import SourceFile
     from sitegen.docs.pipeline import extract_pages
     from sitegen.records.api import Docstring
+    from sitegen.records.crawl import SourceFile
     from sitegen.site.search import page_sections
 
     model = _model()

@@ -9,8 +9,9 @@ from dataclasses import replace
 from sitegen.addresses import HTML_ADDRESSES
 from sitegen.base.paths import NodeId, OutPath
 from sitegen.docs.markdown import extract_page
-from sitegen.link.rules import Resolved, SiteIndex
-from sitegen.link.step import Linked, link_all
+from sitegen.link.rules import SiteIndex
+from sitegen.link.step import link_all
+from sitegen.records.linked import Linked, Resolved
 from sitegen.records.pages import PageRecord
 from sitegen.site.embeds import with_embeds
 from sitegen.site.outputs.pages import substitute_links

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from sitegen.base.paths import NodeId, OutPath, href_between, raw_out_path
 from sitegen.base.plural import counted
 from sitegen.generators import SlugStyle
-from sitegen.link.rules import Outcome, Resolved
+from sitegen.records.linked import Outcome, Resolved
 from sitegen.site.blog import BlogSite, Listing, Post, post_header, post_summary
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.outputs.pages import page_view, substitute_links
@@ -39,6 +39,7 @@ class BlogPages(Emitter):
     blog); claimed before the pages, as sitegen's own files are."""
 
     name = "blog pages"
+    options = ("slugs",)
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         blog = run.site.blog

@@ -24,7 +24,7 @@ from sitegen.base.paths import (
 from sitegen.base.urlgate import allowed_url
 from sitegen.graph.model import Graph, annotate
 from sitegen.incremental import digest
-from sitegen.link.rules import Outcome, Resolved
+from sitegen.records.linked import Outcome, Resolved
 from sitegen.records.pages import PageRecord
 from sitegen.site.anchor_marks import with_old_anchors
 from sitegen.site.api_backlinks import page_entry_backlinks, with_entry_backlinks
@@ -52,6 +52,7 @@ class Pages(Emitter):
     same way for any --jobs; the workers compute keys and write."""
 
     name = "pages"
+    options = ()
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         won: list[OutPath] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sitegen.analyse.stale import NOTICE, commits_summary, short_subject
 from sitegen.base.paths import OutPath, RepoPath, href_between, source_node_id
 from sitegen.graph.model import NodeKind
-from sitegen.link.documented import DocRef, StalePage, StaleReport
+from sitegen.records.stale import DocRef, StalePage, StaleReport
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.state import SiteState, href_for_node
 from sitegen.site.views import ReportCell, ReportTable, ReportView, StaleItem, StaleNotice
@@ -34,6 +34,7 @@ class StaleDocs(OneFile):
     the graph, and it is one small file."""
 
     name = "stale docs"
+    options = ()
 
     def path(self, site: SiteState) -> OutPath | None:
         return STALE_DOCS if stale_report(site) is not None else None
