@@ -51,7 +51,7 @@ class Emitter(ABC):
     name: ClassVar[str]
     #: The configuration options it reads itself, besides those of the site state every
     #: output shares (the page tree, the frame of every page: sitegen/site/emit.py).
-    options: ClassVar[tuple[str, ...]]
+    options: ClassVar[tuple[str, ...]] = ()
     #: What a change of those options (or of a plugin's version) redoes: an output's files
     #: are the site's (content/guides/builds.md#what-an-option-rebuilds).
     rebuild: ClassVar[Rebuild] = Rebuild.SITE
