@@ -6,10 +6,12 @@ Plain data shared by the build, the emitters and the commands; it never runs a s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sitegen.addresses import Addresses
-from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level, Sink
 from sitegen.base.plural import counted
+from sitegen.base.progress import Progress
 from sitegen.config import Config
 from sitegen.graph.model import Graph
 from sitegen.records.analysis import CycleReport, Insight
@@ -33,6 +35,25 @@ class BuildOptions:
     quiet: bool = False
     #: Read no peer: their stored copies only (content/guides/federation.md).
     offline: bool = False
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What the driver hands every step of a build (content/guides/builds.md): the
+    configuration, the options, the progress display, the number of worker processes, the
+    loaded plugins, and the one sink every step reports its diagnostics into. The driver
+    sorts the sink once, at the end, into ``BuildResult.diagnostics``; no step returns a
+    list of diagnostics or appends to the result."""
+
+    config: Config
+    options: BuildOptions
+    progress: Progress
+    sink: Sink
+    #: Worker processes for extraction (the options', the config's, or one per core).
+    jobs: int = 1
+    #: The plugins the configuration names, loaded (``sitegen.plugins.Plugin``, a layer
+    #: above this one).
+    plugins: tuple[Any, ...] = ()
 
 
 @dataclass
