@@ -15,23 +15,12 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeVar
 
 from markdown_it import MarkdownIt
 from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import escapeHtml
-from markdown_it.ruler import Ruler
-from markdown_it.rules_block import table
-from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import autolink, html_inline, image, link
 from markdown_it.token import Token
 from markdown_it.utils import EnvType
-from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
-from mdit_py_plugins.attrs.parse import ParseError
-from mdit_py_plugins.attrs.parse import parse as parse_attrs
-from mdit_py_plugins.footnote import footnote_plugin
-from mdit_py_plugins.front_matter import front_matter_plugin
-from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.urlgate import allowed_url, as_read
@@ -40,39 +29,29 @@ from sitegen.docs.blocks import name_tabs
 from sitegen.docs.emoji import icon_sets_key
 from sitegen.docs.frontmatter import FrontMatter, parse_front_matter, relations
 from sitegen.docs.gates import RuleGates
-from sitegen.docs.kramdown import kramdown_attributes
-from sitegen.docs.mdx import ENV_DIALECT, mdx_plugin
-from sitegen.docs.nesting import TOO_DEEP, limit_nesting, too_deep_message
+from sitegen.docs.mdx import ENV_DIALECT
+from sitegen.docs.nesting import TOO_DEEP, too_deep_message
 from sitegen.docs.positions import (
     ENV_SOURCE,
     KIND,
     POS,
     SOURCE,
     PageText,
-    parse_inlines,
-    recording,
-    recording_rows,
 )
-from sitegen.docs.rawlinks import HtmlLink, RawLink, mark_urls, raw_links, recording_html
+from sitegen.docs.rawlinks import HtmlLink, RawLink, mark_urls, raw_links
+from sitegen.docs.registry import SYNTAXES, Installed, Syntax, install_syntaxes, syntaxes_key
 from sitegen.docs.sanitize import (
     ENV_RAW_HTML,
     TRUSTED,
     RawHtml,
     SafeRenderer,
-    author_classes,
-    trust_core_rule,
 )
 from sitegen.docs.slug import slugger
-from sitegen.docs.syntax import ATTRS_START, ENV_PROBLEMS, use_doc_syntax
+from sitegen.docs.syntax import ENV_PROBLEMS, take_trailing_attrs
 from sitegen.docs.toc import MAX_TABLES, TocEntry, fill_tables
 from sitegen.generators import Dialect, SlugStyle
-from sitegen.records.pages import IMAGE_KINDS, Heading, Link, LinkKind, PageRecord
+from sitegen.records.pages import IMAGE_KINDS, Heading, Link, PageRecord
 
-#: Attributes ``{…}`` may set. Not href/src (the emitter owns those), no event handlers.
-_ALLOWED_ATTRS = ("id", "class")
-#: ``{#id}``, or ``%{#id}%`` (markdown-it-attrs' delimiters as VitePress sites configure them).
-#: No leading ``\s*``: tried at every space of a long run, it made a heading quadratic.
-_TRAILING_ATTRS = re.compile(r"(\{[^{}]*\}|%\{[^{}]*\}%)\s*$")
 #: Destinations that markdown-it's normalization leaves as they are (when not ``//host``).
 _PLAIN_DESTINATION = re.compile(r"[A-Za-z0-9/._~#-]*")
 
@@ -86,6 +65,8 @@ class _Markdown(MarkdownIt):
 
     #: The rules switched per page by their markers (sitegen/docs/gates.py); set once built.
     gates: RuleGates | None = None
+    #: Which syntax owns each of its rules (sitegen/docs/registry.py); set once built.
+    installed: Installed | None = None
 
     def parse(self, src: str, env: EnvType | None = None) -> list[Token]:
         if self.gates is not None:
@@ -103,103 +84,41 @@ def _normalize_link(url: str) -> str:
     return normalizeLink(url)
 
 
-_RuleFn = TypeVar("_RuleFn")
-
-
-def _replace_rule(ruler: Ruler[_RuleFn], name: str, fn: _RuleFn) -> None:
-    """Swap a rule's function, keeping the chains (``alt``) it terminates."""
-    alt = next(rule.alt for rule in ruler.__rules__ if rule.name == name)
-    ruler.at(name, fn, {"alt": alt})
-
-
-def _take_trailing_attrs(open_: Token, inline: Token) -> None:
-    """``# Title {#id .class}`` sets the heading's id and class.
-
-    The attrs plugins read ``{…}`` only after links, images and code, or on the line above
-    a block. Read from the raw content, so an escaped ``\\{`` never starts attributes.
-    """
-    children = inline.children
-    if not children or children[-1].type != "text":
-        return
-    found = _TRAILING_ATTRS.search(inline.content)
-    if not found or inline.content[found.start(1) - 1 : found.start(1)] == "\\":
-        return
-    braces, last = found.group(1), children[-1]
-    if not last.content.endswith(braces):  # entities or escapes inside: not attributes
-        return
-    inner = braces[1:-1] if braces.startswith("%") else braces
-    try:
-        end, attrs = parse_attrs(inner)
-    except ParseError:
-        return
-    if end != len(inner) - 1:
-        return
-    if "id" in attrs:
-        open_.attrs["id"] = attrs["id"]
-    if "class" in attrs:  # not the theme's classes, as in raw HTML
-        classes = (str(open_.attrs.get("class") or ""), author_classes(attrs["class"]))
-        if any(classes):
-            open_.attrs["class"] = " ".join(c for c in classes if c)
-    last.content = last.content[: -len(braces)].rstrip()
-
-
-def _paragraph_attrs(state: StateCore) -> None:
-    """``Text {#id .class}`` ending a paragraph sets the paragraph's id and class, as
-    Python-Markdown's attr_list does (content/syntax/anchors.md)."""
-    tokens = state.tokens
-    for i, token in enumerate(tokens):
-        if token.type != "paragraph_open" or "{" not in tokens[i + 1].content:
-            continue
-        found = _TRAILING_ATTRS.search(tokens[i + 1].content)
-        if found and ATTRS_START.match(found.group(1).lstrip("%")):
-            _take_trailing_attrs(token, tokens[i + 1])
-
-
-def _build_parser(dialect: Dialect = Dialect.NONE) -> _Markdown:
-    """The parser of pages written in ``dialect``: sitegen's syntaxes, and for MDX the
-    reading of content/syntax/docusaurus.md on top."""
-    # html on, as CommonMark says: the renderer cleans it (content/guides/site.md)
+def _build_parser(dialect: Dialect = Dialect.NONE, extra: Sequence[Syntax] = ()) -> _Markdown:
+    """A new parser of pages written in ``dialect``: every syntax of the registry that the
+    dialect asks for (sitegen/docs/registry.py), then the ``extra`` ones (the plugins'), its
+    rules gated by their markers. Raises ``SyntaxInstallError`` when one cannot be installed."""
     md = _Markdown("commonmark", renderer_cls=SafeRenderer)
-    md.enable(["table", "strikethrough"])
-    limit_nesting(md)  # 20 dropped lists deeper than 9 levels without a word
-    md.use(front_matter_plugin)
-    # No ^[inline] footnotes: they are parsed as a separate text, off the page's positions.
-    md.use(footnote_plugin, inline=False)
-    md.use(tasklists_plugin, label=True)
-    trust_core_rule(md, "github-tasklists")  # its checkboxes are ours, not raw HTML
-    md.use(attrs_block_plugin, allowed=_ALLOWED_ATTRS)
-    md.use(attrs_plugin, allowed=_ALLOWED_ATTRS)
-    _replace_rule(md.inline.ruler, "link", recording(link, None))
-    _replace_rule(md.inline.ruler, "image", recording(image, LinkKind.IMAGE))
-    _replace_rule(md.inline.ruler, "autolink", recording(autolink, LinkKind.AUTOLINK))
-    _replace_rule(md.inline.ruler, "html_inline", recording_html(html_inline))
-    _replace_rule(md.block.ruler, "table", recording_rows(table))
-    _replace_rule(md.core.ruler, "inline", parse_inlines)
-    use_doc_syntax(md, dialect)
-    md.core.ruler.after("inline", "sitegen_paragraph_attrs", _paragraph_attrs)
-    # first after the inline parse: an attribute line is gone before any rule reads the text
-    md.core.ruler.after("inline", "sitegen_kramdown_attributes", kramdown_attributes)
-    if dialect & Dialect.MDX:
-        mdx_plugin(md)
-    md.gates = RuleGates.of(md)
+    md.installed = install_syntaxes(md, dialect, (*SYNTAXES, *extra))
+    md.gates = RuleGates.of(md, md.installed.gates)
     return md
 
 
 #: Built once per process: building costs more than parsing a page.
 MARKDOWN = _build_parser()
-#: The parser of each other dialect, built the first time a page is read in it.
-_PARSERS: dict[Dialect, _Markdown] = {}
+#: The parser of each other dialect and set of extra syntaxes, built the first time a page
+#: is read with them.
+_PARSERS: dict[tuple[Dialect, tuple[tuple[str, str], ...]], _Markdown] = {}
 
 
-def _parser(dialect: Dialect) -> _Markdown:
+def parser_for(dialect: Dialect, extra: tuple[Syntax, ...] = ()) -> MarkdownIt:
+    """The parser of ``dialect`` with the ``extra`` syntaxes, built once per process and
+    cached by the dialect and the extra syntaxes' names and versions (``syntaxes_key``).
+    Raises ``SyntaxInstallError`` when one of ``extra`` cannot be installed (nothing is
+    cached then)."""
+    return _parser(dialect, extra)
+
+
+def _parser(dialect: Dialect, extra: Sequence[Syntax] = ()) -> _Markdown:
     """The parser of ``dialect``: MARKDOWN, or one of its own built once (Obsidian's syntaxes
     are always read, so its flag alone needs no parser of its own)."""
     key = dialect & ~Dialect.OBSIDIAN
-    if key == Dialect.NONE:
+    if key == Dialect.NONE and not extra:
         return MARKDOWN
-    if key not in _PARSERS:
-        _PARSERS[key] = _build_parser(key)
-    return _PARSERS[key]
+    cache_key = (key, syntaxes_key(extra))
+    if cache_key not in _PARSERS:
+        _PARSERS[cache_key] = _build_parser(key, extra)
+    return _PARSERS[cache_key]
 
 
 #: One page at a time through MARKDOWN: its rule gates are switched per page, and `sitegen
@@ -231,26 +150,29 @@ def extract_page(
     raw_html: RawHtml = RawHtml.SANITIZE,
     slugs: SlugStyle = SlugStyle.GITHUB,
     dialect: Dialect = Dialect.NONE,
+    extra: tuple[Syntax, ...] = (),
 ) -> PageRecord:
     """Everything extraction knows about the page ``path`` whose bytes are ``data``.
 
     ``raw_html`` says what becomes of the page's own HTML in ``html`` (the ``raw_html``
     option), ``slugs`` how heading ids are made (the ``slugs`` option), ``dialect`` what
-    the page is read as besides (the generator record's, content/syntax/docusaurus.md).
-    The record's ``content_hash`` is ``record_key`` of the bytes' hash, ``slugs`` and
-    ``dialect``.
+    the page is read as besides (the generator record's, content/syntax/docusaurus.md),
+    ``extra`` the syntaxes installed besides the registry's (the plugins',
+    content/syntax/index.md). The record's ``content_hash`` is ``record_key`` of the bytes'
+    hash, ``slugs``, ``dialect`` and ``extra``. Raises ``SyntaxInstallError`` when one of
+    ``extra`` cannot be installed.
     """
     source = PageText(data)
     diagnostics = _utf8_diagnostics(path, source)
     env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html, ENV_DIALECT: dialect}
-    parser = _parser(dialect)
+    parser = _parser(dialect, extra)
     with _Parsing.lock:
         tokens = parser.parse(source.text, env)
     front = _front_matter(tokens, path)
     rels, rel_problems = relations(front.data, front.key_lines, path)
     headings, id_problems = _headings(tokens, source, path, slugs)
     name_tabs(tokens, dialect)  # after the headings: pymdownx may put their ids in a tab's
-    content_hash = record_key(hashlib.sha256(data).hexdigest(), slugs, dialect)
+    content_hash = record_key(hashlib.sha256(data).hexdigest(), slugs, dialect, extra)
     link_mark = f"sglink-{content_hash[:16]}-"
     links = _links(tokens, source, headings, link_mark)
     with _Parsing.lock:
@@ -276,19 +198,27 @@ def extract_page(
     )
 
 
-def record_key(content_hash: str, slugs: SlugStyle, dialect: Dialect = Dialect.NONE) -> str:
+def record_key(
+    content_hash: str,
+    slugs: SlugStyle,
+    dialect: Dialect = Dialect.NONE,
+    extra: Sequence[Syntax] = (),
+) -> str:
     """The key a page's record is cached and reused under: the hash of its bytes, and for a
     slug style other than GitHub's, of the style too, since the ids and the HTML follow it
     (a record extracted under another style is then extracted again); likewise for a
     dialect other than none (a page read as MDX is another record than the same bytes read
-    as markdown)."""
-    if slugs == SlugStyle.GITHUB and dialect == Dialect.NONE:
+    as markdown), and for the ``extra`` syntaxes' names and versions (a plugin's syntax, or
+    its new version, reads every page again: content/syntax/index.md)."""
+    if slugs == SlugStyle.GITHUB and dialect == Dialect.NONE and not extra:
         return content_hash
     key = f"{content_hash}\0slugs={slugs}"
     if dialect != Dialect.NONE:
         key += f"\0dialect={dialect.value}"
     if dialect & Dialect.ICONS:  # icons come from the installed theme (content/syntax/emoji.md)
         key += f"\0icons={icon_sets_key()}"
+    for name, version in syntaxes_key(extra):
+        key += f"\0syntax={name}@{version}"
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -471,7 +401,7 @@ def _heading_tokens(tokens: Sequence[Token], source: PageText) -> list[_HeadingT
         if token.type != "heading_open":
             continue
         inline = tokens[i + 1]
-        _take_trailing_attrs(token, inline)
+        take_trailing_attrs(token, inline)
         index = token.meta.get(SOURCE)
         if index is None:
             index = source.line_starts[(token.map or [0])[0]]

@@ -44,6 +44,8 @@ TRUSTED = "sitegen_trusted"
 #: text, the HTML is the author's own.
 MARKED = "sitegen_marked"
 _RAW = ("html_block", "html_inline")
+#: Attribute of a core rule's function that trusts the HTML it makes: the rule's name.
+_TRUSTING = "sitegen_trusts"
 
 #: GitHub's allow-list (html-pipeline's sanitization filter), minus what needs its CSS.
 TAGS = {
@@ -199,7 +201,8 @@ def escape_raw(html: str, block: bool) -> str:
 
 def trust_core_rule(md: MarkdownIt, name: str) -> None:
     """The HTML tokens that core rule ``name`` of ``md`` makes are sitegen's own (a plugin's
-    task-list checkboxes), not the author's: they are rendered as they are."""
+    task-list checkboxes), not the author's: they are rendered as they are. Called for each
+    rule a syntax declares ``trusted`` (sitegen/docs/registry.py), and nowhere else."""
     rule = next(r for r in md.core.ruler.__rules__ if r.name == name)
     made_by_plugin = rule.fn
 
@@ -210,7 +213,15 @@ def trust_core_rule(md: MarkdownIt, name: str) -> None:
             if id(token) not in before:
                 token.meta[TRUSTED] = True
 
+    setattr(trusting, _TRUSTING, name)
     md.core.ruler.at(name, trusting)
+
+
+def trusted_core_rules(md: MarkdownIt) -> frozenset[str]:
+    """The core rules of ``md`` whose HTML tokens are trusted (``trust_core_rule``)."""
+    return frozenset(
+        rule.name for rule in md.core.ruler.__rules__ if getattr(rule.fn, _TRUSTING, None)
+    )
 
 
 def _html_tokens(tokens: Sequence[Token]) -> Iterator[Token]:

@@ -11,7 +11,7 @@ from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.attrs.parse import ParseError, parse
 
-from sitegen.docs import attributes, markdown
+from sitegen.docs import attributes, markdown, syntax
 
 #: Pieces that exercise every state of the attribute parser, comments and escapes included.
 PIECES = ["[a](b.md)", "![i](j.png)", "`x`", "{", "}", "%", "#", ".", "c", "k=", '"', "\\", " "]
@@ -21,10 +21,10 @@ pages = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 def _plugin_rule_parser() -> MarkdownIt:
     """sitegen's parser with the plugin's own inline attr rule in place of the bounded one."""
     plain = MarkdownIt()
-    attrs_plugin(plain, allowed=markdown._ALLOWED_ATTRS)
+    attrs_plugin(plain, allowed=syntax.ALLOWED_ATTRS)
     rule = next(r.fn for r in plain.inline.ruler.__rules__ if r.name == "attr")
     md = markdown._build_parser()
-    markdown._replace_rule(md.inline.ruler, "attr", rule)
+    syntax.replace_rule(md.inline.ruler, "attr", rule)
     return md
 
 

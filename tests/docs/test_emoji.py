@@ -15,7 +15,6 @@ from pymdownx import emoji as pymdownx_emoji
 from pymdownx import twemoji_db
 
 from sitegen.docs import emoji, markdown
-from sitegen.docs.gates import GATES
 from sitegen.generators import Dialect, SlugStyle
 
 EMOJI = Dialect.PYTHON_MARKDOWN | Dialect.EMOJI
@@ -333,8 +332,9 @@ def test_an_icon_file_over_the_size_cap_is_not_read(icon_folder: Path) -> None:
 
 def test_gated_and_ungated_render_the_same() -> None:
     parser = markdown._parser(ICONS)
+    assert parser.gates is not None
     assert {("inline", "sitegen_emoji"), ("core", "sitegen_unknown_icons")} <= {
-        (ruler, name) for ruler, name, _ in GATES
+        (ruler, name) for ruler, name, _ in parser.gates.gates
     }
     texts = ["plain words: no code", ":smile: and :material-file-tree: at 10:30:00", "a: b:"]
     for text in texts:

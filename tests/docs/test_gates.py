@@ -1,5 +1,6 @@
-"""Rules gated by their markers (sitegen/docs/gates.py) change no byte: a page extracts to the
-same record with every rule on as with the rules its text lacks switched off."""
+"""Rules gated by their markers (sitegen/docs/gates.py, declared by each syntax in
+sitegen/docs/registry.py) change no byte: a page extracts to the same record with every rule
+on as with the rules its text lacks switched off."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.docs import markdown
-from sitegen.docs.gates import GATES, RuleGates
+from sitegen.docs.registry import SYNTAXES
 from sitegen.generators import Dialect
 from sitegen.records.pages import PageRecord
 
@@ -69,9 +70,13 @@ FRAGMENTS = [
     "### <!-- md:option x -->\n\n<!-- md:version 9 -->\n<!-- cSpell:disable -->",
     '!!! note\n\n    ```py\n    a\n\n\n    b\n    ```\n\n    === "A"\n\n        a\n\n\n    === "B"\n\n        b',
     'Term\n:   === "T"\n\n        in a term',
+    # pairs made after the inline parse (ruler2): nested marks, and marks without pairs
+    "*em ~~del ==hi== ^^ins^^~~* and ~one and == and ^^ and H~2~O^3^",
 ]
 #: Every flag of the pymdownx family and MkDocs (not MDX, a dialect of its own).
 MATERIAL = reduce(or_, (d for d in Dialect if d != Dialect.MDX))
+#: The dialects each fragment and page is read in.
+DIALECTS = [Dialect.NONE, MATERIAL, Dialect.MDX]
 
 
 @contextmanager
@@ -99,22 +104,30 @@ def test_every_gate_names_a_rule_of_the_parser() -> None:
     # a dialect's own rules are on its parser only: the parser of every dialect has them all
     gates = markdown._parser(reduce(or_, Dialect)).gates
     assert gates is not None
-    named = {(ruler, pattern.rstrip("*")) for ruler, pattern, _ in GATES}
     found = {(ruler, name) for ruler, name, _ in gates.gates}
+    named = {
+        tuple(pattern.rstrip("*").split(":"))
+        for entry in SYNTAXES
+        if isinstance(entry.markers, dict)
+        for pattern, marker in entry.markers.items()
+        if marker is not None and ":" in pattern
+    }
     for ruler, prefix in named:
         assert any(r == ruler and n.startswith(prefix) for r, n in found), (ruler, prefix)
 
 
 def test_a_plain_page_switches_the_gated_rules_off() -> None:
-    gates = RuleGates.of(markdown._build_parser())
+    gates = markdown._build_parser().gates
+    assert gates is not None
     gates.fit("plain words only\n")
     assert {"table", "admonition", "container_note", "math_block"} <= gates.off["block"]
     assert "sitegen_math" in gates.off["core"]
+    assert {"strikethrough", "sitegen_highlight"} <= gates.off["inline2"]
     gates.fit("| a |\n|---|\n")
     assert "table" not in gates.off["block"]
 
 
-@pytest.mark.parametrize("dialect", [Dialect.NONE, MATERIAL], ids=["plain", "material"])
+@pytest.mark.parametrize("dialect", DIALECTS, ids=["plain", "material", "mdx"])
 @pytest.mark.parametrize("fragment", FRAGMENTS)
 def test_each_syntax_alone_renders_the_same(fragment: str, dialect: Dialect) -> None:
     gated, plain = _both(fragment + "\n", dialect)
@@ -125,7 +138,7 @@ def test_each_syntax_alone_renders_the_same(fragment: str, dialect: Dialect) -> 
 @given(
     st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=6),
     st.sampled_from(["", "> ", "- ", "    "]),
-    st.sampled_from([Dialect.NONE, MATERIAL]),
+    st.sampled_from(DIALECTS),
 )
 def test_mixed_pages_render_the_same(parts: list[str], prefix: str, dialect: Dialect) -> None:
     text = "\n\n".join(parts)
@@ -135,7 +148,7 @@ def test_mixed_pages_render_the_same(parts: list[str], prefix: str, dialect: Dia
         assert gated == plain
 
 
-@pytest.mark.parametrize("dialect", [Dialect.NONE, MATERIAL], ids=["plain", "material"])
+@pytest.mark.parametrize("dialect", DIALECTS, ids=["plain", "material", "mdx"])
 def test_every_page_of_the_manual_renders_the_same(dialect: Dialect) -> None:
     pages = sorted((ROOT / "content").rglob("*.md"))
     assert len(pages) > 30
