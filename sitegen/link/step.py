@@ -27,6 +27,7 @@ from sitegen.docs.autorefs import CODE_PREFIX as AUTOREF_PREFIX
 from sitegen.generators import Dialect
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
 from sitegen.graph.store.anchors import PageAnchors
+from sitegen.layout import UnreadFiles
 from sitegen.link.anchor_aliases import ANCHOR_MOVED
 from sitegen.link.api_entries import api_entries, symbol_node
 from sitegen.link.broken import loopback_message, names_a_note, unresolved_message
@@ -73,6 +74,7 @@ from sitegen.records.linked import (
     Via,
 )
 from sitegen.records.pages import Link, LinkKind, PageRecord
+from sitegen.records.result import BuildResult
 
 #: The info line of an autoref that names nothing the build knows.
 UNRESOLVED_AUTOREF = "unresolved-autoref"
@@ -705,6 +707,65 @@ def trace_link(
     res, edge = linker.link_one(rec.path, linker._node_of_page(rec.path), link)
     out = linker.out.diagnostics
     return TracedLink(tuple(linker.trace.steps), res, edge is not None, tuple(out))
+
+
+@dataclass(frozen=True)
+class LinkInputs:
+    """What the link step reads: the index of what exists (``crawl_index``), every page and
+    source file record, each source file's line count, and why a file that exists was not
+    read (sitegen/layout.py). Made by one constructor, ``of``, in every driver (the build,
+    ``sitegen explain``, serve's preview of a saved page), so they link alike
+    (content/guides/linking.md)."""
+
+    index: SiteIndex
+    pages: list[PageRecord]
+    code: list[CodeRecord]
+    line_counts: dict[str, int]
+    why_unread: _WhyUnread | None = None
+
+    @classmethod
+    def of(cls, result: BuildResult) -> LinkInputs:
+        """The inputs of the build that made ``result``: its records, against its crawl, its
+        addresses, the old anchors it kept and the API model its pages show."""
+        return cls.of_crawl(
+            result.config,
+            result.crawl,
+            result.pages,
+            result.code_records,
+            result.addresses,
+            result.old_anchors.book,
+            result.linked.api,
+        )
+
+    @classmethod
+    def of_crawl(
+        cls,
+        config: Config,
+        found: Crawl,
+        pages: list[PageRecord],
+        code: list[CodeRecord],
+        addresses: Addresses,
+        old_anchors: Mapping[NodeId, PageAnchors],
+        api: ApiModel | None,
+    ) -> LinkInputs:
+        """The inputs from what a build holds before it has a result (``of`` reads them from
+        one)."""
+        index = crawl_index(config, found, addresses, old_anchors, api)
+        return cls(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
+
+    def link_all(self) -> Linked:
+        """The document graph of every page and source file (``link_all``)."""
+        return link_all(self.index, self.pages, self.code, self.line_counts, self.why_unread)
+
+    def link_one(self, rec: PageRecord) -> list[Resolved]:
+        """How each link of ``rec`` resolves, ``rec`` in place of its page (``link_one``)."""
+        return link_one(self.index, self.pages, self.code, self.line_counts, self.why_unread, rec)
+
+    def trace(self, rec: PageRecord, link: Link) -> TracedLink:
+        """How ``link`` of ``rec`` resolves, step by step (``trace_link``)."""
+        return trace_link(
+            self.index, self.pages, self.code, self.line_counts, self.why_unread, rec, link
+        )
 
 
 def _linker_with(
