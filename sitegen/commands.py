@@ -35,7 +35,6 @@ def print_cycles(config: Config, as_json: bool, jobs: int) -> None:
 def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> None:
     """Why the link at ``where`` (``PAGE:LINE[:COL]``) resolved as it did; a place that is
     not one, or holds no link, is a ``click.BadParameter`` (one sentence, exit 2)."""
-    from sitegen.layout import UnreadFiles
     from sitegen.link.explain import (
         Place,
         explanation,
@@ -45,7 +44,7 @@ def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> N
         link_lines,
         shown,
     )
-    from sitegen.link.step import crawl_index, line_counts, trace_link
+    from sitegen.link.step import LinkInputs
 
     place = Place.parse(where)
     if isinstance(place, str):
@@ -64,16 +63,7 @@ def print_explanation(config: Config, where: str, as_json: bool, jobs: int) -> N
             + f" (the page's links start on lines: {lines})",
             param_hint="PAGE:LINE[:COL]",
         )
-    found = result.crawl
-    traced = trace_link(
-        crawl_index(config, found, result.addresses, result.old_anchors.book, result.linked.api),
-        result.pages,
-        result.code_records,
-        line_counts(found.code),
-        UnreadFiles(config, found),
-        rec,
-        link,
-    )
+    traced = LinkInputs.of(result).trace(rec, link)
     data = explanation(rec.path, link, traced)
     click.echo(explanation_json(data) if as_json else explanation_text(data), nl=False)
 
