@@ -148,6 +148,7 @@ class _Kind(enum.Enum):
     ASSET = "asset"  # hashed and published
     CODE = "code"  # read and analysed
     MANIFEST = "manifest"  # read for code resolution and the nav (go.mod, mkdocs.yml)
+    SHORTCODE = "shortcode"  # a shortcode template: read, never published or analysed
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,9 @@ class _Layout:
     #: The blog the generator publishes (Docusaurus's blog/): its posts are pages, its
     #: images assets, wherever the folder lies (content/guides/docusaurus.md#blog).
     blog: Blog | None = None
+    #: The folder of the shortcode templates (content/syntax/shortcodes.md): its ``*.html``
+    #: are read as templates, its other files only listed; nothing of it is published.
+    shortcodes: str = ""
 
     @classmethod
     def of(cls, config: Config, root: Path) -> _Layout:
@@ -190,6 +194,7 @@ class _Layout:
             tuple(s.strip("/") for s in config.source) or _default_sources(config),
             frozenset(config.languages),
             frozenset({rel(config.out_dir.resolve()), rel(config.cache_dir.resolve())}),
+            shortcodes=config.shortcodes,
         )
         found = config.generator
         if found is None:
@@ -233,6 +238,8 @@ class _Layout:
 
     def kind(self, rel: str) -> tuple[_Kind, LangId | None] | None:
         """What the crawl does with the regular file ``rel``; None: it only lists its name."""
+        if self.shortcodes and repo_path_within(rel, self.shortcodes):
+            return (_Kind.SHORTCODE, None) if rel.endswith(".html") else None
         if any(repo_path_within(rel, folder) for folder in self.static):
             return _Kind.ASSET, None  # published at the site root, whatever it is
         if self.blog is not None and repo_path_within(rel, self.blog.folder):
@@ -403,6 +410,8 @@ class _Walker:
             self.crawl.manifests[rel] = data.decode("utf-8", errors="replace")
         elif kind is _Kind.PAGE:
             self.crawl.pages.append(SourceFile(RepoPath(rel), data))
+        elif kind is _Kind.SHORTCODE:  # its name: its path in the folder, without .html
+            self.crawl.shortcodes[rel[len(self.layout.shortcodes) + 1 : -len(".html")]] = data
         elif lang is not None:
             self.crawl.code.append(CodeFile(RepoPath(rel), data, lang))
 

@@ -62,6 +62,10 @@ class Crawl:
     #: Snippet files found but not read, by the name written: why, as a clause the page's
     #: warning quotes ("big.txt is 500 bytes, over the size limit of 100 bytes …").
     unread_snippets: dict[str, str] = field(default_factory=dict)
+    #: The project's shortcode templates (the ``shortcodes`` folder's ``*.html``), by name:
+    #: ``note`` for ``shortcodes/note.html`` (content/syntax/shortcodes.md). Read, never
+    #: published.
+    shortcodes: dict[str, bytes] = field(default_factory=dict)
     #: Pages no file holds, made by the build after the crawl (the API reference of the
     #: ``api`` option, sitegen/api/pages.py): repository path -> the Python module each
     #: documents ("" for the section's own page). They are in ``pages`` like every page, so
