@@ -9,21 +9,27 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from sitegen.api.blocks import API_CODE, expansions
+from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.parallel import run_forked
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
 from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
+from sitegen.docs.registry import Syntax
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.snippets import Expanded, Replacement, map_back
 from sitegen.generators import Dialect, SlugStyle
 from sitegen.records.api import ApiModel
 from sitegen.records.crawl import SourceFile
 from sitegen.records.pages import PageRecord
+
+#: The diagnostic code of a plugin's syntax that raised on a page (content/guides/plugins.md).
+PLUGIN = "plugin"
 
 
 def extract_pages(
@@ -41,6 +47,7 @@ def extract_pages(
     api_options: Mapping[str, Any] | None = None,
     api_sources: Mapping[str, bytes] | None = None,
     dialect: Dialect = Dialect.NONE,
+    extra: tuple[Syntax, ...] = (),
 ) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html``
@@ -54,7 +61,9 @@ def extract_pages(
     its object the same way (``api_options``: the global options of mkdocs.yml), so a
     changed docstring parses the page again (content/guides/api-reference.md);
     ``api_sources``, the crawl's bytes of the Python files by path, are the lines
-    ``show_source`` lists."""
+    ``show_source`` lists. ``extra`` are the plugins' syntaxes, after sitegen's own; their
+    names and versions are part of every key, and a page on which one of them raises is
+    read without them, with a warning naming the plugin (content/guides/plugins.md)."""
     expanded = {
         f.path: ex
         for f in files
@@ -76,6 +85,7 @@ def extract_pages(
             _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash,
             slugs,
             dialect,
+            extra,
         )
         for f in files
     }
@@ -90,7 +100,14 @@ def extract_pages(
     # Forked workers read the bytes from the crawl they inherit; records come back as the
     # plain dataclasses the cache stores, never as parse trees.
     for chunk in run_forked(
-        partial(_extract_chunk, raw_html=raw_html, expanded=expanded, slugs=slugs, dialect=dialect),
+        partial(
+            _extract_chunk,
+            raw_html=raw_html,
+            expanded=expanded,
+            slugs=slugs,
+            dialect=dialect,
+            extra=extra,
+        ),
         todo,
         list(range(len(todo))),
         jobs,
@@ -131,14 +148,40 @@ def _extract_chunk(
     api: ApiModel | None = None,
     api_options: Mapping[str, Any] | None = None,
     dialect: Dialect = Dialect.NONE,
+    extra: tuple[Syntax, ...] = (),
 ) -> list[PageRecord]:
     out = []
     for i in indexes:
         f = todo[i]
         ex = (expanded or {}).get(f.path)
         if ex is None:
-            out.append(extract_page(f.path, f.data, raw_html, slugs, dialect))
+            out.append(_extract_one(f.path, f.data, raw_html, slugs, dialect, extra))
         else:  # parsed with its snippets in place, every position mapped back to its bytes
-            rec = extract_page(f.path, ex.data, raw_html, slugs, dialect)
+            rec = _extract_one(f.path, ex.data, raw_html, slugs, dialect, extra)
             out.append(map_back(rec, f.data, ex))
     return out
+
+
+def _extract_one(
+    path: str,
+    data: bytes,
+    raw_html: RawHtml,
+    slugs: SlugStyle,
+    dialect: Dialect,
+    extra: tuple[Syntax, ...],
+) -> PageRecord:
+    """``extract_page``; when a plugin's syntax raises on the page, the page read without
+    the plugins' syntaxes and one warning naming the plugin (its rules say which in what
+    they raise: sitegen/plugins.py). Such a record keeps the key of a page read without
+    them, so the next build reads the page again and warns again."""
+    if not extra:
+        return extract_page(path, data, raw_html, slugs, dialect)
+    try:
+        return extract_page(path, data, raw_html, slugs, dialect, extra)
+    except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line, not a crash
+        rec = extract_page(path, data, raw_html, slugs, dialect)
+        said = str(exc) if getattr(exc, "plugin", "") else f"{type(exc).__name__}: {exc}"
+        problem = Diagnostic(
+            path, 1, 1, Level.WARNING, f"{said}; the page was read without plugin syntaxes", PLUGIN
+        )
+        return replace(rec, diagnostics=[*rec.diagnostics, problem])
