@@ -442,12 +442,16 @@ class PluginOutput(Emitter):
             self._failed(run, "writing its files", exc)
 
     def _failed(self, run: EmitRun, what: str, exc: BaseException) -> None:
-        place = run.site.result.config
         message = (
             f"plugin '{self.plugin}' raised while {what} (output '{self.name}'): "
             f"{_shown(exc)}; the site goes on without them"
         )
-        run.site.result.diagnostics.append(plugins_place(place).diagnostic(Level.WARNING, message))
+        said = plugins_place(run.site.result.config).diagnostic(Level.WARNING, message)
+        sink = getattr(run, "sink", None)  # the build's sink (sitegen.base.diagnostics)
+        if sink is not None:
+            sink.add(said)
+        else:
+            run.site.result.diagnostics.append(said)
 
 
 def _inside(out: str) -> bool:
