@@ -1,7 +1,7 @@
 """Plugins: installed packages, named in the configuration, that add syntaxes, outputs and
 checks through the same shapes as sitegen's own (content/guides/plugins.md).
 
-sitegen runs no code of the repository it builds (content/adr/0008-extensions.md): a plugin is
+sitegen runs no code of the repository it builds (content/guides/plugins.md): a plugin is
 a distribution the user installed, found through its entry points in the groups
 ``sitegen.syntax``, ``sitegen.outputs`` and ``sitegen.checks``, and loaded only when the
 ``plugins`` option names it (the entry point's name is the plugin's). Whatever goes wrong while
