@@ -7,7 +7,7 @@ Generates the corpus with ../shared/bench/gen_corpus.py, then times, side by sid
 ``sitegen build`` (a clean build: caches removed before each run), ``mkdocs build -f
 mkdocs-smallnav.yml`` (mkdocs's fastest fair setup), and markdown-it-py parse + render of the
 same pages alone in one process (the floor). Prints the median of the runs, pages/s and ratios.
-``--before PYTHON`` also times ``PYTHON -m sitegen.cli build`` in each run: an interpreter
+``--before PYTHON`` also times ``PYTHON -m sitegen.commands.cli build`` in each run: an interpreter
 with the code before a change installed (non-editable, in its own venv), so the cost of the
 change is measured side by side with it, under the same load.
 """

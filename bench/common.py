@@ -31,7 +31,7 @@ def generate(dest: Path, pages: int) -> int:
 
 def sitegen(*args: str) -> list[str]:
     """``sitegen ARGS`` run by this interpreter (the checkout's sitegen, not another one)."""
-    return [sys.executable, "-m", "sitegen.cli", *args]
+    return [sys.executable, "-m", "sitegen.commands.cli", *args]
 
 
 def mkdocs_build(dest: Path) -> list[str]:

@@ -50,7 +50,7 @@ print(json.dumps({"code": code, "seconds": seconds,
                   "rss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
 """
 
-#: ``python -m sitegen.cli ARGS`` that also writes, at exit, the max RSS of the main process
+#: ``python -m sitegen.commands.cli ARGS`` that also writes, at exit, the max RSS of the main process
 #: and of its worker processes apart (argv[1] is the file; forked workers skip atexit).
 SITEGEN = """
 import atexit, json, os, resource, sys, threading, time
@@ -92,7 +92,7 @@ def report():
                    "workers_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
                    "pss_kb": peak[0]}, f)
 atexit.register(report)
-from sitegen.cli import main
+from sitegen.commands.cli import main
 main()
 """
 
@@ -402,7 +402,7 @@ def profile(corpus: Path, tmp: Path, top: int = 15) -> list[str]:
     prof = tmp / "build.prof"
     python, *module = sitegen_cmd("build", "--jobs", "1", "--quiet", "--clean")
     subprocess.run(
-        [python, "-m", "cProfile", "-o", str(prof), *module],  # module: -m sitegen.cli ...
+        [python, "-m", "cProfile", "-o", str(prof), *module],  # module: -m sitegen.commands.cli ...
         cwd=corpus,
         env=_env(),
         check=True,

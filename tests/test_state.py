@@ -275,7 +275,7 @@ def test_a_fifo_in_the_markers_place_is_no_marker(tmp_path: Path) -> None:
     """The site folder's marker is read by the ownership check, explore and the no-change
     test; a FIFO there made a plain open() wait for ever."""
     from sitegen.config import load_config
-    from sitegen.explore import _site_fingerprint
+    from sitegen.commands.explore_answers import _site_fingerprint
     from sitegen.ownership import OUTPUT_MARKER, read_marker
 
     (tmp_path / "site").mkdir()

@@ -20,10 +20,10 @@ from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.plural import counted
 from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
-from sitegen.crawl import Crawl
 from sitegen.docs.includes import include_names
 from sitegen.generators import Dialect
 from sitegen.ownership import OUTPUT_MARKER
+from sitegen.records.crawl import Crawl
 from sitegen.records.result import BuildResult
 from sitegen.serve.reload import BuildStatus
 from sitegen.site.preview import Preview

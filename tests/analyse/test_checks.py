@@ -111,7 +111,7 @@ def test_a_plugins_check_is_a_valid_name_with_its_default() -> None:
 def test_the_command_line_refuses_an_unknown_check_with_exit_2(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from sitegen.cli import main
+    from sitegen.commands.cli import main
 
     (tmp_path / "content").mkdir()
     (tmp_path / "sitegen.toml").write_text('[checks]\nbroken-link = "warn"\n')

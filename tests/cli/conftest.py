@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from sitegen.cli import main
+from sitegen.commands.cli import main
 
 
 @dataclass(frozen=True)

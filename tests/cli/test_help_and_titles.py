@@ -11,7 +11,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from sitegen.cli import main
+from sitegen.commands.cli import main
 from tests.cli.conftest import sitegen, write
 
 README = Path(__file__).parents[2] / "README.md"

@@ -45,7 +45,7 @@ def test_counted_and_agrees() -> None:
 
 def _sitegen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sitegen.cli", *args, "--root", str(root), "--jobs", "1"],
+        [sys.executable, "-m", "sitegen.commands.cli", *args, "--root", str(root), "--jobs", "1"],
         check=False,
         capture_output=True,
         text=True,

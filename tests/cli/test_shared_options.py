@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 import pytest
 
-from sitegen.cli import ProjectOptions, main
+from sitegen.commands.cli import main
+from sitegen.commands.options import ProjectOptions
 from tests.cli.conftest import sitegen, write
 
 SHARED = ["--root", "--out", "--config", "--language", "--jobs", "--quiet"]

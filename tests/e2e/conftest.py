@@ -80,7 +80,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sitegen.cli", *args],
+        [sys.executable, "-m", "sitegen.commands.cli", *args],
         cwd=cwd,
         check=False,  # the callers read the exit code
         capture_output=True,

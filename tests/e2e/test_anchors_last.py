@@ -128,7 +128,7 @@ def test_check_gates_on_anchor_moved_when_asked(tmp_path: Path) -> None:
 
     def check(extra: str) -> subprocess.CompletedProcess[str]:
         (root / "sitegen.toml").write_text(f'title = "Anchors"\n{extra}', encoding="utf-8")
-        command = [sys.executable, "-m", "sitegen.cli", "check", "--root", str(root)]
+        command = [sys.executable, "-m", "sitegen.commands.cli", "check", "--root", str(root)]
         return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
 
     default = check("")

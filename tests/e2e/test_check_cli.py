@@ -74,7 +74,7 @@ def _check(root: Path, *args: str, github: bool = False) -> subprocess.Completed
     command = [
         sys.executable,
         "-m",
-        "sitegen.cli",
+        "sitegen.commands.cli",
         "check",
         "--root",
         str(root),

@@ -2,7 +2,7 @@
 leaves the previous site or the complete new one, never a mix, and a store that loads; the
 next build succeeds and equals a clean build of the same input.
 
-Every build here is a real ``python -m sitegen.cli build`` process on a generated 200-page
+Every build here is a real ``python -m sitegen.commands.cli build`` process on a generated 200-page
 project with some source files. Runs its builds only in pytest's temporary folders.
 """
 
@@ -185,7 +185,7 @@ def _env() -> dict[str, str]:
 
 
 def build_command(*extra: str) -> list[str]:
-    return [sys.executable, "-m", "sitegen.cli", "build", "--quiet", *extra]
+    return [sys.executable, "-m", "sitegen.commands.cli", "build", "--quiet", *extra]
 
 
 def run_build(root: Path, *extra: str) -> None:
@@ -327,7 +327,7 @@ for part in path:
     owner = getattr(owner, part)
 setattr(owner, name, lambda *a, **k: os.killpg(0, signal.SIGKILL))
 sys.argv = ["sitegen", *sys.argv[3:]]
-from sitegen.cli import main
+from sitegen.commands.cli import main
 main()
 """
 

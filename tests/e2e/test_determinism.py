@@ -20,7 +20,7 @@ def _build(root: Path, jobs: str, seed: str) -> dict[str, bytes]:
         [
             sys.executable,
             "-m",
-            "sitegen.cli",
+            "sitegen.commands.cli",
             "build",
             "--root",
             str(root),
@@ -76,7 +76,7 @@ def test_this_repository_builds_with_zero_warnings(tmp_path: Path) -> None:
         ),
     )
     proc = subprocess.run(
-        [sys.executable, "-m", "sitegen.cli", "build", "--root", str(copy), "--strict"],
+        [sys.executable, "-m", "sitegen.commands.cli", "build", "--root", str(copy), "--strict"],
         check=False,
         capture_output=True,
         text=True,

@@ -45,7 +45,7 @@ class Served:
             [
                 sys.executable,
                 "-m",
-                "sitegen.cli",
+                "sitegen.commands.cli",
                 "serve",
                 "--root",
                 str(root),

@@ -33,7 +33,7 @@ def test_serve_builds_and_serves_on_loopback(project: Path) -> None:
         [
             sys.executable,
             "-m",
-            "sitegen.cli",
+            "sitegen.commands.cli",
             "serve",
             "--root",
             str(project),

@@ -118,7 +118,7 @@ def test_refinalize_preserves_edges() -> None:
 
 
 def test_query_on_non_finalized_graph_is_honest_empty_not_panic() -> None:
-    from sitegen.explore import answer
+    from sitegen.commands.explore_answers import answer
     from sitegen.graph.semantic import text_index
     from sitegen.graph.snapshot import Snapshot
 

@@ -56,7 +56,7 @@ def sitegen(root: Path, *args: str, timeout: float = 120) -> subprocess.Complete
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.pop("SITEGEN_DEBUG", None)
     return subprocess.run(
-        [sys.executable, "-m", "sitegen.cli", *args],
+        [sys.executable, "-m", "sitegen.commands.cli", *args],
         cwd=root,
         env=env,
         capture_output=True,

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow  # concurrent builds, in subprocesses (the fast lo
 
 def _start_build(root: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "sitegen.cli", "build", "--jobs", "1"],
+        [sys.executable, "-m", "sitegen.commands.cli", "build", "--jobs", "1"],
         cwd=root,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -30,7 +30,7 @@ def run(
 ) -> subprocess.CompletedProcess[str]:
     """``sitegen <args> --root root`` as a user runs it, in ``root``."""
     return subprocess.run(
-        [sys.executable, "-m", "sitegen.cli", *args, "--root", str(root), "--jobs", "1"],
+        [sys.executable, "-m", "sitegen.commands.cli", *args, "--root", str(root), "--jobs", "1"],
         cwd=root,
         env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})},
         capture_output=True,
