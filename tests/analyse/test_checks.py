@@ -25,9 +25,9 @@ from sitegen.analyse.checks import (
     severities_of,
     validate_checks,
 )
-from sitegen.build import BuildOptions, build
+from sitegen.build import build
 from sitegen.config import OPTION_NAMES, ConfigError, load_config
-from sitegen.result import BuildResult
+from sitegen.records.result import BuildOptions, BuildResult
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 
