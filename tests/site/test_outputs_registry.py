@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.base.diagnostics import Diagnostic, Sink
 from sitegen.base.paths import OutPath
 from sitegen.base.progress import Progress
 from sitegen.build import build
@@ -112,8 +113,15 @@ def built(tmp_path: Path) -> BuildResult:
     return build(load_config(tmp_path), BuildOptions(write_site=False, quiet=True, jobs=1))
 
 
-def _emit(result: BuildResult, extra: Sequence[Emitter]) -> int:
-    return emit_site(result, Progress(enabled=False), 1, "", extra=extra)
+def _emit(result: BuildResult, extra: Sequence[Emitter]) -> tuple[int, list[Diagnostic]]:
+    """The site written with ``extra`` outputs: its number of files, and what was reported
+    (into the build's sink where the emit step takes one, else onto the result)."""
+    sink = Sink()
+    given: dict[str, object] = {"extra": extra}
+    if "sink" in inspect.signature(emit_site).parameters:  # the one sink (issue 31, point 4)
+        given["sink"] = sink
+    written = emit_site(result, Progress(enabled=False), 1, "", **given)  # type: ignore[arg-type]
+    return written, [*result.diagnostics, *sink.sorted()]
 
 
 def test_an_extra_output_writes_its_file_and_is_claimed_like_the_built_ins(
@@ -121,7 +129,7 @@ def test_an_extra_output_writes_its_file_and_is_claimed_like_the_built_ins(
 ) -> None:
     site = built.config.out_dir
     # a clash with sitegen's own file: the built-in claimed first and wins
-    written = _emit(built, (_Extra(), _Extra("index.html")))
+    written, _ = _emit(built, (_Extra(), _Extra("index.html")))
     assert (site / "extra.txt").read_text() == "Demo: 2 pages\n"
     assert "Demo: 2 pages" not in (site / "index.html").read_text()
     assert "<html" in (site / "index.html").read_text()  # the page, not the extra's text
@@ -135,9 +143,9 @@ def test_an_extra_output_that_raises_is_one_diagnostic_naming_it(built: BuildRes
     class Wrapped(PluginOutput):
         name = "raises"
 
-    _emit(built, (Wrapped(_Raises(), "inky"), _Extra()))
+    _, diagnostics = _emit(built, (Wrapped(_Raises(), "inky"), _Extra()))
     site = built.config.out_dir
-    said = [d for d in built.diagnostics if "inky" in d.message]
+    said = [d for d in diagnostics if "inky" in d.message]
     assert len(said) == 1 and "'raises'" in said[0].message and "out of ink" in said[0].message
     assert (site / "index.html").is_file() and (site / "a.html").is_file()
     assert (site / "extra.txt").read_text() == "Demo: 2 pages\n"
