@@ -12,7 +12,13 @@ import click
 
 from sitegen.base.plural import counted
 from sitegen.commands.impact import _impact
-from sitegen.commands.options import _FILE, ProjectOptions, _build, _project_options
+from sitegen.commands.options import (
+    _FILE,
+    ProjectOptions,
+    _build,
+    _project_options,
+    plugin_checks,
+)
 from sitegen.config import Config
 
 if TYPE_CHECKING:
@@ -80,11 +86,12 @@ def run_check(
     from sitegen.analyse import check
     from sitegen.analyse.checks import run_checks, severities_of
 
+    extra = plugin_checks(config)
     result = _build(config, jobs)
-    findings, failed = run_checks(result)
+    findings, failed = run_checks(result, extra)
     for diagnostic in failed:  # a plugin's check that raised: one line, the others still run
         click.echo(diagnostic.format(), err=True)
-    severities = severities_of(config.checks)
+    severities = severities_of(config.checks, extra)
     if changed_since is not None:
         findings, severities = _change_gate(result, changed_since, findings, severities)
     path = baseline or (config.root / check.BASELINE_FILE)

@@ -7,7 +7,7 @@ give, and a build without a site. Imports nothing of the pipeline until a comman
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,15 +49,26 @@ class ProjectOptions:
         return config
 
 
-def _validate_checks(config: Config, extra: Sequence[Check] = ()) -> None:
-    """The ``checks`` option names sitegen's checks and the loaded plugins' ``extra`` ones
-    (known only once they load); else the ConfigError a bad option is, naming its file as
+def _validate_checks(config: Config) -> None:
+    """The ``checks`` option names sitegen's checks and those of the plugins it loads (known
+    only once they load); else the ConfigError a bad option is, naming its file as
     ``load_config`` does (content/guides/configuration.md#checks)."""
     from sitegen.analyse.checks import validate_checks
 
     shown = config.set_by.get("checks", "")
     origin = shown if not shown or Path(shown).is_absolute() else str(config.root / shown)
-    validate_checks(config.checks, extra, origin)
+    validate_checks(config.checks, plugin_checks(config), origin)
+
+
+def plugin_checks(config: Config) -> tuple[Check, ...]:
+    """The checks of the plugins ``config.plugins`` names, in their order; none when it names
+    none. What loading them says is the build's to report (content/guides/plugins.md)."""
+    if not config.plugins:
+        return ()
+    from sitegen.plugins import checks_of, load_configured
+
+    plugins, _ = load_configured(config)
+    return checks_of(plugins)
 
 
 #: An option naming a file (not a folder): --config, --baseline, --output.

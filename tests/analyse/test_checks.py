@@ -122,6 +122,35 @@ def test_the_command_line_refuses_an_unknown_check_with_exit_2(tmp_path: Path) -
     )
 
 
+def test_the_command_line_knows_the_checks_of_the_plugins_it_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from sitegen import plugins
+    from sitegen.commands.cli import main
+
+    def words(result: BuildResult) -> list[Finding]:
+        return [Finding("spelling", "content/index.md", 1, 3, "'Hoem'?", "index: Hoem")]
+
+    spelling = Check("spelling", "warn", words, "misspelt words", version="1.0", plugin="words")
+    loaded = (plugins.Plugin("words", "1.0", True, checks=(spelling,)),)
+    monkeypatch.setattr(plugins, "load_configured", lambda config: (loaded, []))
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "index.md").write_text("# Hoem\n")
+    config = tmp_path / "sitegen.toml"
+    config.write_text('plugins = ["words"]\n[checks]\nspelling = "error"\n')
+    result = CliRunner().invoke(main, ["check", "--root", str(tmp_path), "--jobs", "1"])
+    assert result.exit_code == 1, result.output
+    assert "content/index.md:1:3: error: 'Hoem'? [spelling]" in result.output
+    assert "anchor-moved, spelling." in result.output
+    config.write_text('plugins = ["words"]\n[checks]\ngrammar = "error"\n')
+    result = CliRunner().invoke(main, ["check", "--root", str(tmp_path), "--jobs", "1"])
+    assert result.exit_code == 2
+    assert "unknown check 'grammar'; valid: broken-links," in result.output
+    assert "anchor-moved, spelling" in result.output
+
+
 # --- findings through the registry ----------------------------------------------------------
 
 
