@@ -42,6 +42,7 @@ from sitegen.incremental import (
     load_state,
     mark_finished,
     mark_unfinished,
+    pages_key,
     save_state,
     site_fingerprint,
 )
@@ -195,7 +196,8 @@ def _build_locked(
             result.diagnostics = sorted(set(replayed + peers.diagnostics))
             return result
         unfinished = mark_unfinished(config.cache_dir)
-        state = load_state(config.cache_dir, clean_pages)
+        # records extracted under other options declared PAGES are not reused
+        state = load_state(config.cache_dir, clean_pages, pages_key(config))
         state.diagnostics += unfinished
         # 2. extract, per file and pure (unchanged pages come from the cache)
         pages, api, api_diags = _extract_pages_step(config, found, jobs, progress, state)

@@ -1,10 +1,12 @@
 """What a build remembers for the next one: page records by content hash
 (``.sitegen/pages.json``, data only), and which input the cache and the site were last completed for.
 
-The page cache is JSON Lines: a header line ``[STATE_VERSION, code_version()]``, then one line
-``[path, record]`` per page, sorted by path. Each line is read and checked on its own, so a bad
-line costs its page only, and a rebuild writes the lines of unchanged pages back as they were
-read: it encodes only the records it extracted (content/guides/builds.md#the-extraction-cache).
+The page cache is JSON Lines: a header line ``[STATE_VERSION, code_version(), pages_key]``
+(``pages_key``: the options declared ``Rebuild.PAGES`` and the plugins, which the records were
+extracted under), then one line ``[path, record]`` per page, sorted by path. Each line is read
+and checked on its own, so a bad line costs its page only, and a rebuild writes the lines of
+unchanged pages back as they were read: it encodes only the records it extracted
+(content/guides/builds.md#the-extraction-cache).
 
 The site folder says itself what it holds (its marker file: the input's fingerprint, every
 output's key, what that build reported), written inside the folder before it is swapped in,
@@ -18,7 +20,6 @@ file that cannot be read is set aside with a warning and rebuilt.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import functools
 import hashlib
@@ -31,13 +32,14 @@ from typing import Any
 from sitegen import __version__
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.fsutil import write_atomically
-from sitegen.config import Config
+from sitegen.config import Config, Rebuild, declared_options
 from sitegen.records.crawl import Crawl
 from sitegen.records.pages import PageRecord
 from sitegen.state import Unreadable, parse_json, read_state, set_aside
 
-#: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page).
-STATE_VERSION = 4
+#: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page;
+#: 5: the options' key in the header).
+STATE_VERSION = 5
 #: JSON only: nothing read back from the cache is ever unpickled or evaluated.
 STATE_FILE = "pages.json"
 
@@ -86,28 +88,42 @@ class BuildState:
     lines: dict[str, tuple[PageRecord, bytes]] = field(default_factory=dict)
     #: A page cache that could not be read at all, set aside (one warning).
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: What the records were extracted under (``pages_key``): a cache of another key is
+    #: not read, and ``save_state`` writes this one.
+    key: str = ""
 
     def page(self, path: str, content_hash: str) -> PageRecord | None:
         rec = self.pages.get(path)
         return rec if rec is not None and rec.content_hash == content_hash else None
 
 
-def load_state(cache_dir: Path, clean: bool) -> BuildState:
-    """The page cache, validated line by line; a malformed line is dropped, never trusted. A
-    file that cannot be read, or whose first line is not a page cache's, is set aside."""
+def pages_key(config: Config, plugins: str = "") -> str:
+    """What a page record is extracted under besides its bytes and sitegen's code: the
+    options declared ``Rebuild.PAGES`` (as the pages read them) and the loaded ``plugins``
+    (``sitegen.plugins.plugins_key``). A change of either reads every page again."""
+    return digest(declared_options(config, Rebuild.PAGES), plugins)
+
+
+def load_state(cache_dir: Path, clean: bool, key: str | None = None) -> BuildState:
+    """The page cache of records extracted under ``key`` (``pages_key``; a build always
+    passes its own, None reads the cache whatever its key, to look into it), validated line
+    by line; a malformed line is dropped, never trusted. A file that cannot be read, or whose
+    first line is not a page cache's, is set aside; one of another key is not read."""
     path = cache_dir / STATE_FILE
     if clean:
-        return BuildState()
+        return BuildState(key=key or "")
     try:
         data = read_state(path)
         if data is None:
-            return BuildState()
+            return BuildState(key=key or "")
         header, *lines = data.split(b"\n")
-        if header != _header():
-            return _not_ours(header)
+        key = _key_of(header) if key is None else key
+        if header != _header(key):
+            return _not_ours(header, key)
     except Unreadable as why:
-        return BuildState(diagnostics=[set_aside(path, "the page cache", str(why))])
-    state = BuildState()
+        diagnostics = [set_aside(path, "the page cache", str(why))]
+        return BuildState(diagnostics=diagnostics, key=key or "")
+    state = BuildState(key=key)
     for line in lines:
         if not line:
             continue  # the end of the file
@@ -126,7 +142,7 @@ def save_state(cache_dir: Path, state: BuildState) -> None:
     kept: dict[str, tuple[PageRecord, bytes]] = {}
 
     def lines() -> Iterator[bytes]:  # a line at a time: never the whole file in memory
-        yield _header() + b"\n"
+        yield _header(state.key) + b"\n"
         for path in sorted(state.pages):
             rec = state.pages[path]
             read = state.lines.get(path)
@@ -139,19 +155,28 @@ def save_state(cache_dir: Path, state: BuildState) -> None:
     state.lines = kept
 
 
-def _header() -> bytes:
-    return json.dumps([STATE_VERSION, code_version()]).encode()
+def _header(key: str) -> bytes:
+    return json.dumps([STATE_VERSION, code_version(), key]).encode()
 
 
-def _not_ours(header: bytes) -> BuildState:
-    """Another version's cache (its header a version and a code version) is simply not ours
-    to read; any other first line is a damaged cache: ``Unreadable``."""
-    if header.startswith(b'{"version": ['):
-        return BuildState()  # version 3 and before: one document, its version first
+def _key_of(header: bytes) -> str:
+    """The options' key a header of version 5 names (its third value); "" for any other."""
     found = parse_json(header) if len(header) <= 4096 else None
-    if type(found) is not list or len(found) != 2 or type(found[0]) is not int:
+    if isinstance(found, list) and len(found) == 3 and isinstance(found[2], str):
+        return found[2]
+    return ""
+
+
+def _not_ours(header: bytes, key: str) -> BuildState:
+    """Another version's cache (its header a version, a code version and, from version 5, the
+    options' key) or one of other options is simply not ours to read; any other first line
+    is a damaged cache: ``Unreadable``."""
+    if header.startswith(b'{"version": ['):
+        return BuildState(key=key)  # version 3 and before: one document, its version first
+    found = parse_json(header) if len(header) <= 4096 else None
+    if type(found) is not list or len(found) not in (2, 3) or type(found[0]) is not int:
         raise Unreadable("its first line is not a page cache's header")
-    return BuildState()
+    return BuildState(key=key)
 
 
 #: Only a line that holds a tagged date needs ``revive_front_matter`` called on its objects.
@@ -346,17 +371,21 @@ def site_fingerprint(
     templates: Iterable[tuple[str, bytes]],
     head: str,
     url_style: str = "",
+    plugins: str = "",
 ) -> str:
-    """The whole input of a site build: options that change output, the ``templates`` (name
-    and bytes), the commit ``head`` (the pages' dates change with it), every file, and the
-    URL style the build publishes in (decided from the options and mkdocs.yml)."""
-    # Output is the same for every --jobs and wherever the project lies (but for the default
-    # title, the folder's name, which site_title carries).
+    """The whole input of a site build: the options declared to change output (``Rebuild``
+    PAGES or SITE, ``sitegen.config.OPTION_REBUILD``), the loaded ``plugins``
+    (``sitegen.plugins.plugins_key``), the ``templates`` (name and bytes), the commit ``head``
+    (the pages' dates change with it), every file, and the URL style the build publishes in
+    (decided from the options and mkdocs.yml)."""
+    # Output is the same for every --jobs and wherever the project lies (both declared
+    # NOTHING), but for the default title, the folder's name, which site_title carries.
     options = (
-        dataclasses.replace(config, jobs=0, root=Path(".")),
+        declared_options(config, Rebuild.SITE),
         config.site_title,
         head,
         url_style,
+        plugins,
     )
     files: list[tuple[str, str]] = [(f.path, f.content_hash) for f in found.pages]
     files += [(f.path, f.content_hash) for f in found.code]
@@ -367,6 +396,11 @@ def site_fingerprint(
     # Where a snippet was read from, and why one was not (its size is in the warning).
     files += [("snippet-path:" + n, p) for n, p in sorted(found.snippet_paths.items())]
     files += [("snippet-unread:" + n, why) for n, why in sorted(found.unread_snippets.items())]
+    # The project's shortcode templates (content/syntax/shortcodes.md), read, never published.
+    files += [
+        ("shortcode:" + n, hashlib.sha256(d).hexdigest())
+        for n, d in sorted(found.shortcodes.items())
+    ]
     files += [
         (p, hashlib.sha256(t.encode()).hexdigest()) for p, t in sorted(found.manifests.items())
     ]

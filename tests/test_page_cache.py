@@ -46,7 +46,7 @@ def write_lines(cache: Path, lines: list[bytes]) -> None:
 def test_a_line_a_page_sorted_after_a_version_header(tmp_path: Path) -> None:
     cache = saved(tmp_path, records())
     header, *entries, end = lines_of(cache)
-    assert json.loads(header) == [STATE_VERSION, incremental.code_version()]
+    assert json.loads(header) == [STATE_VERSION, incremental.code_version(), ""]
     assert [json.loads(line)[0] for line in entries] == sorted(PAGES)
     assert end == b""
     state = load_state(tmp_path, clean=False)
@@ -163,12 +163,17 @@ def test_another_version_is_ignored_and_a_damaged_header_reported(tmp_path: Path
     cache = saved(tmp_path, records())
     lines = lines_of(cache)
     for header in (
-        json.dumps([STATE_VERSION, "0.0.0+other"]).encode(),
+        json.dumps([STATE_VERSION, "0.0.0+other", ""]).encode(),
         json.dumps([STATE_VERSION - 1, incremental.code_version()]).encode(),
     ):
         write_lines(cache, [header, *lines[1:]])
         state = load_state(tmp_path, clean=False)
         assert state.pages == {} and state.dropped == 0
+    # Extracted under other options declared PAGES (incremental.pages_key): not read.
+    other = json.dumps([STATE_VERSION, incremental.code_version(), "other"]).encode()
+    write_lines(cache, [other, *lines[1:]])
+    assert load_state(tmp_path, clean=False, key="") == BuildState()
+    assert load_state(tmp_path, clean=False, key="other").pages == records()
     # The single document of version 3, before the page cache had a line a page.
     old = {"version": [3, incremental.code_version()], "pages": {}}
     cache.write_text(json.dumps(old))
