@@ -64,6 +64,9 @@ from sitegen.state import replayable
 
 if TYPE_CHECKING:  # numpy and scipy are imported only when the analysis runs
     from sitegen.analyse.insight import TextJob
+    from sitegen.docs.registry import Syntax
+    from sitegen.plugins import Plugin
+    from sitegen.site.emitter import Emitter
 
 __all__ = ["BuildOptions", "BuildResult", "build"]
 
@@ -175,6 +178,9 @@ def _build_locked(
     config: Config, options: BuildOptions, clean_pages: bool, started: float
 ) -> BuildResult:
     jobs = options.jobs or config.jobs or _cores()
+    # 0b. the plugins the configuration names, and only those (content/guides/plugins.md);
+    # one that is not fork-safe keeps every step of the build in this process
+    plugins, jobs, plugin_diags = _plugins_step(config, jobs)
     progress = Progress(enabled=not options.quiet)
     with progress, long_lived_objects():
         # 1. crawl: the only step that reads the project
@@ -185,6 +191,8 @@ def _build_locked(
         # 1b. the peers' graph.md (or their stored copies): part of the input
         peers = read_peers(config, options.offline)
         fingerprint = build_fingerprint(config, found)
+        if plugins:  # their versions: a new one writes the site again
+            fingerprint = digest(fingerprint, _plugins_key(plugins))
         if peers.peers:
             fingerprint = digest(fingerprint, peers.fingerprint)
         timings.mark("crawl")
@@ -200,7 +208,9 @@ def _build_locked(
         state = load_state(config.cache_dir, clean_pages, pages_key(config))
         state.diagnostics += unfinished
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages, api, api_diags = _extract_pages_step(config, found, jobs, progress, state)
+        pages, api, api_diags = _extract_pages_step(
+            config, found, jobs, progress, state, tuple(s for p in plugins for s in p.syntaxes)
+        )
         texts = start_text_index(found, jobs, pages, config)  # runs while code is linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
@@ -232,14 +242,21 @@ def _build_locked(
             result.stale, stale_diags = stale_step(result)
             found_here = code_diags + code_link_diags + store_diags + _dropped(state) + stale_diags
             found_here += result.federation.diagnostics + anchor_diags + old_anchors.diagnostics
-            found_here += api_diags
+            found_here += api_diags + plugin_diags
             result.diagnostics = _all_diagnostics(config, result, found_here)
             timings.mark("analyse")
             result.insight = insight_step(result, fingerprint, texts)
             timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
-                result.written = _emit_step(result, progress, jobs, fingerprint, options)
+                result.written = _emit_step(
+                    result,
+                    progress,
+                    jobs,
+                    fingerprint,
+                    options,
+                    tuple(e for p in plugins for e in p.outputs),
+                )
             timings.mark("emit")
         # 7. remember: the page cache, the graph-core snapshot, and that this input is done
         _save_step(config, state, result, fingerprint, options.write_site)
@@ -247,8 +264,32 @@ def _build_locked(
     return result
 
 
+def _plugins_step(config: Config, jobs: int) -> tuple[tuple[Plugin, ...], int, list[Diagnostic]]:
+    """The plugins ``config.plugins`` names, the number of processes the build may use with
+    them (one when one is not fork-safe), and what loading them said. Nothing is imported
+    when no plugin is named (content/guides/plugins.md)."""
+    if not config.plugins:
+        return (), jobs, []
+    from sitegen.plugins import jobs_for, load_configured, plugins_place
+
+    plugins, said = load_configured(config)
+    jobs, one_process = jobs_for(jobs, plugins, plugins_place(config))
+    return plugins, jobs, said + one_process
+
+
+def _plugins_key(plugins: tuple[Plugin, ...]) -> str:
+    from sitegen.plugins import plugins_key
+
+    return plugins_key(plugins)
+
+
 def _extract_pages_step(
-    config: Config, found: Crawl, jobs: int, progress: Progress, state: BuildState
+    config: Config,
+    found: Crawl,
+    jobs: int,
+    progress: Progress,
+    state: BuildState,
+    syntaxes: tuple[Syntax, ...] = (),
 ) -> tuple[list[PageRecord], ApiModel | None, list[Diagnostic]]:
     # imported here: a build that finds its input unchanged never loads the parser
     from sitegen.docs.pipeline import extract_pages
@@ -269,6 +310,7 @@ def _extract_pages_step(
         # show_source lists an object's lines from the bytes the crawl read, never the disk
         api_sources={f.path: f.data for f in found.code} if api is not None else None,
         dialect=config.dialect,
+        extra=syntaxes,  # the plugins'
     )
     return pages, api, api_diags
 
@@ -371,11 +413,16 @@ def _all_diagnostics(
 
 
 def _emit_step(
-    result: BuildResult, progress: Progress, jobs: int, fingerprint: str, options: BuildOptions
+    result: BuildResult,
+    progress: Progress,
+    jobs: int,
+    fingerprint: str,
+    options: BuildOptions,
+    extra: tuple[Emitter, ...] = (),
 ) -> int:
     from sitegen.site.emit import emit_site
 
-    return emit_site(result, progress, jobs, fingerprint, reuse=not options.clean)
+    return emit_site(result, progress, jobs, fingerprint, reuse=not options.clean, extra=extra)
 
 
 def _save_step(
