@@ -114,10 +114,12 @@ def sitegen_graph(root: Path, languages: list[str], include: list[str]):  # type
     is written)."""
     import dataclasses
 
+    from sitegen.base.diagnostics import Sink
     from sitegen.base.progress import Progress
     from sitegen.build import extract_code, link_code
     from sitegen.config import load_config
     from sitegen.crawl import crawl
+    from sitegen.records.result import BuildContext, BuildOptions
 
     # A content folder that does not exist, so every file is source (docs/ examples
     # included). Set after loading, since a configured content folder must exist.
@@ -126,9 +128,10 @@ def sitegen_graph(root: Path, languages: list[str], include: list[str]):  # type
         content="__no_content__",
     )
     found = crawl(config)
-    records, _ = extract_code(config, found, 1, True, Progress(enabled=False))
-    graph, _ = link_code(config, found, records)
-    return graph
+    options = BuildOptions(jobs=1, clean=True, quiet=True)
+    ctx = BuildContext(config, options, Progress(enabled=False), Sink(), jobs=1)
+    records = extract_code(ctx, found)
+    return link_code(ctx, found, records)
 
 
 def import_edges(graph) -> set[Edge]:  # type: ignore[no-untyped-def]

@@ -12,15 +12,16 @@ import resource
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sitegen.addresses import Addresses
-from sitegen.base.diagnostics import Diagnostic, Level
+from sitegen.base.diagnostics import Diagnostic, Level, Sink
 from sitegen.base.parallel import run_in_background
 from sitegen.base.paths import NodeId, SitePath, page_node_of
 from sitegen.base.plural import agrees, counted
 from sitegen.base.progress import Progress
-from sitegen.cache import build_lock, prepare_cache
+from sitegen.state.folder import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
 from sitegen.config import Config
 from sitegen.crawl import crawl
@@ -33,7 +34,7 @@ from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_anchor_book, load_store, open_store
 from sitegen.graph.store.anchors import AnchorBook
 from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, merge_graphs
-from sitegen.incremental import (
+from sitegen.state.remembered import (
     STATE_FILE,
     BuildState,
     SiteRecord,
@@ -50,7 +51,7 @@ from sitegen.layout import UnreadFiles, layout_diagnostics, with_default_title
 from sitegen.link.anchor_aliases import aliases_of_build, kept_anchors
 from sitegen.link.page_addresses import page_addresses, url_style
 from sitegen.link.step import crawl_index, line_counts, link_all
-from sitegen.ownership import OUTPUT_MARKER, check_output
+from sitegen.state.ownership import OUTPUT_MARKER, check_output
 from sitegen.records.analysis import CycleReport, Insight
 from sitegen.records.api import ApiModel
 from sitegen.records.code import CodeRecord
@@ -58,9 +59,9 @@ from sitegen.records.crawl import Crawl
 from sitegen.records.federation import Federation
 from sitegen.records.linked import Linked
 from sitegen.records.pages import PageRecord
-from sitegen.records.result import BuildOptions, BuildResult
+from sitegen.records.result import BuildContext, BuildOptions, BuildResult
 from sitegen.records.stale import StaleReport
-from sitegen.state import replayable
+from sitegen.state.files import replayable
 
 if TYPE_CHECKING:  # numpy and scipy are imported only when the analysis runs
     from sitegen.analyse.insight import TextJob
@@ -150,12 +151,14 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
     # Shards and the store hold plain data, validated on load, and are used wherever they
     # come from (a CI cache restored into a fresh checkout).
     clean_pages = options.clean or not cache.trusted
+    sink = Sink()  # the one every step reports into (content/reference/cli.md#diagnostics)
     with build_lock(config.cache_dir, _announce):
-        result = _build_locked(config, options, clean_pages, started)
+        result = _build_locked(config, options, sink, clean_pages, started)
     # What prepare_cache set aside: said by this build only, never replayed by the next.
-    result.diagnostics = sorted(set(result.diagnostics + cache.diagnostics))
+    sink.extend(cache.diagnostics)
+    said = sink.sorted()  # the one sort: every step's diagnostics, each once, in order
     if not cache.trusted and not cache.fresh and not cache.origin_unreadable and not options.clean:
-        result.diagnostics.append(
+        said.append(  # said after the others, as it always was
             Diagnostic(
                 ".sitegen",
                 1,
@@ -166,6 +169,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
                 "cache",
             )
         )
+    result.diagnostics = said
     result.seconds = time.perf_counter() - started
     return result
 
@@ -175,13 +179,15 @@ def _announce(message: str) -> None:
 
 
 def _build_locked(
-    config: Config, options: BuildOptions, clean_pages: bool, started: float
+    config: Config, options: BuildOptions, sink: Sink, clean_pages: bool, started: float
 ) -> BuildResult:
     jobs = options.jobs or config.jobs or _cores()
     # 0b. the plugins the configuration names, and only those (content/guides/plugins.md);
     # one that is not fork-safe keeps every step of the build in this process
     plugins, jobs, plugin_diags = _plugins_step(config, jobs)
     progress = Progress(enabled=not options.quiet)
+    # what every step is handed: each reports into its sink, none into the result
+    ctx = BuildContext(config, options, progress, sink, jobs, plugins)
     with progress, long_lived_objects():
         # 1. crawl: the only step that reads the project
         timings = _Timings()
@@ -198,65 +204,61 @@ def _build_locked(
         timings.mark("crawl")
         previous = SiteRecord.read(config.out_dir / OUTPUT_MARKER)
         if options.write_site and not clean_pages and _unchanged(config, previous, fingerprint):
-            result = _previous_result(config, found, previous, started)
-            # what reading the peers found is this build's (content/guides/federation.md)
-            replayed = [d for d in result.diagnostics if d.code != PEER]
-            result.diagnostics = sorted(set(replayed + peers.diagnostics))
-            return result
+            # what it reported is reported again, but what reading the peers found is this
+            # build's (content/guides/federation.md)
+            sink.extend(d for d in replayable(previous.diagnostics) if d.code != PEER)
+            sink.extend(peers.diagnostics)
+            return _previous_result(config, found, previous, started)
         unfinished = mark_unfinished(config.cache_dir)
         # records extracted under other options declared PAGES are not reused
         state = load_state(config.cache_dir, clean_pages, pages_key(config))
         state.diagnostics += unfinished
         # 2. extract, per file and pure (unchanged pages come from the cache)
-        pages, api, api_diags = _extract_pages_step(
-            config, found, jobs, progress, state, tuple(s for p in plugins for s in p.syntaxes)
-        )
+        sink.extend(plugin_diags)
+        syntaxes = tuple(s for p in plugins for s in p.syntaxes)
+        pages, api = _extract_pages_step(ctx, found, state, syntaxes)
         texts = start_text_index(found, jobs, pages, config)  # runs while code is linked
         # the home page's title names the site when nothing else does
         config = with_default_title(config, pages)
+        ctx = replace(ctx, config=config)
         timings.mark("extract pages")
-        code_records, code_diags = extract_code(config, found, jobs, options.clean, progress)
+        code_records = extract_code(ctx, found)
         timings.mark("extract code")
         # 3. link: the code's imports and names into the code graph, then where each page
         # is published, and every link and relation of every page and source file against
         # the whole set of files and those addresses
-        code, code_link_diags = link_code(config, found, code_records)
+        code = link_code(ctx, found, code_records)
         timings.mark("code graph")
         # the anchors each page published before, and the aliases that keep them working
         store = open_store(config.store, config.cache_dir)
         stored_anchors, anchor_diags = load_anchor_book(store)
+        sink.extend(anchor_diags)
         old_anchors = aliases_of_build(pages, stored_anchors, _page_node(config))
-        addresses, linked = _link_step(config, found, pages, code_records, old_anchors.book, api)
+        sink.extend(old_anchors.diagnostics)
+        addresses, linked = _link_step(ctx, found, pages, code_records, old_anchors.book, api)
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
-        graph, store_diags = _store_step(config, found, linked, store)
+        graph = _store_step(ctx, found, linked, store)
         result = BuildResult(config, found, pages, code_records, linked, graph, code)
         result.addresses, result.old_anchors = addresses, old_anchors
         result.federation = _federation_step(config, peers, addresses, graph)
+        sink.extend(result.federation.diagnostics)
         timings.mark("store merge")
         # The store is written (atomically) by a forked process while the site is made.
         kept = kept_anchors(stored_anchors, old_anchors.book, _pages_of(graph))
         with run_in_background(_save_store, (store, graph, kept), jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
             result.cycles = cycles_step(result)
-            result.stale, stale_diags = stale_step(result)
-            found_here = code_diags + code_link_diags + store_diags + _dropped(state) + stale_diags
-            found_here += result.federation.diagnostics + anchor_diags + old_anchors.diagnostics
-            found_here += api_diags + plugin_diags
-            result.diagnostics = _all_diagnostics(config, result, found_here)
+            result.stale = stale_step(result, sink)
+            sink.extend(_dropped(state))
+            _records_said(ctx, result)
             timings.mark("analyse")
             result.insight = insight_step(result, fingerprint, texts)
             timings.mark("graph core")
             # 6. emit: the site, written into a temporary folder and swapped in whole
             if options.write_site:
-                result.written = _emit_step(
-                    result,
-                    progress,
-                    jobs,
-                    fingerprint,
-                    options,
-                    tuple(e for p in plugins for e in p.outputs),
-                )
+                outputs = tuple(e for p in plugins for e in p.outputs)
+                result.written = _emit_step(ctx, result, fingerprint, outputs)
             timings.mark("emit")
         # 7. remember: the page cache, the graph-core snapshot, and that this input is done
         _save_step(config, state, result, fingerprint, options.write_site)
@@ -284,21 +286,19 @@ def _plugins_key(plugins: tuple[Plugin, ...]) -> str:
 
 
 def _extract_pages_step(
-    config: Config,
-    found: Crawl,
-    jobs: int,
-    progress: Progress,
-    state: BuildState,
-    syntaxes: tuple[Syntax, ...] = (),
-) -> tuple[list[PageRecord], ApiModel | None, list[Diagnostic]]:
+    ctx: BuildContext, found: Crawl, state: BuildState, syntaxes: tuple[Syntax, ...] = ()
+) -> tuple[list[PageRecord], ApiModel | None]:
+    """Every page's record (each carries what reading it reported: ``_records_said``), and
+    the API model the pages' ``:::`` blocks are rendered from."""
     # imported here: a build that finds its input unchanged never loads the parser
     from sitegen.docs.pipeline import extract_pages
 
-    api, api_options, api_diags = _api_step(config, found)
+    config = ctx.config
+    api, api_options = _api_step(ctx, found)
     pages = extract_pages(
         found.pages,
-        jobs,
-        progress,
+        ctx.jobs,
+        ctx.progress,
         state.page,
         RawHtml(config.raw_html),
         found.snippets,
@@ -312,12 +312,10 @@ def _extract_pages_step(
         dialect=config.dialect,
         extra=syntaxes,  # the plugins'
     )
-    return pages, api, api_diags
+    return pages, api
 
 
-def _api_step(
-    config: Config, found: Crawl
-) -> tuple[ApiModel | None, dict[str, Any], list[Diagnostic]]:
+def _api_step(ctx: BuildContext, found: Crawl) -> tuple[ApiModel | None, dict[str, Any]]:
     """The Python objects the pages' ``:::`` blocks and the ``api`` option name, loaded
     statically (only their packages), and the global options of mkdocs.yml's mkdocstrings
     handler; no model when nothing names one (content/guides/api-reference.md). The ``api``
@@ -325,25 +323,27 @@ def _api_step(
     (content/guides/configuration.md#api)."""
     from sitegen.api.pages import api_pages, named_packages, written_blocks
 
+    config = ctx.config
     written = written_blocks(found.pages)
     needed = {**named_packages(config), **written}
     if not needed:
-        return None, {}, []
+        return None, {}
     from sitegen.api.load import load_api, python_handler  # griffe: only when a page needs it
 
     model, diagnostics = load_api(config, found, needed, config.cache_dir)
+    ctx.sink.extend(diagnostics)
     found_options = python_handler(config).get("options")
     # sitegen's own api_options over mkdocs.yml's handler options; each block's over both
     options = {**(found_options if isinstance(found_options, dict) else {}), **config.api_options}
     if config.api:
         generated, said = api_pages(config, model, found.pages, written, options)
         found.add_generated(generated)
-        diagnostics += said
-    return model, options, diagnostics
+        ctx.sink.extend(said)
+    return model, options
 
 
 def _link_step(
-    config: Config,
+    ctx: BuildContext,
     found: Crawl,
     pages: list[PageRecord],
     code: list[CodeRecord],
@@ -353,12 +353,15 @@ def _link_step(
     """Where each page is published (the URL style, the front matter's addresses and the
     redirects: sitegen/link/page_addresses.py), then the document graph of every link against the
     files, those addresses and the pages' old anchors. What is wrong with an address is
-    reported with the links."""
+    reported with the links (``_records_said``), what is wrong with an address or an
+    inventory into the sink."""
+    config = ctx.config
     texts: dict[str, bytes] = {f.path: f.data for f in found.pages}  # a key's line
     addresses, problems = page_addresses(config, pages, found.manifests, texts)
     index = crawl_index(config, found, addresses, old_anchors, api)
     linked = link_all(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
-    linked.diagnostics += problems + index.inventories.diagnostics
+    ctx.sink.extend(problems)
+    ctx.sink.extend(index.inventories.diagnostics)
     return addresses, linked
 
 
@@ -369,15 +372,15 @@ def _federation_step(
     return federate(peers, site_prefix(config.base_url), addresses, graph.nodes)
 
 
-def _store_step(
-    config: Config, found: Crawl, linked: Linked, store: GraphStore
-) -> tuple[Graph, list[Diagnostic]]:
-    """The merged graph, and what reading the store reported."""
+def _store_step(ctx: BuildContext, found: Crawl, linked: Linked, store: GraphStore) -> Graph:
+    """The merged graph; what reading the store reported goes into the sink."""
+    config = ctx.config
     stored, diagnostics = load_store(store, config, needed=bool(found.diagnostics))
+    ctx.sink.extend(diagnostics)
     if found.diagnostics:
-        return merge_graphs(stored, crawl_result(found, linked, stored, config)), diagnostics
+        return merge_graphs(stored, crawl_result(found, linked, stored, config))
     # nothing skipped: the merge is the crawl's own graph (see crawl_result)
-    return linked.graph, diagnostics
+    return linked.graph
 
 
 def _page_node(config: Config) -> Callable[[str], NodeId]:
@@ -396,33 +399,25 @@ def _save_store(job: tuple[GraphStore, Graph, AnchorBook]) -> None:
     store.save_anchors(anchors)
 
 
-def _all_diagnostics(
-    config: Config, result: BuildResult, more: list[Diagnostic]
-) -> list[Diagnostic]:
-    """Every stage's diagnostics, each once, in order."""
-    return sorted(
-        set(
-            result.crawl.diagnostics
-            + more
-            + result.linked.diagnostics
-            + raw_html_notice(config)
-            + layout_diagnostics(config, result.crawl)
-            + [d for p in result.pages for d in p.diagnostics]
-        )
-    )
+def _records_said(ctx: BuildContext, result: BuildResult) -> None:
+    """What the records carry into the sink: the crawl's, each page's (a cached page keeps
+    what reading it said) and the link step's, and what the configuration's layout says."""
+    sink = ctx.sink
+    sink.extend(result.crawl.diagnostics)
+    sink.extend(result.linked.diagnostics)
+    sink.extend(raw_html_notice(ctx.config))
+    sink.extend(layout_diagnostics(ctx.config, result.crawl))
+    for page in result.pages:
+        sink.extend(page.diagnostics)
 
 
 def _emit_step(
-    result: BuildResult,
-    progress: Progress,
-    jobs: int,
-    fingerprint: str,
-    options: BuildOptions,
-    extra: tuple[Emitter, ...] = (),
+    ctx: BuildContext, result: BuildResult, fingerprint: str, extra: tuple[Emitter, ...] = ()
 ) -> int:
     from sitegen.site.emit import emit_site
 
-    return emit_site(result, progress, jobs, fingerprint, reuse=not options.clean, extra=extra)
+    reuse = not ctx.options.clean
+    return emit_site(result, ctx.progress, ctx.jobs, fingerprint, reuse, extra, sink=ctx.sink)
 
 
 def _save_step(
@@ -480,37 +475,41 @@ def _unchanged(config: Config, site: SiteRecord, fingerprint: str) -> bool:
 
 
 def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: float) -> BuildResult:
-    """Nothing changed since the last build: its site stands; report what it reported."""
+    """Nothing changed since the last build: its site stands (the driver reports what it
+    reported, but what it set right in .sitegen/)."""
     result = BuildResult(config, found, [], [], Linked(Graph(), {}, {}), Graph())
-    result.diagnostics = replayable(site.diagnostics)  # not what it set right in .sitegen/
     result.unchanged = site.summary
     result.seconds = time.perf_counter() - started
     return result
 
 
-def extract_code(
-    config: Config, found: Crawl, jobs: int, clean: bool, progress: Progress
-) -> tuple[list[CodeRecord], list[Diagnostic]]:
-    """One record per source file (content/reference/code-graph.md); shards skip unchanged files."""
+def extract_code(ctx: BuildContext, found: Crawl) -> list[CodeRecord]:
+    """One record per source file (content/reference/code-graph.md); shards skip unchanged
+    files. What reading the shards and each file said goes into the sink."""
     if not found.code:
-        return [], []
+        return []
     from sitegen.code.pipeline import extract_records
 
-    records, diags = extract_records(found, config, jobs, clean, progress)
-    return records, diags + [d for r in records for d in r.diagnostics]
+    options = ctx.options
+    records, diags = extract_records(found, ctx.config, ctx.jobs, options.clean, ctx.progress)
+    ctx.sink.extend(diags)
+    for record in records:
+        ctx.sink.extend(record.diagnostics)
+    return records
 
 
-def link_code(
-    config: Config, found: Crawl, records: list[CodeRecord]
-) -> tuple[Any, list[Diagnostic]]:
-    """The code graph: every record's imports and names resolved (sitegen/code/link.py)."""
+def link_code(ctx: BuildContext, found: Crawl, records: list[CodeRecord]) -> Any:
+    """The code graph: every record's imports and names resolved (sitegen/code/link.py);
+    what resolving them said goes into the sink."""
     if not found.code:
-        return None, []
+        return None
     from sitegen.code.link import build_code_graph
 
     # The crawl already read the manifests (go.mod) the resolver asks for by name.
-    graph, diags = build_code_graph(records, config, set(found.all_paths), found.manifests.get)
-    return graph, list(diags)
+    paths = set(found.all_paths)
+    graph, diags = build_code_graph(records, ctx.config, paths, found.manifests.get)
+    ctx.sink.extend(diags)
+    return graph
 
 
 def cycles_step(result: BuildResult) -> CycleReport:
@@ -519,12 +518,13 @@ def cycles_step(result: BuildResult) -> CycleReport:
     return cycles_of_build(result)
 
 
-def stale_step(result: BuildResult) -> tuple[StaleReport, list[Diagnostic]]:
-    """Stale pages, from git (content/guides/stale-pages.md)."""
+def stale_step(result: BuildResult, sink: Sink) -> StaleReport:
+    """Stale pages, from git (content/guides/stale-pages.md); their notices go into the sink."""
     from sitegen.analyse.stale import stale_diagnostics, stale_of_build
 
     report = stale_of_build(result)
-    return report, stale_diagnostics(report)
+    sink.extend(stale_diagnostics(report))
+    return report
 
 
 def start_text_index(found: Crawl, jobs: int, pages: list[PageRecord], config: Config) -> TextJob:

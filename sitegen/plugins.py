@@ -447,11 +447,7 @@ class PluginOutput(Emitter):
             f"{_shown(exc)}; the site goes on without them"
         )
         said = plugins_place(run.site.result.config).diagnostic(Level.WARNING, message)
-        sink = getattr(run, "sink", None)  # the build's sink (sitegen.base.diagnostics)
-        if sink is not None:
-            sink.add(said)
-        else:
-            run.site.result.diagnostics.append(said)
+        run.sink.add(said)  # the build's sink: the result is finished
 
 
 def _inside(out: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -40,6 +41,6 @@ def build(
         sys.exit(1)
 
 
-def _print_diagnostics(diags: list[Any]) -> None:
+def _print_diagnostics(diags: Sequence[Any]) -> None:
     for d in diags:
         click.echo(d.format(), err=True)

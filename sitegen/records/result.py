@@ -5,6 +5,7 @@ Plain data shared by the build, the emitters and the commands; it never runs a s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +74,10 @@ class BuildResult:
     insight: Insight | None = None
     #: What each page documents and which pages are stale (sitegen/analyse/stale.py).
     stale: StaleReport | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Every step's diagnostics, each once, in order: set once, by the driver, from the
+    #: build's sink (sitegen/build.py); empty, and immutable, while the steps and the
+    #: emitters run, which report into the sink instead.
+    diagnostics: Sequence[Diagnostic] = ()
     seconds: float = 0.0
     written: int = 0
     #: When the input is the previous build's exactly: that build's counts, and nothing is redone.

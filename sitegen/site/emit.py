@@ -13,10 +13,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sitegen.analyse.locale_folders import site_locales
+from sitegen.base.diagnostics import Diagnostic, Sink
 from sitegen.base.parallel import run_in_background
 from sitegen.base.paths import NodeId, OutPath, SitePath, url_path
 from sitegen.base.progress import Progress
-from sitegen.incremental import SiteRecord, code_version, digest, digest_each
+from sitegen.state.remembered import SiteRecord, code_version, digest, digest_each
 from sitegen.link.blog import is_unlisted
 from sitegen.records.pages import PageRecord
 from sitegen.site.blog import blog_site, with_blog_sections
@@ -47,6 +48,8 @@ def emit_site(
     fingerprint: str = "",
     reuse: bool = True,
     extra: Sequence[Emitter] = (),
+    *,
+    sink: Sink,
 ) -> int:
     """Write every file of the site; returns how many files it has.
 
@@ -55,11 +58,13 @@ def emit_site(
     previous build's is linked from the previous site; the graph-wide reports are written
     in a forked process while the pages render, since neither needs the other's output.
     ``extra`` are the plugins' outputs: they claim after sitegen's own, through the same
-    steps (content/guides/plugins.md).
+    steps (content/guides/plugins.md). What the site's making reports goes into ``sink``
+    (the build's); the site marker keeps the diagnostics of the whole build so far, sorted,
+    and the counts they make. The result is not changed.
     """
-    site = site_state(result)
+    site = site_state(result, sink)
     with SiteWriter(result.config.out_dir, reuse=reuse) as writer:
-        run = EmitRun(site, writer, progress, jobs)
+        run = EmitRun(site, writer, progress, jobs, sink)
         claimed: Claimed = [(emitter, emitter.claim(run)) for emitter in (*OUTPUTS, *extra)]
         # The outputs before the first background one are written first; the background
         # ones then start together, and the rest are written while they run.
@@ -81,8 +86,9 @@ def emit_site(
             for emitter, outs in claimed[start:]:
                 if not emitter.background:
                     emitter.emit(run, outs)
-        result.diagnostics = sorted(set(result.diagnostics))
-        writer.record = SiteRecord(fingerprint, {}, result.diagnostics, result.counts())
+        said = sink.sorted()  # what a build of the same input replays (sitegen/build.py)
+        counts = replace(result, diagnostics=said).counts()
+        writer.record = SiteRecord(fingerprint, {}, said, counts)
     return len(writer.outputs)
 
 
@@ -93,14 +99,19 @@ def _emit_each(state: tuple[EmitRun, Claimed]) -> None:
     run.writer.settle(in_worker=True)  # a forked process: its files exist before it ends
 
 
-def site_state(result: BuildResult) -> SiteState:
+def site_state(result: BuildResult, sink: Sink | None = None) -> SiteState:
     """What every output shares: the published pages, the page tree, the renderer, and the
-    key of all that (the site around every page, so part of every page's key)."""
+    key of all that (the site around every page, so part of every page's key). What reading
+    the page tree, the theme and the blog reports goes into ``sink`` (none: not wanted, as
+    in serve's preview of one page)."""
+    sink = Sink() if sink is None else sink
     config = result.config
     pages = publishable_pages(result)
     addresses = result.addresses
     nav, folder_index = build_nav(pages, addresses)
-    given, page_navs = project_nav(config, pages, result.diagnostics, addresses)
+    said: list[Diagnostic] = []  # the readers of a project's page tree append to a list
+    given, page_navs = project_nav(config, pages, said, addresses)
+    sink.extend(said)
     nav = given or nav
     locales = site_locales(config, pages)
     if locales and given is None:  # the folders' tree: each locale shows its own
@@ -120,7 +131,7 @@ def site_state(result: BuildResult) -> SiteState:
     page_navs = {n: without_pages(tree, hidden) for n, tree in page_navs.items()}
     titles: dict[str, str] = {n: node.title or n for n, node in result.graph.nodes.items()}
     renderer = Renderer(config.root, config.theme_dir)
-    result.diagnostics += renderer.theme.diagnostics
+    sink.extend(renderer.theme.diagnostics)
     site = SiteState(
         result,
         renderer,
@@ -139,7 +150,7 @@ def site_state(result: BuildResult) -> SiteState:
     if site.blog is not None:  # Material's archive and categories, beside the blog's index
         site.nav = with_blog_sections(site.nav, site.blog)
         site.page_navs = {o: with_blog_sections(t, site.blog) for o, t in site.page_navs.items()}
-    result.diagnostics += site.blog.diagnostics if site.blog is not None else ()
+    sink.extend(site.blog.diagnostics if site.blog is not None else ())
     site.reports = header_reports(site)
     site.dates = git_dates(config.root, config.content)
     site.frame_key = digest(

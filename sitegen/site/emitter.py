@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
+from sitegen.base.diagnostics import Sink
 from sitegen.base.paths import OutPath
 from sitegen.base.progress import Progress
 from sitegen.config import Rebuild
@@ -25,19 +26,21 @@ SITEGEN = "sitegen"
 @dataclass(frozen=True)
 class EmitRun:
     """What every emitter is given: the build's shared state, the writer of the new site,
-    the progress display and the number of worker processes (``--jobs``)."""
+    the progress display, the number of worker processes (``--jobs``) and the build's sink,
+    which what an output reports goes into (the result is finished: nothing is added to it)."""
 
     site: SiteState
     writer: SiteWriter
     progress: Progress
     jobs: int = 1
+    sink: Sink = field(default_factory=Sink)
 
     def claim(self, out: OutPath, owner: str) -> bool:
         """Reserve ``out`` for the repository file ``owner``; when an earlier claim holds it,
         the clash is reported (``duplicate-output``) and the file is not published."""
         if self.writer.claim(out, owner):
             return True
-        self.site.result.diagnostics.append(duplicate_output(owner, out, self.writer.outputs[out]))
+        self.sink.add(duplicate_output(owner, out, self.writer.outputs[out]))
         return False
 
 

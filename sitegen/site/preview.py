@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
+from sitegen.base.diagnostics import Sink
 from sitegen.base.paths import OutPath, SitePath
 from sitegen.docs.includes import include_names
 from sitegen.docs.markdown import extract_page
@@ -46,11 +47,11 @@ class Preview:
         site (it has no records: the previous context still holds)."""
         if not result.pages:
             return None
-        result = copy.copy(result)
-        result.diagnostics = list(result.diagnostics)  # site_state adds the theme's
         found = result.crawl
+        # what reading the theme and the page tree says again is not the preview's to
+        # print: the build that follows reports it, so it goes into a sink of its own
         return cls(
-            site_state(result),
+            site_state(result, Sink()),
             crawl_index(
                 result.config,
                 found,

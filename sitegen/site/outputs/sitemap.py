@@ -31,7 +31,7 @@ class Sitemap(OneFile):
 
     def claim(self, run: EmitRun) -> list[OutPath]:
         if self.path(run.site) is None:
-            run.site.result.diagnostics.append(no_sitemap(run.site.result.config))
+            run.sink.add(no_sitemap(run.site.result.config))
         return super().claim(run)
 
     def render(self, run: EmitRun, out: OutPath) -> str:
