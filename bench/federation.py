@@ -88,8 +88,8 @@ def parse_alone(files: list[Path]) -> tuple[float, float]:
 
 
 def site_config(root: Path, files: list[Path]) -> object:
-    from sitegen.cache import prepare_cache
     from sitegen.config import load_config
+    from sitegen.state.folder import prepare_cache
 
     (root / "content").mkdir(parents=True, exist_ok=True)
     peers = ", ".join(

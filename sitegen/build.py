@@ -21,7 +21,6 @@ from sitegen.base.parallel import run_in_background
 from sitegen.base.paths import NodeId, SitePath, page_node_of
 from sitegen.base.plural import agrees, counted
 from sitegen.base.progress import Progress
-from sitegen.state.folder import build_lock, prepare_cache
 from sitegen.code.memory import long_lived_objects
 from sitegen.config import Config
 from sitegen.crawl import crawl
@@ -34,6 +33,22 @@ from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_anchor_book, load_store, open_store
 from sitegen.graph.store.anchors import AnchorBook
 from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, merge_graphs
+from sitegen.layout import UnreadFiles, layout_diagnostics, with_default_title
+from sitegen.link.anchor_aliases import aliases_of_build, kept_anchors
+from sitegen.link.page_addresses import page_addresses, url_style
+from sitegen.link.step import crawl_index, line_counts, link_all
+from sitegen.records.analysis import CycleReport, Insight
+from sitegen.records.api import ApiModel
+from sitegen.records.code import CodeRecord
+from sitegen.records.crawl import Crawl
+from sitegen.records.federation import Federation
+from sitegen.records.linked import Linked
+from sitegen.records.pages import PageRecord
+from sitegen.records.result import BuildContext, BuildOptions, BuildResult
+from sitegen.records.stale import StaleReport
+from sitegen.state.files import replayable
+from sitegen.state.folder import build_lock, prepare_cache
+from sitegen.state.ownership import OUTPUT_MARKER, check_output
 from sitegen.state.remembered import (
     STATE_FILE,
     BuildState,
@@ -47,21 +62,6 @@ from sitegen.state.remembered import (
     save_state,
     site_fingerprint,
 )
-from sitegen.layout import UnreadFiles, layout_diagnostics, with_default_title
-from sitegen.link.anchor_aliases import aliases_of_build, kept_anchors
-from sitegen.link.page_addresses import page_addresses, url_style
-from sitegen.link.step import crawl_index, line_counts, link_all
-from sitegen.state.ownership import OUTPUT_MARKER, check_output
-from sitegen.records.analysis import CycleReport, Insight
-from sitegen.records.api import ApiModel
-from sitegen.records.code import CodeRecord
-from sitegen.records.crawl import Crawl
-from sitegen.records.federation import Federation
-from sitegen.records.linked import Linked
-from sitegen.records.pages import PageRecord
-from sitegen.records.result import BuildContext, BuildOptions, BuildResult
-from sitegen.records.stale import StaleReport
-from sitegen.state.files import replayable
 
 if TYPE_CHECKING:  # numpy and scipy are imported only when the analysis runs
     from sitegen.analyse.insight import TextJob

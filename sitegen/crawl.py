@@ -36,10 +36,10 @@ from sitegen.base.yamldata import MAX_CHARACTERS
 from sitegen.config import Config
 from sitegen.generators.foreign_outputs import ForeignOutput, outputs_in
 from sitegen.generators.record import Blog
+from sitegen.records.crawl import CodeFile, Crawl, SourceFile
 
 # The marker in every output folder sitegen writes: a later crawl skips it whatever ``--out``.
-from sitegen.ownership import OUTPUT_MARKER
-from sitegen.records.crawl import CodeFile, Crawl, SourceFile
+from sitegen.state.ownership import OUTPUT_MARKER
 
 PAGE_EXTENSIONS = (".md", ".markdown")
 #: With pages at the project root, the files published as assets (images, media, documents).

@@ -1,4 +1,4 @@
-"""The cache folder made safe before a build (sitegen/cache.py): whatever stands where a file
+"""The cache folder made safe before a build (sitegen/state/folder.py): whatever stands where a file
 or folder of sitegen's belongs, and cannot serve as one, is set aside with one warning each,
 links are removed, and a damaged origin.json is set aside, not taken for a copied cache."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.base.diagnostics import Level
-from sitegen.cache import ORIGIN_FILE, build_lock, prepare_cache
+from sitegen.state.folder import ORIGIN_FILE, build_lock, prepare_cache
 
 
 def _made(tmp_path: Path) -> Path:

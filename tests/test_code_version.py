@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import __version__, incremental
+from sitegen import __version__
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
-from sitegen.ownership import OUTPUT_MARKER
+from sitegen.state import remembered as incremental
+from sitegen.state.ownership import OUTPUT_MARKER
 
 
 def test_the_code_version_names_the_release_and_the_code() -> None:

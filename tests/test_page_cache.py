@@ -1,4 +1,4 @@
-"""The page cache, .sitegen/pages.json (sitegen/incremental.py): JSON Lines, a line a page. A
+"""The page cache, .sitegen/pages.json (sitegen/state/remembered.py): JSON Lines, a line a page. A
 rebuild writes the lines of unchanged pages back as they were read and encodes only the
 records it extracted; every line is checked on its own, and a bad one costs only its page."""
 
@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from sitegen import incremental
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
 from sitegen.docs.markdown import extract_page
-from sitegen.incremental import STATE_FILE, STATE_VERSION, BuildState, load_state, save_state
 from sitegen.records.pages import PageRecord
+from sitegen.state import remembered as incremental
+from sitegen.state.remembered import STATE_FILE, STATE_VERSION, BuildState, load_state, save_state
 
 PAGES = {
     "content/a.md": "---\ntitle: A\ntags: [x, y]\n---\n# A\n\nSee [b](b.md#part).\n",
@@ -178,7 +178,7 @@ def test_another_version_is_ignored_and_a_damaged_header_reported(tmp_path: Path
     old = {"version": [3, incremental.code_version()], "pages": {}}
     cache.write_text(json.dumps(old))
     assert load_state(tmp_path, clean=False) == BuildState()
-    # A damaged header: the file is set aside (sitegen/state.py), with one warning.
+    # A damaged header: the file is set aside (sitegen/state/files.py), with one warning.
     for damaged in (b'[4, "cut\n' + b"\n".join(lines[1:]), b""):
         cache.write_bytes(damaged)
         state = load_state(tmp_path, clean=False)

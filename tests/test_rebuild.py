@@ -16,10 +16,10 @@ from sitegen.build import build, build_fingerprint
 from sitegen.config import OPTION_REBUILD, Config, Rebuild, declared_options, load_config
 from sitegen.crawl import crawl
 from sitegen.generators import Dialect, Generator, SlugStyle
-from sitegen.incremental import SiteRecord, pages_key, site_fingerprint
-from sitegen.ownership import OUTPUT_MARKER
 from sitegen.records.pages import PageRecord
 from sitegen.records.result import BuildOptions
+from sitegen.state.ownership import OUTPUT_MARKER
+from sitegen.state.remembered import SiteRecord, pages_key, site_fingerprint
 
 
 def test_every_field_of_the_configuration_declares_what_it_rebuilds() -> None:

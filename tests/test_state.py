@@ -1,4 +1,4 @@
-"""The readers of ``.sitegen/`` (sitegen/state.py and every reader built on it): hostile bytes
+"""The readers of ``.sitegen/`` (sitegen/state/files.py and every reader built on it): hostile bytes
 give the reader's documented refusal, never another exception, in time linear in their size;
 a file that cannot be read is set aside (renamed, never deleted) with one warning."""
 
@@ -20,8 +20,7 @@ from sitegen.code.shards import ShardFormatError, ShardVersionError, load_shard
 from sitegen.graph.graphjson import GraphJsonError, load_graph_json
 from sitegen.graph.store.anchors import load_anchors
 from sitegen.graph.store.base import StoreError
-from sitegen.incremental import SiteRecord, _read_line, finished_fingerprint
-from sitegen.state import (
+from sitegen.state.files import (
     Unreadable,
     cut,
     parse_json,
@@ -30,6 +29,7 @@ from sitegen.state import (
     set_aside,
     shown,
 )
+from sitegen.state.remembered import SiteRecord, _read_line, finished_fingerprint
 from tests.safety.linear import bytes_grows_linearly
 
 #: Every reader of a JSON file of .sitegen/, and what it may raise: its documented refusal.
@@ -274,9 +274,9 @@ def test_mode_bits_restored_for_a_later_discard(tmp_path: Path) -> None:
 def test_a_fifo_in_the_markers_place_is_no_marker(tmp_path: Path) -> None:
     """The site folder's marker is read by the ownership check, explore and the no-change
     test; a FIFO there made a plain open() wait for ever."""
-    from sitegen.config import load_config
     from sitegen.commands.explore_answers import _site_fingerprint
-    from sitegen.ownership import OUTPUT_MARKER, read_marker
+    from sitegen.config import load_config
+    from sitegen.state.ownership import OUTPUT_MARKER, read_marker
 
     (tmp_path / "site").mkdir()
     os.mkfifo(tmp_path / "site" / OUTPUT_MARKER)

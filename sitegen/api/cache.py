@@ -2,7 +2,7 @@
 keyed by the hashes of its files, griffe's version and this file's schema number.
 
 Never runs griffe and never reads a source file. What it reads back is bounded and checked
-field by field (sitegen/state.py): a file that does not check is set aside with one warning,
+field by field (sitegen/state/files.py): a file that does not check is set aside with one warning,
 and every package in it is read again.
 """
 
@@ -27,7 +27,7 @@ from sitegen.records.api import (
     Parameter,
     TypeRef,
 )
-from sitegen.state import Unreadable, read_json, set_aside
+from sitegen.state.files import Unreadable, read_json, set_aside
 
 #: Raise when what an entry holds changes (a field of the model, a rule of the loader).
 SCHEMA = 3
@@ -83,7 +83,7 @@ def write_cache(path: Path, version: str, entries: dict[str, PackageEntry]) -> N
         "packages": {name: _entry_doc(entries[name]) for name in sorted(entries)},
     }
     # As UTF-8, not \u escapes: an emoji's escaped surrogate pair would make the reader
-    # walk every value looking for a lone one (sitegen/state.py).
+    # walk every value looking for a lone one (sitegen/state/files.py).
     text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
     write_atomically(path, text, durable=False)
 

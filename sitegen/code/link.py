@@ -104,7 +104,7 @@ def _build(
     found.apply(graph)
     for record in records:
         add_data_flow(graph, record)
-    if cache is not None:  # a link cache that did not check was set aside (sitegen/state.py)
+    if cache is not None:  # a link cache that did not check was set aside (sitegen/state/files.py)
         diagnostics += cache.diagnostics
     return graph, sorted(set(diagnostics + found.diagnostics))
 

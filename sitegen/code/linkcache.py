@@ -8,7 +8,7 @@ repository path, the answer to every ``read_text`` the resolution asked for (``g
 ``tsconfig.json`` …, compared again on reuse) and sitegen's own resolution code. The cache is
 one JSON file, ``links.json``, in the shard folder (``sitegen/code/shards.py``), which wipes
 it with the shards; it is used only where that folder exists. Nothing read back is trusted:
-it is read bounded (``sitegen/state.py``), every value is type-checked and every edge must
+it is read bounded (``sitegen/state/files.py``), every value is type-checked and every edge must
 join nodes of the graph being built; a file made of other inputs is ignored, and one that
 does not check is set aside with a warning. Either way resolution runs again.
 """
@@ -38,7 +38,7 @@ from sitegen.records.code_graph import (
     external_endpoint,
     merge_into,
 )
-from sitegen.state import Unreadable, read_json, set_aside
+from sitegen.state.files import Unreadable, read_json, set_aside
 
 #: Raise when the file's layout changes (a change of sitegen's code invalidates it anyway).
 LINK_CACHE_VERSION = 2

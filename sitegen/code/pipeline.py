@@ -85,4 +85,4 @@ def _extract(
     cache.prune({f.path for f in found.code})
     cache.flush()
     out = [records[f.path] for f in found.code]
-    return out, diags + cache.diagnostics  # shards set aside (sitegen/state.py)
+    return out, diags + cache.diagnostics  # shards set aside (sitegen/state/files.py)

@@ -2,7 +2,7 @@
 
 Shard schema version 6 (5 plus ``flow`` rows, content/guides/builds.md): declared
 in ``header.json`` and in every record; stable endpoint names, never numeric ids. Writes are
-atomic; reads are bounded and checked (``sitegen/state.py``), and a shard or header that
+atomic; reads are bounded and checked (``sitegen/state/files.py``), and a shard or header that
 cannot be read is set aside with a warning and made again. This module reads and writes only
 its own folder.
 """
@@ -38,7 +38,7 @@ from sitegen.records.code import (
     range_json,
 )
 from sitegen.records.code_graph import file_endpoint, symbol_endpoint
-from sitegen.state import Unreadable, parse_json, read_json, read_state, set_aside, shown
+from sitegen.state.files import Unreadable, parse_json, read_json, read_state, set_aside, shown
 
 #: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its
 #: ``context``), 8 since a TypeScript type-only import and a deferred require() say so too;

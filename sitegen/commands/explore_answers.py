@@ -38,8 +38,8 @@ def current_snapshot(config: Config) -> Snapshot:
     """The snapshot of the build that made the site in the output folder; when it is
     missing, stale or unsound, one made by a build in memory (which writes nothing; the
     next ``sitegen build`` saves it)."""
-    from sitegen.cache import check_cache_dir
-    from sitegen.ownership import check_output
+    from sitegen.state.folder import check_cache_dir
+    from sitegen.state.ownership import check_output
 
     # A configuration the build would refuse is refused first, in the build's own words.
     check_output(config, writing=False)
@@ -60,8 +60,8 @@ def _site_fingerprint(config: Config) -> str:
     """The input fingerprint the site in the output folder was built from ("" if none);
     only that field of the marker is read (the rest lists every output)."""
     from sitegen import __version__
-    from sitegen.ownership import OUTPUT_MARKER
-    from sitegen.state import Unreadable, parse_json, read_state
+    from sitegen.state.files import Unreadable, parse_json, read_state
+    from sitegen.state.ownership import OUTPUT_MARKER
 
     try:  # bounded, and never blocked by a FIFO in the marker's place
         doc = parse_json(read_state(config.out_dir / OUTPUT_MARKER) or b"")

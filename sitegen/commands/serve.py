@@ -26,9 +26,9 @@ def serve(
     host: str,
 ) -> None:
     """Build, serve the site on localhost and rebuild when files change."""
-    from sitegen.cache import check_cache_dir
-    from sitegen.ownership import check_output
     from sitegen.serve import serve as run_serve
+    from sitegen.state.folder import check_cache_dir
+    from sitegen.state.ownership import check_output
 
     config = project.config()
     # Refused before the server starts: a configuration no build can take is exit 2, not a

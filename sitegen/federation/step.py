@@ -24,7 +24,6 @@ from sitegen.federation.fetch import Fetched, FetchPolicy, Validators, fetch_url
 from sitegen.federation.ingest import Ingested, ingest, site_prefix
 from sitegen.federation.store import forget_others, load_copy, save_copy
 from sitegen.graph.model import Edge, Node, NodeKind, Occurrence
-from sitegen.incremental import digest
 from sitegen.records.federation import (
     Federation,
     Peer,
@@ -33,6 +32,7 @@ from sitegen.records.federation import (
     PeerReport,
     PeerState,
 )
+from sitegen.state.remembered import digest
 
 DEFAULT_POLICY = FetchPolicy()
 #: The code of what reading the peers found: about that moment (a peer unreachable, its

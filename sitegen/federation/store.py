@@ -1,6 +1,6 @@
 """The stored copies of the peers, one JSON file each below ``.sitegen/peers/``.
 
-JSON only, read through ``sitegen.state`` (bounded, strict UTF-8, no lone surrogate, no
+JSON only, read through ``sitegen.state.files`` (bounded, strict UTF-8, no lone surrogate, no
 infinite number) and validated on load; a copy that cannot be read is set aside as
 ``<name>.json.unreadable`` with a warning, so the build reads the peer again
 (content/guides/federation.md). Never unpickles or evaluates anything, never writes outside
@@ -20,7 +20,7 @@ from sitegen.base.diagnostics import Diagnostic, cut
 from sitegen.base.fsutil import write_atomically
 from sitegen.config import shown_url
 from sitegen.records.federation import COPY_VERSION, PeerCopy, PeerEdge
-from sitegen.state import ASIDE_SUFFIX, Unreadable, parse_json, read_state, set_aside, shown
+from sitegen.state.files import ASIDE_SUFFIX, Unreadable, parse_json, read_state, set_aside, shown
 
 PEERS_FOLDER = "peers"
 #: Bytes of a stored copy at most, written or read. A copy holds at most ``MAX_EDGES``
@@ -82,7 +82,7 @@ def load_copy(cache_dir: Path, key: str, code: str) -> Loaded:
 def read_copy(path: Path, key: str) -> PeerCopy | None:
     """The copy in ``path`` (None when there is none, or one written by another version);
     ``Unreadable`` when it cannot be read: not a regular file, too large, not JSON (with
-    ``sitegen.state``'s checks), or not a copy of the peer ``key``."""
+    ``sitegen.state.files``'s checks), or not a copy of the peer ``key``."""
     data = _load_json(path)
     version = data.get("version") if isinstance(data, dict) else None
     if data is None or (isinstance(version, int) and version != COPY_VERSION):

@@ -12,7 +12,7 @@ from typing import Any
 from sitegen.base.diagnostics import cut
 from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
-from sitegen.state import Unreadable, parse_json
+from sitegen.state.files import Unreadable, parse_json
 
 SCHEMA_VERSION = 1
 #: Keys a node object always carries; an analysis figure may not reuse them.
@@ -127,7 +127,7 @@ def load_figures(text: str) -> dict[str, dict[str, Any]]:
 
 def _parse_doc(text: str | bytes) -> dict[str, Any]:
     """The document, or ``GraphJsonError``: not UTF-8, not JSON, nested too deep, a number
-    that is not finite or a lone surrogate (sitegen/state.py), or not an object of v1."""
+    that is not finite or a lone surrogate (sitegen/state/files.py), or not an object of v1."""
     try:
         doc = parse_json(text)
     except Unreadable as err:

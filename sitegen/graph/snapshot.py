@@ -26,7 +26,7 @@ from sitegen.base.diagnostics import cut
 from sitegen.base.fsutil import write_atomically
 from sitegen.graph.core import CoreError, FloatArray, GraphCore
 from sitegen.graph.semantic import TextIndex
-from sitegen.state import MAX_STATE_BYTES, Unreadable, open_state
+from sitegen.state.files import MAX_STATE_BYTES, Unreadable, open_state
 
 SNAPSHOT_VERSION = 1
 SNAPSHOT_FILE = "core.npz"

@@ -22,11 +22,11 @@ from sitegen.build import BuildOptions, build
 from sitegen.config import Config, ConfigError
 from sitegen.docs.includes import include_names
 from sitegen.generators import Dialect
-from sitegen.ownership import OUTPUT_MARKER
 from sitegen.records.crawl import Crawl
 from sitegen.records.result import BuildResult
 from sitegen.serve.reload import BuildStatus
 from sitegen.site.preview import Preview
+from sitegen.state.ownership import OUTPUT_MARKER
 
 #: What makes a diagnostic the same one in the next build: its place is left out, since an
 #: edit above a warning moves it without changing it.

@@ -17,7 +17,6 @@ from sitegen.base.diagnostics import Diagnostic, Sink
 from sitegen.base.parallel import run_in_background
 from sitegen.base.paths import NodeId, OutPath, SitePath, url_path
 from sitegen.base.progress import Progress
-from sitegen.state.remembered import SiteRecord, code_version, digest, digest_each
 from sitegen.link.blog import is_unlisted
 from sitegen.records.pages import PageRecord
 from sitegen.site.blog import blog_site, with_blog_sections
@@ -33,6 +32,7 @@ from sitegen.site.state import SiteState
 from sitegen.site.views import NavItem
 from sitegen.site.vitepress import site_routes
 from sitegen.site.writer import SiteWriter
+from sitegen.state.remembered import SiteRecord, code_version, digest, digest_each
 
 if TYPE_CHECKING:
     from sitegen.records.result import BuildResult

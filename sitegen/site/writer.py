@@ -17,8 +17,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from sitegen.base.paths import OutPath
-from sitegen.incremental import SiteRecord
-from sitegen.ownership import OUTPUT_MARKER, files_below, real, scratch_folders
+from sitegen.state.ownership import OUTPUT_MARKER, files_below, real, scratch_folders
+from sitegen.state.remembered import SiteRecord
 
 #: The thread that creates the files while the build renders the next ones. Creating a file
 #: waits on the kernel (0.1 to 1 ms a file on this machine's disk) with the GIL released,
@@ -56,7 +56,7 @@ class SiteWriter:
 
     def __init__(self, out: Path, reuse: bool = True) -> None:
         # A symlinked output keeps its link: the folder it points to is what gets replaced.
-        # The build checked before (sitegen.ownership.check_output) that it is ours to replace.
+        # The build checked before (sitegen.state.ownership.check_output) that it is ours to replace.
         self.out = out = real(out)
         self.tmp = Path(f"{side_prefix(out)}tmp-{os.getpid()}")
         self.outputs: dict[str, str] = {}  # out path -> node that produced it

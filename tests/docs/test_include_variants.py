@@ -21,10 +21,10 @@ from sitegen.crawl import Reads, build_reads, crawl
 from sitegen.docs.includes import expand_includes, include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.generators import Dialect
-from sitegen.ownership import files_below
 from sitegen.records.result import BuildOptions, BuildResult
 from sitegen.serve.schedule import included_names
 from sitegen.serve.watch import config_files
+from sitegen.state.ownership import files_below
 from tests.safety.linear import bytes_grows_linearly
 
 PAGE = "docs/en/docs/tutorial/query.md"

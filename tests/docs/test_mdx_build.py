@@ -11,8 +11,8 @@ import pytest
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.generators import Dialect
-from sitegen.ownership import files_below
 from sitegen.records.result import BuildOptions
+from sitegen.state.ownership import files_below
 
 PAGE = (
     "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n# Intro\n\n"

@@ -15,8 +15,8 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.docs.includes import expand_includes, include_names
 from sitegen.generators import Dialect
-from sitegen.ownership import files_below
 from sitegen.records.result import BuildOptions, BuildResult
+from sitegen.state.ownership import files_below
 from tests.safety.linear import bytes_grows_linearly
 
 PAGE = "docs/tutorials/part-1.md"

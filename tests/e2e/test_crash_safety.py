@@ -24,7 +24,7 @@ import pytest
 import sitegen
 from sitegen.graph.graphjson import dump_graph_json
 from sitegen.graph.store import open_store
-from sitegen.incremental import STATE_FILE, BuildState, load_state
+from sitegen.state.remembered import STATE_FILE, BuildState, load_state
 
 REPO = Path(sitegen.__file__).resolve().parents[1]
 N_PAGES = 200

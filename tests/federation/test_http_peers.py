@@ -16,11 +16,11 @@ import pytest
 
 from sitegen.base.diagnostics import Level
 from sitegen.build import BuildResult
-from sitegen.cache import prepare_cache
 from sitegen.config import load_config
 from sitegen.federation.fetch import FetchPolicy, Validators, fetch_url
 from sitegen.federation.step import read_peers
 from sitegen.records.federation import PeerState
+from sitegen.state.folder import prepare_cache
 from tests.federation.helpers import PEER_A, build_site, legacy_graph, peer_backlinks, write_site
 
 LEGACY = legacy_graph(

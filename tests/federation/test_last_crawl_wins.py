@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sitegen.base.diagnostics import Level
-from sitegen.cache import prepare_cache
 from sitegen.config import Config, load_config
 from sitegen.federation.step import read_peers
 from sitegen.federation.store import PEERS_FOLDER
 from sitegen.records.federation import PeerState
+from sitegen.state.folder import prepare_cache
 from tests.federation.helpers import PEER_A, build_site, peer_backlinks, wide_graph, write_site
 
 PEERS = '[{ path = "../a/graph.md", url = "https://docs.a.example/" }]'

@@ -11,8 +11,8 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.crawl import Reads, build_reads, crawl
 from sitegen.layout import slugs_reason
-from sitegen.ownership import files_below
 from sitegen.records.result import BuildOptions
+from sitegen.state.ownership import files_below
 
 PROJECT = {
     "website/docusaurus.config.js": (

@@ -11,8 +11,8 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import Config, load_config
-from sitegen.ownership import files_below
 from sitegen.records.result import BuildOptions
+from sitegen.state.ownership import files_below
 
 PROJECT = {
     "sitegen.toml": 'content = "docs"\n',

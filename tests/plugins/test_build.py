@@ -164,8 +164,8 @@ def test_a_plugin_that_raises_is_one_warning_naming_it_and_the_build_goes_on(
 def test_a_new_version_reads_the_pages_again_and_changes_the_site_fingerprint(
     tmp_path: Path, plugins: Installer
 ) -> None:
-    from sitegen.incremental import SiteRecord
-    from sitegen.ownership import OUTPUT_MARKER
+    from sitegen.state.ownership import OUTPUT_MARKER
+    from sitegen.state.remembered import SiteRecord
 
     plugins.install_example("1.0.0")
     root = project(tmp_path / "p")

@@ -26,8 +26,8 @@ from sitegen.base.diagnostics import Diagnostic
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
 from sitegen.graph.snapshot import SNAPSHOT_FILE, load_snapshot
-from sitegen.incremental import finished_fingerprint
-from sitegen.state import STATE_CODES
+from sitegen.state.files import STATE_CODES
+from sitegen.state.remembered import finished_fingerprint
 
 pytestmark = pytest.mark.slow  # whole builds (a few seconds a case)
 

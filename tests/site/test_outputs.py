@@ -13,14 +13,14 @@ from sitegen.base.paths import OutPath
 from sitegen.base.progress import Progress
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.incremental import SiteRecord
-from sitegen.ownership import OUTPUT_MARKER, files_below
 from sitegen.records.result import BuildOptions
 from sitegen.site import emit
 from sitegen.site.emitter import EmitRun, OneFile
 from sitegen.site.outputs import OUTPUTS
 from sitegen.site.state import SiteState
 from sitegen.site.writer import SiteWriter
+from sitegen.state.ownership import OUTPUT_MARKER, files_below
+from sitegen.state.remembered import SiteRecord
 
 PROJECT = {
     "sitegen.toml": 'base_url = "https://docs.example.com/"\nsource = ["pkg"]\n',

@@ -17,13 +17,13 @@ from sitegen.base.paths import OutPath
 from sitegen.base.progress import Progress
 from sitegen.build import build
 from sitegen.config import OPTION_NAMES, Rebuild, load_config
-from sitegen.incremental import SiteRecord
-from sitegen.ownership import OUTPUT_MARKER
 from sitegen.records.result import BuildOptions, BuildResult
 from sitegen.site.emit import emit_site
 from sitegen.site.emitter import EmitRun, Emitter, OneFile
 from sitegen.site.outputs import OUTPUTS
 from sitegen.site.state import SiteState
+from sitegen.state.ownership import OUTPUT_MARKER
+from sitegen.state.remembered import SiteRecord
 
 #: The properties of Config that stand for an option (content_rel is ``content`` made
 #: relative); the others (root, generator, set_by) are no option a project sets.

@@ -10,8 +10,8 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import ConfigError, load_config
-from sitegen.ownership import files_below
 from sitegen.records.result import BuildOptions
+from sitegen.state.ownership import files_below
 
 pytestmark = pytest.mark.slow  # whole builds, in process
 

@@ -13,9 +13,9 @@ import pytest
 
 from sitegen.base.parallel import run_forked
 from sitegen.base.paths import OutPath
-from sitegen.ownership import OUTPUT_MARKER, files_below
 from sitegen.site import writer as writer_module
 from sitegen.site.writer import SiteWriter
+from sitegen.state.ownership import OUTPUT_MARKER, files_below
 
 
 def _names(n: int) -> list[OutPath]:

@@ -17,7 +17,7 @@ from sitegen.graph.store.base import GraphStore, StoreError
 from sitegen.graph.store.json import ANCHORS_FILE, JsonStore
 from sitegen.graph.store.sqlite import FILE_NAME as SQLITE_FILE
 from sitegen.graph.store.sqlite import SqliteStore
-from sitegen.state import set_aside
+from sitegen.state.files import set_aside
 
 BACKENDS: dict[str, type[JsonStore | SqliteStore]] = {"json": JsonStore, "sqlite": SqliteStore}
 

@@ -14,7 +14,7 @@ from typing import Any
 from sitegen.base.diagnostics import cut
 from sitegen.base.paths import NodeId
 from sitegen.graph.store.base import StoreError
-from sitegen.state import Unreadable, parse_json
+from sitegen.state.files import Unreadable, parse_json
 
 #: The version of ``anchors.json``; another version is not read.
 ANCHORS_VERSION = 1
@@ -69,7 +69,7 @@ def dump_anchors(book: AnchorBook) -> str:
 
 def load_anchors(text: str | bytes) -> AnchorBook:
     """The book in an ``anchors.json`` text; ``StoreError`` when it is not one (not JSON, a
-    lone surrogate, another shape: sitegen/state.py)."""
+    lone surrogate, another shape: sitegen/state/files.py)."""
     try:
         data = parse_json(text)
     except Unreadable as err:

@@ -14,7 +14,7 @@ from sitegen.graph.graphjson import GraphJsonError, graph_json_pieces, load_grap
 from sitegen.graph.model import Graph
 from sitegen.graph.store.anchors import AnchorBook, dump_anchors, load_anchors
 from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
-from sitegen.state import Unreadable, read_state
+from sitegen.state.files import Unreadable, read_state
 
 FILE_NAME = "graph.json"
 #: Each page's published anchors and aliases, beside the graph (content/reference/store.md#anchors).

@@ -23,7 +23,6 @@ from sitegen.base.paths import (
 )
 from sitegen.base.urlgate import allowed_url
 from sitegen.graph.model import Graph, annotate
-from sitegen.incremental import digest
 from sitegen.records.linked import Outcome, Resolved
 from sitegen.records.pages import PageRecord
 from sitegen.site.anchor_marks import with_old_anchors
@@ -41,6 +40,7 @@ from sitegen.site.related_view import related_items, related_key
 from sitegen.site.state import SiteState, edge_source_href, href_for_node
 from sitegen.site.views import CodeRef, Crumb, HomeView, PageView, TocEntry
 from sitegen.site.writer import SiteWriter
+from sitegen.state.remembered import digest
 
 #: Headings deeper than this are left out of the table of contents.
 TOC_MAX_LEVEL = 4

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from sitegen.addresses import Redirect, public_url
 from sitegen.base.paths import NodeId, OutPath, url_path
-from sitegen.incremental import digest
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.state import SiteState
+from sitegen.state.remembered import digest
 
 
 class Redirects(Emitter):

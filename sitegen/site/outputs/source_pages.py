@@ -10,13 +10,13 @@ from collections.abc import Sequence
 
 from sitegen.base.parallel import run_forked
 from sitegen.base.paths import OutPath, SitePath
-from sitegen.incremental import digest
 from sitegen.records.code import CodeRecord
 from sitegen.site.code_pages import code_index_of, source_out, source_view
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.related_view import related_key
 from sitegen.site.state import SiteState
 from sitegen.site.writer import SiteWriter
+from sitegen.state.remembered import digest
 
 
 class SourcePages(Emitter):

@@ -14,7 +14,7 @@ so it always describes the files beside it. ``.sitegen/built`` holds the fingerp
 last build that finished everything; it is removed before a build writes anything, so a
 killed build never leaves a cache or a store that a later build would trust as finished.
 Keys are content hashes, never modification times; every file is written atomically and
-read defensively, through ``sitegen/state.py``: missing or foreign means a full build, and a
+read defensively, through ``sitegen/state/files.py``: missing or foreign means a full build, and a
 file that cannot be read is set aside with a warning and rebuilt.
 """
 
@@ -35,7 +35,7 @@ from sitegen.base.fsutil import write_atomically
 from sitegen.config import Config, Rebuild, declared_options
 from sitegen.records.crawl import Crawl
 from sitegen.records.pages import PageRecord
-from sitegen.state import Unreadable, parse_json, read_state, set_aside
+from sitegen.state.files import Unreadable, parse_json, read_state, set_aside
 
 #: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page;
 #: 5: the options' key in the header).

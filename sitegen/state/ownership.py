@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sitegen.base.paths import is_within
 from sitegen.config import Config, ConfigError
-from sitegen.state import Unreadable, parse_json, read_state
+from sitegen.state.files import Unreadable, parse_json, read_state
 
 #: The file in every folder sitegen writes (a site, or the temporary folder of a build).
 OUTPUT_MARKER = ".sitegen-output"

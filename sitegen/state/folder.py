@@ -4,7 +4,7 @@ Refuses a cache path that is a file or a link, removes links planted inside it, 
 whatever stands where one of its files or folders belongs (a folder named ``graph.json``, a
 FIFO named ``pages.json``, a folder it cannot list), tells a cache made in this very folder
 from one that arrived with a checkout (never trusted), and holds the build lock. It never
-reads a cache entry itself (see sitegen/incremental.py). See content/guides/safety.md for
+reads a cache entry itself (see sitegen/state/remembered.py). See content/guides/safety.md for
 the policy.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from sitegen.base.diagnostics import Diagnostic
 from sitegen.base.fsutil import write_atomically
 from sitegen.config import ConfigError
-from sitegen.state import ASIDE_SUFFIX, Unreadable, read_json, set_aside
+from sitegen.state.files import ASIDE_SUFFIX, Unreadable, read_json, set_aside
 
 #: Names the folder it was made in (device and inode), so a copied or committed cache is known.
 ORIGIN_FILE = "origin.json"

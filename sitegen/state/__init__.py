@@ -1,0 +1,1 @@
+"""state: see ARCHITECTURE.md#layers."""
