@@ -76,6 +76,8 @@ class Preview:
         dialect = config.dialect
         if old is None or old.path != path or include_names(path, data, dialect):
             return None
+        if config.plugins:  # their syntaxes are loaded by the build (content/guides/plugins.md)
+            return None
         if site.blog is not None and (site.blog.post(node) or node == site.blog.entry):
             return None  # a post's date, title or categories move it and the blog's pages
         raw_html, slugs = RawHtml(config.raw_html), SlugStyle(config.slugs)

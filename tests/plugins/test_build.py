@@ -250,3 +250,16 @@ def test_installed_as_pip_would_a_subprocess_build_finds_it(
     assert done.returncode == 0, done.stderr
     assert KBD in (root / "site/index.html").read_text()
     assert (root / "site/plugin-pages.txt").is_file()
+
+
+def test_serve_leaves_a_page_of_a_project_with_plugins_to_the_build(
+    tmp_path: Path, plugins: Installer
+) -> None:
+    from sitegen.site.preview import Preview
+
+    plugins.install_example()
+    root = project(tmp_path / "p")
+    preview = Preview.of(build(load_config(root), BuildOptions(jobs=1, quiet=True)))
+    assert preview is not None
+    # the preview reads no plugin's syntax: the build that follows shows the page
+    assert preview.render("docs/index.md", PAGE.encode() + b"\nMore.\n") is None
