@@ -196,9 +196,8 @@ def _build_locked(
         found = crawl(config, includes=functools.partial(include_names, dialect=dialect))
         # 1b. the peers' graph.md (or their stored copies): part of the input
         peers = read_peers(config, options.offline)
-        fingerprint = build_fingerprint(config, found)
-        if plugins:  # their versions: a new one writes the site again
-            fingerprint = digest(fingerprint, _plugins_key(plugins))
+        # with the plugins' names and versions: a new version writes the site again
+        fingerprint = build_fingerprint(config, found, _plugins_key(plugins))
         if peers.peers:
             fingerprint = digest(fingerprint, peers.fingerprint)
         timings.mark("crawl")
@@ -280,6 +279,8 @@ def _plugins_step(config: Config, jobs: int) -> tuple[tuple[Plugin, ...], int, l
 
 
 def _plugins_key(plugins: tuple[Plugin, ...]) -> str:
+    if not plugins:
+        return ""
     from sitegen.plugins import plugins_key
 
     return plugins_key(plugins)
@@ -449,10 +450,11 @@ def _dropped(state: BuildState) -> list[Diagnostic]:
     ]
 
 
-def build_fingerprint(config: Config, found: Crawl) -> str:
+def build_fingerprint(config: Config, found: Crawl, plugins: str = "") -> str:
     """The whole input of a site build (``incremental.site_fingerprint``), with the two facts
     only the site layer knows, the templates and the commit the pages' dates come from, and
-    the URL style, which mkdocs.yml may decide."""
+    the URL style, which mkdocs.yml may decide; ``plugins`` is the loaded plugins' key
+    (``sitegen.plugins.plugins_key``, "" with none)."""
     from sitegen.site.pagemeta import git_head  # the pages' dates change with the commit
     from sitegen.site.render import template_files
 
@@ -462,6 +464,7 @@ def build_fingerprint(config: Config, found: Crawl) -> str:
         template_files(config.root, config.theme_dir),
         git_head(config.root),
         url_style(config, found.manifests),
+        plugins,
     )
 
 
