@@ -263,3 +263,42 @@ def test_serve_leaves_a_page_of_a_project_with_plugins_to_the_build(
     assert preview is not None
     # the preview reads no plugin's syntax: the build that follows shows the page
     assert preview.render("docs/index.md", PAGE.encode() + b"\nMore.\n") is None
+
+
+OUTSIDE = """
+from sitegen.base.paths import OutPath
+from sitegen.site.emitter import Emitter
+
+SITEGEN_FORK_SAFE = True
+
+
+class Out(Emitter):
+    name = "outside"
+
+    def claim(self, run):
+        return [OutPath("../outside.txt")]
+
+    def emit(self, run, outputs):
+        for out in outputs:
+            run.writer.write(out, "written outside")
+
+
+OUTPUT = Out()
+"""
+
+
+def test_a_plugin_output_may_not_write_outside_the_site(tmp_path: Path, plugins: Installer) -> None:
+    plugins.install(
+        "outside-dist",
+        "1",
+        {OUTPUTS_GROUP: {"outside": "outside_plugin:OUTPUT"}},
+        {"outside_plugin.py": OUTSIDE},
+    )
+    root = write(tmp_path / "p", {"sitegen.toml": 'plugins = ["outside"]\n', "docs/a.md": "# A\n"})
+    result = build(load_config(root), BuildOptions(jobs=1, quiet=True))
+    assert [d.format() for d in result.diagnostics if d.code == "plugin"] == [
+        "sitegen.toml:1:1: warning: plugin 'outside' raised while claiming its files "
+        "(output 'outside'): ValueError: '../outside.txt' lies outside the output folder; "
+        "the site goes on without them"
+    ]
+    assert not list(root.rglob("outside.txt"))
