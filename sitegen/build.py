@@ -33,10 +33,10 @@ from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_anchor_book, load_store, open_store
 from sitegen.graph.store.anchors import AnchorBook
 from sitegen.graph.store.base import GraphStore, GraphUpdate, SourceStatus, merge_graphs
-from sitegen.layout import UnreadFiles, layout_diagnostics, with_default_title
+from sitegen.layout import layout_diagnostics, with_default_title
 from sitegen.link.anchor_aliases import aliases_of_build, kept_anchors
 from sitegen.link.page_addresses import page_addresses, url_style
-from sitegen.link.step import crawl_index, line_counts, link_all
+from sitegen.link.step import LinkInputs
 from sitegen.records.analysis import CycleReport, Insight
 from sitegen.records.api import ApiModel
 from sitegen.records.code import CodeRecord
@@ -169,9 +169,7 @@ def build(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult
                 "cache",
             )
         )
-    result.diagnostics = said
-    result.seconds = time.perf_counter() - started
-    return result
+    return replace(result, diagnostics=tuple(said), seconds=time.perf_counter() - started)
 
 
 def _announce(message: str) -> None:
@@ -238,26 +236,38 @@ def _build_locked(
         timings.mark("link")
         # 4. merge into the store, last crawl wins per source
         graph = _store_step(ctx, found, linked, store)
-        result = BuildResult(config, found, pages, code_records, linked, graph, code)
-        result.addresses, result.old_anchors = addresses, old_anchors
-        result.federation = _federation_step(config, peers, addresses, graph)
-        sink.extend(result.federation.diagnostics)
+        federation = _federation_step(config, peers, addresses, graph)
+        sink.extend(federation.diagnostics)
+        result = BuildResult(
+            config,
+            found,
+            pages,
+            code_records,
+            linked,
+            graph,
+            code,
+            addresses=addresses,
+            federation=federation,
+            old_anchors=old_anchors,
+        )
         timings.mark("store merge")
         # The store is written (atomically) by a forked process while the site is made.
         kept = kept_anchors(stored_anchors, old_anchors.book, _pages_of(graph))
         with run_in_background(_save_store, (store, graph, kept), jobs > 1):
             # 5. analyse: figures over the finished graphs, which are never mutated
-            result.cycles = cycles_step(result)
-            result.stale = stale_step(result, sink)
+            result = replace(result, cycles=cycles_step(result))
+            result = replace(result, stale=stale_step(result, sink))
             sink.extend(_dropped(state))
             _records_said(ctx, result)
             timings.mark("analyse")
-            result.insight = insight_step(result, fingerprint, texts)
+            result = replace(result, insight=insight_step(result, fingerprint, texts))
             timings.mark("graph core")
-            # 6. emit: the site, written into a temporary folder and swapped in whole
+            # 6. emit: the site, written into a temporary folder and swapped in whole. The
+            # result is complete here, and frozen: the emitters read it and report into the
+            # sink; how many files they wrote goes into a new result
             if options.write_site:
                 outputs = tuple(e for p in plugins for e in p.outputs)
-                result.written = _emit_step(ctx, result, fingerprint, outputs)
+                result = replace(result, written=_emit_step(ctx, result, fingerprint, outputs))
             timings.mark("emit")
         # 7. remember: the page cache, the graph-core snapshot, and that this input is done
         _save_step(config, state, result, fingerprint, options.write_site)
@@ -359,10 +369,10 @@ def _link_step(
     config = ctx.config
     texts: dict[str, bytes] = {f.path: f.data for f in found.pages}  # a key's line
     addresses, problems = page_addresses(config, pages, found.manifests, texts)
-    index = crawl_index(config, found, addresses, old_anchors, api)
-    linked = link_all(index, pages, code, line_counts(found.code), UnreadFiles(config, found))
+    inputs = LinkInputs.of_crawl(config, found, pages, code, addresses, old_anchors, api)
+    linked = inputs.link_all()
     ctx.sink.extend(problems)
-    ctx.sink.extend(index.inventories.diagnostics)
+    ctx.sink.extend(inputs.index.inventories.diagnostics)
     return addresses, linked
 
 
@@ -480,10 +490,11 @@ def _unchanged(config: Config, site: SiteRecord, fingerprint: str) -> bool:
 def _previous_result(config: Config, found: Crawl, site: SiteRecord, started: float) -> BuildResult:
     """Nothing changed since the last build: its site stands (the driver reports what it
     reported, but what it set right in .sitegen/)."""
-    result = BuildResult(config, found, [], [], Linked(Graph(), {}, {}), Graph())
-    result.unchanged = site.summary
-    result.seconds = time.perf_counter() - started
-    return result
+    seconds = time.perf_counter() - started
+    linked = Linked(Graph(), {}, {})
+    return BuildResult(
+        config, found, [], [], linked, Graph(), unchanged=site.summary, seconds=seconds
+    )
 
 
 def extract_code(ctx: BuildContext, found: Crawl) -> list[CodeRecord]:

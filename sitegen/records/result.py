@@ -57,8 +57,13 @@ class BuildContext:
     plugins: tuple[Any, ...] = ()
 
 
-@dataclass
+@dataclass(frozen=True)
 class BuildResult:
+    """Every stage's output. Frozen: the driver (sitegen/build.py) makes it stage by stage
+    with ``dataclasses.replace`` and hands it complete to the analysis and the emitters,
+    which read it and cannot change it; what the emit step did (``written``), the sorted
+    diagnostics and the time are set by the driver after, in a new result."""
+
     config: Config
     crawl: Crawl
     pages: list[PageRecord]

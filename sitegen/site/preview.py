@@ -11,7 +11,6 @@ page reloads again only if that build shows it differently.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 
 from sitegen.base.diagnostics import Sink
@@ -20,11 +19,9 @@ from sitegen.docs.includes import include_names
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.sanitize import RawHtml
 from sitegen.generators import SlugStyle
-from sitegen.layout import UnreadFiles
 from sitegen.link.anchor_aliases import lasting_anchors
 from sitegen.link.page_addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
-from sitegen.link.rules import SiteIndex
-from sitegen.link.step import crawl_index, line_counts, link_one
+from sitegen.link.step import LinkInputs
 from sitegen.records.pages import PageRecord
 from sitegen.records.result import BuildResult
 from sitegen.site.emit import site_state
@@ -37,9 +34,8 @@ class Preview:
     """The last finished build, ready to render one changed page in it."""
 
     site: SiteState
-    index: SiteIndex
-    lines: dict[str, int]
-    unread: UnreadFiles
+    #: What the link step read in that build (``LinkInputs.of``), to link the page again.
+    inputs: LinkInputs
 
     @classmethod
     def of(cls, result: BuildResult) -> Preview | None:
@@ -47,21 +43,9 @@ class Preview:
         site (it has no records: the previous context still holds)."""
         if not result.pages:
             return None
-        found = result.crawl
         # what reading the theme and the page tree says again is not the preview's to
         # print: the build that follows reports it, so it goes into a sink of its own
-        return cls(
-            site_state(result, Sink()),
-            crawl_index(
-                result.config,
-                found,
-                result.addresses,
-                result.old_anchors.book,
-                result.linked.api,
-            ),
-            line_counts(found.code),
-            UnreadFiles(result.config, found),
-        )
+        return cls(site_state(result, Sink()), LinkInputs.of(result))
 
     def render(self, path: str, data: bytes) -> tuple[OutPath, bytes] | None:
         """The HTML of the page at repository path ``path`` with the bytes ``data``, in the
@@ -93,23 +77,17 @@ class Preview:
         """The last build's site with ``rec`` in place of its page and its links resolved."""
         site = self.site
         node = SitePath.page(rec.path, site.result.config.content_rel).node
-        resolved = link_one(
-            self.index,
-            site.result.pages,
-            site.result.code_records,
-            self.lines,
-            self.unread,
-            rec,
-        )
-        result = copy.copy(site.result)
-        result.linked = dataclasses.replace(
-            result.linked, resolutions={**result.linked.resolutions, node: resolved}
+        resolved = self.inputs.link_one(rec)
+        last = site.result
+        linked = dataclasses.replace(
+            last.linked, resolutions={**last.linked.resolutions, node: resolved}
         )
         # The store holds the anchors the last build published: the build that follows
         # gives the page the aliases they give it now (sitegen/link/anchor_aliases.py).
-        book = result.old_anchors.book
+        book = last.old_anchors.book
         anchors = lasting_anchors(book.get(node), rec.headings, set(rec.anchors))
-        result.old_anchors = dataclasses.replace(result.old_anchors, book={**book, node: anchors})
+        old_anchors = dataclasses.replace(last.old_anchors, book={**book, node: anchors})
+        result = dataclasses.replace(last, linked=linked, old_anchors=old_anchors)
         return dataclasses.replace(
             site, result=result, pages_by_node={**site.pages_by_node, node: rec}
         )
