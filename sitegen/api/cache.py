@@ -27,10 +27,9 @@ from sitegen.records.api import (
     Parameter,
     TypeRef,
 )
+from sitegen.state.caches import API_CACHE_SCHEMA as SCHEMA
 from sitegen.state.files import Unreadable, read_json, set_aside
 
-#: Raise when what an entry holds changes (a field of the model, a rule of the loader).
-SCHEMA = 3
 FILE_NAME = "api.json"
 
 

@@ -38,10 +38,9 @@ from sitegen.records.code_graph import (
     external_endpoint,
     merge_into,
 )
+from sitegen.state.caches import LINK_CACHE_VERSION as LINK_CACHE_VERSION
 from sitegen.state.files import Unreadable, read_json, set_aside
 
-#: Raise when the file's layout changes (a change of sitegen's code invalidates it anyway).
-LINK_CACHE_VERSION = 2
 FILE_NAME = "links.json"
 _KINDS = {str(kind): kind for kind in (EdgeKind.IMPORT, EdgeKind.REFERENCE, EdgeKind.OWNERSHIP)}
 #: The modules whose code decides what resolution makes of the same inputs.

@@ -38,12 +38,9 @@ from sitegen.records.code import (
     range_json,
 )
 from sitegen.records.code_graph import file_endpoint, symbol_endpoint
+from sitegen.state.caches import SHARD_SCHEMA_VERSION as SHARD_SCHEMA_VERSION
 from sitegen.state.files import Unreadable, parse_json, read_json, read_state, set_aside, shown
 
-#: 6 since shards carry def-use flow, 7 since a Python import says when it runs (its
-#: ``context``), 8 since a TypeScript type-only import and a deferred require() say so too;
-#: a cache of any other version is refused and regenerated.
-SHARD_SCHEMA_VERSION = 8
 VERSION_KEY = "shard_schema_version"
 SHARD_SUFFIX = ".metast"
 HEADER_FILE = "header.json"

@@ -12,9 +12,9 @@ from typing import Any
 from sitegen.base.diagnostics import cut
 from sitegen.base.paths import NodeId
 from sitegen.graph.model import Edge, Graph, Node, NodeKind, Occurrence
+from sitegen.state.caches import GRAPH_JSON_VERSION as SCHEMA_VERSION
 from sitegen.state.files import Unreadable, parse_json
 
-SCHEMA_VERSION = 1
 #: Keys a node object always carries; an analysis figure may not reuse them.
 _NODE_KEYS = ("id", "kind", "title")
 #: Counts, offsets, lines and columns are 64-bit (what SQLite and numpy hold).

@@ -26,9 +26,9 @@ from sitegen.base.diagnostics import cut
 from sitegen.base.fsutil import write_atomically
 from sitegen.graph.core import CoreError, FloatArray, GraphCore
 from sitegen.graph.semantic import TextIndex
+from sitegen.state.caches import SNAPSHOT_VERSION as SNAPSHOT_VERSION
 from sitegen.state.files import MAX_STATE_BYTES, Unreadable, open_state
 
-SNAPSHOT_VERSION = 1
 SNAPSHOT_FILE = "core.npz"
 
 #: Every array a snapshot holds, one-dimensional, with the kind of its dtype: "i" a signed

@@ -14,10 +14,7 @@ from sitegen.base.paths import NodeId
 from sitegen.base.plural import counted
 from sitegen.config import shown_url
 from sitegen.graph.model import Graph
-
-#: The version of a stored copy's JSON; a copy of another version is not used. Version 2
-#: keeps a count of the malformed rows, not their messages (reported when read, not forever).
-COPY_VERSION = 2
+from sitegen.state.caches import COPY_VERSION as COPY_VERSION
 
 
 @dataclass(frozen=True)

@@ -35,11 +35,9 @@ from sitegen.base.fsutil import write_atomically
 from sitegen.config import Config, Rebuild, declared_options
 from sitegen.records.crawl import Crawl
 from sitegen.records.pages import PageRecord
+from sitegen.state.caches import STATE_VERSION as STATE_VERSION
 from sitegen.state.files import Unreadable, parse_json, read_state, set_aside
 
-#: Bump when anything the cache holds changes shape or meaning (4: JSON Lines, a line a page;
-#: 5: the options' key in the header).
-STATE_VERSION = 5
 #: JSON only: nothing read back from the cache is ever unpickled or evaluated.
 STATE_FILE = "pages.json"
 

@@ -14,10 +14,8 @@ from typing import Any
 from sitegen.base.diagnostics import cut
 from sitegen.base.paths import NodeId
 from sitegen.graph.store.base import StoreError
+from sitegen.state.caches import ANCHORS_VERSION as ANCHORS_VERSION
 from sitegen.state.files import Unreadable, parse_json
-
-#: The version of ``anchors.json``; another version is not read.
-ANCHORS_VERSION = 1
 
 
 @dataclass(frozen=True, order=True)

@@ -25,10 +25,10 @@ from sitegen.graph.store.base import GraphUpdate, StoreError, merge_graphs
 from sitegen.graph.store.json import ANCHORS_FILE as JSON_ANCHORS_FILE
 from sitegen.graph.store.json import FILE_NAME as JSON_FILE_NAME
 from sitegen.graph.store.json import read_json_anchors, read_json_store
+from sitegen.state.caches import SQLITE_SCHEMA_VERSION as SCHEMA_VERSION
 from sitegen.state.files import MAX_STATE_BYTES
 
 FILE_NAME = "graph.sqlite"
-SCHEMA_VERSION = "1"
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
