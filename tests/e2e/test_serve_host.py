@@ -38,7 +38,16 @@ def _get(host: str, port: int, host_header: str) -> int:
 @contextmanager
 def _serving(root: Path, port: int, *extra: str) -> Iterator[list[str]]:
     """`sitegen serve` running until it says where it serves; yields its stderr lines."""
-    argv = [sys.executable, "-m", "sitegen.commands.cli", "serve", "--root", str(root), "--port", str(port)]
+    argv = [
+        sys.executable,
+        "-m",
+        "sitegen.commands.cli",
+        "serve",
+        "--root",
+        str(root),
+        "--port",
+        str(port),
+    ]
     proc = subprocess.Popen(
         [*argv, *extra, "--jobs", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )

@@ -33,7 +33,16 @@ class LoggedServe:
         self.root, self.port, self.log = root, port, root / "serve.log"
         with open(self.log, "wb") as log:  # the child keeps its own descriptor
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "sitegen.commands.cli", "serve", "--port", str(port), "--jobs", "1"],
+                [
+                    sys.executable,
+                    "-m",
+                    "sitegen.commands.cli",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--jobs",
+                    "1",
+                ],
                 cwd=root,
                 stdout=log,
                 stderr=subprocess.STDOUT,
