@@ -14,12 +14,12 @@ from sitegen.base.diagnostics import Diagnostic, Level, Sink
 from sitegen.base.paths import OutPath
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.state.remembered import SiteRecord
-from sitegen.state.ownership import OUTPUT_MARKER
 from sitegen.records.result import BuildOptions, BuildResult
 from sitegen.site import emit
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.outputs import OUTPUTS
+from sitegen.state.ownership import OUTPUT_MARKER
+from sitegen.state.remembered import SiteRecord
 
 #: A project whose every stage says something: a page that is not UTF-8, front matter that
 #: is not YAML, broken links and anchors, two pages on one address, a theme's broken
