@@ -127,3 +127,8 @@ def test_the_builds_guide_lists_every_entry_with_its_version() -> None:
     for kept in KEPT:
         version = "none" if isinstance(kept.version, str) and ":" in kept.version else kept.version
         assert f"| `{kept.name}` | {version} |" in section, kept.name
+
+
+def test_the_builds_guide_names_the_shards_version() -> None:
+    guide = (ROOT / "content/guides/builds.md").read_text(encoding="utf-8")
+    assert f"`shard_schema_version: {caches.SHARD_SCHEMA_VERSION}`" in guide
