@@ -175,3 +175,27 @@ def test_a_key_changes_exactly_when_an_option_it_declares_changes(changed: set[s
     assert pages == (Rebuild.PAGES in kinds)
     assert site == bool(kinds - {Rebuild.NOTHING})
     assert (pages_key(other) != pages_key(config)) == pages
+
+
+_ORDER = {Rebuild.NOTHING: 0, Rebuild.SITE: 1, Rebuild.PAGES: 2}
+
+
+def test_an_option_rebuilds_at_least_what_each_syntax_output_and_check_reading_it_declares() -> (
+    None
+):
+    # Each registered part declares the options it reads and what a change of them redoes
+    # (a check, the site); the option's own declaration, from which the keys are derived,
+    # must cover it, or a change of the option would reuse what that part made.
+    from sitegen.analyse.checks import CHECKS
+    from sitegen.docs.registry import SYNTAXES
+    from sitegen.site.outputs import OUTPUTS
+
+    parts: list[tuple[str, tuple[str, ...], Rebuild]] = [
+        *((f"syntax {s.name}", s.options, Rebuild(s.rebuild)) for s in SYNTAXES),
+        *((f"output {o.name}", o.options, Rebuild(o.rebuild)) for o in OUTPUTS),
+        *((f"check {c.name}", c.options, Rebuild.SITE) for c in CHECKS),
+    ]
+    for part, options, rebuild in parts:
+        for option in options:
+            assert option in OPTION_REBUILD, f"{part} reads '{option}', not an option"
+            assert _ORDER[OPTION_REBUILD[option]] >= _ORDER[rebuild], f"{part}: {option}"
