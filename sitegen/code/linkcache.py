@@ -44,7 +44,14 @@ from sitegen.state.files import Unreadable, read_json, set_aside
 FILE_NAME = "links.json"
 _KINDS = {str(kind): kind for kind in (EdgeKind.IMPORT, EdgeKind.REFERENCE, EdgeKind.OWNERSHIP)}
 #: The modules whose code decides what resolution makes of the same inputs.
-_RESOLUTION_CODE = ("code/*.py", "paths.py", "languages.py", "graph/model.py")
+_RESOLUTION_CODE = (
+    "code/*.py",
+    "base/paths.py",
+    "base/languages.py",
+    "graph/model.py",
+    "records/code.py",
+    "records/code_graph.py",
+)
 
 
 @dataclass

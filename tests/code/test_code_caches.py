@@ -319,3 +319,14 @@ def test_a_file_too_deep_to_analyse_is_a_warning_not_a_crash(
         ("deep.py", 1, "warning", "code")
     ]
     assert pipeline._extract_one("ok.py", LangId.PYTHON, b"def f(): pass\n").symbols
+
+
+def test_the_link_caches_key_reads_modules_that_exist() -> None:
+    """Each module the link cache's key hashes is where the code is: after a module moves,
+    a pattern that matches nothing would let a cache outlive a change of resolution."""
+    import sitegen
+    from sitegen.code import linkcache
+
+    package = Path(sitegen.__file__).parent
+    empty = [p for p in linkcache._RESOLUTION_CODE if not sorted(package.glob(p))]
+    assert empty == []

@@ -16,7 +16,7 @@ from pathlib import Path
 import sitegen
 
 PACKAGE = Path(sitegen.__file__).parent
-WRAPPER = PACKAGE / "gitrun.py"
+WRAPPER = PACKAGE / "base" / "gitrun.py"
 _MODULES = {"subprocess", "pty", "webbrowser", "pexpect", "sh", "plumbum"}
 _OS_CALLS = ("system", "popen", "exec", "spawn", "posix_spawn", "startfile")
 _ASYNC = {"create_subprocess_exec", "create_subprocess_shell"}
