@@ -5,12 +5,14 @@ extraction reports arrives in the same order as what one process reports."""
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from sitegen.base.diagnostics import Diagnostic, Level, Sink
+from sitegen.base.parallel import MIN_PARALLEL
 from sitegen.base.paths import OutPath
 from sitegen.build import build
 from sitegen.config import load_config
@@ -37,12 +39,12 @@ PROJECT = {
     "pkg/a.py": "import pkg.b\n",
     "pkg/b.py": "import pkg.a\n",
 }
-PAGES = 40  # enough pages that two workers each extract some
+PAGES = 40  # pages that each say something of their own
 
 
-def _project(root: Path) -> Path:
+def _project(root: Path, pages: int = PAGES) -> Path:
     files = dict(PROJECT)
-    for i in range(PAGES):  # each page says something of its own
+    for i in range(pages):  # each page says something of its own
         files[f"content/many/p{i:02d}.md"] = f"# P{i}\n\n[broken](gone{i}.md)\n"
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -151,10 +153,30 @@ def _said(result: BuildResult) -> list[str]:
     return [d.format() for d in result.diagnostics]
 
 
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="no forked workers here"
+)
 def test_a_forked_extraction_reports_in_the_same_order(tmp_path: Path) -> None:
-    one, two = _project(tmp_path / "one"), _project(tmp_path / "two")
+    pages = MIN_PARALLEL + 16  # enough that two forked workers each extract some
+    one, two = _project(tmp_path / "one", pages), _project(tmp_path / "two", pages)
     alone = build(load_config(one), BuildOptions(jobs=1, quiet=True, clean=True))
     forked = build(load_config(two), BuildOptions(jobs=2, quiet=True, clean=True))
-    assert len(alone.diagnostics) > PAGES  # every page's broken link is there
+    assert len(alone.diagnostics) > pages  # every page's broken link is there
     assert _said(forked) == _said(alone)
     assert alone.counts() == forked.counts()
+
+
+def test_the_copied_cache_notice_comes_after_the_sorted_lines(tmp_path: Path) -> None:
+    """The one line the driver adds after the sort (a page cache made in another folder) is
+    printed last, as it always was; the sink's lines before it are sorted."""
+    import shutil
+
+    root = _project(tmp_path / "here")
+    build(load_config(root), BuildOptions(jobs=1, quiet=True))
+    copy = tmp_path / "there"
+    shutil.copytree(root, copy, symlinks=True)
+    said = list(build(load_config(copy), BuildOptions(jobs=1, quiet=True)).diagnostics)
+    *sorted_part, last = said
+    assert last.path == ".sitegen" and "not made in this folder" in last.message
+    assert sorted_part == sorted(set(sorted_part))
+    assert last < sorted_part[-1]  # out of order on purpose: it is said after the rest
