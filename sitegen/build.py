@@ -28,7 +28,6 @@ from sitegen.docs.includes import include_names
 from sitegen.docs.sanitize import RawHtml
 from sitegen.federation.ingest import site_prefix
 from sitegen.federation.step import PEER, PeerReading, federate, read_peers
-from sitegen.generators import SlugStyle
 from sitegen.graph.model import Graph, NodeKind
 from sitegen.graph.store import load_anchor_book, load_store, open_store
 from sitegen.graph.store.anchors import AnchorBook
@@ -302,26 +301,26 @@ def _extract_pages_step(
     """Every page's record (each carries what reading it reported: ``_records_said``), and
     the API model the pages' ``:::`` blocks are rendered from."""
     # imported here: a build that finds its input unchanged never loads the parser
-    from sitegen.docs.pipeline import extract_pages
+    from sitegen.docs.pipeline import PageInputs, extract_pages
 
-    config = ctx.config
+    inputs = PageInputs.of(ctx.config, syntaxes)  # with the plugins' syntaxes
     api, api_options = _api_step(ctx, found)
     pages = extract_pages(
         found.pages,
         ctx.jobs,
         ctx.progress,
         state.page,
-        RawHtml(config.raw_html),
+        inputs.raw_html,
         found.snippets,
         unread_snippets=found.unread_snippets,
         snippet_paths=found.snippet_paths,
-        slugs=SlugStyle(config.slugs),
+        slugs=inputs.slugs,
         api=api,
         api_options=api_options,
         # show_source lists an object's lines from the bytes the crawl read, never the disk
         api_sources={f.path: f.data for f in found.code} if api is not None else None,
-        dialect=config.dialect,
-        extra=syntaxes,  # the plugins'
+        dialect=inputs.dialect,
+        extra=inputs.extra,
     )
     return pages, api
 

@@ -16,6 +16,7 @@ import pytest
 from sitegen.base.paths import OutPath
 from sitegen.build import BuildOptions, build
 from sitegen.config import load_config
+from sitegen.docs.pipeline import PageInputs
 from sitegen.link.step import LinkInputs
 from sitegen.records.result import BuildResult
 from sitegen.site import emit
@@ -93,6 +94,16 @@ def test_the_link_steps_inputs_are_assembled_in_one_place() -> None:
     drivers = _calls("of", on="LinkInputs") | _calls("of_crawl", on="LinkInputs")
     assert {"sitegen/build.py", "sitegen/site/preview.py"} <= drivers
     assert any(d.startswith("sitegen/commands") for d in drivers)  # sitegen explain
+
+
+def test_page_inputs_read_a_page_as_the_build_did(built: BuildResult) -> None:
+    """serve's preview extracts a saved page with ``PageInputs.of(config)``, as the build
+    does: the same record."""
+    rec = next(p for p in built.pages if p.path == "content/guide.md")
+    data = (built.config.root / rec.path).read_bytes()
+    assert PageInputs.of(built.config).extract(rec.path, data) == rec
+    assert _calls("PageInputs") == set(), "made by PageInputs.of only"
+    assert {"sitegen/build.py", "sitegen/site/preview.py"} <= _calls("of", on="PageInputs")
 
 
 def _below_records() -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -18,6 +18,7 @@ from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.parallel import run_forked
 from sitegen.base.paths import RepoPath
 from sitegen.base.progress import Progress
+from sitegen.config import Config
 from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.registry import Syntax
@@ -30,6 +31,28 @@ from sitegen.records.pages import PageRecord
 
 #: The diagnostic code of a plugin's syntax that raised on a page (content/guides/plugins.md).
 PLUGIN = "plugin"
+
+
+@dataclass(frozen=True)
+class PageInputs:
+    """How every page of a build is read, besides its bytes: the ``raw_html`` mode, the
+    ``slugs`` style, the generator record's ``dialect`` (content/syntax/docusaurus.md) and
+    the plugins' syntaxes (content/guides/plugins.md). Made by one constructor, ``of``, in
+    every driver that extracts a page (the build, serve's preview of a saved page), so a
+    page reads the same in both (content/reference/configuration.md)."""
+
+    raw_html: RawHtml
+    slugs: SlugStyle
+    dialect: Dialect
+    extra: tuple[Syntax, ...] = ()
+
+    @classmethod
+    def of(cls, config: Config, extra: tuple[Syntax, ...] = ()) -> PageInputs:
+        return cls(RawHtml(config.raw_html), SlugStyle(config.slugs), config.dialect, extra)
+
+    def extract(self, path: str, data: bytes) -> PageRecord:
+        """One page's record, as the build extracts a page with no snippets or includes."""
+        return _extract_one(path, data, self.raw_html, self.slugs, self.dialect, self.extra)
 
 
 def extract_pages(

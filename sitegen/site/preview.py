@@ -16,9 +16,7 @@ import dataclasses
 from sitegen.base.diagnostics import Sink
 from sitegen.base.paths import OutPath, SitePath
 from sitegen.docs.includes import include_names
-from sitegen.docs.markdown import extract_page
-from sitegen.docs.sanitize import RawHtml
-from sitegen.generators import SlugStyle
+from sitegen.docs.pipeline import PageInputs
 from sitegen.link.anchor_aliases import lasting_anchors
 from sitegen.link.page_addresses import ADDRESS_KEYS, ALIAS_KEYS, SLUG_KEY
 from sitegen.link.step import LinkInputs
@@ -64,8 +62,7 @@ class Preview:
             return None
         if site.blog is not None and (site.blog.post(node) or node == site.blog.entry):
             return None  # a post's date, title or categories move it and the blog's pages
-        raw_html, slugs = RawHtml(config.raw_html), SlugStyle(config.slugs)
-        rec = extract_page(path, data, raw_html, slugs, dialect)
+        rec = PageInputs.of(config).extract(path, data)
         shown = self._with(rec)
         if _addressed(rec) != _addressed(old):
             return None  # a new address moves files and links: the build decides
