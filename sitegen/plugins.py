@@ -72,22 +72,13 @@ class Place:
 
 
 class PluginFailure(Exception):
-    """What a plugin's syntax raised while a page was read: the extraction catches it and
-    reads the page without the plugins' syntaxes, with ``diagnostic`` on the page."""
+    """What a plugin's syntax raised while a page was read, naming the plugin: the
+    extraction (``sitegen/docs/pipeline.py``) catches it, reads the page without the
+    plugins' syntaxes and puts this sentence in a warning on the page."""
 
     def __init__(self, plugin: str, what: str, exc: BaseException) -> None:
         super().__init__(f"plugin '{plugin}' raised while {what}: {_shown(exc)}")
         self.plugin = plugin
-
-    def diagnostic(self, path: str) -> Diagnostic:
-        return Diagnostic(
-            path,
-            1,
-            1,
-            Level.WARNING,
-            f"{self}; the page was read without plugin syntaxes",
-            PLUGIN,
-        )
 
 
 # --- loading ---------------------------------------------------------------------------------
