@@ -46,6 +46,8 @@ from sitegen.docs.sanitize import (
     RawHtml,
     SafeRenderer,
 )
+from sitegen.docs.shortcode_templates import Shortcodes
+from sitegen.docs.shortcodes import ENV_SHORTCODES, page_key
 from sitegen.docs.slug import slugger
 from sitegen.docs.syntax import ENV_PROBLEMS, take_trailing_attrs
 from sitegen.docs.toc import MAX_TABLES, TocEntry, fill_tables
@@ -151,6 +153,7 @@ def extract_page(
     slugs: SlugStyle = SlugStyle.GITHUB,
     dialect: Dialect = Dialect.NONE,
     extra: tuple[Syntax, ...] = (),
+    shortcodes: Shortcodes | None = None,
 ) -> PageRecord:
     """Everything extraction knows about the page ``path`` whose bytes are ``data``.
 
@@ -158,13 +161,16 @@ def extract_page(
     option), ``slugs`` how heading ids are made (the ``slugs`` option), ``dialect`` what
     the page is read as besides (the generator record's, content/syntax/docusaurus.md),
     ``extra`` the syntaxes installed besides the registry's (the plugins',
-    content/syntax/index.md). The record's ``content_hash`` is ``record_key`` of the bytes'
-    hash, ``slugs``, ``dialect`` and ``extra``. Raises ``SyntaxInstallError`` when one of
-    ``extra`` cannot be installed.
+    content/syntax/index.md), ``shortcodes`` the project's (content/syntax/shortcodes.md).
+    The record's ``content_hash`` is ``record_key`` of the bytes' hash, ``slugs``,
+    ``dialect`` and ``extra``, and of the shortcodes when the page may call one
+    (``page_key``). Raises ``SyntaxInstallError`` when one of ``extra`` cannot be installed.
     """
     source = PageText(data)
     diagnostics = _utf8_diagnostics(path, source)
     env: dict[str, object] = {ENV_SOURCE: source, ENV_RAW_HTML: raw_html, ENV_DIALECT: dialect}
+    if shortcodes is not None:
+        env[ENV_SHORTCODES] = shortcodes
     parser = _parser(dialect, extra)
     with _Parsing.lock:
         tokens = parser.parse(source.text, env)
@@ -172,7 +178,9 @@ def extract_page(
     rels, rel_problems = relations(front.data, front.key_lines, path)
     headings, id_problems = _headings(tokens, source, path, slugs)
     name_tabs(tokens, dialect)  # after the headings: pymdownx may put their ids in a tab's
-    content_hash = record_key(hashlib.sha256(data).hexdigest(), slugs, dialect, extra)
+    content_hash = page_key(
+        record_key(hashlib.sha256(data).hexdigest(), slugs, dialect, extra), data, shortcodes
+    )
     link_mark = f"sglink-{content_hash[:16]}-"
     links = _links(tokens, source, headings, link_mark)
     with _Parsing.lock:

@@ -23,6 +23,8 @@ from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
 from sitegen.docs.registry import Syntax
 from sitegen.docs.sanitize import RawHtml
+from sitegen.docs.shortcode_templates import Shortcodes, project_shortcodes
+from sitegen.docs.shortcodes import page_key
 from sitegen.docs.snippets import Expanded, Replacement, map_back
 from sitegen.generators import Dialect, SlugStyle
 from sitegen.records.api import ApiModel
@@ -45,14 +47,25 @@ class PageInputs:
     slugs: SlugStyle
     dialect: Dialect
     extra: tuple[Syntax, ...] = ()
+    #: The project's shortcodes (content/syntax/shortcodes.md); None: it has none.
+    shortcodes: Shortcodes | None = None
 
     @classmethod
-    def of(cls, config: Config, extra: tuple[Syntax, ...] = ()) -> PageInputs:
-        return cls(RawHtml(config.raw_html), SlugStyle(config.slugs), config.dialect, extra)
+    def of(
+        cls,
+        config: Config,
+        extra: tuple[Syntax, ...] = (),
+        shortcodes: Mapping[str, bytes] | None = None,
+    ) -> PageInputs:
+        """``shortcodes``: the templates the crawl read (``Crawl.shortcodes``)."""
+        found = project_shortcodes(shortcodes or {}, config.shortcode_comments, config.shortcodes)
+        return cls(RawHtml(config.raw_html), SlugStyle(config.slugs), config.dialect, extra, found)
 
     def extract(self, path: str, data: bytes) -> PageRecord:
         """One page's record, as the build extracts a page with no snippets or includes."""
-        return _extract_one(path, data, self.raw_html, self.slugs, self.dialect, self.extra)
+        return _extract_one(
+            path, data, self.raw_html, self.slugs, self.dialect, self.extra, self.shortcodes
+        )
 
 
 def extract_pages(
@@ -71,6 +84,7 @@ def extract_pages(
     api_sources: Mapping[str, bytes] | None = None,
     dialect: Dialect = Dialect.NONE,
     extra: tuple[Syntax, ...] = (),
+    shortcodes: Shortcodes | None = None,
 ) -> list[PageRecord]:
     """A record per page, in path order; a page whose bytes the cache knows is not parsed
     (``cached_page(path, key)``, unless its HTML was rendered under another ``raw_html``
@@ -86,7 +100,9 @@ def extract_pages(
     ``api_sources``, the crawl's bytes of the Python files by path, are the lines
     ``show_source`` lists. ``extra`` are the plugins' syntaxes, after sitegen's own; their
     names and versions are part of every key, and a page on which one of them raises is
-    read without them, with a warning naming the plugin (content/guides/plugins.md)."""
+    read without them, with a warning naming the plugin (content/guides/plugins.md).
+    ``shortcodes`` are the project's: they are part of the key of each page that may call
+    one (``page_key``), so a changed template reads those pages again, and no other."""
     expanded = {
         f.path: ex
         for f in files
@@ -104,11 +120,15 @@ def extract_pages(
         is not None
     }
     keys = {
-        f.path: record_key(
-            _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash,
-            slugs,
-            dialect,
-            extra,
+        f.path: page_key(
+            record_key(
+                _expanded_key(expanded[f.path]) if f.path in expanded else f.content_hash,
+                slugs,
+                dialect,
+                extra,
+            ),
+            expanded[f.path].data if f.path in expanded else f.data,
+            shortcodes,
         )
         for f in files
     }
@@ -130,6 +150,7 @@ def extract_pages(
             slugs=slugs,
             dialect=dialect,
             extra=extra,
+            shortcodes=shortcodes,
         ),
         todo,
         list(range(len(todo))),
@@ -172,15 +193,16 @@ def _extract_chunk(
     api_options: Mapping[str, Any] | None = None,
     dialect: Dialect = Dialect.NONE,
     extra: tuple[Syntax, ...] = (),
+    shortcodes: Shortcodes | None = None,
 ) -> list[PageRecord]:
     out = []
     for i in indexes:
         f = todo[i]
         ex = (expanded or {}).get(f.path)
         if ex is None:
-            out.append(_extract_one(f.path, f.data, raw_html, slugs, dialect, extra))
+            out.append(_extract_one(f.path, f.data, raw_html, slugs, dialect, extra, shortcodes))
         else:  # parsed with its snippets in place, every position mapped back to its bytes
-            rec = _extract_one(f.path, ex.data, raw_html, slugs, dialect, extra)
+            rec = _extract_one(f.path, ex.data, raw_html, slugs, dialect, extra, shortcodes)
             out.append(map_back(rec, f.data, ex))
     return out
 
@@ -192,17 +214,18 @@ def _extract_one(
     slugs: SlugStyle,
     dialect: Dialect,
     extra: tuple[Syntax, ...],
+    shortcodes: Shortcodes | None = None,
 ) -> PageRecord:
     """``extract_page``; when a plugin's syntax raises on the page, the page read without
     the plugins' syntaxes and one warning naming the plugin (its rules say which in what
     they raise: sitegen/plugins.py). Such a record keeps the key of a page read without
     them, so the next build reads the page again and warns again."""
     if not extra:
-        return extract_page(path, data, raw_html, slugs, dialect)
+        return extract_page(path, data, raw_html, slugs, dialect, shortcodes=shortcodes)
     try:
-        return extract_page(path, data, raw_html, slugs, dialect, extra)
+        return extract_page(path, data, raw_html, slugs, dialect, extra, shortcodes)
     except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line, not a crash
-        rec = extract_page(path, data, raw_html, slugs, dialect)
+        rec = extract_page(path, data, raw_html, slugs, dialect, shortcodes=shortcodes)
         said = str(exc) if getattr(exc, "plugin", "") else f"{type(exc).__name__}: {exc}"
         problem = Diagnostic(
             path, 1, 1, Level.WARNING, f"{said}; the page was read without plugin syntaxes", PLUGIN

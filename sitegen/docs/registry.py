@@ -39,7 +39,7 @@ from sitegen.docs.mdx import mdx_plugin
 from sitegen.docs.nesting import limit_nesting
 from sitegen.docs.pymdownx import caret_plugin, keys_plugin, tilde_plugin
 from sitegen.docs.sanitize import trust_core_rule
-from sitegen.docs.shortcodes import shortcodes_plugin
+from sitegen.docs.shortcodes import may_call, project_shortcodes_plugin, shortcodes_plugin
 from sitegen.docs.toc import toc_plugin
 from sitegen.generators import Dialect
 
@@ -337,6 +337,15 @@ SYNTAXES: tuple[Syntax, ...] = (
     Syntax("footnote-ids", python_markdown_footnotes, _FOOTNOTE, Dialect.PYTHON_MARKDOWN),
     # a hook's <!-- md:x --> shown as text: content/syntax/unsupported.md
     Syntax("hook-shortcodes", shortcodes_plugin, _HOOK_SHORTCODE, Dialect.PYTHON_MARKDOWN),
+    # a project's templates, {{< name >}} and mapped comments: content/syntax/shortcodes.md
+    # (no-ops on a page extracted without the project's shortcodes)
+    Syntax(
+        "shortcodes",
+        project_shortcodes_plugin,
+        may_call,
+        options=("shortcodes", "shortcode_comments"),
+        rebuild="site",
+    ),
     Syntax(  # highlighted fences and math: content/syntax/code.md, math.md
         "fences",
         fences_plugin,

@@ -32,10 +32,9 @@ MAX_PAGE_OUTPUT = 4_000_000
 MAX_CALL = 4_000
 #: A message quotes at most this many characters of what the page or the template wrote.
 _QUOTE = 80
-#: The names of the context a template is given besides its named arguments.
-RESERVED = frozenset({"args", "params", "text", "name"})
-#: A named argument's name: ``{{< figure src=a.png >}}``.
-_NAME = re.compile(r"[A-Za-z_][\w-]*")
+#: The names a template is given besides its named arguments: ``args`` (the positional ones)
+#: and ``params`` (the named ones, whatever their names).
+RESERVED = frozenset({"args", "params"})
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*", re.ASCII)
 
 
@@ -115,6 +114,17 @@ class Shortcodes:
         return _Renderer(self)
 
 
+def project_shortcodes(
+    templates: Mapping[str, bytes], comments: Mapping[str, str], folder: str
+) -> Shortcodes | None:
+    """The project's shortcodes, from the crawl's ``templates`` and the ``shortcode_comments``
+    and ``shortcodes`` options; None for a project that has neither templates nor comment
+    names (its pages are read as before, byte for byte)."""
+    if not templates and not comments:
+        return None
+    return Shortcodes(dict(templates), dict(comments), folder)
+
+
 class _Loader(BaseLoader):
     """The folder's templates, by name and ``name.html``, and nothing else."""
 
@@ -142,7 +152,8 @@ class _Renderer:
     def __init__(self, shortcodes: Shortcodes) -> None:
         self.shortcodes = shortcodes
         self.env = BoundedSandbox(
-            bounded=[shortcodes.path_of(n) for n in shortcodes.templates],
+            # every name a template is loaded by: a call's, and an include's "name.html"
+            bounded=[*shortcodes.templates, *(f"{n}.html" for n in shortcodes.templates)],
             loader=_Loader(shortcodes),
             autoescape=True,
             undefined=StrictUndefined,
@@ -162,7 +173,7 @@ class _Renderer:
         context: dict[str, Any] = {
             key: value for key, value in call.params.items() if _IDENTIFIER.fullmatch(key)
         }
-        context.update(args=list(call.args), params=dict(call.params), text=call.text, name=name)
+        context.update(args=list(call.args), params=dict(call.params))
         self.env.begin()
         written = 0
         parts: list[str] = []

@@ -20,6 +20,7 @@ once per page.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import MutableMapping
 from dataclasses import dataclass
@@ -156,12 +157,24 @@ _PROBLEM = "sitegen_shortcode_problem"
 _HUGO_NAME = re.compile(r"[ \t\n]*(/?[A-Za-z_][\w./-]*)")
 #: A comment that may be a shortcode of the ``shortcode_comments`` option (the gate's marker).
 _COMMENT_CALL = re.compile(r"<!--[ \t]*[A-Za-z][\w-]*:")
+_COMMENT_CALL_BYTES = re.compile(rb"<!--[ \t]*[A-Za-z][\w-]*:")
 
 
 def may_call(text: str) -> bool:
-    """Whether a page's ``text`` may call a shortcode: the marker of the rules below, and of
-    the page-cache key's shortcode part (sitegen/docs/pipeline.py)."""
+    """Whether a page's ``text`` may call a shortcode: the marker of the rules below (a
+    necessary condition: each rule matches only at ``{{<`` or such a comment)."""
     return "{{<" in text or ("<!--" in text and _COMMENT_CALL.search(text) is not None)
+
+
+def page_key(key: str, data: bytes, shortcodes: Shortcodes | None) -> str:
+    """A page's record key (``record_key``) with the project's shortcodes in it when the
+    page's bytes ``data`` may call one (``may_call``): a changed template extracts again the
+    pages that may call it, and only those; ``key`` itself for every other page."""
+    if shortcodes is None:
+        return key
+    if b"{{<" not in data and (b"<!--" not in data or not _COMMENT_CALL_BYTES.search(data)):
+        return key
+    return hashlib.sha256(f"{key}\0shortcodes={shortcodes.key}".encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,10 +329,14 @@ def shortcode_block(state: StateBlock, start_line: int, end_line: int, silent: b
     if start >= stop or src[start] not in "{<":
         return False
     found = _find(src, start, stop, shortcodes)
-    if found is None or src[found.end : stop].strip(" \t"):
+    rest = src[found.end : stop].strip(" \t") if found is not None else ""
+    if found is None or (rest and not found.comment):
         return False
     if silent:
         return found.comment
+    if rest:  # a comment then text: a paragraph of its line (an HTML block would end there)
+        _line_paragraph(state, start_line, src[start:stop].rstrip(" \t"))
+        return True
     html, problem = _rendered(found, shortcodes)
     if html is not None and _over_page_budget(state.env, len(html)):
         html, problem = None, _over(found).problem
@@ -334,6 +351,17 @@ def shortcode_block(state: StateBlock, start_line: int, end_line: int, silent: b
         token.meta[PLACES] = [start] * made_links(token)
     state.line = start_line + 1
     return True
+
+
+def _line_paragraph(state: StateBlock, line: int, content: str) -> None:
+    """A paragraph of one line, read as inline text (the shortcodes in it by the inline
+    rule): a line that starts with a comment shortcode the option maps, as the hook's
+    readers make it (``shortcode_paragraphs``)."""
+    state.push("paragraph_open", "p", 1).map = [line, line + 1]
+    inline = state.push("inline", "", 0)
+    inline.map, inline.content, inline.children = [line, line + 1], content, []
+    state.push("paragraph_close", "p", -1)
+    state.line = line + 1
 
 
 def _paragraph(state: StateBlock, line: int, shown: str) -> None:
