@@ -303,7 +303,8 @@ def _extract_pages_step(
     # imported here: a build that finds its input unchanged never loads the parser
     from sitegen.docs.pipeline import PageInputs, extract_pages
 
-    inputs = PageInputs.of(ctx.config, syntaxes)  # with the plugins' syntaxes
+    # with the plugins' syntaxes and the project's shortcodes
+    inputs = PageInputs.of(ctx.config, syntaxes, found.shortcodes)
     api, api_options = _api_step(ctx, found)
     pages = extract_pages(
         found.pages,
@@ -321,6 +322,7 @@ def _extract_pages_step(
         api_sources={f.path: f.data for f in found.code} if api is not None else None,
         dialect=inputs.dialect,
         extra=inputs.extra,
+        shortcodes=inputs.shortcodes,
     )
     return pages, api
 
