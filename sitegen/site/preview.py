@@ -62,7 +62,8 @@ class Preview:
             return None
         if site.blog is not None and (site.blog.post(node) or node == site.blog.entry):
             return None  # a post's date, title or categories move it and the blog's pages
-        rec = PageInputs.of(config).extract(path, data)
+        # the shortcode templates the build read (content/syntax/shortcodes.md)
+        rec = PageInputs.of(config, shortcodes=site.result.crawl.shortcodes).extract(path, data)
         shown = self._with(rec)
         if _addressed(rec) != _addressed(old):
             return None  # a new address moves files and links: the build decides
