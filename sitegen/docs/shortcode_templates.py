@@ -122,7 +122,15 @@ def project_shortcodes(
     names (its pages are read as before, byte for byte)."""
     if not templates and not comments:
         return None
-    return Shortcodes(dict(templates), dict(comments), folder)
+    made = Shortcodes(dict(templates), dict(comments), folder)
+    if len(_MADE) > 8:  # `sitegen serve` makes one per edit of a template
+        _MADE.clear()
+    return _MADE.setdefault((made.key, folder), made)
+
+
+#: The shortcodes made in this process, by key and folder: the build's pages and the site's
+#: summaries (a blog post's) render through one sandbox, compiled once.
+_MADE: dict[tuple[str, str], Shortcodes] = {}
 
 
 class _Loader(BaseLoader):

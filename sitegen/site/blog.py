@@ -29,6 +29,7 @@ from sitegen.base.urlgate import allowed_url, url_scheme
 from sitegen.base.yamldata import describe, error_place, read_yaml
 from sitegen.docs.markdown import extract_page
 from sitegen.docs.sanitize import RawHtml
+from sitegen.docs.shortcode_templates import Shortcodes, project_shortcodes
 from sitegen.generators import Dialect, Generator, SlugStyle
 from sitegen.generators.record import Blog
 from sitegen.link.blog import (
@@ -39,6 +40,7 @@ from sitegen.link.blog import (
     is_unlisted,
 )
 from sitegen.records.pages import PageRecord
+from sitegen.records.result import BuildResult
 from sitegen.site.views import LinkItem, NavItem, PostHeader
 
 #: What ends a post's summary: Docusaurus's truncate markers, in markdown and in MDX.
@@ -537,11 +539,16 @@ def _key_line(data: bytes, key: str) -> int:
 
 
 def post_summary(
-    rec: PageRecord, data: bytes, generator: Generator | None, slugs: SlugStyle
+    rec: PageRecord,
+    data: bytes,
+    generator: Generator | None,
+    slugs: SlugStyle,
+    shortcodes: Shortcodes | None = None,
 ) -> tuple[str, bool]:
     """The post's HTML before its truncate marker (link marks the post's own, so its links
     publish as the post's), and whether it was cut; the whole HTML without a marker, as
-    Docusaurus shows a post without one. "" when the cut cannot be made cleanly."""
+    Docusaurus shows a post without one. "" when the cut cannot be made cleanly. The
+    project's ``shortcodes`` render in the summary as in the post (content/syntax/shortcodes.md)."""
     text = data.decode("utf-8", errors="replace")
     blog = generator.blog if generator is not None else None
     found = _excerpt_end(text, blog.excerpt_separator if blog is not None else "")
@@ -551,12 +558,24 @@ def post_summary(
     cut = text[: found.start()] + f"\n\n{sentinel}\n\n" + text[found.end() :]
     dialect = generator.dialect if generator is not None else Dialect.NONE
     again = extract_page(
-        rec.path, cut.encode(), RawHtml(rec.raw_html or "sanitize"), slugs, dialect
+        rec.path,
+        cut.encode(),
+        RawHtml(rec.raw_html or "sanitize"),
+        slugs,
+        dialect,
+        shortcodes=shortcodes,
     )
     end = again.html.find(f"<p>{sentinel}</p>")
     if end < 0 or [x.href for x in again.links] != [x.href for x in rec.links]:
         return "", True
     return without_title(again.html[:end].replace(again.link_mark, rec.link_mark)), True
+
+
+def summary_shortcodes(result: BuildResult) -> Shortcodes | None:
+    """The project's shortcodes as the build read the posts with them (the same compiled
+    templates: ``project_shortcodes`` keeps them)."""
+    config = result.config
+    return project_shortcodes(result.crawl.shortcodes, config.shortcode_comments, config.shortcodes)
 
 
 def _excerpt_end(text: str, separator: str) -> re.Match[str] | None:

@@ -310,3 +310,14 @@ def test_arguments_as_hugo_reads_them() -> None:
     assert dict(call.params) == {"k": "v", "q": 'w "x"', "r": "raw \\n", "s": "single"}
     with pytest.raises(ShortcodeError):
         parse_arguments("x", 'k="unclosed')
+
+
+def test_a_blog_posts_summary_renders_its_shortcodes_as_the_post_does() -> None:
+    from sitegen.generators import SlugStyle
+    from sitegen.site.blog import post_summary
+
+    shortcodes = _shortcodes(HUGO)
+    data = b"# Post\n\nIntro {{< badge label=new >}}.\n\n<!-- truncate -->\n\nRest.\n"
+    rec = extract_page(PAGE, data, shortcodes=shortcodes)
+    summary, cut = post_summary(rec, data, None, SlugStyle.GITHUB, shortcodes)
+    assert cut and '<p>Intro <span class="badge badge-info">new</span>.</p>' in summary

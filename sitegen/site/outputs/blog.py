@@ -19,7 +19,7 @@ from sitegen.base.paths import NodeId, OutPath, href_between, raw_out_path
 from sitegen.base.plural import counted
 from sitegen.generators import SlugStyle
 from sitegen.records.linked import Outcome, Resolved
-from sitegen.site.blog import BlogSite, Listing, Post, post_header, post_summary
+from sitegen.site.blog import BlogSite, Listing, Post, post_header, post_summary, summary_shortcodes
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.outputs.pages import page_view, substitute_links
 from sitegen.site.state import SiteState
@@ -192,7 +192,9 @@ class _Summaries:
             if post.node not in self.cut:
                 slugs = SlugStyle(site.result.config.slugs)
                 data = site.page_bytes.get(rec.path, b"")
-                self.cut[post.node] = post_summary(rec, data, site.result.config.generator, slugs)
+                self.cut[post.node] = post_summary(
+                    rec, data, site.result.config.generator, slugs, summary_shortcodes(site.result)
+                )
             html, truncated = self.cut[post.node]
             resolutions = _from_elsewhere(site.result.linked.resolutions.get(post.node, []), post)
             body = substitute_links(

@@ -20,7 +20,7 @@ from sitegen.addresses import public_url
 from sitegen.base.paths import OutPath
 from sitegen.generators import SlugStyle
 from sitegen.generators.record import Feed
-from sitegen.site.blog import BlogSite, Post, post_summary
+from sitegen.site.blog import BlogSite, Post, post_summary, summary_shortcodes
 from sitegen.site.emitter import SITEGEN, EmitRun, Emitter
 from sitegen.site.state import SiteState
 
@@ -134,6 +134,7 @@ def _abstract(site: SiteState, post: Post, chars: int) -> str:
         return " ".join(given.split())
     data = site.page_bytes.get(rec.path, b"")
     slugs = SlugStyle(site.result.config.slugs)
-    summary, _ = post_summary(rec, data, site.result.config.generator, slugs)
+    shortcodes = summary_shortcodes(site.result)
+    summary, _ = post_summary(rec, data, site.result.config.generator, slugs, shortcodes)
     text = " ".join(html.unescape(_TAG.sub("", _BLOCK_TAG.sub(" ", summary))).split())
     return text if len(text) <= chars else text[:chars].rstrip() + "..."
