@@ -189,8 +189,9 @@ class Config:
     #: never published; a folder that does not exist is no shortcodes.
     shortcodes: str = "shortcodes"
     #: HTML comments that call a shortcode template, as a project's MkDocs hook expands them:
-    #: ``{ "md:option" = "option" }``, or ``{ "md:*" = "*" }`` for every ``md:`` name
-    #: (content/syntax/shortcodes.md#comments). None: such comments are shown as their text.
+    #: ``{ "md:option" = "option" }``, or ``{ "md:*" = "*" }`` for every ``md:`` name; none
+    #: are shown as their text
+    #: (content/syntax/shortcodes.md#comment-shortcodes-materials-documentation).
     shortcode_comments: dict[str, str] = field(default_factory=dict)
     #: Not an option: the generator whose configuration was found beside the content
     #: (``mkdocs.yml``, ``.vitepress/``), which chooses ``slugs`` when it is not set and
