@@ -111,9 +111,9 @@ def test_a_changed_template_renders_again_the_pages_that_call_it(
     assert first["content/guide.md"].diagnostics == []
 
     from sitegen.docs import pipeline
+    from sitegen.docs.markdown import extract_page as real
 
     extracted: list[str] = []
-    real = pipeline.extract_page
 
     def counting(path: str, *args: object, **kwargs: object) -> PageRecord:
         extracted.append(path)

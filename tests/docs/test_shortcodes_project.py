@@ -321,3 +321,11 @@ def test_a_blog_posts_summary_renders_its_shortcodes_as_the_post_does() -> None:
     rec = extract_page(PAGE, data, shortcodes=shortcodes)
     summary, cut = post_summary(rec, data, None, SlugStyle.GITHUB, shortcodes)
     assert cut and '<p>Intro <span class="badge badge-info">new</span>.</p>' in summary
+
+
+def test_a_link_in_an_inline_shortcode_is_the_pages_at_the_shortcodes_place() -> None:
+    shortcodes = _shortcodes({"see": '<a href="{{ args[0] }}">{{ args[1] }}</a>'})
+    rec = _extract("# T\n\nFirst, é {{< see other.md#part Other >}} then.\n", shortcodes)
+    (link,) = rec.links
+    assert (link.href, link.label, link.line, link.column) == ("other.md#part", "Other", 3, 11)
+    assert f'<p>First, é <a href="{rec.link_mark}0">Other</a> then.</p>' in rec.html
