@@ -29,9 +29,21 @@ def generate(dest: Path, pages: int) -> int:
     return len(list((dest / "docs").rglob("*.md")))
 
 
+#: The command line of either layout, so that bench/versions.py can run a revision from before
+#: issue 31's rooms (``sitegen.cli``) beside one after (``sitegen.commands.cli``).
+_RUN = """import importlib, sys
+try:
+    cli = importlib.import_module("sitegen.commands.cli")
+except ImportError:
+    cli = importlib.import_module("sitegen.cli")
+sys.argv[0] = "sitegen"
+cli.main()
+"""
+
+
 def sitegen(*args: str) -> list[str]:
     """``sitegen ARGS`` run by this interpreter (the checkout's sitegen, not another one)."""
-    return [sys.executable, "-m", "sitegen.commands.cli", *args]
+    return [sys.executable, "-c", _RUN, *args]
 
 
 def mkdocs_build(dest: Path) -> list[str]:
