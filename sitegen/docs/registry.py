@@ -23,6 +23,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
+from sitegen.config import Rebuild
 from sitegen.docs import syntax
 from sitegen.docs.attributes import attr_list_plugin
 from sitegen.docs.blockids import block_ids_plugin
@@ -88,9 +89,8 @@ class Syntax:
     trusted: frozenset[str] = frozenset()
     #: The config options it reads.
     options: tuple[str, ...] = ()
-    #: What a change of it (or of its version) redoes: "pages", "site" or "nothing" (the
-    #: values of sitegen.config's Rebuild).
-    rebuild: str = "pages"
+    #: What a change of it (or of its version) redoes (content/guides/builds.md).
+    rebuild: Rebuild = Rebuild.PAGES
     #: A plugin's distribution version ("" for the built-ins): part of the page-cache key.
     version: str = ""
     #: Whether its rules may run in forked workers.
@@ -344,7 +344,7 @@ SYNTAXES: tuple[Syntax, ...] = (
         project_shortcodes_plugin,
         may_call,
         options=("shortcodes", "shortcode_comments"),
-        rebuild="site",
+        rebuild=Rebuild.SITE,
     ),
     Syntax(  # highlighted fences and math: content/syntax/code.md, math.md
         "fences",

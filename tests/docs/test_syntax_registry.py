@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 
+from sitegen.config import OPTION_REBUILD, Rebuild
 from sitegen.docs import markdown
 from sitegen.docs.gates import RULERS, any_of, rulers_of
 from sitegen.docs.registry import SYNTAXES, Syntax, SyntaxInstallError
@@ -293,3 +294,10 @@ def test_a_syntax_under_a_flag_is_installed_only_with_it() -> None:
     ]
     keys = _built(Dialect.KEYS, (flagged,))
     assert "test_shout" in [r.name for r in keys.inline.ruler.__rules__]
+
+
+def test_each_syntax_declares_options_of_the_config_and_what_they_rebuild() -> None:
+    for entry in SYNTAXES:
+        assert isinstance(entry.rebuild, Rebuild), entry.name
+        assert set(entry.options) <= set(OPTION_REBUILD), entry.name
+        assert entry.version == "" and entry.fork_safe, entry.name  # the built-ins'
