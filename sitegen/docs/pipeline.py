@@ -41,7 +41,7 @@ class PageInputs:
     ``slugs`` style, the generator record's ``dialect`` (content/syntax/docusaurus.md) and
     the plugins' syntaxes (content/guides/plugins.md). Made by one constructor, ``of``, in
     every driver that extracts a page (the build, serve's preview of a saved page), so a
-    page reads the same in both (content/reference/configuration.md)."""
+    page reads the same in both (content/guides/configuration.md)."""
 
     raw_html: RawHtml
     slugs: SlugStyle
