@@ -423,22 +423,37 @@ _PLUGIN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?", re.ASCI
 
 def _plugin_names(value: Any) -> tuple[str, ...]:
     """``plugins``: the installed plugins to load, each once, in the order given."""
+    return _name_list(
+        "plugins",
+        value,
+        _PLUGIN_NAME,
+        "plugin name",
+        'plugins = ["example"]',
+        "letters, digits, '.', '_' and '-', as its entry point is named",
+    )
+
+
+def _name_list(
+    option: str, value: Any, pattern: re.Pattern[str], kind: str, example: str, rule: str
+) -> tuple[str, ...]:
+    """A list of names (or one name) each matching ``pattern``, each once, in order."""
     names = [value] if isinstance(value, str) else value
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ConfigError(
-            "option 'plugins' must be a list of plugin names, such as plugins = [\"example\"]"
-        )
+        raise ConfigError(f"option '{option}' must be a list of {kind}s, such as {example}")
     for n in names:
-        if not _PLUGIN_NAME.fullmatch(n):
-            raise ConfigError(
-                f"option 'plugins': '{cut(n)}' is not a plugin name (letters, digits, "
-                "'.', '_' and '-', as its entry point is named)"
-            )
+        if not pattern.fullmatch(n):
+            raise ConfigError(f"option '{option}': '{cut(n)}' is not a {kind} ({rule})")
     return tuple(dict.fromkeys(names))
 
 
 def _shortcodes_folder(value: Any) -> str:
     """``shortcodes``: a folder inside the root, written relative to it and not hidden."""
+    return _inner_folder("shortcodes", value, "the project root", "shortcodes")
+
+
+def _inner_folder(option: str, value: Any, inside: str, example: str) -> str:
+    """A folder written relative to the folder it lies in (``inside``), not hidden and not
+    leaving it: normalized, without leading or trailing slashes."""
     rel = posixpath.normpath(value.strip().strip("/")) if isinstance(value, str) else ""
     parts = rel.split("/")
     if (
@@ -449,8 +464,8 @@ def _shortcodes_folder(value: Any) -> str:
     ):
         shown = cut(value) if isinstance(value, str) else repr(value)
         raise ConfigError(
-            "option 'shortcodes' must be a folder inside the project root, relative to it and "
-            f"not hidden, such as 'shortcodes', not '{shown}'"
+            f"option '{option}' must be a folder inside {inside}, relative to it and not "
+            f"hidden, such as '{example}', not '{shown}'"
         )
     return rel
 
@@ -517,36 +532,19 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
 
 def _api_packages(value: Any) -> tuple[str, ...]:
     """``api``: the packages whose reference is generated, each once, in the order given."""
-    values = [value] if isinstance(value, str) else value
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise ConfigError(
-            "option 'api' must be a list of Python package names, such as api = [\"mypackage\"]"
-        )
-    for v in values:
-        if not _DOTTED.fullmatch(v):
-            raise ConfigError(
-                f"option 'api': '{cut(v)}' is not a Python package name "
-                "(dotted identifiers, such as 'mypackage' or 'mypackage.sub')"
-            )
-    return tuple(dict.fromkeys(values))
+    return _name_list(
+        "api",
+        value,
+        _DOTTED,
+        "Python package name",
+        'api = ["mypackage"]',
+        "dotted identifiers, such as 'mypackage' or 'mypackage.sub'",
+    )
 
 
 def _api_folder(value: Any) -> str:
     """``api_folder``: a folder inside the content folder, written relative to it."""
-    rel = posixpath.normpath(value.strip().strip("/")) if isinstance(value, str) else ""
-    parts = rel.split("/")
-    if (
-        not isinstance(value, str)
-        or value.strip().startswith("/")
-        or rel in ("", ".")
-        or any(part in ("..", "") or part.startswith(".") for part in parts)
-    ):
-        shown = cut(value) if isinstance(value, str) else repr(value)
-        raise ConfigError(
-            "option 'api_folder' must be a folder inside the content folder, relative to it "
-            f"and not hidden, such as 'reference/api', not '{shown}'"
-        )
-    return rel
+    return _inner_folder("api_folder", value, "the content folder", "reference/api")
 
 
 #: The values of ``cycles_include`` (content/guides/cycles.md#when-an-import-runs).

@@ -12,7 +12,7 @@ VALID = (
     "Valid options: api, api_folder, api_options, base_url, checks, content, cycles_include, edit_uri, exclude, "
     "header_reports, include_dirs, "
     "inventories, jobs, lang, languages, locales, markdown_extensions, max_file_size, out, peers, plugins, raw_html, repo_url, "
-    "ruby_load_paths, slugs, source, "
+    "ruby_load_paths, shortcode_comments, shortcodes, slugs, source, "
     "store, theme_dir, title, urls."
 )
 
