@@ -1453,7 +1453,8 @@ def _headings_under(text: str, path: str, level: int) -> str:
         if found and (not fence or found.group(1)[0] == fence[0]):
             fence = "" if fence else found.group(1)
         atx = None if fence or found else _ATX.match(line)
-        setext = not fence and i + 1 < len(lines) and _SETEXT.match(lines[i + 1])
+        # A fence's own line is never a setext heading's text (```` ``` ```` then ``---``).
+        setext = not fence and not found and i + 1 < len(lines) and _SETEXT.match(lines[i + 1])
         if atx is not None:
             out += _heading(len(atx.group(1)) + level, atx.group(2), path)
         elif setext and line.strip() and not _SETEXT.match(line) and not _ATX.match(line):

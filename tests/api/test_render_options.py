@@ -480,3 +480,11 @@ def test_a_huge_docstring_line_costs_linear_time() -> None:
 def test_hostile_lines_in_a_docstring_cost_linear_time() -> None:
     ok, said = grows_linearly(expanded_page, lambda n: "\n".join(HOSTILE * max(n // 200, 1)), 2_000)
     assert ok, said
+
+
+def test_a_fence_line_before_a_rule_is_not_a_heading() -> None:
+    """A docstring's closing fence followed by ``---`` is a code block and a rule (as
+    CommonMark reads it), not a setext heading whose text is the fence: that heading took the
+    next object's place on the page (found by test_no_docstring_breaks_the_page)."""
+    rec = expanded_page("```\n```\n---")
+    assert [h.id for h in rec.headings if h.id in OBJECTS] == list(OBJECTS)
