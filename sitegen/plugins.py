@@ -297,16 +297,6 @@ def _shown(exc: BaseException) -> str:
 # --- what the build asks of the loaded plugins ------------------------------------------------
 
 
-def syntaxes_of(plugins: Iterable[Plugin]) -> tuple[Syntax, ...]:
-    """The plugins' syntaxes, installed after sitegen's own in the plugins' order."""
-    return tuple(s for p in plugins for s in p.syntaxes)
-
-
-def outputs_of(plugins: Iterable[Plugin]) -> tuple[Emitter, ...]:
-    """The plugins' outputs, which claim their files after every output of sitegen's."""
-    return tuple(e for p in plugins for e in p.outputs)
-
-
 def checks_of(plugins: Iterable[Plugin]) -> tuple[Check, ...]:
     """The plugins' checks, evaluated after sitegen's own."""
     return tuple(c for p in plugins for c in p.checks)
