@@ -280,10 +280,11 @@ def _plugins_step(config: Config, jobs: int) -> tuple[tuple[Plugin, ...], int, l
     when no plugin is named (content/guides/plugins.md)."""
     if not config.plugins:
         return (), jobs, []
-    from sitegen.plugins import jobs_for, load_configured, plugins_place
+    from sitegen.plugins import jobs_for, load_plugins, plugins_place
 
-    plugins, said = load_configured(config)
-    jobs, one_process = jobs_for(jobs, plugins, plugins_place(config))
+    place = plugins_place(config)  # the option's file, read once for both
+    plugins, said = load_plugins(config.plugins, place)
+    jobs, one_process = jobs_for(jobs, plugins, place)
     return plugins, jobs, said + one_process
 
 
