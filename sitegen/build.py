@@ -184,7 +184,7 @@ def _build_locked(
     plugins, jobs, plugin_diags = _plugins_step(config, jobs)
     progress = Progress(enabled=not options.quiet)
     # what every step is handed: each reports into its sink, none into the result
-    ctx = BuildContext(config, options, progress, sink, jobs, plugins)
+    ctx = BuildContext(config, options, progress, sink, jobs)
     with progress, long_lived_objects():
         # 1. crawl: the only step that reads the project
         timings = _Timings()

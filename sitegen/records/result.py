@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from sitegen.addresses import Addresses
 from sitegen.base.diagnostics import Diagnostic, Level, Sink
@@ -41,10 +40,10 @@ class BuildOptions:
 @dataclass(frozen=True)
 class BuildContext:
     """What the driver hands every step of a build (content/guides/builds.md): the
-    configuration, the options, the progress display, the number of worker processes, the
-    loaded plugins, and the one sink every step reports its diagnostics into. The driver
-    sorts the sink once, at the end, into ``BuildResult.diagnostics``; no step returns a
-    list of diagnostics or appends to the result."""
+    configuration, the options, the progress display, the number of worker processes and
+    the one sink every step reports its diagnostics into. The driver sorts the sink once,
+    at the end, into ``BuildResult.diagnostics``; no step returns a list of diagnostics or
+    appends to the result."""
 
     config: Config
     options: BuildOptions
@@ -52,9 +51,6 @@ class BuildContext:
     sink: Sink
     #: Worker processes for extraction (the options', the config's, or one per core).
     jobs: int = 1
-    #: The plugins the configuration names, loaded (``sitegen.plugins.Plugin``, a layer
-    #: above this one).
-    plugins: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
