@@ -253,12 +253,12 @@ def evaluate(
 ) -> CheckOutcome:
     """Apply severities and the baseline; exit 1 when a new error-level finding exists.
 
-    ``severities`` holds every check's severity (``checks.severities(config.checks, extra)``):
-    its keys, in order, are the checks the summary says ran; a finding of a check it does
-    not name counts as ``error``. Known
-    (baselined) findings are counted, not printed. ``github_actions=None`` reads the
-    ``GITHUB_ACTIONS`` environment variable. ``unchecked`` names the checks that could not
-    run and why; the summary says so instead of listing them as checked.
+    ``severities`` holds every check's severity (``checks.severities_of(config.checks,
+    extra)``): its keys, in order, are the checks the summary says ran; a finding of a check
+    it does not name counts as ``error``. Known (baselined) findings are counted, not
+    printed. ``github_actions=None`` reads the ``GITHUB_ACTIONS`` environment variable.
+    ``unchecked`` names the checks that could not run and why; the summary says so instead
+    of listing them as checked.
     """
     known = baseline or Baseline()
     annotate = (
