@@ -29,6 +29,7 @@ from sitegen.analyse.checks import CHECKS, Check
 from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import OutPath
 from sitegen.config import Config
+from sitegen.docs.gates import rulers_of
 from sitegen.docs.registry import SYNTAXES, Syntax, SyntaxInstallError
 from sitegen.generators import Dialect
 from sitegen.site.emitter import EmitRun, Emitter
@@ -362,7 +363,7 @@ class _GuardedInstall:
         renderers = dict(rendering)
         self.syntax.install(md)  # what it raises: SyntaxInstallError, naming the syntax
         what = f"reading a page (syntax '{self.syntax.name}')"
-        for ruler in _rulers(md):
+        for ruler in rulers_of(md).values():
             changed = False
             for rule in ruler.__rules__:
                 if before.get((id(ruler), rule.name)) is not rule.fn:
@@ -375,12 +376,8 @@ class _GuardedInstall:
                 rendering[name] = _guard(fn, self.plugin, what)
 
 
-def _rulers(md: MarkdownIt) -> list[Any]:
-    return [md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2]
-
-
 def _rule_fns(md: MarkdownIt) -> dict[tuple[int, str], Any]:
-    return {(id(r), rule.name): rule.fn for r in _rulers(md) for rule in r.__rules__}
+    return {(id(r), rule.name): rule.fn for r in rulers_of(md).values() for rule in r.__rules__}
 
 
 def _guard(fn: _Fn, plugin: str, what: str) -> _Fn:
