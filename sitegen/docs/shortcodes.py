@@ -157,7 +157,7 @@ _PROBLEM = "sitegen_shortcode_problem"
 _HUGO_NAME = re.compile(r"[ \t\n]*(/?[A-Za-z_][\w./-]*)")
 #: A comment that may be a shortcode of the ``shortcode_comments`` option (the gate's marker).
 _COMMENT_CALL = re.compile(r"<!--[ \t]*[A-Za-z][\w-]*:")
-_COMMENT_CALL_BYTES = re.compile(rb"<!--[ \t]*[A-Za-z][\w-]*:")
+_COMMENT_CALL_BYTES = re.compile(_COMMENT_CALL.pattern.encode())  # on a page's bytes
 
 
 def may_call(text: str) -> bool:
