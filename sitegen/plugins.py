@@ -30,7 +30,7 @@ from sitegen.base.diagnostics import Diagnostic, Level
 from sitegen.base.paths import OutPath
 from sitegen.config import Config
 from sitegen.docs.gates import rulers_of
-from sitegen.docs.registry import SYNTAXES, Syntax, SyntaxInstallError
+from sitegen.docs.registry import PLUGIN, SYNTAXES, Syntax, SyntaxInstallError
 from sitegen.generators import Dialect
 from sitegen.site.emitter import EmitRun, Emitter
 from sitegen.site.outputs import OUTPUTS
@@ -43,8 +43,6 @@ GROUPS: tuple[str, ...] = (SYNTAX_GROUP, OUTPUTS_GROUP, CHECKS_GROUP)
 #: The module attribute by which a plugin's module declares that its objects may run in
 #: forked worker processes; a module without it is not fork-safe (content/guides/plugins.md).
 FORK_SAFE = "SITEGEN_FORK_SAFE"
-#: The diagnostic code of everything said about a plugin.
-PLUGIN = "plugin"
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from sitegen.base.progress import Progress
 from sitegen.config import Config
 from sitegen.docs.includes import expand_includes
 from sitegen.docs.markdown import extract_page, record_key
-from sitegen.docs.registry import Syntax
+from sitegen.docs.registry import PLUGIN, Syntax
 from sitegen.docs.sanitize import RawHtml
 from sitegen.docs.shortcode_templates import Shortcodes, project_shortcodes
 from sitegen.docs.shortcodes import page_key
@@ -30,9 +30,6 @@ from sitegen.generators import Dialect, SlugStyle
 from sitegen.records.api import ApiModel
 from sitegen.records.crawl import SourceFile
 from sitegen.records.pages import PageRecord
-
-#: The diagnostic code of a plugin's syntax that raised on a page (content/guides/plugins.md).
-PLUGIN = "plugin"
 
 
 @dataclass(frozen=True)

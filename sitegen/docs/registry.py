@@ -45,6 +45,7 @@ from sitegen.docs.toc import toc_plugin
 from sitegen.generators import Dialect
 
 __all__ = [
+    "PLUGIN",
     "SYNTAXES",
     "Installed",
     "Markers",
@@ -53,6 +54,10 @@ __all__ = [
     "install_syntaxes",
     "syntaxes_key",
 ]
+
+#: The diagnostic code of everything said about a plugin: that it could not be loaded, or
+#: that its syntax raised on a page (content/guides/plugins.md).
+PLUGIN = "plugin"
 
 #: What gates a syntax's rules: one marker for all of them; a marker per rule, keyed by
 #: ``"ruler:rule"`` glob patterns (``"block:container_*"``; the first key that matches
