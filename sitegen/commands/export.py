@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from sitegen.commands.options import _FILE, ProjectOptions, _project_options
+from sitegen.commands.options import _FILE, ProjectOptions, _build, _project_options
 from sitegen.config import ConfigError
 
 
@@ -33,11 +33,8 @@ def export(
     output: Path | None,
 ) -> None:
     """Export the graph: dgraph (RDF N-Quads), code-graph (JSON v2), graph-json, graph-md."""
-    from sitegen.build import BuildOptions
-    from sitegen.build import build as run_build
-
     config = project.config()
-    result = run_build(config, BuildOptions(write_site=False, jobs=project.workers, quiet=True))
+    result = _build(config, project.workers)
     text = _export_text(result, fmt)
     if output is None:
         click.echo(text, nl=False)
