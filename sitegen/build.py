@@ -463,10 +463,10 @@ def _dropped(state: BuildState) -> list[Diagnostic]:
 
 
 def build_fingerprint(config: Config, found: Crawl, plugins: str = "") -> str:
-    """The whole input of a site build (``incremental.site_fingerprint``), with the two facts
-    only the site layer knows, the templates and the commit the pages' dates come from, and
-    the URL style, which mkdocs.yml may decide; ``plugins`` is the loaded plugins' key
-    (``sitegen.plugins.plugins_key``, "" with none)."""
+    """The whole input of a site build (``site_fingerprint``, sitegen/state/remembered.py),
+    with the two facts only the site layer knows, the templates and the commit the pages'
+    dates come from, and the URL style, which mkdocs.yml may decide; ``plugins`` is the
+    loaded plugins' key (``sitegen.plugins.plugins_key``, "" with none)."""
     from sitegen.site.pagemeta import git_head  # the pages' dates change with the commit
     from sitegen.site.render import template_files
 
