@@ -1,8 +1,9 @@
-"""The one record of a link that does not resolve: where it is written, the check it fails,
-what it names and the sentence that says how to fix it.
+"""What the link step says of a link that does not resolve: whether a wikilink's name is a
+note's (``names_a_note``), and the sentences of an unresolved note and a loopback link.
 
-Made by the link step only (``step.py``); the warning printed, the ``sitegen check``
-finding, the broken-links page and the build's count all derive from it. Never resolves.
+The record of such a link, ``BrokenLink``, is in sitegen/records/linked.py; the link step
+(``step.py``) makes it, and the warning printed, the ``sitegen check`` finding, the
+broken-links page and the build's count all derive from it. Never resolves.
 """
 
 from __future__ import annotations
