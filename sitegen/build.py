@@ -194,7 +194,8 @@ def _build_locked(
         # 1b. the peers' graph.md (or their stored copies): part of the input
         peers = read_peers(config, options.offline)
         # with the plugins' names and versions: a new version writes the site again
-        fingerprint = build_fingerprint(config, found, _plugins_key(plugins))
+        loaded = _plugins_key(plugins)
+        fingerprint = build_fingerprint(config, found, loaded)
         if peers.peers:
             fingerprint = digest(fingerprint, peers.fingerprint)
         timings.mark("crawl")
@@ -206,8 +207,8 @@ def _build_locked(
             sink.extend(peers.diagnostics)
             return _previous_result(config, found, previous, started)
         unfinished = mark_unfinished(config.cache_dir)
-        # records extracted under other options declared PAGES are not reused
-        state = load_state(config.cache_dir, clean_pages, pages_key(config))
+        # records extracted under other options declared PAGES, or other plugins, are not reused
+        state = load_state(config.cache_dir, clean_pages, pages_key(config, loaded))
         state.diagnostics += unfinished
         # 2. extract, per file and pure (unchanged pages come from the cache)
         sink.extend(plugin_diags)

@@ -471,7 +471,7 @@ def _inner_folder(option: str, value: Any, inside: str, example: str) -> str:
 
 
 #: A comment shortcode's name as the option maps it: ``md:option``, or ``md:*`` for a prefix.
-_COMMENT_NAME = re.compile(r"[A-Za-z][\w-]*:(?:[A-Za-z_][\w-]*|\*)")
+_COMMENT_NAME = re.compile(r"[A-Za-z][\w-]*:(?:[A-Za-z_][\w-]*|\*)", re.ASCII)
 #: A template's name: ``option``, ``docs/option``; ``*`` stands for the comment's own name.
 _TEMPLATE_NAME = re.compile(r"[\w*][\w.*-]*(?:/[\w*][\w.*-]*)*")
 

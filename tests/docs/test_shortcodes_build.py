@@ -84,7 +84,16 @@ def test_a_shortcodes_folder_that_is_named_must_exist_inside_the_root(tmp_path: 
 
 @pytest.mark.parametrize(
     "comments",
-    ['{ "md" = "x" }', '{ "md:x" = "a*" }', '{ "md:*" = "../x" }', '["md:*"]', '{ "md:x" = 1 }'],
+    [
+        '{ "md" = "x" }',
+        '{ "md:x" = "a*" }',
+        '{ "md:*" = "../x" }',
+        '["md:*"]',
+        '{ "md:x" = 1 }',
+        # a name the page key's byte pattern would not see (its templates left out of the key)
+        '{ "mé:*" = "*" }',
+        '{ "md:né" = "x" }',
+    ],
 )
 def test_a_bad_comment_mapping_is_a_configuration_error(tmp_path: Path, comments: str) -> None:
     _write(
