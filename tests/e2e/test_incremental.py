@@ -64,7 +64,9 @@ def test_clean_ignores_the_cache(project: Path, monkeypatch) -> None:  # type: i
 
     real = pipeline.extract_page
     monkeypatch.setattr(
-        pipeline, "extract_page", lambda p, d, *mode: parsed.append(p) or real(p, d, *mode)
+        pipeline,
+        "extract_page",
+        lambda p, d, *mode, **named: parsed.append(p) or real(p, d, *mode, **named),
     )
     build(load_config(project), QUIET)
     assert parsed == []  # everything came from the cache
